@@ -1,0 +1,1 @@
+"""privcert.mechanisms: the papers' constructions that produce releases."""

@@ -1,0 +1,1 @@
+"""privcert.reports: canonical, signed certificates (arrives with the certificate issue)."""

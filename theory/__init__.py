@@ -1,0 +1,1 @@
+"""privcert.theory: the implication map between privacy definitions, checked."""

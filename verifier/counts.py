@@ -1,0 +1,387 @@
+"""Count tables: the sufficient statistics of a deterministic release.
+
+Every measure of a deterministic release is a function of the counts
+``n[class, value]`` (equivalence class × sensitive value) and their margins
+(ARCHITECTURE.md, "Sufficient statistics"). :func:`count_tables` builds them with one
+group-by over the quasi-identifiers and one bincount per sensitive attribute; nothing
+after it touches rows.
+
+Conventions (issue 2, "Count tables"):
+
+* A missing quasi-identifier value is a value of its own: it forms or joins a class,
+  and no row is ever dropped.
+* A missing sensitive value is an error unless the attribute's ``missing`` policy is
+  ``"value"`` (a category of its own, categorical attributes only) or ``"exclude"``
+  (the rows leave that attribute's table; they are counted, reported and warned about,
+  and still count for the quasi-identifier-only models).
+* Row order and index labels never change a result: classes are numbered by first
+  appearance but every measure is a function of the multiset of classes, and sensitive
+  values are coded in sorted (or declared) order.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+import pandas as pd
+
+from verifier.errors import DataError, ExcludedRowsWarning, PolicyError
+from verifier.results import jsonable
+
+__all__ = ["AttributeSpec", "Classes", "CountTable", "count_tables", "Kind", "Missing"]
+
+Kind = Literal["categorical", "numerical", "ordinal"]
+Missing = Literal["error", "value", "exclude"]
+
+_BLOCK_CELLS = 1 << 22
+
+
+@dataclass(frozen=True)
+class AttributeSpec:
+    """How one sensitive attribute (or a joint combination of several) is read.
+
+    Parameters
+    ----------
+    columns
+        One column, or several for a joint attribute (000 §4: the confidential
+        attributes taken together as one attribute, over the combinations present).
+    kind
+        ``categorical`` (unordered), ``numerical`` (ordered by value) or ``ordinal``
+        (ordered by ``order``, or by sorting the values when no order is given).
+        A joint attribute is categorical.
+    missing
+        What a missing sensitive value means: ``error`` (the default), ``value`` or
+        ``exclude``.
+    order
+        For ``ordinal``: the categories from lowest to highest. For ``numerical``: a
+        declared domain (all values the attribute can take, any order); the ordered
+        EMD then runs over this domain instead of the values present in the table.
+    """
+
+    columns: tuple[str, ...]
+    kind: Kind = "categorical"
+    missing: Missing = "error"
+    order: tuple[Any, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.columns:
+            raise PolicyError("a sensitive attribute needs at least one column")
+        if len(self.columns) > 1 and self.kind != "categorical":
+            raise PolicyError(
+                f"joint attribute {list(self.columns)}: expected kind 'categorical' "
+                f"(combinations have no order), found {self.kind!r}"
+            )
+        if self.missing == "value" and self.kind != "categorical":
+            raise PolicyError(
+                f"sensitive attribute {self.name!r}: missing = 'value' makes a category of its "
+                f"own and applies to categorical attributes only; the {self.kind} attribute "
+                "must use 'error' or 'exclude'"
+            )
+
+    @property
+    def name(self) -> str | tuple[str, ...]:
+        """The column name, or the tuple of columns of a joint attribute."""
+        return self.columns[0] if len(self.columns) == 1 else self.columns
+
+    @property
+    def ordered(self) -> bool:
+        return self.kind in ("numerical", "ordinal")
+
+
+@dataclass(frozen=True)
+class Classes:
+    """The equivalence classes: one row per distinct quasi-identifier combination.
+
+    Attributes
+    ----------
+    qi
+        The quasi-identifier columns.
+    keys
+        One row per class (positional index ``0..C-1``), the class's QI values.
+    sizes
+        ``|E|`` for each class (all rows, whatever any sensitive attribute excludes).
+    """
+
+    qi: tuple[str, ...]
+    keys: pd.DataFrame
+    sizes: np.ndarray
+
+    @property
+    def count(self) -> int:
+        return int(self.sizes.size)
+
+    @property
+    def rows(self) -> int:
+        return int(self.sizes.sum())
+
+    def describe(self, index: int) -> dict[str, Any]:
+        """The quasi-identifier values of class ``index`` (missing values as ``None``)."""
+        row = self.keys.iloc[int(index)]
+        return {column: jsonable(row[column]) for column in self.qi}
+
+
+@dataclass(frozen=True)
+class CountTable:
+    """Counts ``n[class, value]`` of one sensitive attribute, stored sparse.
+
+    The non-zero cells are ``(class_index[i], value_index[i], count[i])``, sorted by
+    class then value. ``values`` lists the attribute's values in code order: sorted,
+    or the declared order/domain for ordered attributes (so a declared value may have
+    a zero total).
+
+    Attributes
+    ----------
+    spec
+        How the attribute was read.
+    classes
+        The equivalence classes shared by all attributes.
+    values
+        The attribute's values in code order (tuples for a joint attribute; ``None``
+        stands for the missing category when ``missing = "value"``).
+    sizes
+        Rows counted per class for this attribute (``|E|`` less excluded rows).
+    totals
+        Rows counted per value over the whole table.
+    excluded
+        Rows excluded because their sensitive value is missing (``missing = "exclude"``).
+    """
+
+    spec: AttributeSpec
+    classes: Classes
+    values: tuple[Any, ...]
+    class_index: np.ndarray
+    value_index: np.ndarray
+    count: np.ndarray
+    sizes: np.ndarray = field(repr=False)
+    totals: np.ndarray = field(repr=False)
+    excluded: int = 0
+
+    @property
+    def attribute(self) -> str | tuple[str, ...]:
+        return self.spec.name
+
+    @property
+    def n(self) -> int:
+        """Rows counted for this attribute."""
+        return int(self.totals.sum())
+
+    @property
+    def m(self) -> int:
+        """Number of values (the size of the attribute's domain in code order)."""
+        return len(self.values)
+
+    def blocks(self, max_cells: int = _BLOCK_CELLS) -> Iterator[tuple[int, int, np.ndarray]]:
+        """Yield ``(start, stop, counts)`` with dense ``counts[stop-start, m]`` (int64).
+
+        Classes ``start..stop-1`` are covered by each block; blocks cover all classes in
+        order and each holds at most ``max_cells`` cells (at least one class).
+        """
+        per_block = max(1, max_cells // max(1, self.m))
+        bounds = np.searchsorted(self.class_index, np.arange(0, self.classes.count + per_block, per_block))
+        for number, start in enumerate(range(0, self.classes.count, per_block)):
+            stop = min(start + per_block, self.classes.count)
+            lo, hi = bounds[number], bounds[number + 1]
+            block = np.zeros((stop - start, self.m), dtype=np.int64)
+            block[self.class_index[lo:hi] - start, self.value_index[lo:hi]] = self.count[lo:hi]
+            yield start, stop, block
+
+    def row(self, index: int) -> np.ndarray:
+        """Dense counts of class ``index`` over all values (int64, length ``m``)."""
+        lo, hi = np.searchsorted(self.class_index, [index, index + 1])
+        out = np.zeros(self.m, dtype=np.int64)
+        out[self.value_index[lo:hi]] = self.count[lo:hi]
+        return out
+
+    def regroup(self, mapping: np.ndarray, labels: Sequence[Any]) -> CountTable:
+        """Merge values into buckets: value code ``v`` goes to bucket ``mapping[v]``.
+
+        Returns the count table of the bucketized attribute, with ``labels`` as its
+        values (in bucket order).
+        """
+        mapping = np.asarray(mapping, dtype=np.int64)
+        if mapping.shape != (self.m,):
+            raise ValueError(f"mapping must give a bucket for each of the {self.m} values, got shape {mapping.shape}")
+        buckets = len(labels)
+        keys = self.class_index * buckets + mapping[self.value_index]
+        cells, inverse = np.unique(keys, return_inverse=True)
+        merged = np.bincount(inverse, weights=self.count).astype(np.int64)
+        return CountTable(
+            spec=self.spec,
+            classes=self.classes,
+            values=tuple(labels),
+            class_index=cells // buckets,
+            value_index=cells % buckets,
+            count=merged,
+            sizes=self.sizes,
+            totals=np.bincount(mapping, weights=self.totals, minlength=buckets).astype(np.int64),
+            excluded=self.excluded,
+        )
+
+
+def count_tables(
+    frame: pd.DataFrame,
+    qi: Sequence[str],
+    attributes: Sequence[AttributeSpec],
+    *,
+    source: str = "data",
+) -> tuple[Classes, tuple[CountTable, ...]]:
+    """Build the classes and one count table per sensitive attribute.
+
+    Parameters
+    ----------
+    frame
+        The released table.
+    qi
+        Quasi-identifier columns (at least one).
+    attributes
+        Sensitive attributes to count.
+    source
+        Name of the file the frame came from, used in error messages.
+
+    Returns
+    -------
+    (Classes, tuple of CountTable)
+
+    Raises
+    ------
+    DataError
+        A named column is absent, a numerical column holds text, a value lies outside
+        a declared order, or a sensitive value is missing under ``missing = "error"``.
+    """
+    qi = tuple(qi)
+    if not qi:
+        raise PolicyError(f"{source}: at least one quasi-identifier column is needed")
+    _require_columns(frame, qi + tuple(c for a in attributes for c in a.columns), source)
+    if len(frame) == 0:
+        raise DataError(f"{source}: the table has no rows")
+
+    grouped = frame.groupby(list(qi), dropna=False, sort=False, observed=True)
+    ids = grouped.ngroup().to_numpy(dtype=np.int64)
+    keys = grouped.size().index.to_frame(index=False)
+    keys.columns = list(qi)
+    classes = Classes(qi=qi, keys=keys, sizes=np.bincount(ids, minlength=len(keys)).astype(np.int64))
+
+    tables = tuple(_count(frame, ids, classes, spec, source) for spec in attributes)
+    return classes, tables
+
+
+def _require_columns(frame: pd.DataFrame, columns: Sequence[str], source: str) -> None:
+    missing = [c for c in dict.fromkeys(columns) if c not in frame.columns]
+    if missing:
+        raise DataError(
+            f"{source}: column(s) {missing} not found; the table has columns {list(map(str, frame.columns))}"
+        )
+
+
+def _row_label(frame: pd.DataFrame, position: int) -> str:
+    return f"row {position + 1} (index label {frame.index[position]!r})"
+
+
+def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str) -> tuple[np.ndarray, tuple[Any, ...]]:
+    """Code the attribute's values: ``-1`` marks a missing value."""
+    if len(spec.columns) > 1:
+        parts = [_codes(frame, AttributeSpec((c,), missing=spec.missing), source) for c in spec.columns]
+        missing = np.zeros(len(frame), dtype=bool)
+        combined = np.zeros(len(frame), dtype=np.int64)
+        for codes, uniques in parts:
+            missing |= codes < 0
+            combined = combined * (len(uniques) + 1) + (codes + 1)
+        present, inverse = np.unique(combined[~missing], return_inverse=True)
+        out = np.full(len(frame), -1, dtype=np.int64)
+        out[~missing] = inverse
+        labels = []
+        for key in present:
+            digits = []
+            for codes, uniques in reversed(parts):
+                key, digit = divmod(int(key), len(uniques) + 1)
+                digits.append(uniques[digit - 1])
+            labels.append(tuple(reversed(digits)))
+        return out, tuple(labels)
+
+    column = spec.columns[0]
+    series = frame[column]
+    if spec.kind == "numerical":
+        numeric = pd.to_numeric(series, errors="coerce")
+        bad = numeric.isna().to_numpy() & series.notna().to_numpy()
+        if bad.any():
+            position = int(np.flatnonzero(bad)[0])
+            raise DataError(
+                f"{source}: column {column!r} is declared numerical but {_row_label(frame, position)} "
+                f"holds {series.iloc[position]!r}"
+            )
+        series = numeric
+    if spec.order is not None:
+        domain = spec.order if spec.kind == "ordinal" else tuple(sorted(spec.order))
+        index = pd.Index(domain)
+        if index.has_duplicates:
+            raise PolicyError(f"sensitive attribute {column!r}: the declared order/domain repeats a value")
+        codes = index.get_indexer(series).astype(np.int64)
+        outside = (codes < 0) & series.notna().to_numpy()
+        if outside.any():
+            position = int(np.flatnonzero(outside)[0])
+            raise DataError(
+                f"{source}: column {column!r}, {_row_label(frame, position)}: value "
+                f"{series.iloc[position]!r} is not in the declared {'order' if spec.kind == 'ordinal' else 'domain'} "
+                f"{list(domain)}"
+            )
+        return codes, tuple(domain)
+    try:
+        codes, uniques = pd.factorize(series, sort=True)
+    except TypeError:
+        codes, uniques = pd.factorize(series.astype(str).where(series.notna()), sort=True)
+    return codes.astype(np.int64), tuple(uniques.tolist())
+
+
+def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: AttributeSpec, source: str) -> CountTable:
+    codes, values = _codes(frame, spec, source)
+    missing = codes < 0
+    excluded = 0
+    if missing.any():
+        name = spec.name if isinstance(spec.name, str) else list(spec.name)
+        if spec.missing == "error":
+            position = int(np.flatnonzero(missing)[0])
+            raise DataError(
+                f"{source}: sensitive attribute {name!r} has {int(missing.sum())} missing value(s), "
+                f"the first at {_row_label(frame, position)}; set missing = \"value\" (a category of "
+                "its own) or missing = \"exclude\" for this attribute in the policy"
+            )
+        if spec.missing == "value":
+            codes = np.where(missing, len(values), codes)
+            values = values + (None,)
+        else:
+            excluded = int(missing.sum())
+            warnings.warn(
+                f"{source}: {excluded} row(s) with a missing value of {name!r} excluded from its measures "
+                "(missing = \"exclude\")",
+                ExcludedRowsWarning,
+                stacklevel=3,
+            )
+            ids, codes = ids[~missing], codes[~missing]
+    m = len(values)
+    if m == 0:
+        raise DataError(f"{source}: sensitive attribute {spec.name!r} has no non-missing value")
+    keys = ids * m + codes
+    cells_total = classes.count * m
+    if cells_total <= max(4 * len(keys), 1 << 20):
+        dense = np.bincount(keys, minlength=cells_total)
+        cells = np.flatnonzero(dense)
+        counts = dense[cells]
+    else:
+        cells, counts = np.unique(keys, return_counts=True)
+    counts = counts.astype(np.int64)
+    class_index = cells // m
+    return CountTable(
+        spec=spec,
+        classes=classes,
+        values=values,
+        class_index=class_index,
+        value_index=cells % m,
+        count=counts,
+        sizes=np.bincount(class_index, weights=counts, minlength=classes.count).astype(np.int64),
+        totals=np.bincount(cells % m, weights=counts, minlength=m).astype(np.int64),
+        excluded=excluded,
+    )

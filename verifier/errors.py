@@ -1,0 +1,44 @@
+"""Exceptions and warnings raised by the verifier.
+
+Every message names where the problem is (file, column, key or row), what was
+expected and what was found, so that a user can fix the input without reading code.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "VerifierError",
+    "DataError",
+    "PolicyError",
+    "HierarchyError",
+    "InputFileNotFoundError",
+    "ExcludedRowsWarning",
+]
+
+
+class VerifierError(Exception):
+    """Base class of every error the verifier raises on bad input."""
+
+
+class DataError(VerifierError, ValueError):
+    """The released table cannot be measured as asked (missing column, bad value)."""
+
+
+class PolicyError(VerifierError, ValueError):
+    """A policy file (TOML) or a command-line policy option is malformed."""
+
+
+class HierarchyError(VerifierError, ValueError):
+    """A hierarchy file (CSV, one row per leaf, columns leaf to root) is malformed."""
+
+
+class InputFileNotFoundError(VerifierError, FileNotFoundError):
+    """A data, policy or hierarchy file does not exist."""
+
+
+class ExcludedRowsWarning(UserWarning):
+    """Rows were excluded from a sensitive attribute because the policy said so.
+
+    Raised as a warning (never silently) when ``missing = "exclude"`` removes rows
+    whose sensitive value is missing; the count is also reported in the results.
+    """
