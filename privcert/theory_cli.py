@@ -1,7 +1,228 @@
-"""``privcert theory ...``: queries on the implication map (see ``theory``)."""
+"""``privcert theory ...``: queries on the implication map (see ``theory``).
+
+Thin: parses arguments, calls :mod:`theory`, prints, sets the exit code (2 for an unknown
+definition or claim id, or a malformed ``--param``; the message lists the valid values).
+"""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Any, NoReturn
+
+import sympy
 import typer
 
 app = typer.Typer(help="Reason about privacy definitions: claims, implications, counterexamples.", no_args_is_help=True)
+
+
+def _fail(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _definition(definition_id: str) -> str:
+    from theory.definitions import UnknownDefinitionError, definition
+
+    try:
+        definition(definition_id)
+    except UnknownDefinitionError as error:
+        _fail(str(error))
+    return definition_id
+
+
+def _params(pairs: list[str]) -> dict[str, object]:
+    parsed: dict[str, object] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name or not value:
+            _fail(f"--param {pair!r}: expected NAME=VALUE (e.g. N=100, k=5, k_t=3, singleton_classes=true)")
+        if value.lower() in ("true", "false"):
+            parsed[name] = value.lower() == "true"
+            continue
+        try:
+            parsed[name] = int(value)
+        except ValueError:
+            _fail(f"--param {pair!r}: expected an integer or true/false value, found {value!r}")
+    return parsed
+
+
+def _level(text: str | None) -> sympy.Expr | None:
+    if text is None:
+        return None
+    try:
+        value = sympy.nsimplify(sympy.sympify(text, rational=True), rational=True)
+    except (sympy.SympifyError, TypeError):
+        _fail(f"--level {text!r}: expected a number such as 0.7, 2 or 3/2")
+    if not value.is_number:
+        _fail(f"--level {text!r}: expected a number, found the expression {value}")
+    return value
+
+
+def _text(expr: object) -> str | None:
+    return None if expr is None else sympy.sstr(expr)
+
+
+def _counterexample(value: object) -> Any:
+    if value is None or isinstance(value, dict):
+        return value
+    to_json = getattr(value, "to_json", None)
+    return to_json() if to_json is not None else str(value)
+
+
+@app.command()
+def claims(
+    as_json: bool = typer.Option(False, "--json", help="Print the JSON contract."),
+    deep: bool = typer.Option(False, "--deep", help="Also search every implication with Z3 (slow)."),
+    max_n: int = typer.Option(4, "--max-n", help="Largest N for --deep."),
+    timeout: float = typer.Option(10.0, "--timeout", help="Seconds per Z3 call for --deep."),
+) -> None:
+    """Every registered claim with the status earned by checking it."""
+    from theory.checks import check_all
+    from theory.claims import all_claims
+
+    outcomes = check_all(deep=deep, max_n=max_n, timeout_s=timeout)
+    rows = []
+    for item in all_claims():
+        outcome = outcomes[item.id]
+        rows.append({
+            "id": item.id,
+            "source": {"paper": item.source.paper, "section": item.source.section, "item": item.source.item},
+            "kind": item.kind,
+            "premise": item.premise,
+            "conclusion": item.conclusion,
+            "printed": sympy.sstr(item.printed),
+            "status": outcome.status,
+            "corrected": _text(item.corrected),
+            "counterexample": _counterexample(outcome.counterexample),
+            "checked_by": list(outcome.checked_by),
+            "detail": outcome.detail,
+        })
+    if as_json:
+        typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    for row in rows:
+        typer.echo(f"{row['id']:<26} {row['kind']:<16} {row['status']:<10} {row['printed']}")
+        if row["corrected"]:
+            typer.echo(f"{'':<26} corrected: {row['corrected']}")
+        if row["status"] != "proven":
+            typer.echo(f"{'':<26} why: {row['detail']}")
+
+
+@app.command()
+def implies(
+    premise: str = typer.Argument(..., help="Definition id of A."),
+    conclusion: str = typer.Argument(..., help="Definition id of B."),
+    param: list[str] = typer.Option([], "--param", help="NAME=VALUE: N, k, k_premise, k_conclusion, k_t, k_DP, assumptions."),
+    level: str = typer.Option(None, "--level", help="A's level (t or ε); prints B's guaranteed level."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Does A imply B? The best path, its composed f, and B's level for a given level of A."""
+    from theory.graph import build_graph
+
+    _definition(premise)
+    _definition(conclusion)
+    answer = build_graph().implies(premise, conclusion, _params(param), _level(level))
+    payload = {
+        "premise": answer.premise,
+        "conclusion": answer.conclusion,
+        "holds": answer.holds,
+        "f": _text(answer.f),
+        "level": _text(_level(level)),
+        "value": _text(answer.value),
+        "value_number": None if answer.value is None else float(answer.value.evalf(17)),
+        "conditions": [sympy.sstr(c) for c in answer.conditions],
+        "path": [
+            {
+                "claim": s.claim_id,
+                "source": str(s.source),
+                "from": s.premise,
+                "to": s.conclusion,
+                "from_size": _text(s.premise_size),
+                "to_size": _text(s.conclusion_size),
+                "f": sympy.sstr(s.f),
+                "value": _text(s.value),
+            }
+            for s in answer.path
+        ],
+        "evidence": list(answer.evidence),
+        "detail": answer.detail,
+    }
+    if as_json:
+        typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
+    typer.echo(f"{premise} => {conclusion}: {answer.holds}")
+    if answer.f is not None:
+        typer.echo(f"f = {payload['f']}")
+    if answer.value is not None:
+        typer.echo(f"guaranteed level: {payload['value']} ≈ {payload['value_number']:.6g}")
+    for condition in payload["conditions"]:
+        typer.echo(f"if {condition}")
+    for step in payload["path"]:
+        typer.echo(f"  {step['from']}({step['from_size']}) -> {step['to']}({step['to_size']}): "
+                   f"{step['f']}  [{step['claim']}: {step['source']}]")
+    if answer.holds != "yes":
+        typer.echo(answer.detail)
+
+
+@app.command()
+def refute(
+    claim_id: str = typer.Argument(..., help="A registered claim id."),
+    max_n: int = typer.Option(4, "--max-n", help="Largest number of records searched."),
+    timeout: float = typer.Option(10.0, "--timeout", help="Seconds per Z3 call."),
+) -> None:
+    """Search (Z3) for a counterexample to a claim's printed and corrected forms."""
+    from theory.claims import UnknownClaimError, claim
+    from theory.search import refute_claim
+
+    try:
+        item = claim(claim_id)
+    except UnknownClaimError as error:
+        _fail(str(error))
+    outcome = refute_claim(item, max_n=max_n, timeout_s=timeout)
+    typer.echo(json.dumps({
+        "id": item.id,
+        "status": outcome.status,
+        "counterexample": _counterexample(outcome.counterexample),
+        "checked_by": list(outcome.checked_by),
+        "detail": outcome.detail,
+    }, indent=2, ensure_ascii=False))
+
+
+@app.command()
+def witness(
+    premise: str = typer.Argument(..., help="Definition id of A."),
+    conclusion: str = typer.Argument(..., help="Definition id of B."),
+    bound: str = typer.Option(..., "--bound", help="B's level to exceed (t, or ε)."),
+    param: list[str] = typer.Option([], "--param", help="NAME=VALUE: N, k, k_premise, k_conclusion, k_t, k_DP, classwise."),
+) -> None:
+    """A table satisfying A at a fixed level whose B level exceeds BOUND."""
+    from theory.witnesses import NoWitnessError
+    from theory.witnesses import witness as find
+
+    _definition(premise)
+    _definition(conclusion)
+    value = _level(bound)
+    try:
+        found = find(premise, conclusion, value, params=_params(param))  # type: ignore[arg-type]
+    except NoWitnessError as error:
+        _fail(str(error))
+    typer.echo(json.dumps({
+        "premise": premise,
+        "conclusion": conclusion,
+        "bound": sympy.sstr(value),
+        "premise_level": str(found.premise_level),
+        "conclusion_level": str(found.conclusion_level),
+        "family": found.family,
+        "table": found.table.to_json(),
+        "detail": found.detail,
+    }, indent=2, ensure_ascii=False))
+
+
+@app.command(name="map")
+def draw_map(out: Path = typer.Option(Path("map.svg"), "--out", help="SVG file to write.")) -> None:
+    """Draw the implication map (003 Figs. 1-2) with checked statuses."""
+    from theory.graph import build_graph
+    from theory.map import render_map
+
+    typer.echo(str(render_map(build_graph(), out)))

@@ -1,5 +1,10 @@
-"""privcert.verifier: measure the privacy levels of a released table."""
+"""privcert.verifier: measure the privacy levels of a released table.
 
+The front doors are :func:`verifier.measure.measure` and :func:`verifier.audit.audit`
+(not re-exported here: their names are those of their modules).
+"""
+
+from verifier.audit import AuditResult, Check
 from verifier.counts import AttributeSpec, Classes, CountTable, count_tables
 from verifier.errors import (
     DataError,
@@ -9,6 +14,9 @@ from verifier.errors import (
     PolicyError,
     VerifierError,
 )
+from verifier.load import load_table
+from verifier.measure import Report
+from verifier.policy import Policy, Requirement, Sensitive, load_policy, parse_policy
 from verifier.results import Level, Measurement, Witness
 
 __all__ = [
@@ -25,4 +33,13 @@ __all__ = [
     "Level",
     "Measurement",
     "Witness",
+    "load_table",
+    "Policy",
+    "Requirement",
+    "Sensitive",
+    "load_policy",
+    "parse_policy",
+    "Report",
+    "AuditResult",
+    "Check",
 ]

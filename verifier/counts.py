@@ -278,7 +278,8 @@ def _require_columns(frame: pd.DataFrame, columns: Sequence[str], source: str) -
 
 
 def _row_label(frame: pd.DataFrame, position: int) -> str:
-    return f"row {position + 1} (index label {frame.index[position]!r})"
+    label = frame.index[position]
+    return f"row {position + 1} (index label {jsonable(label)!r})"
 
 
 def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str) -> tuple[np.ndarray, tuple[Any, ...]]:
@@ -325,7 +326,7 @@ def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str) -> tuple[np.nd
             position = int(np.flatnonzero(outside)[0])
             raise DataError(
                 f"{source}: column {column!r}, {_row_label(frame, position)}: value "
-                f"{series.iloc[position]!r} is not in the declared {'order' if spec.kind == 'ordinal' else 'domain'} "
+                f"{jsonable(series.iloc[position])!r} is not in the declared {'order' if spec.kind == 'ordinal' else 'domain'} "
                 f"{list(domain)}"
             )
         return codes, tuple(domain)

@@ -1,0 +1,115 @@
+"""``privcert theory``: end to end through the CLI, including the JSON contract."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from privcert.cli import app
+from theory.claims import KINDS, STATUSES, claim_ids
+from theory.definitions import DEFINITIONS, definition_ids
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def claims_json() -> list[dict]:
+    result = runner.invoke(app, ["theory", "claims", "--json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_claims_json_contract(claims_json: list[dict]) -> None:
+    assert [row["id"] for row in claims_json] == list(claim_ids())
+    for row in claims_json:
+        assert {"id", "source", "kind", "printed", "status", "corrected", "counterexample", "checked_by"} <= set(row)
+        assert row["kind"] in KINDS and row["status"] in STATUSES
+        assert row["source"]["paper"].endswith(".txt") and row["source"]["item"]
+        assert isinstance(row["printed"], str) and row["printed"]
+        assert row["corrected"] is None or isinstance(row["corrected"], str)
+        assert isinstance(row["checked_by"], list) and row["checked_by"]
+        if row["status"] in ("refuted", "corrected"):
+            assert row["counterexample"] is not None
+
+
+def test_claims_json_counterexample_is_a_table(claims_json: list[dict]) -> None:
+    row = next(r for r in claims_json if r["id"] == "003_thm3a")
+    assert row["status"] == "corrected"
+    assert row["corrected"] == "Eq(t, (k + (N - k)*exp(epsilon))/N)"
+    assert set(row["counterexample"]) == {"probs", "classes"}
+
+
+def test_claims_text_lists_why() -> None:
+    result = runner.invoke(app, ["theory", "claims"])
+    assert result.exit_code == 0
+    assert "003_thm3a" in result.stdout and "why:" in result.stdout
+
+
+def test_implies_paper_example_json() -> None:
+    result = runner.invoke(
+        app, ["theory", "implies", "ldp", "kt_closeness", "--param", "N=100", "--param", "k=5", "--level", "0.7", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    # (5 + 95 e^0.7)/100 = 1.9630651 (see tests/test_theory_graph.py for the derivation).
+    assert payload["holds"] == "yes"
+    assert math.isclose(payload["value_number"], 1.9630651, rel_tol=1e-7)
+    assert payload["path"][0]["claim"] == "003_thm3a" and payload["path"][0]["to_size"] == "5"
+
+
+def test_implies_no_with_evidence() -> None:
+    result = runner.invoke(app, ["theory", "implies", "multiplicative_t_closeness", "ldp", "--param", "N=6"])
+    assert result.exit_code == 0
+    assert ": no" in result.stdout and "003_thm1" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["implies", "ldpx", "dp"], "unknown definition id 'ldpx'"),
+        (["implies", "ldp", "dp", "--param", "N"], "expected NAME=VALUE"),
+        (["implies", "ldp", "dp", "--param", "N=ten"], "expected an integer or true/false"),
+        (["implies", "ldp", "dp", "--level", "abc"], "expected a number"),
+        (["witness", "nope", "ldp", "--bound", "2"], "unknown definition id 'nope'"),
+        (["witness", "ldp", "kt_closeness", "--bound", "2", "--param", "k=2"], "no witness family"),
+        (["refute", "003_thm99"], "unknown claim id '003_thm99'"),
+    ],
+)
+def test_bad_input_exits_2(args: list[str], expected: str) -> None:
+    result = runner.invoke(app, ["theory", *args])
+    assert result.exit_code == 2
+    assert expected in result.stderr
+    if "definition id" in expected:
+        assert all(i in result.stderr for i in definition_ids())
+
+
+def test_witness_json() -> None:
+    result = runner.invoke(
+        app, ["theory", "witness", "multiplicative_t_closeness", "ldp", "--bound", "3", "--param", "N=4", "--param", "k=2"]
+    )
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["premise_level"] == "1"  # every class averages μ: multiplicative 1-closeness
+    assert len(payload["table"]["probs"]) == 4
+
+
+def test_refute_small_search() -> None:
+    result = runner.invoke(app, ["theory", "refute", "003_thm4_1", "--max-n", "3", "--timeout", "5"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["id"] == "003_thm4_1" and payload["status"] in STATUSES
+
+
+def test_map_svg(tmp_path: Path) -> None:
+    out = tmp_path / "map.svg"
+    result = runner.invoke(app, ["theory", "map", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert text.lstrip().startswith("<?xml") and "<svg" in text
+    for item in DEFINITIONS:
+        assert item.name in text
+    assert "003_thm3a" in text and "(corrected)" in text and "(refuted)" in text

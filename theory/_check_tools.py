@@ -1,0 +1,172 @@
+"""Shared steps of the claim checks: parameter conditions, LDP group bounds, spot checks.
+
+References
+----------
+003_bf2f0ebd12ad210e.txt, Def. 2 (implication) and Def. 3 (combined implications).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from fractions import Fraction
+from functools import cache
+
+import sympy
+
+from theory import levels
+from theory._derivations import Derivation, extremal_ldp_table, ldp_to_closeness
+from theory._sample_tables import sample_tables
+from theory.claims import CheckResult, Claim, Status, sizes
+from theory.definitions import N, eps, k
+from theory.tables import ProbabilityTable
+
+__all__ = [
+    "result",
+    "holds",
+    "ldp_group_derivation",
+    "check_ldp_group_bound",
+    "spot_check",
+    "exceeds",
+    "ratio_value",
+    "check_witness",
+]
+
+_T = sympy.exp(eps)
+
+
+def result(
+    status: Status, checked_by: Iterable[str], detail: str, counterexample: object | None = None
+) -> CheckResult:
+    """A :class:`CheckResult` (tuple-ises ``checked_by``)."""
+    return CheckResult(status, counterexample, tuple(checked_by), detail)
+
+
+def holds(conditions: Iterable[sympy.Basic], values: Mapping[sympy.Symbol, object]) -> bool:
+    """True when every condition evaluates to true at ``values`` (undecided counts as false)."""
+    return all(sympy.sympify(c).subs(values) is sympy.true for c in conditions)
+
+
+@cache
+def ldp_group_derivation() -> Derivation:
+    """:func:`theory._derivations.ldp_to_closeness`, derived once per process."""
+    return ldp_to_closeness()
+
+
+def ratio_value(level: object) -> sympy.Expr:
+    """An exact level from :mod:`theory.levels` as a sympy number (``oo`` stays ``oo``)."""
+    if isinstance(level, Fraction):
+        return sympy.Rational(level.numerator, level.denominator)
+    return sympy.sympify(level)
+
+
+def exceeds(measured: object, bound: sympy.Expr) -> bool:
+    """``measured > bound`` decided exactly (``oo`` exceeds every finite bound)."""
+    relation = sympy.Gt(ratio_value(measured), bound)
+    if relation not in (sympy.true, sympy.false):
+        raise ArithmeticError(f"cannot decide {relation} exactly")
+    return bool(relation)
+
+
+def _group_table(records: int, size: int, ratio: Fraction, class_based: bool) -> ProbabilityTable:
+    groups = [range(size), range(size, records)] if class_based else None
+    return extremal_ldp_table(records, size, ratio, groups)
+
+
+def _measure(conclusion: str, table: ProbabilityTable, size: int) -> object:
+    return levels.level(conclusion, table, size if conclusion in levels.SIZED_DEFINITIONS else None)
+
+
+def check_ldp_group_bound(claim: Claim) -> CheckResult:
+    """Check an ``ε-LDP ⇒ t`` bound for a group (a k-subset or the smallest class).
+
+    The derived tight form (:func:`theory._derivations.ldp_to_closeness`) is compared with
+    the printed one by ``sympy.cancel``; the extremal family is measured exactly at N = 6
+    and T = 2 to confirm it attains the derived form; when the printed form differs, the
+    smallest admissible (N, k) where it is exceeded gives the counterexample table.
+    """
+    derivation = ldp_group_derivation()
+    size = sizes(claim.id)[1]
+    derived = derivation.result.subs(k, size)
+    class_based = claim.conclusion != "kt_closeness"
+    ratio = Fraction(2)
+    steps = ["sympy: " + "; ".join(derivation.steps)]
+    size_at_6 = int(size) if size.is_number else 2
+    attained = _measure(claim.conclusion, _group_table(6, size_at_6, ratio, class_based), size_at_6)
+    expected = derived.subs({N: 6, k: size_at_6, eps: sympy.log(2)})
+    if ratio_value(attained) != sympy.nsimplify(expected):
+        raise ArithmeticError(f"{claim.id}: extremal table measures {attained}, derivation gives {expected}")
+    steps.append(f"exact levels: the extremal table (N=6, k={size_at_6}, T=2) attains {expected}")
+    printed = claim.printed.rhs
+    if printed.atoms(sympy.core.function.AppliedUndef):
+        return result("proven", steps, f"exists: f = {derived} (tight)")
+    if sympy.cancel(printed - derived) == 0:
+        return result("proven", steps, f"printed f = {derived} is the tight bound")
+    for records in range(2, 9):
+        for group in range(1, records):
+            values = {N: records, k: group}
+            if size.is_number and group != size or not holds(claim.conditions, values):
+                continue
+            bound = printed.subs(values).subs(eps, sympy.log(2))
+            table = _group_table(records, int(size.subs(k, group)), ratio, class_based)
+            measured = _measure(claim.conclusion, table, int(size.subs(k, group)))
+            if levels.ldp_ratio(table) == ratio and exceeds(measured, bound):
+                steps.append(f"exact levels: counterexample N={records}, k={group}, e^ε=2: level {measured} > printed {bound}")
+                if claim.corrected is not None and sympy.cancel(claim.corrected.rhs - derived) == 0:
+                    return result("corrected", steps, f"printed f is exceeded; corrected to the tight {derived}", table)
+                return result("refuted", steps, f"printed f is exceeded; the tight bound is {derived}", table)
+    return result("unknown", steps, f"printed f differs from the tight {derived} but no counterexample for N <= 8")
+
+
+def spot_check(
+    predicate: Callable[[ProbabilityTable], bool], description: str, **sample: object
+) -> tuple[str, ProbabilityTable | None]:
+    """Evaluate ``predicate`` exactly on the seeded sample; the first table where it fails."""
+    tables = list(sample_tables(**sample))  # type: ignore[arg-type]
+    for table in tables:
+        if not predicate(table):
+            return f"exact levels: {description} FAILS on a sample table", table
+    return f"exact levels: {description} on {len(tables)} seeded tables", None
+
+
+def check_witness(claim: Claim, params: Mapping[str, int], bounds: Iterable[int] = (3, 40)) -> CheckResult:
+    """Check a non-implication with the witness family of :mod:`theory.witnesses` (helper F).
+
+    For each bound value the witness is re-measured here with :mod:`theory.levels`: its
+    premise level must be the same for every bound (it does not depend on the bound) and
+    its conclusion level must exceed the bound (ε bounds compared as e^bound).
+    """
+    from theory.witnesses import witness
+
+    premise_levels = set()
+    seen = []
+    for bound in bounds:
+        found = witness(claim.premise, claim.conclusion, bound, params=dict(params))
+        table = found.table
+        premise = _measure_role(claim.premise, table, params, "premise")
+        conclusion = _measure_role(claim.conclusion, table, params, "conclusion")
+        limit = sympy.exp(bound) if levels.is_ratio_definition(claim.conclusion) else sympy.Integer(bound)
+        if premise is sympy.oo or not exceeds(conclusion, limit):
+            return result(
+                "unknown",
+                [f"witness {found.family}"],
+                f"witness for bound {bound} does not confirm: premise level {premise}, conclusion level {conclusion}",
+                table,
+            )
+        premise_levels.add(ratio_value(premise))
+        seen.append(f"bound {bound}: conclusion level {ratio_value(conclusion)}")
+    if len(premise_levels) != 1:
+        return result("unknown", ["witness"], f"premise level depends on the bound: {sorted(premise_levels, key=str)}")
+    return result(
+        "proven",
+        [f"witness family ({found.family}) re-measured with exact levels"],
+        f"premise level fixed at {premise_levels.pop()} while " + "; ".join(seen),
+    )
+
+
+def _measure_role(definition_id: str, table: ProbabilityTable, params: Mapping[str, int], role: str) -> object:
+    from theory._sizes import size_for
+
+    if definition_id == "k_eps_dp" and params.get("classwise"):
+        return levels.classwise_k_eps_dp_ratio(table, size_for(definition_id, role, params, required=True))  # type: ignore[arg-type]
+    size = size_for(definition_id, role, params, required=False) if definition_id in levels.SIZED_DEFINITIONS else None  # type: ignore[arg-type]
+    return levels.level(definition_id, table, size)

@@ -1,0 +1,269 @@
+"""Checks of the claims of 003 (:mod:`theory._claims_003`), one function per claim.
+
+Implications with a closed-form f are derived symbolically (:mod:`theory._derivations`)
+and confirmed with exact levels; identities between definitions are argued from the
+definitions and confirmed on a seeded sample of tables; non-implications are confirmed by
+re-measuring helper F's witness families.
+
+References
+----------
+003_bf2f0ebd12ad210e.txt, Sec. IV and Appendix A-G.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import sympy
+
+from theory import levels
+from theory._check_tools import (
+    check_ldp_group_bound,
+    check_witness,
+    exceeds,
+    ratio_value,
+    result,
+    spot_check,
+)
+from theory._checks_000 import set_distance_check
+from theory.claims import CheckResult, claim
+from theory.tables import ProbabilityTable
+
+__all__ = ["CHECKS"]
+
+
+def _le(a: object, b: object) -> bool:
+    """``a <= b`` for exact levels (``oo`` allowed on either side)."""
+    return bool(sympy.Le(ratio_value(a), ratio_value(b)))
+
+
+def _sizes(table: ProbabilityTable) -> range:
+    return range(1, table.n)
+
+
+def _singletons(table: ProbabilityTable) -> ProbabilityTable:
+    return ProbabilityTable(table.probs, tuple((i,) for i in range(table.n)))
+
+
+def _proven(line: str, detail: str, predicate: Callable[[ProbabilityTable], bool], **sample: object) -> CheckResult:
+    spot, failure = spot_check(predicate, line, **sample)
+    if failure is not None:
+        return result("refuted", ["sympy/definition argument", spot], f"{line}: a sample table violates it", failure)
+    return result("proven", [detail, spot], line)
+
+
+def _thm1_exception() -> CheckResult:
+    t = sympy.Symbol("t", positive=True)
+    mu = sympy.Symbol("mu", positive=True)
+    assert sympy.simplify((t * mu) / (mu / t) - t**2) == 0
+    return _proven(
+        "singleton classes: LDP ratio <= (multiplicative t)^2",
+        "sympy: with singleton classes Def. 4 is (1,t)-closeness; tμ/(μ/t) = t^2",
+        lambda table: _le(levels.ldp_ratio(table), ratio_value(levels.multiplicative_t(_singletons(table))) ** 2),
+        classes=False,
+    )
+
+
+def _lemma2_1() -> CheckResult:
+    x, avg, size = sympy.symbols("x A k", positive=True)
+    assert sympy.simplify((size * avg + x) / (size + 1) - avg - (x - avg) / (size + 1)) == 0
+    return _proven(
+        "(k_1,t) level <= (k_0,t) level for all k_0 <= k_1",
+        "sympy: the top-(k+1) average is (k A + x)/(k+1) = A + (x - A)/(k+1) <= A for x <= A",
+        lambda table: all(
+            _le(levels.kt_closeness_t(table, b), levels.kt_closeness_t(table, a))
+            for a in _sizes(table)
+            for b in _sizes(table)
+            if a <= b
+        ),
+    )
+
+
+def _lemma2_3a() -> CheckResult:
+    return _proven(
+        "multiplicative t <= (k_0,t) level for every k_0 <= smallest class",
+        "definition: a class of size >= k_0 averages between the k_0 smallest and k_0 largest (Lemma 2(1))",
+        lambda table: all(
+            _le(levels.multiplicative_t(table), levels.kt_closeness_t(table, a))
+            for a in _sizes(table)
+            if a <= levels.k_anonymity(table)
+        ),
+    )
+
+
+def _lemma2_3b() -> CheckResult:
+    below = check_witness(claim("003_lemma2_3b"), {"k_conclusion": 2})
+
+    def bounded(table: ProbabilityTable) -> bool:
+        t = ratio_value(levels.multiplicative_t(table))
+        n, smallest = table.n, levels.k_anonymity(table)
+        bound = sympy.Max((n - 1) * t / smallest, sympy.Rational(n, n - 1))
+        return _le(levels.kt_closeness_t(table, n - 1), bound)
+
+    spot, failure = spot_check(bounded, "(N-1)-closeness level <= max((N-1)t/k_1, N/(N-1))", min_n=3)
+    if failure is not None or below.status != "proven":
+        return result("unknown", [*below.checked_by, spot], f"{below.detail}; {spot}", failure)
+    derivation = (
+        "sympy/argument: removing record i of class E (|E| <= N - k_1) leaves the other classes, "
+        "mass >= (N-|E|)μ/t >= k_1 μ/t, so Pr_D/Pr_{D-i} <= (N-1)t/k_1 and Pr_{D-i}/Pr_D <= N/(N-1)"
+    )
+    return result(
+        "corrected",
+        [*below.checked_by, derivation, spot],
+        "printed for every k; holds for k <= N-2 (witness: " + below.detail + "); fails at k = N-1",
+        {
+            "k": "N-1",
+            "implication": "multiplicative t-closeness (smallest class k_1) => "
+            "(N-1, max((N-1)t/k_1, N/(N-1)))-closeness",
+        },
+    )
+
+
+def _thm2a() -> CheckResult:
+    return _proven(
+        "LDP ratio <= ((1,t) level)^2",
+        "sympy: μ/t <= Pr(Z(c_i)) <= tμ gives Pr_i/Pr_j <= tμ/(μ/t) = t^2",
+        lambda table: _le(levels.ldp_ratio(table), ratio_value(levels.kt_closeness_t(table, 1)) ** 2),
+        classes=False,
+    )
+
+
+def _lemma3_1() -> CheckResult:
+    return _proven(
+        "(k_1,ε)-DP ratio <= (k_0,ε)-DP ratio for k_1 <= k_0",
+        "argument: (k,ε)-DP is (N-k, e^ε)-closeness (Theorem 4(1)); Lemma 2(1)",
+        lambda table: all(
+            _le(levels.k_eps_dp_ratio(table, b), levels.k_eps_dp_ratio(table, a))
+            for a in _sizes(table)
+            for b in _sizes(table)
+            if b <= a
+        ),
+        classes=False,
+    )
+
+
+def _lemma3_3() -> CheckResult:
+    return _proven(
+        "ε-DP ratio == (1,ε)-DP ratio",
+        "definition: Def. 8 with k = 1 is Def. 5",
+        lambda table: levels.dp_ratio(table) == levels.k_eps_dp_ratio(table, 1),
+        classes=False,
+    )
+
+
+def _lemma3_4a() -> CheckResult:
+    return _proven(
+        "ε-DP ratio <= (k,ε)-DP ratio for every k",
+        "argument: Lemma 3(1) with k_1 = 1 and Lemma 3(3)",
+        lambda table: all(_le(levels.dp_ratio(table), levels.k_eps_dp_ratio(table, a)) for a in _sizes(table)),
+        classes=False,
+    )
+
+
+def _thm4_1() -> CheckResult:
+    t = sympy.Symbol("t", positive=True)
+    e = sympy.Symbol("e", nonnegative=True)
+    assert sympy.exp(sympy.log(t)) == t and sympy.log(sympy.exp(e)) == e
+    return _proven(
+        "(N-k,ε)-DP ratio == (k,t) level for every k",
+        "definition: {D \\ K : |K| = N-k} is the family of k-subsets; f = ln t, g = e^ε, f∘g = g∘f = id",
+        lambda table: all(
+            levels.k_eps_dp_ratio(table, table.n - a) == levels.kt_closeness_t(table, a) for a in _sizes(table)
+        ),
+        classes=False,
+    )
+
+
+def _thm4_2a() -> CheckResult:
+    table = ProbabilityTable.from_rows([[0, 1]] + [["1/2", "1/2"]] * 3)
+    closeness, dp = levels.kt_closeness_t(table, 2), levels.k_eps_dp_ratio(table, 3)
+    if not exceeds(dp, sympy.Integer(10**6)) or closeness is sympy.oo:
+        return result("unknown", ["exact levels"], f"expected (2,t) finite and (3,ε)-DP infinite, found {closeness}, {dp}")
+    return result(
+        "refuted",
+        ["exact levels: N=4, k_t=2, k_DP=3 > N-k_t"],
+        f"(2,t)-closeness at t = {closeness} but (3,ε)-DP ratio {dp} (no f(t) bounds it)",
+        table,
+    )
+
+
+def _thm4_2b() -> CheckResult:
+    spot, failure = spot_check(
+        lambda table: all(
+            _le(levels.kt_closeness_t(table, a), levels.k_eps_dp_ratio(table, b))
+            for a in _sizes(table)
+            for b in _sizes(table)
+            if b > table.n - a
+        ),
+        "(k_t,t) level <= (k_DP,ε)-DP ratio whenever k_DP > N - k_t",
+        classes=False,
+    )
+    if failure is not None:
+        return result("unknown", [spot], "the implication DP => closeness failed on a sample table", failure)
+    return result(
+        "refuted",
+        ["argument: Theorem 4(1) then Lemma 2(1) (N - k_DP < k_t)", spot],
+        "the implication exists: (k_DP,ε)-DP => (k_t, e^ε)-closeness for k_DP > N - k_t",
+        {"implication": "(k_DP, eps)-DP => (k_t, exp(eps))-closeness", "via": ["003_thm4_1", "003_lemma2_1"]},
+    )
+
+
+def _thm4_3a() -> CheckResult:
+    return _proven(
+        "(k_DP,ε)-DP ratio <= (k_t,t) level whenever k_DP < N - k_t",
+        "argument: Lemma 2(1) to size N - k_DP > k_t, then Theorem 4(1)",
+        lambda table: all(
+            _le(levels.k_eps_dp_ratio(table, b), levels.kt_closeness_t(table, a))
+            for a in _sizes(table)
+            for b in _sizes(table)
+            if b < table.n - a
+        ),
+        classes=False,
+    )
+
+
+def _definitional(line: str) -> Callable[[], CheckResult]:
+    return lambda: result("proven", [f"definition: {line}"], line)
+
+
+def _k_anonymity() -> CheckResult:
+    return _proven(
+        "k-anonymity level == smallest class size",
+        "definition: 003 Def. 4 requires min |E_i| = k",
+        lambda table: levels.k_anonymity(table) == min(len(c) for c in table.classes),
+    )
+
+
+def _witness(claim_id: str, **params: int) -> Callable[[], CheckResult]:
+    return lambda: check_witness(claim(claim_id), params)
+
+
+CHECKS: dict[str, Callable[[], CheckResult]] = {
+    "003_lemma1": lambda: check_ldp_group_bound(claim("003_lemma1")),
+    "003_thm1": _witness("003_thm1"),
+    "003_thm1_exception": _thm1_exception,
+    "003_lemma2_1": _lemma2_1,
+    "003_lemma2_2": _witness("003_lemma2_2", k_premise=3, k_conclusion=2),
+    "003_lemma2_3a": _lemma2_3a,
+    "003_lemma2_3b": _lemma2_3b,
+    "003_lemma2_4": _definitional("the inequalities of Def. 7 widen as t grows (Def. 1)"),
+    "003_thm2a": _thm2a,
+    "003_thm2b": lambda: check_ldp_group_bound(claim("003_thm2b")),
+    "003_thm3a": lambda: check_ldp_group_bound(claim("003_thm3a")),
+    "003_thm3b": _witness("003_thm3b", k=2),
+    "003_lemma3_1": _lemma3_1,
+    "003_lemma3_2": _witness("003_lemma3_2", k_premise=1, k_conclusion=2),
+    "003_lemma3_3": _lemma3_3,
+    "003_lemma3_4a": _lemma3_4a,
+    "003_lemma3_4b": _witness("003_lemma3_4b", k=2),
+    "003_lemma3_5": _definitional("the inequalities of Def. 8 widen as ε grows (Def. 1)"),
+    "003_thm4_1": _thm4_1,
+    "003_thm4_2": _witness("003_thm4_2", N=4, k_t=2, k_DP=3),
+    "003_thm4_2a": _thm4_2a,
+    "003_thm4_2b": _thm4_2b,
+    "003_thm4_3a": _thm4_3a,
+    "003_thm4_3b": _witness("003_thm4_3b", k_DP=1, k_t=2),
+    "003_thm5": _witness("003_thm5", k_conclusion=1, classwise=1),
+    "003_sec3b_equivalence": lambda: set_distance_check("003_sec3b_equivalence"),
+    "003_def4_k_anonymity": _k_anonymity,
+}

@@ -1,0 +1,227 @@
+"""Claims of 003 Sec. V about the randomized-response mechanisms: eqs. (1), (2), (5), (6).
+
+Each claim keeps the printed form and the corrected one; each check function derives the
+corrected form from the mechanism's matrix (sympy), confirms it against the exact levels
+measured on per-record probability tables (:mod:`theory.levels`, an independent
+computation), and exhibits a table on which the printed form is wrong. The derivations are
+in :mod:`theory.randomized_response` and :mod:`theory.utility`.
+
+``CLAIMS`` and ``CHECKS`` are merged into the registry by :mod:`theory.checks`.
+
+References
+----------
+003_bf2f0ebd12ad210e.txt, Sec. V.A (eqs. (1)-(2)), Sec. V.B (eqs. (5)-(6)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+import sympy
+
+from theory import levels
+from theory.claims import CheckResult, Claim, Source
+from theory.definitions import N
+from theory.randomized_response import (
+    EQ1_DERIVED,
+    EQ1_PRINTED,
+    EQ2_DERIVED,
+    EQ2_PRINTED,
+    LDP_CHANGE,
+    LDP_KEEP,
+    S_i,
+    TCLO_CHANGE,
+    TCLO_KEEP,
+    f_i,
+    f_j,
+    ldp_matrix,
+    ldp_ratio_closed,
+    n,
+    p_ldp,
+    p_t,
+    tclo_matrix,
+    tclo_t_closed,
+    tclo_t_printed,
+)
+from theory.tables import ProbabilityTable
+from theory.utility import F2_DERIVED, F2_PRINTED, utility, utility_composed_closed, utility_composed_printed
+
+__all__ = ["CLAIMS", "CHECKS", "table_for"]
+
+_PAPER = "003_bf2f0ebd12ad210e.txt"
+_U = sympy.Symbol("U")
+_f2 = sympy.Symbol("f_2")
+_unit = (sympy.Ge(p_ldp, 0), sympy.Lt(p_ldp, 1), sympy.Ge(n, 2))
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        "003_eq1",
+        Source(_PAPER, "V.A", "eq. (1)"),
+        "bound",
+        None,
+        None,
+        EQ1_PRINTED,
+        _unit,
+        EQ1_DERIVED,
+        "ε-LDP level of the randomized response of Fig. 4 (keep with p_LDP, else uniform over "
+        "n values). Printed ln(1 + p/(N(1-p))); the largest column ratio of the matrix is "
+        "(p + (1-p)/n)/((1-p)/n) = 1 + n p/(1-p). Attained when two values occur in the data.",
+    ),
+    Claim(
+        "003_eq2",
+        Source(_PAPER, "V.A", "eq. (2)"),
+        "bound",
+        None,
+        None,
+        EQ2_PRINTED,
+        (sympy.Ge(p_t, 0), sympy.Lt(p_t, 1), sympy.Eq(S_i, 1 - f_i)),
+        EQ2_DERIVED,
+        "multiplicative t of the randomized response of Fig. 5 (keep with p_t, else draw from "
+        "the data set's distribution), worst class = records sharing one value. Printed "
+        "max_i max{mu_i/(p_t/f_i + 1 - p_t), mu_i/(f_i(1-p_t))} with mu_i = f_i: the first "
+        "term is the ratio Pr_E/Pr_D inverted (always <= 1), so the printed form is 1/(1-p_t). "
+        "Corrected: max(p_t/f_min + 1 - p_t, 1/(1-p_t)) over values present (two or more); "
+        "equal to the (k,t)-closeness level when every value has >= k records and >= k records "
+        "lie outside it; an upper bound on every partition otherwise.",
+    ),
+    Claim(
+        "003_eq5",
+        Source(_PAPER, "V.B", "eq. (5)"),
+        "bound",
+        None,
+        None,
+        sympy.Eq(_U, sympy.Max(f_j * (1 - p_ldp) / N, f_i * (p_ldp + (1 - p_ldp) / N))),
+        _unit,
+        sympy.Eq(_U, sympy.Max(f_j * LDP_CHANGE, f_i * LDP_KEEP)),
+        "utility (eq. (4)) of Fig. 4, one term of the sum over released values a_i, f_j the "
+        "largest other frequency. Printed with N (the number of records, Table I) where the "
+        "number of values n is meant; with n it equals eq. (4) on the matrix.",
+    ),
+    Claim(
+        "003_eq6",
+        Source(_PAPER, "V.B", "eq. (6), f_2"),
+        "bound",
+        None,
+        None,
+        sympy.Eq(_f2, F2_PRINTED.subs(n, N)),
+        (sympy.Ge(p_t, 0), sympy.Le(p_t, 1)) + _unit[:2],
+        sympy.Eq(_f2, F2_DERIVED),
+        "joint Pr(Y=a_i, Z=a_j), j != i, of Fig. 5 followed by Fig. 4, used in the utility "
+        "eq. (6). Printed f_2 lacks f_i (1-p_t)(1-f_j)(1-p_LDP)/n (and writes N for n); the "
+        "printed sum sum_j max_i max{f_1(a_i), f_2(a_i,a_j)} also takes f_1(a_i) for i != j "
+        "(3/2 > 1 with no noise, f = (3/4, 1/4)). Corrected: sum_j max(f_1(a_j), "
+        "max_{i != j} f_2(a_i, a_j)) with the derived f_2, equal to eq. (4) on the product matrix.",
+    ),
+)
+
+
+def table_for(matrix: sympy.Matrix, counts: Sequence[int], classes: Sequence[Sequence[int]] | None = None) -> ProbabilityTable:
+    """The per-record table of a data set with ``counts[i]`` records of value ``a_i``.
+
+    Records are numbered value by value; ``classes`` defaults to one class per value.
+    """
+    rows = [tuple(Fraction(str(entry)) for entry in matrix.row(i)) for i, count in enumerate(counts) for _ in range(count)]
+    if classes is None:
+        starts = [sum(counts[:i]) for i in range(len(counts))]
+        classes = [range(start, start + count) for start, count in zip(starts, counts) if count]
+    return ProbabilityTable.from_rows(rows, classes)
+
+
+def _zero(expression: sympy.Expr) -> bool:
+    return sympy.simplify(expression) == 0
+
+
+def _check_eq1() -> CheckResult:
+    ratio = sympy.exp(EQ1_DERIVED.rhs)
+    if not _zero(LDP_KEEP / LDP_CHANGE - ratio):
+        return CheckResult("unknown", None, ("sympy",), "derived eq. (1) does not match Fig. 4's column ratio")
+    for values in range(2, 6):
+        for keep in (Fraction(0), Fraction(1, 5), Fraction(1, 2), Fraction(9, 10)):
+            measured = levels.ldp_ratio(table_for(ldp_matrix(values, keep), [1] * values))
+            if sympy.Rational(measured) != ldp_ratio_closed(values, keep):
+                return CheckResult("unknown", None, ("levels.ldp_ratio",), f"n={values}, p={keep}: measured {measured}")
+    counterexample = table_for(ldp_matrix(2, Fraction(1, 2)), [1, 1])
+    printed = sympy.exp(EQ1_PRINTED.rhs.subs({p_ldp: sympy.Rational(1, 2), N: 2}))
+    return CheckResult(
+        "corrected",
+        counterexample,
+        ("sympy: column ratio of Fig. 4", "exact: levels.ldp_ratio, n = 2..5, 4 values of p_LDP"),
+        f"n = N = 2, p_LDP = 1/2: measured e^eps = {levels.ldp_ratio(counterexample)}, printed gives {printed}",
+    )
+
+
+def _check_eq2() -> CheckResult:
+    derived = (
+        _zero(TCLO_KEEP / f_i - (p_t / f_i + 1 - p_t))
+        and _zero(f_j / TCLO_CHANGE - 1 / (1 - p_t))
+        and _zero(EQ2_PRINTED.rhs.subs(S_i, 1 - f_i) - sympy.Max(f_i**2 / TCLO_KEEP, 1 / (1 - p_t)))
+    )
+    if not derived:
+        return CheckResult("unknown", None, ("sympy",), "derived eq. (2) does not match Fig. 5's class ratios")
+    k = 2
+    for counts in ((2, 2), (2, 6), (3, 2, 5), (2, 2, 2, 2)):
+        f = [Fraction(c, sum(counts)) for c in counts]
+        for keep in (Fraction(0), Fraction(1, 3), Fraction(1, 2), Fraction(4, 5)):
+            measured = levels.kt_closeness_t(table_for(tclo_matrix(f, keep), counts), k)
+            if sympy.Rational(measured) != tclo_t_closed(f, keep):
+                return CheckResult("unknown", None, ("levels.kt_closeness_t",), f"f={f}, p_t={keep}: measured {measured}")
+    f, keep = [Fraction(1, 4), Fraction(3, 4)], Fraction(1, 2)
+    counterexample = table_for(tclo_matrix(f, keep), [2, 6])
+    return CheckResult(
+        "corrected",
+        counterexample,
+        ("sympy: class ratios of Fig. 5", "exact: levels.kt_closeness_t (k=2) on 16 tables", "exact: levels.multiplicative_t"),
+        f"f = (1/4, 3/4), p_t = 1/2, classes {{a_1 x2}}, {{a_2 x6}}: measured t = "
+        f"{levels.multiplicative_t(counterexample)}, printed gives {tclo_t_printed(f, keep)}",
+    )
+
+
+def _check_eq5() -> CheckResult:
+    f = [Fraction(1, 10), Fraction(3, 10), Fraction(3, 5)]
+    counts = [1, 3, 6]
+    for keep in (Fraction(0), Fraction(1, 4), Fraction(2, 3)):
+        matrix = ldp_matrix(len(f), keep)
+        closed = sum(
+            sympy.Max(max(g for j, g in enumerate(f) if j != i) * LDP_CHANGE, f[i] * LDP_KEEP).subs({p_ldp: keep, n: 3})
+            for i in range(3)
+        )
+        if sympy.simplify(closed - utility(matrix, f)) != 0:
+            return CheckResult("unknown", None, ("sympy",), f"eq. (5) with n differs from eq. (4) at p={keep}")
+    keep = Fraction(1, 2)
+    printed = sum(
+        sympy.Max(max(g for j, g in enumerate(f) if j != i) * (1 - keep) / sum(counts), f[i] * (keep + (1 - keep) / sum(counts)))
+        for i in range(3)
+    )
+    return CheckResult(
+        "corrected",
+        {"frequencies": [str(g) for g in f], "N": sum(counts), "p_LDP": str(keep)},
+        ("exact: eq. (4) on Fig. 4's matrix",),
+        f"N = 10 records, n = 3 values, p_LDP = 1/2: eq. (4) gives {utility(ldp_matrix(3, keep), f)}, "
+        f"printed (with N) gives {printed}",
+    )
+
+
+def _check_eq6() -> CheckResult:
+    f = [Fraction(1, 5), Fraction(3, 10), Fraction(1, 2)]
+    for first, second in ((Fraction(1, 3), Fraction(2, 5)), (Fraction(0), Fraction(1)), (Fraction(1), Fraction(1, 2))):
+        matrix = tclo_matrix(f, first) * ldp_matrix(3, second)
+        if utility_composed_closed(f, first, second) != utility(matrix, f):
+            return CheckResult("unknown", None, ("sympy",), f"corrected eq. (6) differs from eq. (4) at {first}, {second}")
+    f = [Fraction(3, 4), Fraction(1, 4)]
+    return CheckResult(
+        "corrected",
+        {"frequencies": ["3/4", "1/4"], "p_t": "1", "p_LDP": "1"},
+        ("sympy: entries of the product matrix", "exact: eq. (4) on the product matrix"),
+        f"no noise (p_t = p_LDP = 1), f = (3/4, 1/4): eq. (4) gives {utility(tclo_matrix(f, 1), f)}, printed eq. (6) "
+        f"gives {utility_composed_printed(f, 1, 1)}; printed f_2 is short by "
+        f"{sympy.factor(F2_DERIVED - F2_PRINTED)}",
+    )
+
+
+CHECKS: dict[str, Callable[[], CheckResult]] = {
+    "003_eq1": _check_eq1,
+    "003_eq2": _check_eq2,
+    "003_eq5": _check_eq5,
+    "003_eq6": _check_eq6,
+}

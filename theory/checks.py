@@ -1,0 +1,85 @@
+"""Statuses of the registered claims, earned by checking them.
+
+A claim's status is never copied from its paper: :func:`check` runs the claim's check
+(symbolic derivation with sympy, exact levels of tables from :mod:`theory.levels`, witness
+families from :mod:`theory.witnesses`, exhaustive enumeration of small cases) and returns a
+:class:`theory.claims.CheckResult`. Nothing is cached between calls of :func:`check_all`.
+
+With ``deep=True`` an implication with a closed-form f is also searched with Z3
+(:mod:`theory.search`, helper F) for every N up to ``max_n``: ``unsat`` for all of them is
+added to ``checked_by``; ``sat`` on the form used for queries turns the status into
+``refuted`` with Z3's (exactly re-measured) table; a timeout adds a note and never proves.
+
+References
+----------
+003_bf2f0ebd12ad210e.txt, Def. 2 (implication), Def. 3 (combined implications).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import sympy
+
+from theory._checks_000 import CHECKS as _CHECKS_000
+from theory._checks_003 import CHECKS as _CHECKS_003
+from theory._checks_004 import CHECKS as _CHECKS_004
+from theory.claims import CheckResult, Claim, all_claims, claim
+
+__all__ = ["CHECKS", "check", "check_all", "deep_search"]
+
+
+def _mechanism_checks() -> dict[str, Callable[[], CheckResult]]:
+    from theory._claims_mechanisms import CHECKS as mechanisms
+
+    return dict(mechanisms)
+
+
+CHECKS: dict[str, Callable[[], CheckResult]] = {**_CHECKS_003, **_CHECKS_000, **_CHECKS_004, **_mechanism_checks()}
+"""claim id -> zero-argument check."""
+
+
+def deep_search(item: Claim, *, max_n: int = 4, timeout_s: float = 10.0) -> tuple[str, object | None]:
+    """Z3 search (helper F's :func:`theory.search.search_claim`) on the claim's query form.
+
+    Returns a one-line summary and the confirmed counterexample table (``None`` when the
+    search found none). Only implications and equivalences with a closed-form f are searched.
+    """
+    from theory.search import EncodingError, search_claim
+
+    statement = item.effective
+    if item.kind not in ("implication", "equivalence") or statement.atoms(sympy.core.function.AppliedUndef):
+        return "z3: not applicable (no closed-form f)", None
+    try:
+        found = search_claim(item, statement, max_n=max_n, timeout_s=timeout_s)
+    except EncodingError as error:
+        return f"z3: not encodable ({error})", None
+    table = found.counterexample.table if found.status == "sat" and found.counterexample else None
+    return f"z3 ({'corrected' if item.corrected is not None else 'printed'} form): {found.status}, {found.detail}", table
+
+
+def check(claim_id: str, *, deep: bool = False, max_n: int = 4, timeout_s: float = 10.0) -> CheckResult:
+    """Check one claim (see the module docstring for ``deep``).
+
+    Raises
+    ------
+    UnknownClaimError
+        When ``claim_id`` is not registered.
+    """
+    item = claim(claim_id)
+    outcome = CHECKS[claim_id]()
+    if not deep:
+        return outcome
+    summary, table = deep_search(item, max_n=max_n, timeout_s=timeout_s)
+    if table is not None and outcome.status in ("proven", "corrected"):
+        return CheckResult("refuted", table, (*outcome.checked_by, summary), f"z3 contradicts: {summary}")
+    return replace(outcome, checked_by=(*outcome.checked_by, summary))
+
+
+def check_all(*, deep: bool = False, max_n: int = 4, timeout_s: float = 10.0) -> dict[str, CheckResult]:
+    """Check every registered claim; ``{claim id: CheckResult}`` in registry order."""
+    missing = [c.id for c in all_claims() if c.id not in CHECKS]
+    if missing:
+        raise LookupError(f"claims without a check: {missing}; expected a check for every registered claim")
+    return {c.id: check(c.id, deep=deep, max_n=max_n, timeout_s=timeout_s) for c in all_claims()}

@@ -1,0 +1,217 @@
+"""Claims about privacy definitions, as data: the statement printed in a paper, its source.
+
+A :class:`Claim` records one statement of a paper (an implication, an equivalence, a
+non-implication or a closed-form bound) exactly as printed, as a sympy object, with the
+conditions under which it is stated and, where the printed form is wrong, the corrected
+form. Whether a claim holds is *not* stored here: it is found by checking it
+(:mod:`theory.checks`) and returned as a :class:`CheckResult`.
+
+References
+----------
+003_bf2f0ebd12ad210e.txt, Sec. III (Definitions 1-3: levels, implication, composition).
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Literal
+
+import sympy
+
+__all__ = [
+    "Kind",
+    "Status",
+    "Source",
+    "Claim",
+    "CheckResult",
+    "KINDS",
+    "STATUSES",
+    "CLAIM_MODULES",
+    "UnknownClaimError",
+    "all_claims",
+    "claim",
+    "claim_ids",
+    "sizes",
+]
+
+Kind = Literal["implication", "equivalence", "non_implication", "bound"]
+"""What a claim states.
+
+``implication``: A at level a implies B at level f(a) (003 Def. 2). ``equivalence``: A and
+B imply each other with inverse level maps. ``non_implication``: no level of A implies any
+non-trivial level of B. ``bound``: a closed form for a level or a quantity (an optimal
+level of a construction, a cluster size, the output probabilities of a mechanism).
+"""
+
+Status = Literal["proven", "refuted", "corrected", "unknown"]
+"""The outcome of checking a claim (:mod:`theory.checks`).
+
+``proven``: symbolic derivation, or Z3 ``unsat`` up to a stated N with a symbolic argument
+for general N. ``refuted``: a concrete counterexample to the printed form. ``corrected``:
+the printed form is refuted and a corrected form is encoded, checked and used for
+queries. ``unknown``: neither (the reason is in the detail).
+"""
+
+KINDS: tuple[Kind, ...] = ("implication", "equivalence", "non_implication", "bound")
+STATUSES: tuple[Status, ...] = ("proven", "refuted", "corrected", "unknown")
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a claim is printed.
+
+    Parameters
+    ----------
+    paper
+        The paper's file name under ``shared/papers`` (``"003_bf2f0ebd12ad210e.txt"``).
+    section
+        The section as numbered in the paper (``"IV.A"``, ``"3"``).
+    item
+        The numbered item (``"Lemma 1(a)"``, ``"Theorem 3"``, ``"Prop. 1"``, ``"eq. (1)"``).
+    """
+
+    paper: str
+    section: str
+    item: str
+
+    def __str__(self) -> str:
+        return f"{self.paper}, Sec. {self.section}, {self.item}"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One statement of a paper, as printed.
+
+    Parameters
+    ----------
+    id
+        Stable identifier (``"003_thm3"``), unique in the registry.
+    source
+        Where it is printed.
+    kind
+        See :data:`Kind`.
+    premise, conclusion
+        Definition ids (:mod:`theory.definitions`) for implications, equivalences and
+        non-implications; ``None`` for bounds that relate no two definitions.
+    printed
+        The statement as printed: for an implication ``Eq(conclusion_level, f(premise_level,
+        parameters))``; for a non-implication ``sympy.false`` (no f exists); for a bound
+        an ``Eq``/``Le`` relation.
+    conditions
+        The conditions under which it is stated (sympy relations, e.g. ``k > 1``).
+    corrected
+        The corrected statement (same shape as ``printed``) when the printed one is wrong.
+    note
+        What the paper says about it, and the difference when corrected.
+    """
+
+    id: str
+    source: Source
+    kind: Kind
+    premise: str | None
+    conclusion: str | None
+    printed: sympy.Basic
+    conditions: tuple[sympy.Basic, ...] = ()
+    corrected: sympy.Basic | None = None
+    note: str = ""
+
+    @property
+    def effective(self) -> sympy.Basic:
+        """The statement used for queries: the corrected form when there is one."""
+        return self.printed if self.corrected is None else self.corrected
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The outcome of checking one claim.
+
+    Parameters
+    ----------
+    status
+        See :data:`Status`.
+    counterexample
+        A table (``theory.tables.ProbabilityTable``) or a JSON-able dict refuting the
+        printed form; ``None`` when there is none.
+    checked_by
+        How the status was earned, e.g. ``("sympy: extremal family", "z3: unsat N<=4")``.
+    detail
+        One human-readable line: why the status.
+    """
+
+    status: Status
+    counterexample: Any | None
+    checked_by: tuple[str, ...]
+    detail: str
+
+
+CLAIM_MODULES: tuple[str, ...] = (
+    "theory._claims_003",
+    "theory._claims_000",
+    "theory._claims_004",
+    "theory._claims_mechanisms",
+)
+"""The modules holding the claim data, one per paper (mechanisms: 003 Sec. V)."""
+
+
+class UnknownClaimError(KeyError):
+    """A claim id that is not registered; the message lists the valid ids."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+@cache
+def _registry() -> dict[str, Claim]:
+    found: dict[str, Claim] = {}
+    for name in CLAIM_MODULES:
+        for item in importlib.import_module(name).CLAIMS:
+            if item.id in found:
+                raise ValueError(f"claim id {item.id!r} is registered twice (second time in {name})")
+            found[item.id] = item
+    return found
+
+
+@cache
+def _sizes() -> dict[str, tuple[sympy.Expr | None, sympy.Expr | None]]:
+    merged: dict[str, tuple[sympy.Expr | None, sympy.Expr | None]] = {}
+    for name in CLAIM_MODULES:
+        merged.update(getattr(importlib.import_module(name), "SIZES", {}))
+    return merged
+
+
+def all_claims() -> tuple[Claim, ...]:
+    """Every registered claim, in registry order (003, 000, 004, mechanisms)."""
+    return tuple(_registry().values())
+
+
+def claim_ids() -> tuple[str, ...]:
+    """The registered claim ids, in registry order."""
+    return tuple(_registry())
+
+
+def claim(claim_id: str) -> Claim:
+    """Look a claim up by id.
+
+    Raises
+    ------
+    UnknownClaimError
+        When ``claim_id`` is not registered; the message lists the valid ids.
+    """
+    try:
+        return _registry()[claim_id]
+    except KeyError:
+        raise UnknownClaimError(
+            f"unknown claim id {claim_id!r}; expected one of: {', '.join(_registry())}"
+        ) from None
+
+
+def sizes(claim_id: str) -> tuple[sympy.Expr | None, sympy.Expr | None]:
+    """The (premise, conclusion) subset/class sizes an implication claim relates.
+
+    ``None`` for a side whose definition has no size; ``(None, None)`` for claims that
+    relate no sized definitions.
+    """
+    claim(claim_id)
+    return _sizes().get(claim_id, (None, None))

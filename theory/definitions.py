@@ -1,0 +1,223 @@
+"""The privacy definitions the theory reasons about, as values.
+
+Each :class:`Definition` holds what the implication framework of 003 needs: the level
+symbol, the direction of strength (003_bf2f0ebd12ad210e.txt, Definition 1: a level is
+*stronger* when it is smaller for t and ε, larger for k), the level's domain, the
+parameters the definition is relative to (N records, a class size k, the buckets), and
+its source. Ids are shared with the verifier's JSON model ids.
+
+References
+----------
+003_bf2f0ebd12ad210e.txt, Sec. III (Defs. 1-3), Sec. IV (Defs. 4-8).
+000_06f1c381d8beeaa3.txt, Sec. 3-4 (Defs. 3-4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import sympy
+
+from theory.claims import Source
+
+__all__ = [
+    "Direction",
+    "Definition",
+    "DEFINITIONS",
+    "definition",
+    "definition_ids",
+    "UnknownDefinitionError",
+    "N",
+    "k",
+    "t",
+    "eps",
+    "k_t",
+    "k_dp",
+    "k0",
+    "k1",
+    "t1",
+    "eps1",
+]
+
+Direction = Literal["smaller_is_stronger", "larger_is_stronger"]
+
+N = sympy.Symbol("N", positive=True, integer=True)
+"""Number of records in the data set."""
+k = sympy.Symbol("k", positive=True, integer=True)
+"""Equivalence-class (or subset) size; also the k-anonymity level."""
+t = sympy.Symbol("t", positive=True)
+"""t-closeness level (EMD in [0, 1]; multiplicative in [1, oo))."""
+eps = sympy.Symbol("epsilon", nonnegative=True)
+"""Differential-privacy level ε (ε = ln T, T the maximal probability ratio)."""
+k_t = sympy.Symbol("k_t", positive=True, integer=True)
+"""The subset size of (k,t)-closeness when it appears next to (k,ε)-DP (003 Thm. 5)."""
+k_dp = sympy.Symbol("k_DP", positive=True, integer=True)
+"""The subset size of (k,ε)-DP when it appears next to (k,t)-closeness (003 Thm. 5)."""
+
+k0 = sympy.Symbol("k_0", positive=True, integer=True)
+"""A first subset/class size when a claim relates two sizes (003 Lemmas 2-3)."""
+k1 = sympy.Symbol("k_1", positive=True, integer=True)
+"""A second subset/class size when a claim relates two sizes (003 Lemmas 2-3)."""
+t1 = sympy.Symbol("t_1", positive=True)
+"""The conclusion's t when premise and conclusion both have a t level."""
+eps1 = sympy.Symbol("epsilon_1", nonnegative=True)
+"""The conclusion's ε when premise and conclusion both have an ε level."""
+
+_P003 = "003_bf2f0ebd12ad210e.txt"
+_P000 = "000_06f1c381d8beeaa3.txt"
+
+
+class UnknownDefinitionError(KeyError):
+    """A definition id that is not registered; the message lists the valid ids."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A privacy definition with a level (003 Def. 1).
+
+    Parameters
+    ----------
+    id
+        Registry id, shared with the verifier's JSON model ids.
+    name
+        Human-readable name.
+    level
+        The level symbol (``k``, ``t``, ``epsilon``).
+    direction
+        ``"smaller_is_stronger"`` (t, ε) or ``"larger_is_stronger"`` (k), 003 Def. 1.
+    domain
+        The set of admissible levels (a sympy Interval or Range).
+    parameters
+        The symbols the definition is relative to besides its level (N, k, buckets).
+    source
+        Where the definition is stated.
+    summary
+        One line: what a release at level ``level`` guarantees.
+    """
+
+    id: str
+    name: str
+    level: sympy.Symbol
+    direction: Direction
+    domain: sympy.Set
+    parameters: tuple[str, ...]
+    source: Source
+    summary: str
+
+    def stronger(self, a: sympy.Expr, b: sympy.Expr) -> sympy.Basic:
+        """The relation "level ``a`` is at least as strong as level ``b``" (003 Def. 1)."""
+        if self.direction == "smaller_is_stronger":
+            return sympy.Le(a, b)
+        return sympy.Ge(a, b)
+
+
+DEFINITIONS: tuple[Definition, ...] = (
+    Definition(
+        "k_anonymity",
+        "k-anonymity",
+        k,
+        "larger_is_stronger",
+        sympy.Range(1, sympy.oo),
+        ("N",),
+        Source(_P003, "II", "k-anonymity (Samarati-Sweeney)"),
+        "every record shares its quasi-identifiers with at least k-1 others",
+    ),
+    Definition(
+        "t_closeness",
+        "t-closeness (EMD)",
+        t,
+        "smaller_is_stronger",
+        sympy.Interval(0, 1),
+        ("N", "buckets"),
+        Source(_P000, "3", "Def. 2 (t-closeness, EMD)"),
+        "the EMD between every class's and the table's sensitive distribution is at most t",
+    ),
+    Definition(
+        "multiplicative_t_closeness",
+        "multiplicative t-closeness (with k-anonymity)",
+        t,
+        "smaller_is_stronger",
+        sympy.Interval(1, sympy.oo),
+        ("N", "k", "buckets"),
+        Source(_P003, "IV", "Def. 4"),
+        "k-anonymous classes; Pr(class in B)/Pr(table in B) and its inverse are at most t",
+    ),
+    Definition(
+        "stochastic_t_closeness",
+        "stochastic t-closeness",
+        t,
+        "smaller_is_stronger",
+        sympy.Interval(1, sympy.oo),
+        ("N", "buckets"),
+        Source(_P000, "4", "Def. 3 (with the distance of Def. 4)"),
+        "for every class E, the multiplicative distance between Pr(E's record in B) "
+        "and Pr(table's record in B) is at most t",
+    ),
+    Definition(
+        "kt_closeness",
+        "(k,t)-closeness",
+        t,
+        "smaller_is_stronger",
+        sympy.Interval(1, sympy.oo),
+        ("N", "k", "buckets"),
+        Source(_P003, "IV", "Def. 7"),
+        "every subset of k records is multiplicatively t-close to the whole data set",
+    ),
+    Definition(
+        "dp",
+        "ε-differential privacy",
+        eps,
+        "smaller_is_stronger",
+        sympy.Interval(0, sympy.oo),
+        ("N", "buckets"),
+        Source(_P003, "IV", "Def. 5"),
+        "removing one record changes the probability of every output set by a factor at most e^ε",
+    ),
+    Definition(
+        "ldp",
+        "ε-local differential privacy",
+        eps,
+        "smaller_is_stronger",
+        sympy.Interval(0, sympy.oo),
+        ("N", "buckets"),
+        Source(_P003, "IV", "Def. 6"),
+        "any two records' output distributions differ by a factor at most e^ε",
+    ),
+    Definition(
+        "k_eps_dp",
+        "(k,ε)-differential privacy",
+        eps,
+        "smaller_is_stronger",
+        sympy.Interval(0, sympy.oo),
+        ("N", "k", "buckets"),
+        Source(_P003, "IV", "Def. 8"),
+        "removing any k records changes the probability of every output set by a factor at most e^ε",
+    ),
+)
+
+_BY_ID = {d.id: d for d in DEFINITIONS}
+
+
+def definition_ids() -> tuple[str, ...]:
+    """The registered definition ids, in registry order."""
+    return tuple(_BY_ID)
+
+
+def definition(definition_id: str) -> Definition:
+    """Look a definition up by id.
+
+    Raises
+    ------
+    UnknownDefinitionError
+        When ``definition_id`` is not registered; the message lists the valid ids.
+    """
+    try:
+        return _BY_ID[definition_id]
+    except KeyError:
+        raise UnknownDefinitionError(
+            f"unknown definition id {definition_id!r}; expected one of: {', '.join(_BY_ID)}"
+        ) from None

@@ -1,0 +1,289 @@
+"""Exact optimal privacy levels of a probability table, one function per definition.
+
+Every function returns the *optimal* level (003 Def. 1: the strongest level the table
+satisfies) exactly. Ratio-type levels are returned as a ratio ``T`` (a
+:class:`fractions.Fraction` ≥ 1, or ``sympy.oo`` when a zero probability makes it
+infinite): for t-closeness variants ``T`` is ``t`` itself, for the DP family ``T = e^ε``
+and :func:`eps_of` gives ``ε = ln T``.
+
+All ratio levels share one convention, the one of 000 Def. 4: a quotient ``0/0`` (a bucket
+no record can reach) is ignored, ``x/0`` with ``x > 0`` is infinite.
+
+Public API (stable; used by ``privcert theory`` and the tests)::
+
+    multiplicative_t(table)             003 Def. 4 (= stochastic t-closeness, 000 Defs. 3-4)
+    kt_closeness_t(table, k)            003 Def. 7
+    ldp_ratio(table)                    003 Def. 6      -> e^ε
+    dp_ratio(table)                     003 Def. 5      -> e^ε
+    k_eps_dp_ratio(table, k)            003 Def. 8      -> e^ε
+    classwise_k_eps_dp_ratio(table, k)  003 Thm. 5 proof: Def. 8 inside every class
+    k_anonymity(table)                  smallest class size
+    level(definition_id, table, size=None)   dispatch by registry id
+    eps_of(T), ratio_of(eps), is_ratio_definition(definition_id)
+
+The extreme subsets are found per bucket by sorting (the k records with the largest and
+the smallest probability, 003 Appendix B, proof of Lemma 2); tests compare every function
+with an independent enumeration of all subsets.
+
+References
+----------
+003_bf2f0ebd12ad210e.txt, Sec. III-IV, Definitions 4-8; Appendix B (extreme groups).
+000_06f1c381d8beeaa3.txt, Sec. 3-5, Definitions 3-4, Proposition 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+
+import sympy
+
+from theory.definitions import definition, eps
+from theory.tables import ProbabilityTable
+
+__all__ = [
+    "Ratio",
+    "multiplicative_t",
+    "stochastic_t",
+    "kt_closeness_t",
+    "ldp_ratio",
+    "dp_ratio",
+    "k_eps_dp_ratio",
+    "classwise_k_eps_dp_ratio",
+    "k_anonymity",
+    "level",
+    "eps_of",
+    "ratio_of",
+    "is_ratio_definition",
+    "SIZED_DEFINITIONS",
+]
+
+Ratio = Fraction | sympy.Expr
+"""An exact ratio level: a Fraction ≥ 1, or ``sympy.oo``."""
+
+SIZED_DEFINITIONS = frozenset({"kt_closeness", "k_eps_dp"})
+"""Definitions whose level depends on a subset size k besides the table (Defs. 7, 8)."""
+
+
+def _ratio(numerator: Fraction, denominator: Fraction) -> Ratio:
+    """``numerator / denominator`` with ``x/0 = oo`` (x > 0); callers skip ``0/0``."""
+    return sympy.oo if denominator == 0 else numerator / denominator
+
+
+def _worst(ratios: Iterator[Ratio]) -> Ratio:
+    """The largest ratio, at least 1 (the level of a table where every ratio is 1)."""
+    best: Ratio = Fraction(1)
+    for r in ratios:
+        if r is sympy.oo:
+            return sympy.oo
+        if r > best:
+            best = r
+    return best
+
+
+def _extreme_sums(table: ProbabilityTable, size: int) -> Iterator[tuple[Fraction, Fraction, Fraction]]:
+    """Per bucket reachable by some record: (total, sum of the ``size`` smallest, sum of the ``size`` largest)."""
+    for l in range(table.p):
+        column = sorted(table.column(l))
+        total = sum(column, Fraction(0))
+        if total:
+            yield total, sum(column[:size], Fraction(0)), sum(column[len(column) - size :], Fraction(0))
+
+
+def _check_size(table: ProbabilityTable, size: int, what: str) -> None:
+    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= table.n - 1:
+        raise ValueError(f"{what}: expected an integer k in [1, N-1] = [1, {table.n - 1}], found {size!r}")
+
+
+def multiplicative_t(table: ProbabilityTable) -> Ratio:
+    r"""Optimal level t of multiplicative t-closeness over ``table.classes``.
+
+    .. math::
+        t = \max_{E, l} \max\left(\frac{\Pr_{\hat D}(B_l)}{\Pr_E(B_l)},
+                                  \frac{\Pr_E(B_l)}{\Pr_{\hat D}(B_l)}\right)
+
+    with the averages of 003 Def. 4. This is also stochastic t-closeness (000 Def. 3) with
+    the distance of 000 Def. 4: by 000 Prop. 2 the maximum over all bucket sets S is
+    attained at single buckets (a ratio of sums never exceeds the largest ratio).
+
+    References
+    ----------
+    003_bf2f0ebd12ad210e.txt, Definition 4; 000_06f1c381d8beeaa3.txt, Definitions 3-4, Prop. 2.
+    """
+
+    def ratios() -> Iterator[Ratio]:
+        for l in range(table.p):
+            column = table.column(l)
+            total = sum(column, Fraction(0))
+            if not total:
+                continue
+            for group in table.classes:
+                inside = sum((column[i] for i in group), Fraction(0))
+                # Pr_D / Pr_E = (total / N) / (inside / |E|), and its inverse.
+                yield _ratio(total * len(group), inside * table.n)
+                yield inside * table.n / (total * len(group))
+
+    return _worst(ratios())
+
+
+stochastic_t = multiplicative_t
+"""000 Def. 3 with the multiplicative distance of 000 Def. 4: the same level as 003 Def. 4."""
+
+
+def kt_closeness_t(table: ProbabilityTable, k: int) -> Ratio:
+    r"""Optimal level t of (k, t)-closeness: every subset K of k records is t-close to the table.
+
+    .. math::
+        t = \max_{|K| = k, l} \max\left(\frac{\Pr_{\hat D}(B_l)}{\Pr_K(B_l)},
+                                        \frac{\Pr_K(B_l)}{\Pr_{\hat D}(B_l)}\right)
+
+    The extremes over K are the k records with the smallest and the largest probability
+    of each bucket (003 Appendix B, the groups E^k_min and E^k_max).
+
+    References
+    ----------
+    003_bf2f0ebd12ad210e.txt, Definition 7; Appendix B (proof of Lemma 2).
+    """
+    _check_size(table, k, "(k,t)-closeness (003 Def. 7)")
+
+    def ratios() -> Iterator[Ratio]:
+        for total, low, high in _extreme_sums(table, k):
+            # Pr_D / Pr_K = (total / N) / (low / k); Pr_K / Pr_D = (high / k) / (total / N).
+            yield _ratio(total * k, low * table.n)
+            yield high * table.n / (total * k)
+
+    return _worst(ratios())
+
+
+def k_eps_dp_ratio(table: ProbabilityTable, k: int) -> Ratio:
+    r"""Optimal ``e^ε`` of (k, ε)-DP with Q returning the record distribution.
+
+    ``Pr(Z(Q(D)) ∈ B_l) = Pr_D(B_l)`` (the average over the N records, 003 Appendix F), and
+    ``D_{-K}`` removes any k records:
+
+    .. math::
+        e^{\varepsilon} = \max_{|K| = k, l} \max\left(\frac{\Pr_D(B_l)}{\Pr_{D_{-K}}(B_l)},
+                                                     \frac{\Pr_{D_{-K}}(B_l)}{\Pr_D(B_l)}\right)
+
+    The extremes remove the k largest (smallest remainder) or the k smallest probabilities.
+
+    References
+    ----------
+    003_bf2f0ebd12ad210e.txt, Definition 8; Appendix F (choice of Q).
+    """
+    _check_size(table, k, "(k,ε)-DP (003 Def. 8)")
+    rest = table.n - k
+
+    def ratios() -> Iterator[Ratio]:
+        for total, low, high in _extreme_sums(table, k):
+            # Pr_D / Pr_{D-K} = (total / N) / ((total - high) / (N - k)), and the inverse
+            # direction with the k smallest removed.
+            yield _ratio(total * rest, (total - high) * table.n)
+            yield (total - low) * table.n / (total * rest)
+
+    return _worst(ratios())
+
+
+def dp_ratio(table: ProbabilityTable) -> Ratio:
+    """Optimal ``e^ε`` of ε-DP (one record removed): (1, ε)-DP, 003 Lemma 3(3).
+
+    References
+    ----------
+    003_bf2f0ebd12ad210e.txt, Definition 5 (neighbour: one record removed), Lemma 3(3).
+    """
+    return k_eps_dp_ratio(table, 1)
+
+
+def classwise_k_eps_dp_ratio(table: ProbabilityTable, k: int) -> Ratio:
+    """(k, ε)-DP measured inside every equivalence class larger than k; the worst class.
+
+    The reading 003 uses in the proof of Theorem 5 ("calculate the (k, ε)-DP privacy level
+    within every equivalence class and not globally"). Classes with at most k records
+    admit no removal of k records and are skipped; ``1`` when no class is larger than k.
+
+    References
+    ----------
+    003_bf2f0ebd12ad210e.txt, Sec. IV.C before Theorem 5; Appendix G.
+    """
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"classwise (k,ε)-DP: expected an integer k >= 1, found {k!r}")
+    return _worst(k_eps_dp_ratio(table.restrict(group), k) for group in table.classes if len(group) > k)
+
+
+def ldp_ratio(table: ProbabilityTable) -> Ratio:
+    r"""Optimal ``e^ε`` of ε-LDP: the largest ratio of two records' probabilities of a bucket.
+
+    .. math:: e^{\varepsilon} = \max_{l} \max_{i, j} \Pr(Z(c_i) \in B_l) / \Pr(Z(c_j) \in B_l)
+
+    References
+    ----------
+    003_bf2f0ebd12ad210e.txt, Definition 6.
+    """
+
+    def ratios() -> Iterator[Ratio]:
+        for l in range(table.p):
+            column = table.column(l)
+            top = max(column)
+            if top:
+                yield _ratio(top, min(column))
+
+    return _worst(ratios())
+
+
+def k_anonymity(table: ProbabilityTable) -> int:
+    """The k of k-anonymity: the size of the smallest equivalence class (003 Def. 4, ``min |E_i| = k``)."""
+    return min(len(group) for group in table.classes)
+
+
+def is_ratio_definition(definition_id: str) -> bool:
+    """True when the definition's level is ε and :func:`level` returns ``e^ε``."""
+    return definition(definition_id).level == eps
+
+
+def level(definition_id: str, table: ProbabilityTable, size: int | None = None) -> Ratio | int:
+    """The optimal level of ``table`` under a registered definition (ratio form for ε levels).
+
+    Parameters
+    ----------
+    definition_id
+        A :mod:`theory.definitions` id other than ``t_closeness`` (EMD is measured by the
+        verifier on count tables, not on probability tables).
+    size
+        The subset size k of ``kt_closeness`` and ``k_eps_dp`` (required for them only).
+
+    Raises
+    ------
+    ValueError
+        For ``t_closeness``, or a missing/unexpected ``size``.
+    """
+    definition(definition_id)  # raises UnknownDefinitionError listing the valid ids
+    if (definition_id in SIZED_DEFINITIONS) != (size is not None):
+        need = "requires" if definition_id in SIZED_DEFINITIONS else "takes no"
+        raise ValueError(f"level of {definition_id!r} {need} a subset size k, found size={size!r}")
+    if definition_id == "kt_closeness":
+        return kt_closeness_t(table, size)  # type: ignore[arg-type]
+    if definition_id == "k_eps_dp":
+        return k_eps_dp_ratio(table, size)  # type: ignore[arg-type]
+    simple = {
+        "multiplicative_t_closeness": multiplicative_t,
+        "stochastic_t_closeness": stochastic_t,
+        "dp": dp_ratio,
+        "ldp": ldp_ratio,
+        "k_anonymity": k_anonymity,
+    }
+    if definition_id not in simple:
+        raise ValueError(
+            f"level of {definition_id!r}: not defined on probability tables; expected one of "
+            f"{', '.join(sorted([*simple, *SIZED_DEFINITIONS]))}"
+        )
+    return simple[definition_id](table)
+
+
+def eps_of(ratio: Ratio) -> sympy.Expr:
+    """``ε = ln T`` as an exact sympy expression (``oo`` for ``oo``)."""
+    return sympy.oo if ratio is sympy.oo else sympy.log(sympy.Rational(ratio.numerator, ratio.denominator))
+
+
+def ratio_of(epsilon: sympy.Expr | Fraction | int | str) -> sympy.Expr:
+    """``T = e^ε`` as an exact sympy expression."""
+    return sympy.exp(sympy.sympify(epsilon))

@@ -1,0 +1,91 @@
+"""Exact maxima of rationals screened in float64, and a row-order-free tie-break.
+
+The measures of this package screen every class in float64 and decide on exact
+rationals (ARCHITECTURE.md, "Exact decisions"). The helpers here hold the parts that
+are the same for every measure: how wide the screening margin is, how to take the
+exact maximum of many candidate fractions without one ``Fraction`` per candidate, and
+which class to name when several attain the maximum.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from fractions import Fraction
+
+import numpy as np
+
+from verifier.counts import Classes, CountTable
+from verifier.results import jsonable
+
+__all__ = ["INT64_SAFE", "screen_margin", "exact_argmax", "first_by_qi", "exact_ints", "candidate_rows"]
+
+INT64_SAFE = 1 << 62
+"""Bound below which sums of products are computed in int64 without overflow."""
+
+_RELATIVE = 1e-9
+_EPS = float(np.finfo(np.float64).eps)
+
+
+def screen_margin(screened_max: float, terms: int) -> float:
+    """How far below the screened maximum a candidate may lie and still be the true one.
+
+    Parameters
+    ----------
+    screened_max
+        The largest float64 level.
+    terms
+        How many float64 terms of magnitude at most 1 were summed for one level; each
+        carries a rounding error of a few ulps, so ``16 * terms * eps`` bounds it.
+    """
+    return _RELATIVE * abs(screened_max) + 16.0 * max(terms, 1) * _EPS
+
+
+def exact_ints(bound: int, array: np.ndarray) -> np.ndarray:
+    """``array`` in a dtype whose arithmetic stays exact up to ``bound``.
+
+    int64 when ``bound`` is below :data:`INT64_SAFE`, Python integers (object dtype)
+    otherwise, so that products and sums beyond 2**63 never wrap.
+    """
+    if bound < INT64_SAFE:
+        return np.asarray(array, dtype=np.int64)
+    return np.asarray(array, dtype=np.int64).astype(object)
+
+
+def exact_argmax(numerators: np.ndarray, denominators: np.ndarray) -> tuple[Fraction, np.ndarray]:
+    """The exact maximum of ``numerators[i] / denominators[i]`` and where it is attained.
+
+    Only the distinct (numerator, denominator) pairs become ``Fraction`` objects.
+
+    Returns
+    -------
+    (maximum, mask)
+        ``mask[i]`` is true when entry ``i`` equals the maximum.
+    """
+    numerators = np.asarray(numerators).astype(object)
+    denominators = np.asarray(denominators).astype(object)
+    best = max(Fraction(int(n), int(d)) for n, d in set(zip(numerators.tolist(), denominators.tolist())))
+    mask = numerators * best.denominator == denominators * best.numerator
+    return best, np.asarray(mask, dtype=bool)
+
+
+def first_by_qi(classes: Classes, indices: Sequence[int] | np.ndarray) -> int:
+    """The class among ``indices`` whose quasi-identifier tuple has the smallest ``repr``.
+
+    Classes are numbered by first appearance in the table, so the index itself depends
+    on row order; the QI values do not.
+    """
+    indices = [int(i) for i in indices]
+    rows = classes.keys.iloc[indices].itertuples(index=False, name=None)
+    keys = [repr(tuple(jsonable(v) for v in row)) for row in rows]
+    return indices[min(range(len(indices)), key=keys.__getitem__)]
+
+
+def candidate_rows(table: CountTable, candidates: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """Yield ``(indices, counts)``: the dense count rows of the candidate classes, block by block.
+
+    ``candidates`` must be sorted (as ``np.flatnonzero`` returns them).
+    """
+    for start, stop, block in table.blocks():
+        selected = candidates[(candidates >= start) & (candidates < stop)]
+        if selected.size:
+            yield selected, block[selected - start]

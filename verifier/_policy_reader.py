@@ -1,0 +1,149 @@
+"""Strict readers for the values of a parsed TOML policy (private to ``verifier.policy``).
+
+Every reader takes the value and its key path and either returns the checked value or
+raises :class:`~verifier.errors.PolicyError` with "file: key: expected ..., found ...".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, NoReturn
+
+from verifier.errors import PolicyError
+
+__all__ = ["Reader", "describe"]
+
+
+def describe(value: Any) -> str:
+    """How a TOML value is named in an error message."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, str):
+        return f"the string {value!r}"
+    if isinstance(value, int):
+        return f"the integer {value}"
+    if isinstance(value, Decimal):
+        return f"the number {value}"
+    if isinstance(value, list):
+        return f"an array of {len(value)} item(s)"
+    if isinstance(value, dict):
+        return "a table"
+    return f"the {type(value).__name__} {value}"
+
+
+def _exact(value: Decimal) -> int | float:
+    """A declared domain value as pandas reads it from a CSV: an integer, else a float."""
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+@dataclass(frozen=True)
+class Reader:
+    """Checks values of the policy file ``source``."""
+
+    source: str
+
+    def fail(self, key: str, expected: str, found: str) -> NoReturn:
+        where = f"{key}: " if key else ""
+        raise PolicyError(f"{self.source}: {where}expected {expected}, found {found}")
+
+    def keys(
+        self,
+        table: dict[str, Any],
+        key: str,
+        *,
+        allowed: Sequence[str],
+        required: Sequence[str] = (),
+        what: str | None = None,
+    ) -> None:
+        """Reject unknown keys (typos) and report the first missing required key."""
+        owner = f"{what} " if what else ""
+        for name in table:
+            if name not in allowed:
+                self.fail(
+                    f"{key}.{name}" if key else name,
+                    f"one of the {owner}keys {', '.join(allowed)}",
+                    f"the unknown key {name!r}",
+                )
+        for name in required:
+            if name not in table:
+                self.fail(f"{key}.{name}" if key else name, f"the key {name!r}", "none")
+
+    def table(self, value: Any, key: str) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            self.fail(key, "a table", describe(value))
+        return value
+
+    def string(self, value: Any, key: str) -> str:
+        if not isinstance(value, str) or not value:
+            self.fail(key, "a non-empty string", describe(value))
+        return value
+
+    def names(self, value: Any, key: str) -> tuple[str, ...]:
+        """A non-empty array of distinct column names."""
+        if not isinstance(value, list) or not value:
+            self.fail(key, "a non-empty array of column names", describe(value))
+        for item in value:
+            self.string(item, key)
+        repeated = sorted({v for v in value if value.count(v) > 1})
+        if repeated:
+            self.fail(key, "distinct column names", f"{repeated} repeated")
+        return tuple(value)
+
+    def choice(self, value: Any, key: str, options: Sequence[str]) -> str:
+        if value not in options or not isinstance(value, str):
+            self.fail(key, f"one of {', '.join(options)}", describe(value))
+        return value
+
+    def integer(self, value: Any, key: str, *, minimum: int) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            self.fail(key, f"an integer ≥ {minimum}", describe(value))
+        return value
+
+    def fraction(
+        self,
+        value: Any,
+        key: str,
+        lower: Fraction,
+        upper: Fraction | None = None,
+        *,
+        integer: bool = False,
+        lower_open: bool = False,
+    ) -> Fraction:
+        """An exact number: a TOML integer or decimal, or a string ``"0.15"`` / ``"1/6"``."""
+        kind = "an integer" if integer else 'a number (integer, decimal, or a string such as "1/6")'
+        bounds = f"{'>' if lower_open else '≥'} {lower}" + (f" and ≤ {upper}" if upper is not None else "")
+        expected = f"{kind} {bounds}"
+        number: Fraction | None = None
+        if isinstance(value, (int, Decimal)) and not isinstance(value, bool):
+            number = Fraction(value)
+        elif isinstance(value, str):
+            try:
+                number = Fraction(value.strip())
+            except (ValueError, ZeroDivisionError):
+                number = None
+        if number is None or (integer and number.denominator != 1):
+            self.fail(key, expected, describe(value))
+        if number < lower or (lower_open and number == lower) or (upper is not None and number > upper):
+            self.fail(key, expected, describe(value))
+        return number
+
+    def values(self, value: Any, key: str, *, numeric: bool = False) -> tuple[Any, ...]:
+        """A non-empty array of distinct scalar values (numbers only when ``numeric``)."""
+        expected = "a non-empty array of distinct " + ("numbers" if numeric else "strings or numbers")
+        if not isinstance(value, list) or not value:
+            self.fail(key, expected, describe(value))
+        out: list[Any] = []
+        for item in value:
+            scalar = isinstance(item, (int, Decimal)) and not isinstance(item, bool)
+            if not scalar and (numeric or not isinstance(item, str)):
+                self.fail(key, expected, f"{describe(item)} in the array")
+            out.append(_exact(Decimal(item)) if scalar else item)
+        if len(set(out)) != len(out):
+            repeated = sorted({repr(v) for v in out if out.count(v) > 1})
+            self.fail(key, expected, f"{', '.join(repeated)} repeated")
+        return tuple(out)

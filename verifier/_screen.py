@@ -1,0 +1,205 @@
+"""Cells, screened exact maxima and exact log comparisons for the diversity and likeness measures.
+
+Every measure of :mod:`verifier.anonymity`, :mod:`verifier.diversity` and
+:mod:`verifier.likeness` is an extreme over classes, or over the non-empty cells
+``(class, value)``, of a quantity built from integer counts (ARCHITECTURE.md, "Exact
+decisions"). The pattern is always the same:
+
+1. compute the quantity for every class or cell in float64, vectorized over the sparse
+   cells of the count table (only non-zero cells are stored; no dense ``classes × m``);
+2. keep every entry within :func:`verifier._exact_max.screen_margin` of the float
+   extreme (float64 ratios of integers below 2**53 are off by a few ulps);
+3. decide the extreme exactly on those candidates (:func:`verifier._exact_max.exact_argmax`);
+4. name the witness by :func:`verifier._exact_max.first_by_qi`, so row order never
+   changes it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import sympy
+
+from verifier._exact_max import exact_argmax, first_by_qi, screen_margin
+from verifier.counts import Classes, CountTable
+from verifier.results import Witness
+
+__all__ = [
+    "Cells",
+    "cells_of",
+    "screened_max",
+    "log_form_sign",
+    "prime_exponents",
+    "first_cell_by_qi",
+    "class_witness",
+    "excluded_notes",
+]
+
+
+@dataclass(frozen=True)
+class Cells:
+    """The non-empty cells of a count table, grouped by class (classes with rows only).
+
+    Attributes
+    ----------
+    cls
+        Class index of each cell (sorted; classes of size 0 have no cell).
+    value
+        Value code of each cell.
+    count
+        ``n[E, s]`` (int64, positive).
+    present
+        The classes that have at least one cell, in increasing order.
+    starts
+        Offset of each present class's first cell (for ``np.ufunc.reduceat``).
+    sizes
+        ``|E|`` of each present class, as counted for this attribute.
+    """
+
+    cls: np.ndarray
+    value: np.ndarray
+    count: np.ndarray
+    present: np.ndarray
+    starts: np.ndarray
+    sizes: np.ndarray
+
+    @property
+    def distinct(self) -> np.ndarray:
+        """Number of distinct values of each present class."""
+        return np.diff(np.append(self.starts, self.cls.size))
+
+    def per_cell(self, per_class: np.ndarray) -> np.ndarray:
+        """Broadcast a per-present-class array to the cells."""
+        return np.repeat(per_class, self.distinct)
+
+    def position(self, index: int) -> int:
+        """Position of class ``index`` among the present classes."""
+        return int(np.searchsorted(self.present, index))
+
+
+def cells_of(table: CountTable) -> Cells:
+    """The non-empty cells of ``table``, grouped by class, with per-class offsets."""
+    cls = np.asarray(table.class_index, dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, cls[1:] != cls[:-1]]) if cls.size else np.zeros(0, dtype=np.int64)
+    present = cls[starts]
+    return Cells(
+        cls=cls,
+        value=np.asarray(table.value_index, dtype=np.int64),
+        count=np.asarray(table.count, dtype=np.int64),
+        present=present,
+        starts=starts,
+        sizes=np.asarray(table.sizes, dtype=np.int64)[present],
+    )
+
+
+def screened_max(num: np.ndarray, den: np.ndarray) -> tuple[Fraction, np.ndarray]:
+    """The exact maximum of ``num/den`` and every position that attains it.
+
+    All entries are screened in float64; the exact maximum is taken over those within
+    :func:`~verifier._exact_max.screen_margin` of the float maximum.
+
+    Parameters
+    ----------
+    num, den
+        Integer arrays (int64, or object arrays of Python ints), ``den > 0``, not empty.
+
+    Returns
+    -------
+    (Fraction, positions)
+        The exact maximum and the sorted positions whose ratio equals it.
+
+    Examples
+    --------
+    >>> value, where = screened_max(np.array([1, 2, 2]), np.array([3, 6, 7]))
+    >>> value, where.tolist()
+    (Fraction(1, 3), [0, 1])
+    """
+    approx = num.astype(np.float64) / den.astype(np.float64)
+    top = float(approx.max())
+    candidates = np.flatnonzero(approx >= top - screen_margin(top, 1))
+    best, mask = exact_argmax(num[candidates], den[candidates])
+    return best, candidates[mask]
+
+
+_BIGINT_BITS = 1 << 18
+_FIRST_PRECISION = 128
+
+
+def prime_exponents(terms: dict[int, int | Fraction]) -> dict[int, Fraction]:
+    """Rewrite ``Π x^e`` over ``terms = {x: e}`` (integers ``x ≥ 1``) as ``Π p^E`` over primes.
+
+    The non-zero exponents ``E`` only; an empty result means the product is exactly 1.
+
+    Examples
+    --------
+    >>> prime_exponents({12: 1, 2: -2})
+    {3: Fraction(1, 1)}
+    """
+    out: dict[int, Fraction] = {}
+    for x, e in terms.items():
+        for prime, power in sympy.factorint(x).items():
+            out[int(prime)] = out.get(int(prime), Fraction(0)) + Fraction(e) * int(power)
+    return {prime: e for prime, e in sorted(out.items()) if e}
+
+
+def log_form_sign(terms: dict[int, int]) -> int:
+    """The exact sign of ``Σ e·ln x`` over ``terms = {x: e}`` (integers ``x ≥ 1``).
+
+    Equivalent to comparing the integers ``Π_{e>0} x^e`` and ``Π_{e<0} x^{-e}``. When
+    those have at most 2**18 bits they are formed and compared directly. Otherwise the
+    sum is rewritten over primes (:func:`prime_exponents`): it is 0 exactly when every
+    prime's exponent is 0 (unique factorization). If not, the logarithms of distinct
+    primes being linearly independent over the rationals, the sum is not 0, and an
+    interval enclosure (``mpmath.iv``, rigorous outward rounding) at increasing
+    precision excludes 0 after finitely many steps and gives the sign.
+
+    Examples
+    --------
+    >>> log_form_sign({7: 3, 343: -1})   # 3 ln 7 - ln 343 = 0
+    0
+    >>> log_form_sign({2: 10, 10: -3})   # 1024 > 1000
+    1
+    """
+    bits = sum(abs(e) * x.bit_length() for x, e in terms.items())
+    if bits <= _BIGINT_BITS:
+        positive = math.prod(x**e for x, e in terms.items() if e > 0)
+        negative = math.prod(x ** (-e) for x, e in terms.items() if e < 0)
+        return (positive > negative) - (positive < negative)
+    primes = prime_exponents(terms)
+    if not primes:
+        return 0
+    context = mpmath.ctx_iv.MPIntervalContext()
+    context.prec = _FIRST_PRECISION
+    while True:
+        total = context.mpf(0)
+        for prime, e in primes.items():
+            total += context.mpf(e.numerator) * context.log(context.mpf(prime)) / e.denominator
+        if total.a > 0:
+            return 1
+        if total.b < 0:
+            return -1
+        context.prec *= 4
+
+
+def first_cell_by_qi(classes: Classes, cells: Cells, positions: np.ndarray) -> int:
+    """The cell among ``positions``: the class first by :func:`first_by_qi`, then the
+    smallest value code in it."""
+    chosen = first_by_qi(classes, np.unique(cells.cls[positions]))
+    in_class = positions[cells.cls[positions] == chosen]
+    return int(in_class[np.argmin(cells.value[in_class])])
+
+
+def class_witness(table: CountTable, index: int, value: object = None, **numbers: object) -> Witness:
+    """A witness for class ``index`` of ``table`` (its QI values and its size in the table)."""
+    return Witness(qi=table.classes.describe(index), size=int(table.sizes[index]), value=value, numbers=numbers)
+
+
+def excluded_notes(table: CountTable) -> tuple[str, ...]:
+    """The note every measurement of ``table`` carries when rows were excluded."""
+    if table.excluded:
+        return (f"{table.excluded} row(s) with a missing value excluded (missing = \"exclude\")",)
+    return ()

@@ -1,0 +1,186 @@
+"""Attribute disclosure relative to the overall distribution: β-likeness and δ-disclosure.
+
+For a class ``E`` and a value ``s``: ``q = n[E,s]/|E|`` (the in-class frequency) and
+``p = N_s/N`` (the overall frequency in the table, over the rows counted for the
+attribute). Every level is an extreme over cells ``(E, s)`` of a ratio of integers:
+
+* the relative gain ``(q − p)/p = (n[E,s]·N − |E|·N_s) / (|E|·N_s)``;
+* the likelihood ratio ``q/p = n[E,s]·N / (|E|·N_s)``.
+
+References
+----------
+Cao & Karras, "Publishing microdata with a robust privacy guarantee", PVLDB 5(11), 2012:
+Definition 2 (basic β-likeness), Definition 3 (enhanced β-likeness).
+Brickell & Shmatikov, "The cost of privacy: destruction of data-mining utility in
+anonymized data publishing", KDD 2008, Definition 4 (δ-disclosure privacy).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import sympy
+
+from verifier._exact_max import exact_ints, first_by_qi, screen_margin
+from verifier._screen import Cells, cells_of, class_witness, excluded_notes, first_cell_by_qi, screened_max
+from verifier.counts import CountTable
+from verifier.results import Level, Measurement, Witness
+
+__all__ = ["basic_beta_likeness", "enhanced_beta_likeness", "delta_disclosure"]
+
+_EMPTY = "the table has no equivalence class with rows"
+_NO_GAIN = "no class raises the frequency of any value above its overall frequency: β* = 0"
+
+
+@dataclass(frozen=True)
+class _Gains:
+    """Relative gains of the cells with ``q > p``: ``num/den`` at ``positions`` of ``cells``."""
+
+    cells: Cells
+    positions: np.ndarray
+    num: np.ndarray
+    den: np.ndarray
+
+
+def _ratio_terms(table: CountTable, cells: Cells) -> tuple[np.ndarray, np.ndarray]:
+    """``(n[E,s]·N, |E|·N_s)`` per cell, exact (int64 or Python ints)."""
+    bound = table.n * table.n
+    totals = exact_ints(bound, np.asarray(table.totals)[cells.value])
+    return exact_ints(bound, cells.count) * table.n, exact_ints(bound, cells.per_cell(cells.sizes)) * totals
+
+
+def _gains(table: CountTable, cells: Cells) -> _Gains:
+    own, expected = _ratio_terms(table, cells)
+    difference = own - expected
+    positions = np.flatnonzero(difference > 0)
+    return _Gains(cells, positions, difference[positions], expected[positions])
+
+
+def _cell_witness(table: CountTable, cells: Cells, cell: int) -> Witness:
+    index, code = int(cells.cls[cell]), int(cells.value[cell])
+    count, total, size = int(cells.count[cell]), int(table.totals[code]), int(table.sizes[index])
+    return class_witness(table, index, table.values[code], class_count=count, total_count=total,
+                         q=Fraction(count, size), p=Fraction(total, table.n))
+
+
+def _max_gain(table: CountTable, gains: _Gains) -> tuple[Level, Witness | None, tuple[str, ...]]:
+    if gains.positions.size == 0:
+        return Level.of(0), None, (_NO_GAIN,)
+    beta, where = screened_max(gains.num, gains.den)
+    cell = first_cell_by_qi(table.classes, gains.cells, gains.positions[where])
+    return Level.of(beta), _cell_witness(table, gains.cells, cell), ()
+
+
+def basic_beta_likeness(table: CountTable) -> Measurement:
+    """The optimal β of basic β-likeness: the largest relative gain of any value in any class.
+
+    .. math:: \\beta^* = \\max\\Big(0, \\max_{E,s:\\,q>p} \\frac{q-p}{p}\\Big)
+
+    References
+    ----------
+    Cao & Karras, PVLDB 2012, Definition 2 (basic β-likeness: D(p_i, q_i) ≤ β for q_i > p_i).
+    """
+    cells = cells_of(table)
+    if cells.present.size == 0:
+        return Measurement("basic_beta_likeness", table.attribute, Level.undefined(_EMPTY), None, "at_most",
+                           notes=excluded_notes(table))
+    level, witness, notes = _max_gain(table, _gains(table, cells))
+    return Measurement("basic_beta_likeness", table.attribute, level, witness, "at_most",
+                       notes=notes + excluded_notes(table))
+
+
+def _exceeds_log_bound(table: CountTable, gains: _Gains) -> np.ndarray:
+    """Positions (into ``gains``) whose gain ``g`` exceeds ``−ln p``, decided exactly.
+
+    ``g ≤ −ln p ⟺ p·e^g ≤ 1``. Equality is impossible for a rational ``g > 0``
+    (Lindemann: ``e^g`` is transcendental), so sympy's certified evaluation always
+    decides the cells the float screen leaves within its margin.
+    """
+    rows = table.n
+    totals = np.asarray(table.totals, dtype=np.int64)[gains.cells.value[gains.positions]]
+    gain = gains.num.astype(np.float64) / gains.den.astype(np.float64)
+    bound = -np.log1p(-(rows - totals) / rows)
+    slack = screen_margin(np.maximum(gain, bound), 1)
+    over = gain > bound + slack
+    for i in np.flatnonzero(~over & (gain >= bound - slack)):
+        exact = Fraction(int(gains.num[i]), int(gains.den[i]))
+        over[i] = not Level.of(exact).satisfies(-sympy.log(sympy.Rational(int(totals[i]), rows)), "at_most")
+    return np.flatnonzero(over)
+
+
+def enhanced_beta_likeness(table: CountTable) -> Measurement:
+    """The optimal β of enhanced β-likeness, or "unattainable".
+
+    As published, a class satisfies enhanced β-likeness iff every value's relative gain
+    obeys ``(q − p)/p ≤ min(β, −ln p)``. The bound ``−ln p`` does not depend on β: if
+    some gain exceeds it, no β works and the level is infinite ("unattainable"), with
+    that class and value as witness. Otherwise ``β*`` equals the basic β*.
+
+    .. math:: \\beta^* = \\max_{E,s:\\,q>p} \\frac{q-p}{p}
+              \\quad\\text{if}\\quad \\forall E,s:\\ \\frac{q-p}{p} \\le -\\ln p
+
+    pyCANON instead reports ``max_s min(β_basic, −ln p_s)``, which is not a level of this
+    definition (it is finite even when the definition cannot be met).
+
+    References
+    ----------
+    Cao & Karras, PVLDB 2012, Definition 3 (enhanced β-likeness).
+    """
+    cells = cells_of(table)
+    if cells.present.size == 0:
+        return Measurement("enhanced_beta_likeness", table.attribute, Level.undefined(_EMPTY), None, "at_most",
+                           notes=excluded_notes(table))
+    gains = _gains(table, cells)
+    over = _exceeds_log_bound(table, gains)
+    if over.size:
+        cell = first_cell_by_qi(table.classes, cells, gains.positions[over])
+        witness = _cell_witness(table, cells, cell)
+        gain = (witness.numbers["q"] - witness.numbers["p"]) / witness.numbers["p"]
+        reason = (f"unattainable: value {witness.value!r} has relative gain (q-p)/p = {gain} > -ln p "
+                  f"with p = {witness.numbers['p']}, so no β satisfies (q-p)/p <= min(β, -ln p)")
+        return Measurement("enhanced_beta_likeness", table.attribute, Level.infinite(reason), witness, "at_most",
+                           notes=("unattainable",) + excluded_notes(table))
+    level, witness, notes = _max_gain(table, gains)
+    return Measurement("enhanced_beta_likeness", table.attribute, level, witness, "at_most",
+                       notes=notes + excluded_notes(table))
+
+
+def delta_disclosure(table: CountTable) -> Measurement:
+    """The optimal δ of δ-disclosure privacy: the largest ``|ln(q/p)|`` over classes and values.
+
+    .. math:: \\delta^* = \\max_{E,\\,s:\\,N_s>0} \\Big|\\ln\\frac{q}{p}\\Big|
+              = \\ln \\max\\Big(\\max \\frac{q}{p},\\ \\max\\frac{p}{q}\\Big)
+
+    The definition is strict (``|ln(q/p)| < δ``), so the table is δ-disclosure-private
+    exactly for ``δ > δ*`` (comparison ``below``). A class that lacks a value present in
+    the table has ``q = 0`` and ``δ* = ∞`` (pyCANON skips such cells and reports a finite
+    δ). Natural logarithm. Both extremes of ``q/p`` are found exactly as fractions; the
+    level is the closed form ``ln(a/b)``.
+
+    References
+    ----------
+    Brickell & Shmatikov, KDD 2008, Definition 4 (δ-disclosure privacy).
+    """
+    cells = cells_of(table)
+    notes = ("natural logarithm",) + excluded_notes(table)
+    if cells.present.size == 0:
+        return Measurement("delta_disclosure", table.attribute, Level.undefined(_EMPTY), None, "below", notes=notes)
+    present_values = np.asarray(table.totals) > 0
+    lacking = cells.distinct < int(present_values.sum())
+    if lacking.any():
+        index = first_by_qi(table.classes, cells.present[lacking])
+        code = int(np.flatnonzero((table.row(index) == 0) & present_values)[0])
+        witness = class_witness(table, index, table.values[code], class_count=0, total_count=int(table.totals[code]),
+                                q=0, p=Fraction(int(table.totals[code]), table.n))
+        reason = f"a class lacks value {table.values[code]!r}, present in the table: q = 0 and |ln(q/p)| is infinite"
+        return Measurement("delta_disclosure", table.attribute, Level.infinite(reason), witness, "below", notes=notes)
+    own, expected = _ratio_terms(table, cells)
+    high, at_high = screened_max(own, expected)
+    low, at_low = screened_max(expected, own)
+    extreme = max(high, low)
+    positions = np.concatenate([at for at, value in ((at_high, high), (at_low, low)) if value == extreme])
+    witness = _cell_witness(table, cells, first_cell_by_qi(table.classes, cells, positions))
+    level = Level.of(sympy.log(sympy.Rational(extreme.numerator, extreme.denominator)))
+    return Measurement("delta_disclosure", table.attribute, level, witness, "below", notes=notes)

@@ -1,0 +1,306 @@
+"""Measure every privacy model on a released table: one group-by, then count tables.
+
+:func:`measure` is the verifier's front door. It builds the classes and the count tables
+with a single call to :func:`~verifier.counts.count_tables` (the only step that sees
+rows, ARCHITECTURE.md "Sufficient statistics"), then runs every model on every
+sensitive attribute, each alone and each declared joint attribute (000, §4), and
+returns an immutable :class:`Report` with every :class:`~verifier.results.Measurement`,
+the class metrics and the time each model took.
+
+What is measured
+----------------
+Once, on the quasi-identifiers: ``k_anonymity``, ``prosecutor_risk`` and the class
+metrics. On every attribute: ``alpha_k_anonymity``, ``distinct_l_diversity``,
+``entropy_l_diversity``, ``recursive_cl_diversity`` (for each requested ``l``),
+``t_closeness`` (``ordered`` distance for numerical and ordinal attributes, ``equal``
+for categorical ones, and also ``hierarchical`` when a hierarchy is given),
+``multiplicative_t_closeness`` (over the given buckets, or the distinct values),
+``basic_beta_likeness``, ``enhanced_beta_likeness`` and ``delta_disclosure``.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import pandas as pd
+from rich.console import Console
+from rich.progress import Progress
+
+from verifier.anonymity import ClassMetrics, alpha_k_anonymity, class_metrics, k_anonymity, prosecutor_risk
+from verifier.buckets import Bucketing
+from verifier.counts import AttributeSpec, CountTable, count_tables
+from verifier.diversity import distinct_l_diversity, entropy_l_diversity, recursive_cl_diversity
+from verifier.emd import t_closeness
+from verifier.errors import PolicyError
+from verifier.hierarchy import Hierarchy
+from verifier.likeness import basic_beta_likeness, delta_disclosure, enhanced_beta_likeness
+from verifier.multiplicative import multiplicative_t_closeness
+from verifier.results import Measurement
+
+__all__ = ["Report", "measure", "attribute_label", "PROGRESS_ROWS"]
+
+PROGRESS_ROWS = 500_000
+"""Tables with at least this many rows show a progress bar (when stderr is a terminal)."""
+
+Attribute = str | tuple[str, ...]
+
+
+def attribute_label(attribute: Attribute | None) -> str:
+    """How an attribute is named in text: ``salary``, ``salary+disease``, ``-`` for none."""
+    if attribute is None:
+        return "-"
+    return attribute if isinstance(attribute, str) else "+".join(attribute)
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything :func:`measure` found about one release.
+
+    Attributes
+    ----------
+    source
+        The file the table came from (or a description).
+    qi
+        The quasi-identifier columns.
+    rows
+        Rows of the table.
+    classes
+        Number of equivalence classes.
+    excluded
+        Rows excluded from each attribute (``missing = "exclude"``), by attribute label.
+    measurements
+        Every measurement, quasi-identifier models first, then attribute by attribute.
+    metrics
+        Discernibility and average class sizes.
+    timings
+        Seconds spent per step: ``count_tables``, then each model (summed over
+        attributes), and ``total``.
+    tables
+        The count tables by attribute, for callers that decide more (``audit``);
+        not part of the JSON.
+    """
+
+    source: str
+    qi: tuple[str, ...]
+    rows: int
+    classes: int
+    excluded: Mapping[str, int]
+    measurements: tuple[Measurement, ...]
+    metrics: ClassMetrics
+    timings: Mapping[str, float]
+    tables: Mapping[Attribute, CountTable] = field(repr=False, compare=False, default_factory=dict)
+
+    def find(
+        self, model: str, attribute: Attribute | None = None, *, distance: str | None = None, l: int | None = None
+    ) -> Measurement:
+        """The measurement of ``model`` on ``attribute`` (with that distance / ``l``).
+
+        Raises
+        ------
+        KeyError
+            Nothing of that kind was measured.
+        """
+        for item in self.measurements:
+            if (
+                item.model == model
+                and item.attribute == attribute
+                and (distance is None or item.distance == distance)
+                and (l is None or item.parameters.get("l") == l)
+            ):
+                return item
+        raise KeyError(
+            f"no {model} measurement for attribute {attribute_label(attribute)!r}"
+            + (f" with distance {distance!r}" if distance else "")
+            + (f" with l = {l}" if l is not None else "")
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON contract: ``rows``, ``classes``, ``measurements`` and the rest."""
+        return {
+            "source": self.source,
+            "qi": list(self.qi),
+            "rows": self.rows,
+            "classes": self.classes,
+            "excluded": dict(self.excluded),
+            "metrics": self.metrics.to_json(),
+            "measurements": [m.to_json() for m in self.measurements],
+            "timings": dict(self.timings),
+        }
+
+
+def measure(
+    frame: pd.DataFrame,
+    qi: Sequence[str],
+    attributes: Sequence[AttributeSpec],
+    *,
+    hierarchies: Mapping[str, Hierarchy] | None = None,
+    buckets: Mapping[str, Bucketing] | None = None,
+    l: int | Sequence[int] = 2,
+    risk_threshold: Fraction = Fraction(1, 5),
+    source: str = "data",
+    progress: bool | None = None,
+) -> Report:
+    """Measure every model on every attribute of a released table.
+
+    Parameters
+    ----------
+    frame
+        The released table.
+    qi
+        The quasi-identifier columns.
+    attributes
+        The sensitive attributes, each alone or joint (several columns).
+    hierarchies
+        A hierarchy per categorical attribute name: adds the ``hierarchical`` distance.
+    buckets
+        A bucketing per attribute name for ``multiplicative_t_closeness`` (default:
+        the distinct values).
+    l
+        The ``l`` (or several) of recursive (c, l)-diversity.
+    risk_threshold
+        Prosecutor risk above which a record counts as at risk.
+    source
+        The file the table came from, for messages and the report.
+    progress
+        Show a progress bar on stderr; by default only for tables of at least
+        :data:`PROGRESS_ROWS` rows when stderr is a terminal.
+
+    Raises
+    ------
+    DataError
+        A column is absent or holds values the attribute cannot take.
+    PolicyError
+        A column is both a quasi-identifier and sensitive, a hierarchy or bucketing is
+        given for an attribute that is not measured (or a hierarchy for an ordered one),
+        or an ``l`` is below 1.
+    HierarchyError
+        A value of the attribute is not a leaf of its hierarchy.
+    """
+    hierarchies = dict(hierarchies or {})
+    buckets = dict(buckets or {})
+    ls = (l,) if isinstance(l, int) else tuple(dict.fromkeys(l))
+    _check_options(qi, attributes, hierarchies, buckets, ls, source)
+    if progress is None:
+        progress = len(frame) >= PROGRESS_ROWS and sys.stderr.isatty()
+    timings: dict[str, float] = {}
+    start = time.perf_counter()
+    with _progress(progress) as step:
+        classes, tables = _timed(timings, "count_tables", step, lambda: count_tables(frame, qi, attributes, source=source))
+        plans = [
+            _plan(table, hierarchies.get(table.attribute), buckets.get(table.attribute), ls)
+            if isinstance(table.attribute, str)
+            else _plan(table, None, None, ls)
+            for table in tables
+        ]
+        step.total = 3 + sum(len(plan) for plan in plans)
+        measurements = [
+            _timed(timings, "k_anonymity", step, lambda: k_anonymity(classes)),
+            _timed(timings, "prosecutor_risk", step, lambda: prosecutor_risk(classes, risk_threshold)),
+        ]
+        metrics = class_metrics(classes)
+        for plan in plans:
+            measurements.extend(_timed(timings, model, step, run) for model, run in plan)
+    timings["total"] = time.perf_counter() - start
+    return Report(
+        source=source,
+        qi=tuple(qi),
+        rows=classes.rows,
+        classes=classes.count,
+        excluded={attribute_label(t.attribute): t.excluded for t in tables},
+        measurements=tuple(measurements),
+        metrics=metrics,
+        timings=timings,
+        tables={t.attribute: t for t in tables},
+    )
+
+
+def _check_options(
+    qi: Sequence[str],
+    attributes: Sequence[AttributeSpec],
+    hierarchies: Mapping[str, Hierarchy],
+    buckets: Mapping[str, Bucketing],
+    ls: tuple[int, ...],
+    source: str,
+) -> None:
+    both = sorted({c for spec in attributes for c in spec.columns} & set(qi))
+    if both:
+        raise PolicyError(f"{source}: expected sensitive columns that are not quasi-identifiers, found {both} in both")
+    single = {spec.name: spec for spec in attributes if isinstance(spec.name, str)}
+    for option, names in (("hierarchy", hierarchies), ("buckets", buckets)):
+        for name in names:
+            if name not in single:
+                raise PolicyError(
+                    f"{source}: {option} given for {name!r}, expected one of the sensitive attributes "
+                    f"{sorted(single)}"
+                )
+    for name in hierarchies:
+        if single[name].kind != "categorical":
+            raise PolicyError(
+                f"{source}: hierarchy given for {name!r}, expected a categorical attribute, found a "
+                f"{single[name].kind} one (ordered attributes use the ordered distance)"
+            )
+    if not ls or any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in ls):
+        raise PolicyError(f"{source}: l of recursive (c,l)-diversity: expected integers ≥ 1, found {list(ls)}")
+
+
+def _plan(
+    table: CountTable, hierarchy: Hierarchy | None, bucketing: Bucketing | None, ls: tuple[int, ...]
+) -> list[tuple[str, Callable[[], Measurement]]]:
+    """The models to run on one attribute's count table, in report order."""
+    plan: list[tuple[str, Callable[[], Measurement]]] = [
+        ("alpha_k_anonymity", lambda: alpha_k_anonymity(table)),
+        ("distinct_l_diversity", lambda: distinct_l_diversity(table)),
+        ("entropy_l_diversity", lambda: entropy_l_diversity(table)),
+    ]
+    plan += [("recursive_cl_diversity", lambda v=v: recursive_cl_diversity(table, v)) for v in ls]
+    if table.spec.ordered:
+        plan.append(("t_closeness", lambda: t_closeness(table, "ordered")))
+    else:
+        plan.append(("t_closeness", lambda: t_closeness(table, "equal")))
+        if hierarchy is not None:
+            plan.append(("t_closeness", lambda: t_closeness(table, "hierarchical", hierarchy)))
+    plan += [
+        ("multiplicative_t_closeness", lambda: multiplicative_t_closeness(table, bucketing)),
+        ("basic_beta_likeness", lambda: basic_beta_likeness(table)),
+        ("enhanced_beta_likeness", lambda: enhanced_beta_likeness(table)),
+        ("delta_disclosure", lambda: delta_disclosure(table)),
+    ]
+    return plan
+
+
+def _timed(timings: dict[str, float], name: str, step: _Steps, run: Callable[[], Any]) -> Any:
+    step.advance(name)
+    start = time.perf_counter()
+    result = run()
+    timings[name] = timings.get(name, 0.0) + time.perf_counter() - start
+    return result
+
+
+@dataclass
+class _Steps:
+    """Advances a rich progress bar (if any) as the steps of a run start."""
+
+    bar: Progress | None = None
+    total: int | None = None
+
+    def advance(self, name: str) -> None:
+        if self.bar is not None:
+            task = self.bar.task_ids[0]
+            self.bar.update(task, total=self.total, completed=self.bar.tasks[0].completed + 1, description=name)
+
+
+@contextmanager
+def _progress(show: bool) -> Iterator[_Steps]:
+    """Yield the run's :class:`_Steps`, with a transient progress bar on stderr when ``show``."""
+    if not show:
+        yield _Steps()
+        return
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        bar.add_task("measuring", total=None)
+        yield _Steps(bar)

@@ -1,0 +1,122 @@
+"""Multiplicative t-closeness: the largest ratio between class and table probabilities.
+
+000_06f1c381d8beeaa3.txt, Definition 4 measures two distributions by
+``max_S max(Pr_1(S)/Pr_2(S), Pr_2(S)/Pr_1(S))`` over all sets ``S`` (``0/0 = 0``,
+``x/0 = ∞``); for discrete distributions the maximum over single points suffices
+(000, Proposition 2, eq. (4)): a ratio of sums ``Σa_i / Σb_i`` never exceeds the
+largest ``a_i / b_i`` (mediant inequality). 003_bf2f0ebd12ad210e.txt, Definition 4
+states the same model. On a count table, with buckets ``b`` of the sensitive
+attribute,
+
+.. math::
+
+    t = \\max_{E,\\,b:\\,N_b > 0} \\max\\left(\\frac{n_{E,b}\\,N}{|E|\\,N_b},
+        \\frac{|E|\\,N_b}{n_{E,b}\\,N}\\right) \\ge 1,
+
+an exact rational, and infinite when some class has no record in a bucket that the
+table holds (000 §6). ``t >= 1`` because both distributions sum to 1, so some bucket
+has ``P_E(b) >= P(b)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from verifier._exact_max import exact_ints, first_by_qi
+from verifier._screen import cells_of, class_witness, excluded_notes, first_cell_by_qi, screened_max
+from verifier.buckets import Bucketing, DistinctValues, bucketize
+from verifier.counts import CountTable
+from verifier.results import Level, Measurement, Witness
+
+__all__ = ["multiplicative_t_closeness"]
+
+
+def multiplicative_t_closeness(table: CountTable, buckets: Bucketing | None = None) -> Measurement:
+    """The smallest ``t`` for which the table is multiplicatively t-close.
+
+    Parameters
+    ----------
+    table
+        Count table of the sensitive attribute. Classes with no counted row are skipped.
+    buckets
+        How values are grouped before measuring (:mod:`verifier.buckets`); distinct
+        values when ``None``.
+
+    Returns
+    -------
+    Measurement
+        Model ``multiplicative_t_closeness``, comparison ``at_most``. The witness is the
+        class (ties broken by the ``repr`` of its QI values) and bucket attaining the
+        level, with ``n[E,b]``, ``|E|``, ``N_b`` and ``N``. An infinite level names a class
+        and a bucket it lacks.
+
+    References
+    ----------
+    000_06f1c381d8beeaa3.txt, Definition 4, Proposition 2 (eq. 4), §6;
+    003_bf2f0ebd12ad210e.txt, Definition 4.
+    """
+    bucketing = DistinctValues() if buckets is None else buckets
+    bucketed = bucketize(table, bucketing)
+    parameters = {**bucketing.parameters, "bucket_count": bucketed.m}
+    if not isinstance(bucketing, DistinctValues):
+        parameters["buckets"] = list(bucketed.values)
+    n, totals = bucketed.n, bucketed.totals
+    cells = cells_of(bucketed)
+    lacking = cells.present[cells.distinct < int((totals > 0).sum())]
+    if lacking.size:
+        return _infinite(bucketed, lacking, parameters)
+
+    bound = n * int(bucketed.sizes.max())
+    class_side = n * exact_ints(bound, cells.count)
+    table_side = exact_ints(bound, cells.per_cell(cells.sizes)) * exact_ints(bound, totals[cells.value])
+    best, positions = screened_max(np.maximum(class_side, table_side), np.minimum(class_side, table_side))
+    cell = first_cell_by_qi(bucketed.classes, cells, positions)
+    winner, bucket = int(cells.cls[cell]), int(cells.value[cell])
+    witness = class_witness(
+        bucketed,
+        winner,
+        bucketed.values[bucket],
+        ratio=best,
+        direction="class/table" if class_side[cell] >= table_side[cell] else "table/class",
+        class_count=int(cells.count[cell]),
+        class_size=int(bucketed.sizes[winner]),
+        bucket_count=int(totals[bucket]),
+        table_size=n,
+    )
+    return _measurement(bucketed, Level.of(best), witness, parameters)
+
+
+def _infinite(bucketed: CountTable, missing: np.ndarray, parameters: dict[str, object]) -> Measurement:
+    """The infinite level: a class without any record in a bucket the table holds."""
+    winner = first_by_qi(bucketed.classes, missing)
+    row = bucketed.row(winner)
+    bucket = int(np.flatnonzero((row == 0) & (bucketed.totals > 0))[0])
+    qi = bucketed.classes.describe(winner)
+    label = bucketed.values[bucket]
+    witness = class_witness(
+        bucketed,
+        winner,
+        label,
+        class_count=0,
+        class_size=int(bucketed.sizes[winner]),
+        bucket_count=int(bucketed.totals[bucket]),
+        table_size=bucketed.n,
+        classes_lacking_a_bucket=int(missing.size),
+    )
+    reason = (
+        f"class {qi} has no record in bucket {label!r}, which holds {int(bucketed.totals[bucket])} of the "
+        f"table's {bucketed.n} records: the ratio P(b)/P_E(b) has a zero denominator (000, Definition 4)"
+    )
+    return _measurement(bucketed, Level.infinite(reason), witness, parameters)
+
+
+def _measurement(table: CountTable, level: Level, witness: Witness, parameters: dict[str, object]) -> Measurement:
+    return Measurement(
+        model="multiplicative_t_closeness",
+        attribute=table.attribute,
+        level=level,
+        witness=witness,
+        comparison="at_most",
+        parameters=parameters,
+        notes=excluded_notes(table),
+    )

@@ -1,0 +1,402 @@
+"""Audit policies: which columns to read, how, and which levels a release must reach.
+
+A policy is a TOML file (schema and every key: ``docs/policy.md``). Parsing is strict:
+an unknown key, a wrong type, an unknown model or an undeclared attribute is a
+:class:`~verifier.errors.PolicyError` that names the file, the key path
+(``require[2].threshold``, counting ``[[require]]`` tables from 1), what was expected
+and what was found. A typo must never be silently ignored.
+
+Thresholds are exact: a TOML float such as ``0.15`` is read from its decimal text
+(``tomllib`` with ``parse_float=decimal.Decimal``) and becomes ``Fraction(3, 20)``,
+never the binary float ``0.1499999...``; strings such as ``"1/6"`` are read as
+fractions.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, cast
+
+from verifier._policy_reader import Reader, describe
+from verifier.buckets import Bucketing, EqualFrequency, Groups, Ranges
+from verifier.counts import AttributeSpec, Kind, Missing
+from verifier.errors import HierarchyError, InputFileNotFoundError, PolicyError
+from verifier.hierarchy import Hierarchy, load_hierarchy
+
+__all__ = ["Policy", "Requirement", "Sensitive", "MODELS", "DISTANCES", "load_policy", "parse_policy", "joint_spec"]
+
+DISTANCES: tuple[str, ...] = ("equal", "ordered", "hierarchical")
+"""Ground distances of ``t_closeness`` (001, "Earth Mover Distance")."""
+
+
+@dataclass(frozen=True)
+class _Rule:
+    """What a requirement on one model looks like."""
+
+    attribute: bool
+    lower: Fraction
+    upper: Fraction | None = None
+    integer: bool = False
+    lower_open: bool = False
+
+
+MODELS: Mapping[str, _Rule] = {
+    "k_anonymity": _Rule(attribute=False, lower=Fraction(1), integer=True),
+    "prosecutor_risk": _Rule(attribute=False, lower=Fraction(0), upper=Fraction(1)),
+    "alpha_k_anonymity": _Rule(attribute=True, lower=Fraction(0), upper=Fraction(1)),
+    "distinct_l_diversity": _Rule(attribute=True, lower=Fraction(1), integer=True),
+    "entropy_l_diversity": _Rule(attribute=True, lower=Fraction(1)),
+    "recursive_cl_diversity": _Rule(attribute=True, lower=Fraction(0), lower_open=True),
+    "t_closeness": _Rule(attribute=True, lower=Fraction(0), upper=Fraction(1)),
+    "multiplicative_t_closeness": _Rule(attribute=True, lower=Fraction(1)),
+    "basic_beta_likeness": _Rule(attribute=True, lower=Fraction(0)),
+    "enhanced_beta_likeness": _Rule(attribute=True, lower=Fraction(0)),
+    "delta_disclosure": _Rule(attribute=True, lower=Fraction(0)),
+}
+"""The model ids a ``[[require]]`` table may name, with the range of their thresholds."""
+
+
+@dataclass(frozen=True)
+class Sensitive:
+    """One declared sensitive attribute: how it is read, its hierarchy and buckets."""
+
+    spec: AttributeSpec
+    hierarchy: Hierarchy | None = None
+    buckets: Bucketing | None = None
+
+    @property
+    def name(self) -> str:
+        return self.spec.columns[0]
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One ``[[require]]`` table: a model's level must reach ``threshold``.
+
+    Attributes
+    ----------
+    model
+        A model id of :data:`MODELS`.
+    threshold
+        The exact threshold (``k``, ``l``, ``t``, ``c``, ``α``, ``β``, ``δ``, risk).
+    attribute
+        The sensitive attribute, the tuple of a declared joint attribute, or ``None``
+        for quasi-identifier-only models.
+    distance
+        For ``t_closeness``: ``equal``, ``ordered`` or ``hierarchical``.
+    l
+        For ``recursive_cl_diversity``: the ``l`` of (c, l)-diversity; the threshold
+        is then ``c``.
+    key
+        Where the requirement is in the policy (``require[2]``), for messages.
+    """
+
+    model: str
+    threshold: Fraction
+    attribute: str | tuple[str, ...] | None = None
+    distance: str | None = None
+    l: int | None = None
+    key: str = "require"
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A parsed policy file.
+
+    Attributes
+    ----------
+    source
+        The policy file (for messages), or ``"<command line>"``.
+    qi
+        The quasi-identifier columns.
+    sensitive
+        The declared sensitive attributes, in file order.
+    joint
+        The joint attributes (each a categorical :class:`AttributeSpec` over several
+        declared sensitive columns).
+    requirements
+        The ``[[require]]`` tables, in file order.
+    data
+        The release file named by ``[data] path`` (resolved against the policy's
+        folder), if any.
+    l
+        The values of ``l`` for which recursive (c, l)-diversity is measured.
+    risk_threshold
+        The prosecutor-risk level above which a record counts as at risk.
+    """
+
+    source: str
+    qi: tuple[str, ...]
+    sensitive: tuple[Sensitive, ...]
+    joint: tuple[AttributeSpec, ...] = ()
+    requirements: tuple[Requirement, ...] = ()
+    data: Path | None = None
+    l: tuple[int, ...] = (2,)
+    risk_threshold: Fraction = Fraction(1, 5)
+
+    @property
+    def attributes(self) -> tuple[AttributeSpec, ...]:
+        """Every attribute to measure: each sensitive one alone, then the joint ones."""
+        return tuple(s.spec for s in self.sensitive) + self.joint
+
+    @property
+    def hierarchies(self) -> dict[str, Hierarchy]:
+        return {s.name: s.hierarchy for s in self.sensitive if s.hierarchy is not None}
+
+    @property
+    def buckets(self) -> dict[str, Bucketing]:
+        return {s.name: s.buckets for s in self.sensitive if s.buckets is not None}
+
+
+_TOP = ("data", "sensitive", "joint", "measure", "require")
+_SENSITIVE_KEYS = ("kind", "missing", "order", "domain", "hierarchy", "buckets")
+_MISSING_ORDER = ("error", "value", "exclude")
+
+
+def load_policy(path: str | Path) -> Policy:
+    """Read and check a policy file.
+
+    Raises
+    ------
+    InputFileNotFoundError
+        The policy file, or a hierarchy file it names, does not exist.
+    PolicyError
+        The file is not valid TOML or breaks the schema of ``docs/policy.md``.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise InputFileNotFoundError(f"{path}: policy file not found")
+    return parse_policy(path.read_text(encoding="utf-8"), source=str(path), base=path.parent)
+
+
+def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = None) -> Policy:
+    """Parse policy text; relative file names are resolved against ``base``."""
+    try:
+        document = tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as error:
+        raise PolicyError(f"{source}: not valid TOML: {error}") from error
+    read = Reader(source)
+    base = base if base is not None else Path.cwd()
+    read.keys(document, "", allowed=_TOP, required=("data", "sensitive", "require"))
+
+    data = read.table(document["data"], "data")
+    read.keys(data, "data", allowed=("qi", "path"), required=("qi",))
+    qi = read.names(data["qi"], "data.qi")
+    path = base / read.string(data["path"], "data.path") if "path" in data else None
+
+    declared = read.table(document["sensitive"], "sensitive")
+    if not declared:
+        read.fail("sensitive", "at least one [sensitive.NAME] table", "an empty table")
+    sensitive = tuple(_sensitive(read, name, body, qi, base) for name, body in declared.items())
+    by_name = {s.name: s for s in sensitive}
+    joint = _joint(read, document.get("joint"), by_name)
+
+    measure = read.table(document.get("measure", {}), "measure")
+    read.keys(measure, "measure", allowed=("l", "risk_threshold"))
+    l_values = _l_values(read, measure.get("l", 2))
+    risk = (
+        read.fraction(measure["risk_threshold"], "measure.risk_threshold", Fraction(0), Fraction(1), lower_open=True)
+        if "risk_threshold" in measure
+        else Fraction(1, 5)
+    )
+
+    tables = document["require"]
+    if not isinstance(tables, list) or not tables:
+        read.fail("require", "one or more [[require]] tables", describe(tables))
+    requirements = tuple(
+        _requirement(read, body, f"require[{number}]", by_name, joint) for number, body in enumerate(tables, start=1)
+    )
+    extra_l = tuple(r.l for r in requirements if r.l is not None and r.l not in l_values)
+    return Policy(
+        source=source,
+        qi=qi,
+        sensitive=sensitive,
+        joint=joint,
+        requirements=requirements,
+        data=path,
+        l=l_values + tuple(dict.fromkeys(extra_l)),
+        risk_threshold=risk,
+    )
+
+
+def _sensitive(read: Reader, name: str, body: Any, qi: tuple[str, ...], base: Path) -> Sensitive:
+    key = f"sensitive.{name}"
+    body = read.table(body, key)
+    read.keys(body, key, allowed=_SENSITIVE_KEYS)
+    if name in qi:
+        read.fail(key, "a column that is not a quasi-identifier", f"{name!r}, which is listed in data.qi")
+    kind = cast(Kind, read.choice(body.get("kind", "categorical"), f"{key}.kind", ("categorical", "numerical", "ordinal")))
+    missing = cast(Missing, read.choice(body.get("missing", "error"), f"{key}.missing", _MISSING_ORDER))
+    if missing == "value" and kind != "categorical":
+        read.fail(f"{key}.missing", f"'error' or 'exclude' for a {kind} attribute ('value' is categorical only)", "'value'")
+    for option, owner in (("order", "ordinal"), ("domain", "numerical")):
+        if option in body and kind != owner:
+            read.fail(f"{key}.{option}", f"no {option!r} key for a {kind} attribute ({option} is for {owner} ones)", option)
+    order = None
+    if "order" in body:
+        order = read.values(body["order"], f"{key}.order")
+    if "domain" in body:
+        order = read.values(body["domain"], f"{key}.domain", numeric=True)
+    hierarchy = None
+    if "hierarchy" in body:
+        if kind != "categorical":
+            read.fail(f"{key}.hierarchy", "a hierarchy only for a categorical attribute", f"a {kind} attribute")
+        file = base / read.string(body["hierarchy"], f"{key}.hierarchy")
+        try:
+            hierarchy = load_hierarchy(file)
+        except (HierarchyError, InputFileNotFoundError) as error:
+            raise type(error)(f"{read.source}: {key}.hierarchy: {error}") from error
+    buckets = _buckets(read, body["buckets"], f"{key}.buckets", kind) if "buckets" in body else None
+    return Sensitive(AttributeSpec((name,), kind=kind, missing=missing, order=order), hierarchy, buckets)
+
+
+def _bucket_bound(read: Reader, value: Any, key: str, kind: str) -> Any:
+    """A range bound: a number, an ordinal value, or ``"inf"`` / ``"-inf"`` (unbounded, numerical)."""
+    if kind == "numerical" and value in ("inf", "-inf"):
+        return None
+    return read.values([value], key, numeric=kind == "numerical")[0]
+
+
+def _buckets(read: Reader, value: Any, key: str, kind: str) -> Bucketing:
+    """``buckets = {edges = [...]}``, ``{ranges = [[lo, hi], ...]}``, ``{groups = {...}}`` or ``{equal_frequency = t}``."""
+    body = read.table(value, key)
+    options = ("edges", "ranges", "groups", "equal_frequency")
+    read.keys(body, key, allowed=options)
+    if len(body) != 1:
+        read.fail(key, f"exactly one of the keys {', '.join(options)}", f"{len(body)} of them")
+    ((option, value),) = body.items()
+    key = f"{key}.{option}"
+    if option != "groups" and kind == "categorical":
+        read.fail(key, f"groups for a categorical attribute ({option} needs an ordered attribute)", repr(option))
+    if option == "edges":
+        return _built(read, key, Ranges.from_edges, read.values(value, key, numeric=kind == "numerical"))
+    if option == "ranges":
+        if not isinstance(value, list) or not value:
+            read.fail(key, "a non-empty array of [lo, hi] pairs", describe(value))
+        pairs = []
+        for number, pair in enumerate(value, start=1):
+            if not isinstance(pair, list) or len(pair) != 2:
+                read.fail(f"{key}[{number}]", "a pair [lo, hi]", describe(pair))
+            pairs.append(tuple(_bucket_bound(read, bound, f"{key}[{number}]", kind) for bound in pair))
+        return _built(read, key, Ranges, tuple(pairs))
+    if option == "groups":
+        table = read.table(value, key)
+        if not table:
+            read.fail(key, "at least one group NAME = [values]", "an empty table")
+        return _built(read, key, Groups.from_mapping, {name: read.values(v, f"{key}.{name}") for name, v in table.items()})
+    return _built(read, key, EqualFrequency, read.integer(value, key, minimum=1))
+
+
+def _built(read: Reader, key: str, factory: Callable[[Any], Bucketing], argument: Any) -> Bucketing:
+    """Build a bucketing; its own checks' errors are prefixed with the file and key."""
+    try:
+        return factory(argument)
+    except PolicyError as error:
+        raise PolicyError(f"{read.source}: {key}: {error}") from error
+
+
+def _joint(read: Reader, section: Any, by_name: Mapping[str, Sensitive]) -> tuple[AttributeSpec, ...]:
+    if section is None:
+        return ()
+    section = read.table(section, "joint")
+    read.keys(section, "joint", allowed=("attributes",), required=("attributes",))
+    groups = section["attributes"]
+    if not isinstance(groups, list):
+        read.fail("joint.attributes", "an array of arrays of sensitive attribute names", describe(groups))
+    joint = []
+    for number, group in enumerate(groups, start=1):
+        key = f"joint.attributes[{number}]"
+        names = read.names(group, key)
+        if len(names) < 2:
+            read.fail(key, "at least two sensitive attribute names", f"{list(names)}")
+        for name in names:
+            if name not in by_name:
+                read.fail(key, f"names declared as [sensitive.NAME] ({', '.join(by_name)})", repr(name))
+        joint.append(joint_spec([by_name[n].spec for n in names]))
+    return tuple(joint)
+
+
+def joint_spec(parts: Sequence[AttributeSpec]) -> AttributeSpec:
+    """The joint attribute of several sensitive attributes (000 §4: one combined attribute).
+
+    It is categorical, over the combinations present. A combination with a missing part
+    is missing, and only a part whose own policy allows missing values can be missing
+    (each part is also counted alone, where ``error`` stops the run). So the joint
+    policy is ``exclude`` if any part excludes, else ``value`` if any part makes missing a
+    value, else ``error``: rows a part leaves out never re-enter through the joint
+    attribute.
+    """
+    missing = max((part.missing for part in parts), key=_MISSING_ORDER.index)
+    return AttributeSpec(tuple(c for part in parts for c in part.columns), kind="categorical", missing=missing)
+
+
+def _l_values(read: Reader, value: Any) -> tuple[int, ...]:
+    values = value if isinstance(value, list) else [value]
+    if not values:
+        read.fail("measure.l", "an integer ≥ 1 or a non-empty array of them", "an empty array")
+    out = tuple(read.integer(v, "measure.l", minimum=1) for v in values)
+    return tuple(dict.fromkeys(out))
+
+
+def _requirement(
+    read: Reader,
+    body: Any,
+    key: str,
+    by_name: Mapping[str, Sensitive],
+    joint: tuple[AttributeSpec, ...],
+) -> Requirement:
+    body = read.table(body, key)
+    model = read.choice(body.get("model"), f"{key}.model", tuple(MODELS))
+    rule = MODELS[model]
+    allowed = ["model", "threshold"]
+    if rule.attribute:
+        allowed.append("attribute")
+    if model == "t_closeness":
+        allowed.append("distance")
+    if model == "recursive_cl_diversity":
+        allowed.append("l")
+    read.keys(body, key, allowed=tuple(allowed), required=tuple(a for a in allowed if a != "distance"), what=model)
+    threshold = read.fraction(
+        body["threshold"], f"{key}.threshold", rule.lower, rule.upper, integer=rule.integer, lower_open=rule.lower_open
+    )
+    attribute = _attribute(read, body["attribute"], f"{key}.attribute", by_name, joint) if rule.attribute else None
+    distance = _distance(read, body.get("distance"), f"{key}.distance", attribute, by_name) if model == "t_closeness" else None
+    l_value = read.integer(body["l"], f"{key}.l", minimum=1) if model == "recursive_cl_diversity" else None
+    return Requirement(model, threshold, attribute, distance, l_value, key)
+
+
+def _attribute(
+    read: Reader, value: Any, key: str, by_name: Mapping[str, Sensitive], joint: tuple[AttributeSpec, ...]
+) -> str | tuple[str, ...]:
+    if isinstance(value, str):
+        if value not in by_name:
+            read.fail(key, f"a declared sensitive attribute ({', '.join(by_name)})", repr(value))
+        return value
+    names = read.names(value, key)
+    for spec in joint:
+        if set(spec.columns) == set(names):
+            return spec.columns
+    declared = "; ".join(str(list(spec.columns)) for spec in joint) or "none declared"
+    read.fail(key, f"a sensitive attribute name or a joint attribute declared in [joint] ({declared})", str(list(names)))
+
+
+def _distance(
+    read: Reader, value: Any, key: str, attribute: str | tuple[str, ...] | None, by_name: Mapping[str, Sensitive]
+) -> str:
+    sensitive = by_name.get(attribute) if isinstance(attribute, str) else None
+    kind = sensitive.spec.kind if sensitive is not None else "categorical"
+    if value is None:
+        return "ordered" if kind in ("numerical", "ordinal") else "equal"
+    distance = read.choice(value, key, DISTANCES)
+    if distance == "ordered" and kind == "categorical":
+        read.fail(key, "'equal' or 'hierarchical' for a categorical attribute ('ordered' needs numerical or ordinal)", "'ordered'")
+    if distance == "equal" and kind != "categorical":
+        read.fail(key, f"'ordered' for a {kind} attribute ('equal' is for categorical ones)", "'equal'")
+    if distance == "hierarchical" and (sensitive is None or sensitive.hierarchy is None):
+        read.fail(key, f"a hierarchy file declared for {attribute!r} (sensitive.NAME.hierarchy)", "'hierarchical' without one")
+    return distance
