@@ -47,20 +47,24 @@ def _params(pairs: list[str]) -> dict[str, object]:
     return parsed
 
 
-def _level(text: str | None) -> sympy.Expr | None:
+def _level(text: str | None, option: str = "--level") -> sympy.Expr | None:
     if text is None:
         return None
     try:
         value = sympy.nsimplify(sympy.sympify(text, rational=True), rational=True)
     except (sympy.SympifyError, TypeError):
-        _fail(f"--level {text!r}: expected a number such as 0.7, 2 or 3/2")
+        _fail(f"{option} {text!r}: expected a number such as 0.7, 2 or 3/2")
     if not value.is_number:
-        _fail(f"--level {text!r}: expected a number, found the expression {value}")
+        _fail(f"{option} {text!r}: expected a number, found the expression {value}")
     return value
 
 
 def _text(expr: object) -> str | None:
     return None if expr is None else sympy.sstr(expr)
+
+
+def _sized(definition_id: str, size: str | None) -> str:
+    return definition_id if size is None else f"{definition_id}(k={size})"
 
 
 def _counterexample(value: object) -> Any:
@@ -114,7 +118,7 @@ def implies(
     premise: str = typer.Argument(..., help="Definition id of A."),
     conclusion: str = typer.Argument(..., help="Definition id of B."),
     param: list[str] = typer.Option([], "--param", help="NAME=VALUE: N, k, k_premise, k_conclusion, k_t, k_DP, assumptions."),
-    level: str = typer.Option(None, "--level", help="A's level (t or ε); prints B's guaranteed level."),
+    level: str | None = typer.Option(None, "--level", help="A's level (t or ε); prints B's guaranteed level."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Does A imply B? The best path, its composed f, and B's level for a given level of A."""
@@ -159,7 +163,7 @@ def implies(
     for condition in payload["conditions"]:
         typer.echo(f"if {condition}")
     for step in payload["path"]:
-        typer.echo(f"  {step['from']}({step['from_size']}) -> {step['to']}({step['to_size']}): "
+        typer.echo(f"  {_sized(step['from'], step['from_size'])} -> {_sized(step['to'], step['to_size'])}: "
                    f"{step['f']}  [{step['claim']}: {step['source']}]")
     if answer.holds != "yes":
         typer.echo(answer.detail)
@@ -202,7 +206,7 @@ def witness(
 
     _definition(premise)
     _definition(conclusion)
-    value = _level(bound)
+    value = _level(bound, "--bound")
     try:
         found = find(premise, conclusion, value, params=_params(param))  # type: ignore[arg-type]
     except NoWitnessError as error:
@@ -222,7 +226,14 @@ def witness(
 @app.command(name="map")
 def draw_map(out: Path = typer.Option(Path("map.svg"), "--out", help="SVG file to write.")) -> None:
     """Draw the implication map (003 Figs. 1-2) with checked statuses."""
+    from theory.checks import check_all
+    from theory.claims import all_claims
     from theory.graph import build_graph
     from theory.map import render_map
 
-    typer.echo(str(render_map(build_graph(), out)))
+    outcomes = check_all()
+    bounds: dict[str, tuple[str, ...]] = {}
+    for item in all_claims():
+        if item.kind == "bound" and item.conclusion is not None:
+            bounds[item.conclusion] = (*bounds.get(item.conclusion, ()), f"{item.id}: {outcomes[item.id].status}")
+    typer.echo(str(render_map(build_graph(outcomes), out, bounds)))

@@ -86,3 +86,17 @@ def fractions_p(table: CountTable) -> list[Fraction]:
 def wide_screen(value: float, terms: int) -> float:
     """A stand-in for ``screen_margin`` so wide that every entry goes to the exact step."""
     return abs(value) * 10 + 10
+
+
+def empty_table() -> CountTable:
+    """A count table whose only class has no counted row (every row excluded)."""
+    classes = Classes(qi=("q",), keys=pd.DataFrame({"q": [0]}), sizes=np.array([2], dtype=np.int64))
+    nothing = np.zeros(0, dtype=np.int64)
+    return CountTable(spec=AttributeSpec(("s",), missing="exclude"), classes=classes, values=("a",),
+                      class_index=nothing, value_index=nothing, count=nothing,
+                      sizes=np.zeros(1, dtype=np.int64), totals=np.zeros(1, dtype=np.int64), excluded=2)
+
+
+def no_classes() -> Classes:
+    """Classes of a table without rows (count_tables refuses such a table; built by hand)."""
+    return Classes(qi=("q",), keys=pd.DataFrame({"q": []}), sizes=np.zeros(0, dtype=np.int64))

@@ -7,7 +7,16 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
-from _measure_tables import frame_from_counts, paper_frame, paper_table, perturbed, releases, tables_of
+from _measure_tables import (
+    empty_table,
+    frame_from_counts,
+    no_classes,
+    paper_frame,
+    paper_table,
+    perturbed,
+    releases,
+    tables_of,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -161,3 +170,13 @@ def test_against_brute_force(frame):
     assert risk.level.value == Fraction(1, k)
     assert risk.witness.numbers["records_above_threshold"] == sum(len(g) for g in groups.values() if len(g) < 5)
     assert class_metrics(classes).discernibility == sum(len(g) ** 2 for g in groups.values())
+
+
+def test_no_classes():
+    assert k_anonymity(no_classes()).level.exact == "undefined"
+    assert prosecutor_risk(no_classes()).level.exact == "undefined"
+    with pytest.raises(ValueError, match="class_metrics: the table has no equivalence class with rows"):
+        class_metrics(no_classes())
+    measurement = alpha_k_anonymity(empty_table())
+    assert measurement.level.exact == "undefined"
+    assert measurement.notes == ('2 row(s) with a missing value excluded (missing = "exclude")',)

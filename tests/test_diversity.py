@@ -10,6 +10,7 @@ import pytest
 import sympy
 from _measure_tables import (
     class_counts,
+    empty_table,
     paper_table,
     perturbed,
     releases,
@@ -20,7 +21,7 @@ from _measure_tables import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier._screen import log_form_sign
+from verifier._screen import log_form_sign, prime_exponents
 from verifier.diversity import (
     distinct_l_diversity,
     entropy_l_diversity,
@@ -222,23 +223,53 @@ def test_huge_class_uses_interval_arithmetic():
         assert level.satisfies(bound, "at_least") == expected
 
 
-def test_log_form_sign_interval_and_fallback():
-    # 2^(10^6) vs 10^301029 (> 2^18 bits: interval arithmetic decides), and an exact
-    # equality 4^(10^6) = 2^(2·10^6) that no interval can decide (big-integer fallback).
+def test_log_form_sign_beyond_big_integers():
+    # 2^(10^6) vs 10^301029 / 10^301030 (> 2^18 bits: decided on mpmath intervals), and the
+    # exact equality 4^(10^6) = 2^(2·10^6), which no interval can decide: over primes it is
+    # 2^(2·10^6 - 2·10^6) = 1.
     assert log_form_sign({2: 10**6, 10: -301030}) == -1
     assert log_form_sign({2: 10**6, 10: -301029}) == 1
     assert log_form_sign({4: 10**6, 2: -2 * 10**6}) == 0
+    assert prime_exponents({4: 10**6, 2: -2 * 10**6}) == {}
+
+
+def test_large_class_level_stays_symbolic_and_agrees():
+    # A class of 10^6 rows with counts (300001, 299999, 400000): sympy must not expand
+    # c^(c/n) into a 10^6-digit integer; the closed form is built over primes.
+    counts = {"a": 300001, "b": 299999, "c": 400000}
+    table = table_from_counts([counts])
+    level = entropy_l_diversity(table).level
+    p = np.array(list(counts.values())) / 10**6
+    assert math.isclose(level.number, math.exp(-np.sum(p * np.log(p))), rel_tol=1e-12)
+    approx = Fraction(level.number)
+    for bound in (approx * (1 - Fraction(1, 10**12)), approx * (1 + Fraction(1, 10**12))):
+        assert entropy_l_satisfied(table, bound) == level.satisfies(bound, "at_least")
+    assert entropy_l_satisfied(table, approx * (1 - Fraction(1, 10**12)))
 
 
 @settings(max_examples=60, deadline=None)
 @given(releases(), st.integers(1, 30), st.integers(1, 10))
 def test_exact_steps_agree_with_the_screen(frame, a, b):
-    # Every class through the exact comparisons (log_form_sign) must give the same results.
+    # Every class through the exact comparisons (log_form_sign) must give the same results;
+    # so must the per-class grouping of profiles that a hash collision falls back to
+    # (a zero hash base makes every class of the same width collide).
     _, table = tables_of(frame)
     expected = (entropy_l_diversity(table).to_json(), entropy_l_satisfied(table, Fraction(a, b)),
                 recursive_cl_diversity(table, 2).to_json())
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("verifier.diversity.screen_margin", wide_screen)
         patch.setattr("verifier._screen.screen_margin", wide_screen)
+        patch.setattr("verifier.diversity._HASH_BASE", np.uint64(0))
         assert (entropy_l_diversity(table).to_json(), entropy_l_satisfied(table, Fraction(a, b)),
                 recursive_cl_diversity(table, 2).to_json()) == expected
+
+
+@pytest.mark.parametrize(
+    "measure",
+    [distinct_l_diversity, entropy_l_diversity, lambda table: recursive_cl_diversity(table, 2)],
+)
+def test_table_without_rows_is_undefined(measure):
+    measurement = measure(empty_table())
+    assert measurement.level.exact == "undefined" and measurement.witness is None
+    assert "excluded" in measurement.notes[-1]
+    assert not entropy_l_satisfied(empty_table(), 1)

@@ -10,6 +10,7 @@ import pytest
 import sympy
 from _measure_tables import (
     class_counts,
+    empty_table,
     fractions_p,
     paper_table,
     perturbed,
@@ -192,3 +193,11 @@ def test_exact_steps_agree_with_the_screen(frame):
         patch.setattr("verifier._screen.screen_margin", wide_screen)
         patch.setattr("verifier._exact_max.INT64_SAFE", 1)
         assert [measure(table).to_json() for measure in measures] == expected
+
+
+@pytest.mark.parametrize("measure", [basic_beta_likeness, enhanced_beta_likeness, delta_disclosure])
+def test_table_without_rows_is_undefined(measure):
+    measurement = measure(empty_table())
+    assert measurement.level.exact == "undefined" and measurement.witness is None
+    assert "no equivalence class with rows" in measurement.level.reason
+    assert not measurement.level.satisfies(10, measurement.comparison)

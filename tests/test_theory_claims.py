@@ -7,6 +7,7 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 import sympy
@@ -14,9 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _theory_bruteforce import INF, k_eps_dp_ratio, kt_level, ldp_ratio, multiplicative_level, ordered_emd
-from theory.checks import CHECKS, check_all
+from theory.checks import CHECKS, check, check_all
 from theory.claims import KINDS, STATUSES, CheckResult, UnknownClaimError, all_claims, claim
-from theory.definitions import N, definition_ids, eps, k, t
+from theory.definitions import N, definition_ids, eps, k, k1, t
 from theory.tables import ProbabilityTable
 
 PAPERS = {"000_06f1c381d8beeaa3.txt", "003_bf2f0ebd12ad210e.txt", "004_e5343ffd327fdbfc.txt"}
@@ -35,6 +36,11 @@ EXPECTED_STATUS = {
     "000_sec63_bucket_sizes": "corrected",  # ceil(N/b) must be floor(N/b)
     "004_prop1": "corrected",  # tight only for odd n/k
     "004_alg3_expr4": "corrected",  # Algorithm 3's ceiling; the text's floor is right
+    "003_table3": "corrected",  # captions of the appendix tables: bucket a_2 ignored, ...
+    "003_table4": "corrected",  # ... sums instead of averages,
+    "003_table5": "corrected",
+    "003_table6": "corrected",  # ... min(σ, μ-σ), not σ,
+    "003_table7": "corrected",  # ... e^ε printed as ε
 }
 
 
@@ -79,6 +85,13 @@ def test_corrected_claims_keep_both_forms(outcomes: dict[str, CheckResult]) -> N
             assert item.effective == item.corrected
         if outcome.status in ("refuted", "corrected"):
             assert outcome.counterexample is not None, item.id
+
+
+def test_docs_explain_every_claim_that_is_not_proven(outcomes: dict[str, CheckResult]) -> None:
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "theory.md").read_text(encoding="utf-8")
+    section = docs.split("## Claims whose status is not `proven`")[1].split("\n## ")[0]
+    missing = [i for i, o in outcomes.items() if o.status != "proven" and f"`{i}`" not in section]
+    assert not missing
 
 
 def test_unknown_claim_lists_ids() -> None:
@@ -168,7 +181,56 @@ def _expr4(found: dict[str, object]) -> None:
     assert adjusted == found["k_adjusted"] and n % adjusted >= n // adjusted
 
 
+def _first(table: ProbabilityTable) -> list[Fraction]:
+    return [row[0] for row in table.probs]
+
+
+def _table3(table: ProbabilityTable) -> None:
+    # Rows μ, μ, σ, 2μ-σ: multiplicative 1-closeness, but the LDP ratio is not (2μ-σ)/σ.
+    m, _, s, _ = _first(table)
+    assert multiplicative_level(table.probs, table.classes) == 1
+    assert ldp_ratio(table.probs) != (2 * m - s) / s
+
+
+def _table4(table: ProbabilityTable) -> None:
+    # k-1 zeros then μ: the (k,t) level is not N-k+1.
+    column = _first(table)
+    size = column.count(0) + 1
+    assert kt_level(table.probs, size) != len(column) - size + 1
+
+
+def _table5(table: ProbabilityTable) -> None:
+    # Rows 2μ-σ, σ, 2μ-σ, σ: multiplicative 1-closeness; the (2,t) level is not μ/σ.
+    high, s, _, _ = _first(table)
+    m = (high + s) / 2
+    assert multiplicative_level(table.probs, table.classes) == 1
+    assert kt_level(table.probs, 2) != m / s
+
+
+def _table6(table: ProbabilityTable) -> None:
+    # Rows μ, 2μ, μ-σ, σ: (2,2)-close, but the LDP ratio is not 2μ/σ.
+    m, _, _, s = _first(table)
+    assert kt_level(table.probs, 2) == 2
+    assert ldp_ratio(table.probs) != 2 * m / s
+
+
+def _table7(table: ProbabilityTable) -> None:
+    # (k-1) μ, μ-α, α, zeros: the printed max(N/(N-1), (N-1)k/((k-1)N)) is the ratio e^ε, not ε.
+    column = _first(table)
+    records = len(column)
+    size = records - 1 - column.count(0)
+    printed = max(Fraction(records, records - 1), Fraction((records - 1) * size, (size - 1) * records))
+    ratio = k_eps_dp_ratio(table.probs, 1)
+    assert sympy.log(sympy.Rational(ratio.numerator, ratio.denominator)) != printed
+    assert ratio >= printed
+
+
 RECHECKS: dict[str, Callable[..., None]] = {
+    "003_table3": _table3,
+    "003_table4": _table4,
+    "003_table5": _table5,
+    "003_table6": _table6,
+    "003_table7": _table7,
     "003_thm3a": _thm3a,
     "003_thm4_2a": _thm4_2a,
     "003_thm4_2b": _thm4_2b,
@@ -247,13 +309,18 @@ def test_closeness_to_ldp_and_theorem_4(table: ProbabilityTable) -> None:
 @settings(max_examples=60, deadline=None)
 @given(tables(min_n=3))
 def test_multiplicative_bounds_n_minus_1_closeness(table: ProbabilityTable) -> None:
-    """The correction of 003 Lemma 2(3): (N-1)-closeness <= max((N-1)t/k_1, N/(N-1))."""
+    """003_lemma2_3c (the correction of Lemma 2(3)): (N-1)-closeness <= max((N-1)t/k_1, N/(N-1))."""
     rows, records = table.probs, len(table.probs)
     level = multiplicative_level(rows, table.classes)
     if level == INF:
         return
     smallest = min(len(c) for c in table.classes)
-    assert kt_level(rows, records - 1) <= max((records - 1) * level / smallest, Fraction(records, records - 1))
+    by_hand = max((records - 1) * level / smallest, Fraction(records, records - 1))
+    registered = claim("003_lemma2_3c").effective.rhs.subs(
+        {N: records, k1: smallest, t: sympy.Rational(level.numerator, level.denominator)}
+    )
+    assert registered == sympy.Rational(by_hand.numerator, by_hand.denominator)
+    assert kt_level(rows, records - 1) <= by_hand
 
 
 @settings(max_examples=60, deadline=None)
@@ -307,3 +374,14 @@ def test_table1_construction_is_exactly_t_close() -> None:
         classes.append(range(start, len(rows)))
     assert multiplicative_level(rows, classes) == 3
     assert claim("000_table1").printed.rhs.subs(t, 3) == 3
+
+
+@pytest.mark.slow
+def test_deep_z3_finds_no_counterexample_to_query_forms() -> None:
+    """Z3 over N <= 3: no proven or corrected implication used by queries is contradicted."""
+    for item in all_claims():
+        if item.kind not in ("implication", "equivalence") or item.id in MECHANISMS:
+            continue
+        outcome = check(item.id, deep=True, max_n=3, timeout_s=5.0)
+        assert outcome.status != "refuted" or EXPECTED_STATUS.get(item.id) == "refuted", (item.id, outcome.detail)
+        assert outcome.checked_by[-1].startswith("z3"), item.id

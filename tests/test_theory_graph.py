@@ -79,6 +79,27 @@ def test_non_implications_answer_no(graph: Graph, premise: str, conclusion: str,
     assert evidence in answer.evidence
 
 
+def test_derived_non_implication(graph: Graph) -> None:
+    """ε-DP ⇏ (3,t)-closeness (N = 10): (k_0,t)-closeness ⇏ (3,t) for k_0 > 3 (Lemma 2(2)) while
+    (k_0,t) ⇒ (9,t) ⇔ (1,ε)-DP ⇔ ε-DP; if ε-DP implied (3,t), so would (k_0,t)."""
+    answer = graph.implies("dp", "kt_closeness", {"N": 10, "k": 3})
+    assert answer.holds == "no"
+    assert "003_lemma2_2" in answer.evidence and "003_thm4_1" in answer.evidence
+
+
+def test_multiplicative_implies_global_dp(graph: Graph) -> None:
+    """Multiplicative 2-closeness, smallest class 2, N = 10: (N-1)-closeness <= max(9·2/2, 10/9) = 9
+    (003_lemma2_3c), which is (1, ln 9)-DP (Thm 4(1)) = ln 9-DP (Lemma 3(3))."""
+    answer = graph.implies("multiplicative_t_closeness", "dp", {"N": 10, "k": 2}, 2)
+    assert answer.holds == "yes" and answer.value == sympy.log(9)
+    assert [s.claim_id for s in answer.path] == ["003_lemma2_3c", "003_thm4_1", "003_lemma3_3"]
+
+
+def test_k_anonymity_is_not_reached_through_chosen_partitions(graph: Graph) -> None:
+    assert graph.implies("ldp", "k_anonymity", {"N": 10}).holds != "yes"
+    assert graph.implies("multiplicative_t_closeness", "k_anonymity", {"N": 10, "k": 4}, 2).value == 4
+
+
 def test_refuted_edges_are_never_followed(graph: Graph) -> None:
     used = {e.claim_id for e in graph.usable()}
     assert not used & {"003_thm4_2a", "000_prop1_dp"}

@@ -15,10 +15,12 @@ import sympy
 
 from theory import levels
 from theory._derivations import Derivation, extremal_ldp_table, ldp_to_closeness
+from theory._sizes import size_for
 from theory._sample_tables import sample_tables
 from theory.claims import CheckResult, Claim, Status, sizes
 from theory.definitions import N, eps, k
 from theory.tables import ProbabilityTable
+from theory.witnesses import witness
 
 __all__ = [
     "result",
@@ -107,6 +109,8 @@ def check_ldp_group_bound(claim: Claim) -> CheckResult:
             if size.is_number and group != size or not holds(claim.conditions, values):
                 continue
             bound = printed.subs(values).subs(eps, sympy.log(2))
+            if bound <= 1:
+                continue  # below every level: a degenerate counterexample; look for one with t > 1
             table = _group_table(records, int(size.subs(k, group)), ratio, class_based)
             measured = _measure(claim.conclusion, table, int(size.subs(k, group)))
             if levels.ldp_ratio(table) == ratio and exceeds(measured, bound):
@@ -135,8 +139,6 @@ def check_witness(claim: Claim, params: Mapping[str, int], bounds: Iterable[int]
     premise level must be the same for every bound (it does not depend on the bound) and
     its conclusion level must exceed the bound (ε bounds compared as e^bound).
     """
-    from theory.witnesses import witness
-
     premise_levels = set()
     seen = []
     for bound in bounds:
@@ -164,8 +166,6 @@ def check_witness(claim: Claim, params: Mapping[str, int], bounds: Iterable[int]
 
 
 def _measure_role(definition_id: str, table: ProbabilityTable, params: Mapping[str, int], role: str) -> object:
-    from theory._sizes import size_for
-
     if definition_id == "k_eps_dp" and params.get("classwise"):
         return levels.classwise_k_eps_dp_ratio(table, size_for(definition_id, role, params, required=True))  # type: ignore[arg-type]
     size = size_for(definition_id, role, params, required=False) if definition_id in levels.SIZED_DEFINITIONS else None  # type: ignore[arg-type]

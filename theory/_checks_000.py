@@ -65,7 +65,8 @@ def set_distance_check(claim_id: str) -> CheckResult:
     """Props. 2 / Sec. III.B: the Def. 4 distance over all sets equals the max over buckets."""
     a, c, x, y = sympy.symbols("a c x y", positive=True)
     # Mediant: (a + x)/(c + y) <= max(a/c, x/y); with a/c >= x/y the gap is (a y - c x)/(c (c + y)) >= 0.
-    assert sympy.simplify(a / c - (a + x) / (c + y) - (a * y - c * x) / (c * (c + y))) == 0
+    if sympy.simplify(a / c - (a + x) / (c + y) - (a * y - c * x) / (c * (c + y))) != 0:
+        return result("unknown", ["sympy"], f"{claim_id}: could not verify the mediant identity")
     spot, failure = spot_check(
         lambda table: all(set_distance(p, q) == point_distance(p, q) for p, q in _class_distributions(table)),
         "max over all bucket sets == max over single buckets (every class)",
@@ -211,8 +212,7 @@ def _bucket_counts() -> CheckResult:
     failing = next(
         ((n, m) for n in range(2, 30) for m in range(2, n) if printed.subs({N: n, b: m}) is sympy.false), None
     )
-    corrected = claim("000_sec63_bucket_sizes").corrected
-    assert corrected is not None
+    corrected = claim("000_sec63_bucket_sizes").effective
     holds = all(corrected.subs({N: n, b: m}) is sympy.true for n in range(2, 25) for m in range(1, n + 1))
     if failing is None or not holds:
         return result("unknown", ["exhaustive"], f"printed failing at {failing}, corrected holds {holds}")

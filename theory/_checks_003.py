@@ -17,6 +17,7 @@ from collections.abc import Callable
 import sympy
 
 from theory import levels
+from theory._derivations import nonnegative
 from theory._check_tools import (
     check_ldp_group_bound,
     check_witness,
@@ -52,11 +53,17 @@ def _proven(line: str, detail: str, predicate: Callable[[ProbabilityTable], bool
     return result("proven", [detail, spot], line)
 
 
+def _identity(difference: sympy.Expr, what: str) -> CheckResult | None:
+    """``None`` when ``difference`` simplifies to 0, else an ``unknown`` result naming ``what``."""
+    if sympy.simplify(difference) == 0:
+        return None
+    return result("unknown", ["sympy"], f"could not verify {what}: {difference} != 0")
+
+
 def _thm1_exception() -> CheckResult:
-    t = sympy.Symbol("t", positive=True)
-    mu = sympy.Symbol("mu", positive=True)
-    assert sympy.simplify((t * mu) / (mu / t) - t**2) == 0
-    return _proven(
+    t, mu = sympy.symbols("t mu", positive=True)
+    failed = _identity((t * mu) / (mu / t) - t**2, "tμ/(μ/t) = t^2")
+    return failed or _proven(
         "singleton classes: LDP ratio <= (multiplicative t)^2",
         "sympy: with singleton classes Def. 4 is (1,t)-closeness; tμ/(μ/t) = t^2",
         lambda table: _le(levels.ldp_ratio(table), ratio_value(levels.multiplicative_t(_singletons(table))) ** 2),
@@ -66,8 +73,8 @@ def _thm1_exception() -> CheckResult:
 
 def _lemma2_1() -> CheckResult:
     x, avg, size = sympy.symbols("x A k", positive=True)
-    assert sympy.simplify((size * avg + x) / (size + 1) - avg - (x - avg) / (size + 1)) == 0
-    return _proven(
+    failed = _identity((size * avg + x) / (size + 1) - avg - (x - avg) / (size + 1), "the top-(k+1) average")
+    return failed or _proven(
         "(k_1,t) level <= (k_0,t) level for all k_0 <= k_1",
         "sympy: the top-(k+1) average is (k A + x)/(k+1) = A + (x - A)/(k+1) <= A for x <= A",
         lambda table: all(
@@ -91,32 +98,50 @@ def _lemma2_3a() -> CheckResult:
     )
 
 
-def _lemma2_3b() -> CheckResult:
-    below = check_witness(claim("003_lemma2_3b"), {"k_conclusion": 2})
+def _n_minus_1_bound() -> tuple[list[str], ProbabilityTable | None]:
+    """The k = N-1 implication of :func:`_lemma2_3b`: derivation and spot check.
+
+    Removing record i leaves mass ``Nμ - p_i >= k_1 μ/t`` (the other classes), so with
+    ``Nμ - p_i = k_1 μ/t + w`` (w >= 0) the gap to the bound is ``(N-1) t w/(k_1 (k_1 μ/t + w))``.
+    """
+    n, tt, kk, m, w = (sympy.Symbol(s, positive=True) for s in ("N", "t", "k", "mu", "w"))
+    gap = (n - 1) * tt / kk - (n - 1) * m / (kk * m / tt + w)
+    certified = nonnegative(gap, {n: 1 + sympy.Symbol("a", nonnegative=True)})
 
     def bounded(table: ProbabilityTable) -> bool:
-        t = ratio_value(levels.multiplicative_t(table))
-        n, smallest = table.n, levels.k_anonymity(table)
-        bound = sympy.Max((n - 1) * t / smallest, sympy.Rational(n, n - 1))
-        return _le(levels.kt_closeness_t(table, n - 1), bound)
+        level = ratio_value(levels.multiplicative_t(table))
+        bound = sympy.Max((table.n - 1) * level / levels.k_anonymity(table), sympy.Rational(table.n, table.n - 1))
+        return _le(levels.kt_closeness_t(table, table.n - 1), bound)
 
     spot, failure = spot_check(bounded, "(N-1)-closeness level <= max((N-1)t/k_1, N/(N-1))", min_n=3)
-    if failure is not None or below.status != "proven":
-        return result("unknown", [*below.checked_by, spot], f"{below.detail}; {spot}", failure)
-    derivation = (
-        "sympy/argument: removing record i of class E (|E| <= N - k_1) leaves the other classes, "
-        "mass >= (N-|E|)μ/t >= k_1 μ/t, so Pr_D/Pr_{D-i} <= (N-1)t/k_1 and Pr_{D-i}/Pr_D <= N/(N-1)"
-    )
+    steps = [
+        "sympy: Pr_D/Pr_{D-i} = (N-1)μ/(Nμ - p_i) and Nμ - p_i >= k_1 μ/t give a gap (N-1)t w/(k_1(k_1μ/t + w)) "
+        + ("certified >= 0" if certified else "NOT certified"),
+        "argument: Pr_{D-i}/Pr_D = (Nμ - p_i)/((N-1)μ) <= N/(N-1)",
+        spot,
+    ]
+    return steps, failure if certified else None
+
+
+def _lemma2_3b() -> CheckResult:
+    below = check_witness(claim("003_lemma2_3b"), {"k_conclusion": 2})
+    steps, failure = _n_minus_1_bound()
+    if failure is not None or below.status != "proven" or "NOT" in steps[0]:
+        return result("unknown", [*below.checked_by, *steps], f"{below.detail}; {steps[-1]}", failure)
     return result(
         "corrected",
-        [*below.checked_by, derivation, spot],
+        [*below.checked_by, *steps],
         "printed for every k; holds for k <= N-2 (witness: " + below.detail + "); fails at k = N-1",
-        {
-            "k": "N-1",
-            "implication": "multiplicative t-closeness (smallest class k_1) => "
-            "(N-1, max((N-1)t/k_1, N/(N-1)))-closeness",
-        },
+        {"k": "N-1", "implication": "003_lemma2_3c: multiplicative t-closeness (smallest class k_1) => "
+         "(N-1, max((N-1)t/k_1, N/(N-1)))-closeness"},
     )
+
+
+def _lemma2_3c() -> CheckResult:
+    steps, failure = _n_minus_1_bound()
+    if failure is not None or "NOT" in steps[0]:
+        return result("unknown", steps, steps[-1], failure)
+    return result("proven", steps, "multiplicative t-closeness bounds (N-1)-closeness")
 
 
 def _thm2a() -> CheckResult:
@@ -163,8 +188,8 @@ def _lemma3_4a() -> CheckResult:
 def _thm4_1() -> CheckResult:
     t = sympy.Symbol("t", positive=True)
     e = sympy.Symbol("e", nonnegative=True)
-    assert sympy.exp(sympy.log(t)) == t and sympy.log(sympy.exp(e)) == e
-    return _proven(
+    failed = _identity(sympy.exp(sympy.log(t)) - t, "g(f(t)) = t") or _identity(sympy.log(sympy.exp(e)) - e, "f(g(ε)) = ε")
+    return failed or _proven(
         "(N-k,ε)-DP ratio == (k,t) level for every k",
         "definition: {D \\ K : |K| = N-k} is the family of k-subsets; f = ln t, g = e^ε, f∘g = g∘f = id",
         lambda table: all(
@@ -246,6 +271,7 @@ CHECKS: dict[str, Callable[[], CheckResult]] = {
     "003_lemma2_2": _witness("003_lemma2_2", k_premise=3, k_conclusion=2),
     "003_lemma2_3a": _lemma2_3a,
     "003_lemma2_3b": _lemma2_3b,
+    "003_lemma2_3c": _lemma2_3c,
     "003_lemma2_4": _definitional("the inequalities of Def. 7 widen as t grows (Def. 1)"),
     "003_thm2a": _thm2a,
     "003_thm2b": lambda: check_ldp_group_bound(claim("003_thm2b")),

@@ -53,7 +53,7 @@ CLAIMS: tuple[Claim, ...] = (
         corrected=sympy.Eq(t, (k + (N - k) * _T) / N),
         note="Printed max_E |E|/N (1 + (N-|E|-1)/|E| e^ε); the expression decreases in |E|, so the "
         "max is at the smallest class |E| = k. The proof derives (N-|E|)/|E| and the final line "
-        "drops a 1: the printed t is too small by e^ε/N. The hypothesis 'the projection is "
+        "drops a 1: the printed t is too small by e^ε/N, for every N, k, ε. The hypothesis 'the projection is "
         "ε-DP' is used as a per-record ratio bound e^-ε Pr_i <= Pr_j <= e^ε Pr_i, i.e. ε-LDP "
         "(003 Def. 6), which is what is encoded; with ε-DP (003 Def. 5) see 000_prop1_dp.",
     ),
@@ -152,7 +152,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="Printed 'at most ceil(e_i p_i t)' and 'at least ceil(e_i p_i t)' records of B_i. A "
         "class with ceil(e p t) > e p t records of B_i has proportion above t p_i: distance > t. "
         "Corrected: at most floor(e_i p_i t) records of B_i, and at least ceil(e_i p_j / t) of "
-        "every other bucket B_j.",
+        "every other bucket B_j. The printed rule is right exactly when e_i p_i t is an integer.",
     ),
     Claim(
         "000_sec63_bucket_sizes",
@@ -164,7 +164,8 @@ CLAIMS: tuple[Claim, ...] = (
         (sympy.Ge(b, 2),),
         corrected=sympy.Eq(b * sympy.floor(N / b) + sympy.Mod(N, b), N),
         note="b buckets of at least ceil(N/b) values need more than N values when b does not "
-        "divide N. Corrected: N mod b buckets of floor(N/b)+1 values, the others floor(N/b).",
+        "divide N (the printed count is right iff b divides N). Corrected: N mod b buckets of "
+        "floor(N/b)+1 values, the others floor(N/b).",
     ),
     Claim(
         "000_sec63_proportions",

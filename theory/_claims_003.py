@@ -124,6 +124,18 @@ CLAIMS: tuple[Claim, ...] = (
         "smallest class k_1 implies (N-1, max((N-1)t/k_1, N/(N-1)))-closeness. Holds for k <= N-2.",
     ),
     Claim(
+        "003_lemma2_3c",
+        _src("IV.A", "Lemma 2(3) at k = N-1: the implication found when correcting 003_lemma2_3b"),
+        "implication",
+        "multiplicative_t_closeness",
+        "kt_closeness",
+        sympy.Eq(t1, sympy.Max((N - 1) * t / k1, N / (N - 1))),
+        (sympy.Ge(N, 3), sympy.Le(2 * k1, N)),
+        note="Not printed in 003 (derived here): every class has average >= μ/t and at least two "
+        "classes exist, so removing one record leaves mass >= k_1 μ/t. Read through Theorem 4(1) "
+        "and Lemma 3(3) it says multiplicative t-closeness implies (global) ε-DP.",
+    ),
+    Claim(
         "003_lemma2_4",
         _src("IV.A", "Lemma 2(4)"),
         "implication",
@@ -163,7 +175,7 @@ CLAIMS: tuple[Claim, ...] = (
         (sympy.Gt(k, 1), sympy.Lt(k, N)),
         corrected=sympy.Eq(t, (k + (N - k) * _T) / N),
         note="Printed (N-k-1)/k is too small by e^ε/N (with k = 1 it contradicts Theorem 2; with "
-        "k = N-1 it gives t < 1). Tight bound from the direction Pr_D/Pr_K with K at the low end "
+        "k = N-1 it gives t < 1); it fails for every N, k and ε, since the bound below is attained. Tight bound from the direction Pr_D/Pr_K with K at the low end "
         "of the LDP range and the other N-k records at the high end.",
     ),
     Claim(
@@ -345,6 +357,7 @@ SIZES: dict[str, tuple[sympy.Expr | None, sympy.Expr | None]] = {
     "003_lemma2_2": (k0, k1),
     "003_lemma2_3a": (k0, k1),
     "003_lemma2_3b": (k0, k1),
+    "003_lemma2_3c": (k1, N - 1),
     "003_lemma2_4": (k0, k1),
     "003_thm2a": (sympy.Integer(1), None),
     "003_thm2b": (None, sympy.Integer(1)),

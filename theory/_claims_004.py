@@ -92,7 +92,8 @@ CLAIMS: tuple[Claim, ...] = (
         (sympy.Le(k, n),),
         corrected=sympy.Eq(k_adjusted, k + sympy.floor(_MOD / _Q)),
         note="With the ceiling the remainder can exceed the number of clusters (n = 11, k = 4 gives "
-        "k' = 6, 11 mod 6 = 5 > floor(11/6) = 1); the text's floor (004_expr4) is right.",
+        "k' = 6, 11 mod 6 = 5 > floor(11/6) = 1); the text's floor (004_expr4) is right. The "
+        "two agree iff floor(n/k) divides n mod k.",
     ),
 )
 

@@ -42,7 +42,7 @@ class EncodingError(ValueError):
 
 
 def to_z3(expr: sympy.Basic, env: Mapping[sympy.Symbol, z3.ArithRef]) -> z3.ArithRef:
-    """Translate a sympy expression built from +, *, integer powers, rationals and ``env``'s symbols.
+    """Translate a sympy expression built from +, *, integer powers, Max, Min, rationals and ``env``'s symbols.
 
     Raises
     ------
@@ -62,13 +62,20 @@ def to_z3(expr: sympy.Basic, env: Mapping[sympy.Symbol, z3.ArithRef]) -> z3.Arit
     if isinstance(expr, sympy.Mul):
         factors = [to_z3(a, env) for a in expr.args]
         return z3.Product(factors)
+    if isinstance(expr, sympy.Max | sympy.Min):
+        args = [to_z3(a, env) for a in expr.args]
+        pick = (lambda x, y: x >= y) if isinstance(expr, sympy.Max) else (lambda x, y: x <= y)
+        result = args[0]
+        for arg in args[1:]:
+            result = z3.If(pick(result, arg), result, arg)
+        return result
     if isinstance(expr, sympy.Pow) and isinstance(expr.exp, sympy.Integer):
         base = to_z3(expr.base, env)
         power = int(expr.exp)
         product = z3.Product([base] * abs(power)) if power else z3.RealVal(1)
         return product if power >= 0 else 1 / product
     raise EncodingError(
-        f"cannot translate {expr} ({type(expr).__name__}) to Z3: expected +, *, integer powers, "
+        f"cannot translate {expr} ({type(expr).__name__}) to Z3: expected +, *, integer powers, Max, Min, "
         "rationals and the level symbol (exp/log must cancel in ratio space T = e^eps)"
     )
 

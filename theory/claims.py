@@ -148,6 +148,7 @@ class CheckResult:
 
 CLAIM_MODULES: tuple[str, ...] = (
     "theory._claims_003",
+    "theory._claims_003_tables",
     "theory._claims_000",
     "theory._claims_004",
     "theory._claims_mechanisms",

@@ -20,15 +20,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 import sympy
 
+from theory._claims_003 import Assumption as _Assumption
 from theory._sizes import size_for
 from theory.checks import CHECKS
 from theory.claims import CheckResult, Claim, Source, all_claims, sizes
 from theory.definitions import N, definition, k, k0, k1, k_dp, k_t
 
-__all__ = ["Edge", "Step", "Answer", "Graph", "build_graph", "MAX_STEPS", "CLASS_BASED", "SIZED"]
+__all__ = ["Edge", "Step", "Answer", "Graph", "build_graph", "MAX_STEPS", "CLASS_BASED", "SIZED", "PARAMETER_LEVELS"]
 
 MAX_STEPS = 4
 """Longest path considered (the map of 003 Fig. 2 has diameter 3)."""
@@ -36,8 +38,11 @@ SIZED = frozenset({"kt_closeness", "k_eps_dp"})
 """Definitions with a subset size k in [1, N-1] (Defs. 7-8)."""
 CLASS_BASED = frozenset({"multiplicative_t_closeness", "stochastic_t_closeness"})
 """Definitions whose size is the smallest equivalence class."""
+PARAMETER_LEVELS = frozenset({"k_anonymity"})
+"""Definitions whose level is a parameter of the premise (k-anonymity's k is the smallest
+class of the partition a class-based definition is taken over): reached only in one step
+from the query's premise, never through an intermediate size chosen by the search."""
 _EDGE_SIZES = (k, k0, k1, k_t, k_dp)
-_Assumption = sympy.Function("Assumption")
 
 
 @dataclass(frozen=True)
@@ -90,7 +95,7 @@ class Answer:
 
     premise: str
     conclusion: str
-    holds: str
+    holds: Literal["yes", "no", "unknown"]
     path: tuple[Step, ...] = ()
     f: sympy.Expr | None = None
     conditions: tuple[sympy.Basic, ...] = ()
@@ -210,8 +215,7 @@ class Graph:
         (a ⇒ b and b ⇏ a), ``implies``, ``implied_by``, ``unrelated`` or ``unknown``."""
         forward = self.implies(a, b, self._swap(params, False))
         backward = self.implies(b, a, self._swap(params, True))
-        if forward.holds == "yes" and backward.holds == "yes":
-            assert forward.f is not None and backward.f is not None
+        if forward.f is not None and backward.f is not None:
             x, y = _level_symbol(a), _level_symbol(b)
             there = sympy.simplify(backward.f.subs(y, forward.f) - x) == 0
             back = sympy.simplify(forward.f.subs(x, backward.f) - y) == 0
@@ -246,7 +250,7 @@ class Graph:
             return
         visited = {path.state} | {(s.premise, s.premise_size) for s in path.steps}
         for edge in self.usable():
-            if edge.premise != path.state[0]:
+            if edge.premise != path.state[0] or (edge.conclusion in PARAMETER_LEVELS and path.steps):
                 continue
             for extended in self._extend(path, edge, target, records, params):
                 if extended.state not in visited:
@@ -330,21 +334,53 @@ class Graph:
             yield Step(step.claim_id, step.source, step.premise, step.conclusion,
                        step.premise_size, step.conclusion_size, step.f, current)
 
+    def _covers(self, edge: Edge, size_a: sympy.Expr | None, size_b: sympy.Expr | None, records: sympy.Expr,
+                params: Mapping[str, object]) -> bool:
+        """Does the non-implication ``edge`` apply to its definitions at these sizes?"""
+        binding: dict[sympy.Basic, sympy.Expr] = {N: records}
+        conditions = list(edge.conditions)
+        for declared, actual in ((edge.premise_size, size_a), (edge.conclusion_size, size_b)):
+            if isinstance(declared, sympy.Symbol) and actual is not None:
+                binding[declared] = actual
+            elif declared is not None and actual is not None:
+                conditions.append(sympy.Eq(actual, declared))
+        return self._decide([c.subs(binding) for c in conditions], params) == []
+
+    def _reaches(self, source: tuple[str, sympy.Expr | None], target: tuple[str, sympy.Expr | None],
+                 records: sympy.Expr, params: Mapping[str, object]) -> tuple[str, ...] | None:
+        """Claim ids of an implication path from ``source`` to ``target`` (empty when equal)."""
+        if source == target:
+            return ()
+        start = _Path(source, _level_symbol(source[0]), (), ())
+        path = next(self._paths(start, target, records, params), None)
+        return None if path is None else tuple(s.claim_id for s in path.steps)
+
     def _refusal(self, premise: str, conclusion: str, start: tuple[str, sympy.Expr | None],
                  target: tuple[str, sympy.Expr | None], records: sympy.Expr, params: Mapping[str, object]) -> Answer:
-        evidence = []
-        for edge in self.non_implications():
-            if (edge.premise, edge.conclusion) != (premise, conclusion):
-                continue
-            binding: dict[sympy.Basic, sympy.Expr] = {N: records}
-            for declared, actual in ((edge.premise_size, start[1]), (edge.conclusion_size, target[1])):
-                if isinstance(declared, sympy.Symbol) and actual is not None:
-                    binding[declared] = actual
-            if self._decide([c.subs(binding) for c in edge.conditions], params) == []:
-                evidence.append(edge.claim_id)
-        holds = "no" if evidence else "unknown"
-        detail = "non-implication: " + ", ".join(evidence) if evidence else "no path and no non-implication claim"
-        return Answer(premise, conclusion, holds, evidence=tuple(evidence), detail=detail)
+        """A "no" from a non-implication A ⇏ B, directly or derived: if A ⇒ X and Y ⇒ B then
+        X ⇏ Y (else A ⇒ X ⇒ Y ⇒ B); derived only when N is a number."""
+        evidence = [
+            e.claim_id for e in self.non_implications()
+            if (e.premise, e.conclusion) == (premise, conclusion) and self._covers(e, start[1], target[1], records, params)
+        ]
+        if evidence:
+            return Answer(premise, conclusion, "no", evidence=tuple(evidence), detail="non-implication: " + ", ".join(evidence))
+        if records.is_number:
+            sizes = [v for v in (start[1], target[1]) if v is not None and v.is_number]
+            values = list(dict.fromkeys([*sizes, *(records - v for v in sizes), sympy.Integer(1), records - 1]))
+            for edge in self.non_implications():
+                for size_a in values if edge.premise in SIZED | CLASS_BASED else [None]:
+                    for size_b in values if edge.conclusion in SIZED | CLASS_BASED else [None]:
+                        if not self._covers(edge, size_a, size_b, records, params):
+                            continue
+                        before = self._reaches((edge.premise, size_a), start, records, params)
+                        after = None if before is None else self._reaches(target, (edge.conclusion, size_b), records, params)
+                        if after is not None:
+                            chain = (*before, edge.claim_id, *after)
+                            return Answer(premise, conclusion, "no", evidence=chain,
+                                          detail=f"derived from {edge.claim_id} ({edge.premise} ⇏ {edge.conclusion}) "
+                                          f"via {' -> '.join(chain)}")
+        return Answer(premise, conclusion, "unknown", detail="no path and no non-implication claim")
 
 
 def _truthy(value: object) -> bool:

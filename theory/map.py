@@ -14,6 +14,7 @@ References
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from pathlib import Path
 
 import matplotlib
@@ -67,8 +68,12 @@ def edge_label(edge: Edge) -> str:
     return text
 
 
-def render_map(graph: Graph, out: Path | str) -> Path:
-    """Write the map of ``graph`` to ``out`` (SVG; the suffix picks another format) and return the path."""
+def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ...]] | None = None) -> Path:
+    """Write the map of ``graph`` to ``out`` (SVG; the suffix picks another format) and return the path.
+
+    ``bounds`` maps a definition id to lines about its closed-form bound claims, written
+    under nodes that have no arrows (EMD t-closeness: 004 Props. 1-2).
+    """
     out = Path(out)
     groups: dict[tuple[str, str], list[Edge]] = defaultdict(list)
     for edge in graph.edges:
@@ -81,6 +86,7 @@ def render_map(graph: Graph, out: Path | str) -> Path:
                 item.name, (x, y), ha="center", va="center", fontsize=9, zorder=3,
                 bbox={"boxstyle": "round,pad=0.4", "facecolor": "#f4f6f7", "edgecolor": "#2c3e50"},
             )
+        _bound_notes(axes, graph, bounds)
         for (premise, conclusion), edges in groups.items():
             start, end = POSITIONS[premise], POSITIONS[conclusion]
             for index, edge in enumerate(edges):
@@ -110,11 +116,19 @@ def _draw(axes: plt.Axes, edge: Edge, start: tuple[float, float], end: tuple[flo
         mid_x, mid_y = (start[0] + end[0]) / 2, (start[1] + end[1]) / 2
         normal = (end[1] - start[1], start[0] - end[0])  # matplotlib's arc3 bends towards +rad (dy, -dx)
         apex = (mid_x + bend * normal[0] / 2, mid_y + bend * normal[1] / 2)
-        label_at = (apex[0], apex[1] + 0.22)
+        label_at = (apex[0], apex[1] + (-0.3 if edge.reverse else 0.22))
         if edge.f is None:
             axes.plot(*apex, marker="x", markersize=9, markeredgewidth=2, color=style["color"], zorder=5)
     axes.annotate(edge_label(edge), label_at, ha="center", va="center", color=style["color"], fontsize=6.5,
                   zorder=4, bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
+
+
+def _bound_notes(axes: plt.Axes, graph: Graph, bounds: Mapping[str, tuple[str, ...]] | None) -> None:
+    connected = {e.premise for e in graph.edges} | {e.conclusion for e in graph.edges}
+    for definition_id, lines in (bounds or {}).items():
+        if definition_id not in connected and lines:
+            x, y = POSITIONS[definition_id]
+            axes.annotate("\n".join(lines), (x, y - 0.5), ha="center", va="top", fontsize=6.5, color="#34495e")
 
 
 def _legend(axes: plt.Axes) -> None:

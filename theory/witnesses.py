@@ -10,7 +10,7 @@ Public API (stable; ``privcert theory witness A B --bound X`` calls these)::
     witness(premise, conclusion, bound, *, params=None) -> WitnessResult
         (.table, .premise_level, .conclusion_level, .bound_ratio, .exceeds, .family, .detail)
     verify_witness(premise, conclusion, bound, table, params=None) -> WitnessResult
-    NoWitnessError (a ValueError), ImplicationHolds (its subclass), SUPPORTED_PAIRS
+    NoWitnessError (a ValueError; subclasses ImplicationHolds, InadmissibleParameters), SUPPORTED_PAIRS
 
 ``bound`` is in the conclusion's own level (t for closeness, ε for the DP family, as in
 :mod:`theory.definitions`); ``params`` gives ``N`` and the sizes (see :mod:`theory._sizes`:
@@ -32,7 +32,9 @@ ratio ≥ R + 1 > bound; μ is fixed, only σ or α moves):
     smaller subset size sees an all-zero subset: level ∞.
 ``split_pair`` (Table VI; Thm. 3(2))
     records μ - σ, σ and N - 2 records μ = 1/2, N ≥ k + 2: the extreme k-subsets always
-    pair μ - σ with σ, so (k, t)-closeness does not depend on σ, while ε-LDP = μ/σ.
+    pair μ - σ with σ, so (k, t)-closeness does not depend on σ, while ε-LDP = μ/σ. For
+    N = k + 1 the σ record is alone in a removal and moves the level, so ``zero_block(N, 2)``
+    (one zero record: ε-LDP infinite, (k, t)-closeness finite for k ≥ 2) is used instead.
 ``table_vii`` (Table VII; Lemma 3(4))
     k - 1 records μ = 1/2, one μ - α, one α, N - k - 1 zeros (N ≥ k + 2): ε-DP does not
     depend on α, (k, ε)-DP ≥ (N-k)kμ/(Nα).
@@ -57,6 +59,7 @@ from theory.tables import ProbabilityTable
 __all__ = [
     "NoWitnessError",
     "ImplicationHolds",
+    "InadmissibleParameters",
     "WitnessResult",
     "witness",
     "verify_witness",
@@ -75,6 +78,10 @@ class NoWitnessError(ValueError):
 
 class ImplicationHolds(NoWitnessError):
     """No witness can exist: under these parameters the premise implies the conclusion (cited)."""
+
+
+class InadmissibleParameters(NoWitnessError):
+    """The parameters admit no table of the definitions (e.g. two classes of >= k records need N >= 2k)."""
 
 
 def _implied(reason: str) -> ImplicationHolds:
@@ -129,7 +136,9 @@ def _rows(column: list[Fraction]) -> list[list[Fraction]]:
 def carrier_classes(n: int, k: int, ratio: Fraction) -> ProbabilityTable:
     """Tables III/V generalised: classes of sizes k and n - k, each averaging μ = 1/n."""
     if n < 2 * k or n < 3:
-        raise NoWitnessError(f"carrier_classes needs N >= max(2k, 3) (two classes, one of size >= 2); found N={n}, k={k}")
+        raise InadmissibleParameters(
+            f"carrier_classes needs N >= max(2k, 3) (two classes of >= k records, one of size >= 2); found N={n}, k={k}"
+        )
     mu = Fraction(1, n)
     sigma = mu / (ratio + 1)
     column: list[Fraction] = []
@@ -162,7 +171,7 @@ def table_vii(n: int, k: int, ratio: Fraction) -> ProbabilityTable:
     if k < 2:
         raise _implied("(1,ε)-DP is ε-DP (003 Lemma 3(3))")
     if n < k + 2:
-        return zero_block(n, n - 1)  # (N-1,t)-closeness is ε-DP (Thm. 4); N-k zeros remain
+        raise NoWitnessError(f"table_vii needs N >= k + 2; found N={n}, k={k}")
     mu = Fraction(1, 2)
     alpha = min(mu / 2, Fraction(n - k) * k * mu / (n * (ratio + 1)))
     return ProbabilityTable.from_rows(_rows([mu] * (k - 1) + [mu - alpha, alpha] + [Fraction(0)] * (n - k - 1)))
@@ -187,6 +196,8 @@ def _family(
                 f"(N-1,t)-closeness is ε-DP (Thm. 4(1)); {premise} with smallest class k implies it "
                 "with e^ε <= max(t(N-1)/k, N/(N-1))"
             )
+        if conclusion == "k_eps_dp" and classwise and n - (kp or 1) <= kc:  # type: ignore[operator]
+            raise InadmissibleParameters(f"no class can have more than k_DP={kc} records: (k,ε)-DP inside classes is vacuous")
         if conclusion == "k_eps_dp" and not classwise and kc < 2:  # type: ignore[operator]
             raise _implied(
                 "globally, multiplicative t-closeness with smallest class k implies ε-DP with "
@@ -195,8 +206,12 @@ def _family(
             )
         return carrier_classes, (n, kp or 1, ratio)
     if pair == ("kt_closeness", "ldp"):
+        if kp is not None and kp >= 2 and n == kp + 1:
+            return zero_block, (n, 2)  # one zero record; (N-1,t)-closeness stays finite
         return split_pair, (n, kp, ratio)
     if pair == ("dp", "k_eps_dp"):
+        if kc is not None and kc >= 2 and n == kc + 1:
+            return zero_block, (n, n - 1)  # (N-1,t)-closeness is ε-DP (Thm. 4(1)); N-k zeros remain
         return table_vii, (n, kc, ratio)
     if pair == ("kt_closeness", "kt_closeness"):
         if kc >= kp:  # type: ignore[operator]

@@ -26,7 +26,8 @@ import sympy
 
 from verifier._exact_max import exact_argmax, first_by_qi, screen_margin
 from verifier.counts import Classes, CountTable
-from verifier.results import Witness
+from verifier.errors import PolicyError
+from verifier.results import Comparison, Level, Measurement, Witness
 
 __all__ = [
     "Cells",
@@ -37,7 +38,12 @@ __all__ = [
     "first_cell_by_qi",
     "class_witness",
     "excluded_notes",
+    "EMPTY",
+    "undefined",
+    "exact_number",
 ]
+
+EMPTY = "the table has no equivalence class with rows"
 
 
 @dataclass(frozen=True)
@@ -203,3 +209,23 @@ def excluded_notes(table: CountTable) -> tuple[str, ...]:
     if table.excluded:
         return (f"{table.excluded} row(s) with a missing value excluded (missing = \"exclude\")",)
     return ()
+
+
+def undefined(model: str, table: CountTable, comparison: Comparison, *, parameters: dict[str, object] | None = None,
+              notes: tuple[str, ...] = ()) -> Measurement:
+    """The measurement of a table in which no class has a row: the level is undefined."""
+    return Measurement(model, table.attribute, Level.undefined(EMPTY), None, comparison,
+                       parameters=parameters or {}, notes=notes + excluded_notes(table))
+
+
+def exact_number(value: object, name: str) -> Fraction:
+    """``value`` as a ``Fraction``; a policy level must be exact (``int`` or ``Fraction``).
+
+    Raises
+    ------
+    PolicyError
+        ``value`` is a float, a bool, text or anything else.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer, Fraction)):
+        raise PolicyError(f"{name}: expected an exact number (int or Fraction), found {value!r}")
+    return Fraction(int(value)) if isinstance(value, (int, np.integer)) else value

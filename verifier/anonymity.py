@@ -22,14 +22,12 @@ from typing import Any
 import numpy as np
 
 from verifier._exact_max import exact_ints, first_by_qi
-from verifier._screen import cells_of, class_witness, excluded_notes, screened_max
+from verifier._screen import EMPTY, cells_of, class_witness, exact_number, excluded_notes, screened_max, undefined
 from verifier.counts import Classes, CountTable
 from verifier.errors import PolicyError
 from verifier.results import Level, Measurement, Witness, jsonable
 
 __all__ = ["k_anonymity", "alpha_k_anonymity", "prosecutor_risk", "class_metrics", "ClassMetrics"]
-
-_EMPTY = "the table has no equivalence class with rows"
 
 
 def _smallest(classes: Classes) -> tuple[int, int, int]:
@@ -59,7 +57,7 @@ def k_anonymity(classes: Classes) -> Measurement:
     '1'
     """
     if classes.count == 0:
-        return Measurement("k_anonymity", None, Level.undefined(_EMPTY), None, "at_least")
+        return Measurement("k_anonymity", None, Level.undefined(EMPTY), None, "at_least")
     k, index, ties = _smallest(classes)
     witness = Witness(qi=classes.describe(index), size=k,
                       numbers={"classes_of_size_k": ties, "classes": classes.count, "rows": classes.rows})
@@ -80,8 +78,7 @@ def alpha_k_anonymity(table: CountTable) -> Measurement:
     """
     cells = cells_of(table)
     if cells.present.size == 0:
-        return Measurement("alpha_k_anonymity", table.attribute, Level.undefined(_EMPTY), None, "at_most",
-                           notes=excluded_notes(table))
+        return undefined("alpha_k_anonymity", table, "at_most")
     top = np.maximum.reduceat(cells.count, cells.starts)
     alpha, where = screened_max(top, cells.sizes)
     index = first_by_qi(table.classes, cells.present[where])
@@ -92,12 +89,10 @@ def alpha_k_anonymity(table: CountTable) -> Measurement:
                        parameters={"k": int(cells.sizes.min())}, notes=excluded_notes(table))
 
 
-def _exact_threshold(threshold: Any, name: str) -> Fraction:
-    if isinstance(threshold, bool) or not isinstance(threshold, (int, np.integer, Fraction)):
-        raise PolicyError(f"{name}: expected an exact number (int or Fraction), found {threshold!r}")
-    value = Fraction(int(threshold)) if isinstance(threshold, (int, np.integer)) else threshold
+def _probability(threshold: Any) -> Fraction:
+    value = exact_number(threshold, "prosecutor_risk threshold")
     if not 0 <= value <= 1:
-        raise PolicyError(f"{name}: expected a probability in [0, 1], found {value}")
+        raise PolicyError(f"prosecutor_risk threshold: expected a probability in [0, 1], found {value}")
     return value
 
 
@@ -118,9 +113,9 @@ def prosecutor_risk(classes: Classes, threshold: Fraction = Fraction(1, 5)) -> M
     ----------
     El Emam & Dankar, JAMIA 2008, prosecutor re-identification risk.
     """
-    limit = _exact_threshold(threshold, "prosecutor_risk threshold")
+    limit = _probability(threshold)
     if classes.count == 0:
-        return Measurement("prosecutor_risk", None, Level.undefined(_EMPTY), None, "at_most",
+        return Measurement("prosecutor_risk", None, Level.undefined(EMPTY), None, "at_most",
                            parameters={"threshold": limit})
     k, index, ties = _smallest(classes)
     rows = classes.rows
@@ -174,7 +169,7 @@ def class_metrics(classes: Classes) -> ClassMetrics:
     minimal average group size).
     """
     if classes.count == 0:
-        raise ValueError(f"class_metrics: {_EMPTY}")
+        raise ValueError(f"class_metrics: {EMPTY}")
     rows = classes.rows
     sizes = exact_ints(rows * rows, classes.sizes)
     average = Fraction(rows, classes.count)

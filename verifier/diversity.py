@@ -21,14 +21,22 @@ import numpy as np
 import sympy
 
 from verifier._exact_max import first_by_qi, screen_margin
-from verifier._screen import Cells, cells_of, class_witness, excluded_notes, log_form_sign, prime_exponents, screened_max
+from verifier._screen import (
+    Cells,
+    cells_of,
+    class_witness,
+    exact_number,
+    excluded_notes,
+    log_form_sign,
+    prime_exponents,
+    screened_max,
+    undefined,
+)
 from verifier.counts import CountTable
 from verifier.errors import PolicyError
 from verifier.results import Level, Measurement
 
 __all__ = ["distinct_l_diversity", "entropy_l_diversity", "entropy_l_satisfied", "recursive_cl_diversity"]
-
-_EMPTY = "the table has no equivalence class with rows"
 
 Profile = tuple[int, ...]
 """A class's counts divided by their gcd, sorted: the entropy depends on nothing else."""
@@ -45,8 +53,7 @@ def distinct_l_diversity(table: CountTable) -> Measurement:
     """
     cells = cells_of(table)
     if cells.present.size == 0:
-        return Measurement("distinct_l_diversity", table.attribute, Level.undefined(_EMPTY), None, "at_least",
-                           notes=excluded_notes(table))
+        return undefined("distinct_l_diversity", table, "at_least")
     distinct = cells.distinct
     l_star = int(distinct.min())
     index = first_by_qi(table.classes, cells.present[distinct == l_star])
@@ -76,6 +83,38 @@ def _profile(cells: Cells, position: int) -> Profile:
     counts = cells.count[start:stop].tolist()
     divisor = math.gcd(*counts)
     return tuple(sorted(c // divisor for c in counts))
+
+
+_HASH_BASE = np.uint64(0x9E3779B97F4A7C15)
+
+
+def _profile_groups(cells: Cells, positions: np.ndarray) -> dict[Profile, np.ndarray]:
+    """Group the present classes at ``positions`` by profile: ``{profile: positions}``.
+
+    Vectorized: each class's reduced, sorted counts are hashed (a polynomial mod 2**64),
+    classes are grouped by (number of values, hash), and every class is then compared
+    cell by cell with its group's first class, so a hash collision can never merge two
+    profiles (it only sends the grouping to the per-class path).
+    """
+    reduced = cells.count // cells.per_cell(np.gcd.reduceat(cells.count, cells.starts))
+    reduced = reduced[np.lexsort((reduced, cells.cls))]
+    rank = np.arange(reduced.size) - cells.per_cell(cells.starts)
+    powers = np.cumprod(np.full(int(cells.distinct.max()), _HASH_BASE, dtype=np.uint64))
+    hashes = np.add.reduceat(reduced.astype(np.uint64) * powers[rank], cells.starts)
+    keys = np.stack([cells.distinct[positions].astype(np.uint64), hashes[positions]])
+    _, first, group = np.unique(keys, axis=1, return_index=True, return_inverse=True)
+    group = group.ravel()
+    leader = np.full(cells.present.size, -1, dtype=np.int64)
+    leader[positions] = positions[first][group]
+    owner = cells.per_cell(np.arange(cells.present.size))
+    mine = leader[owner] >= 0
+    same = reduced[mine] == reduced[cells.starts[leader[owner[mine]]] + rank[mine]]
+    if not same.all():
+        profiles: dict[Profile, list[int]] = {}
+        for position in positions.tolist():
+            profiles.setdefault(_profile(cells, position), []).append(position)
+        return {profile: np.array(where) for profile, where in profiles.items()}
+    return {_profile(cells, int(positions[i])): positions[group == g] for g, i in enumerate(first)}
 
 
 def _nlogn_terms(profile: Profile, scale: int) -> dict[int, int]:
@@ -130,16 +169,15 @@ def entropy_l_diversity(table: CountTable) -> Measurement:
     """
     cells = cells_of(table)
     if cells.present.size == 0:
-        return Measurement("entropy_l_diversity", table.attribute, Level.undefined(_EMPTY), None, "at_least",
-                           notes=excluded_notes(table))
+        return undefined("entropy_l_diversity", table, "at_least", notes=("natural logarithm",))
     entropy, margin = _entropy_screen(cells)
     near = np.flatnonzero(entropy <= entropy.min() + margin)
-    profiles = {int(p): _profile(cells, int(p)) for p in near}
-    lowest = min(sorted(set(profiles.values())), key=cmp_to_key(_compare_entropy))
-    tied = [p for p, profile in profiles.items() if _compare_entropy(profile, lowest) == 0]
-    index = first_by_qi(table.classes, cells.present[tied])
+    groups = _profile_groups(cells, near)
+    lowest = min(sorted(groups), key=cmp_to_key(_compare_entropy))
+    tied = {profile: where for profile, where in groups.items() if _compare_entropy(profile, lowest) == 0}
+    index = first_by_qi(table.classes, cells.present[np.concatenate(list(tied.values()))])
     position = cells.position(index)
-    profile = profiles[position]
+    profile = next(profile for profile, where in tied.items() if position in where)
     witness = class_witness(table, index, distinct_values=int(cells.distinct[position]),
                             entropy=float(entropy[position]), profile=_describe_profile(profile))
     notes = ("natural logarithm",) + excluded_notes(table)
@@ -150,15 +188,6 @@ def entropy_l_diversity(table: CountTable) -> Measurement:
 def _describe_profile(profile: Profile) -> Any:
     """The reduced counts of the witness class, shortened when the class has many values."""
     return list(profile) if len(profile) <= 32 else f"{len(profile)} counts, largest {profile[-1]}"
-
-
-def _exact_level(l: Any, name: str) -> Fraction:
-    if isinstance(l, bool) or not isinstance(l, (int, np.integer, Fraction)):
-        raise PolicyError(f"{name}: expected an exact number (int or Fraction), found {l!r}")
-    value = Fraction(int(l)) if isinstance(l, (int, np.integer)) else l
-    if value <= 0:
-        raise PolicyError(f"{name}: expected l > 0, found {value}")
-    return value
 
 
 def entropy_l_satisfied(table: CountTable, l: int | Fraction) -> bool:
@@ -178,7 +207,9 @@ def entropy_l_satisfied(table: CountTable, l: int | Fraction) -> bool:
     PolicyError
         ``l`` is not an exact positive number.
     """
-    bound = _exact_level(l, "entropy l-diversity l")
+    bound = exact_number(l, "entropy l-diversity l")
+    if bound <= 0:
+        raise PolicyError(f"entropy l-diversity l: expected l > 0, found {bound}")
     cells = cells_of(table)
     if cells.present.size == 0:
         return False
@@ -190,7 +221,7 @@ def entropy_l_satisfied(table: CountTable, l: int | Fraction) -> bool:
     if bool((entropy < log_bound - margin).any()):
         return False
     near = np.flatnonzero(entropy <= log_bound + margin)
-    for profile in {_profile(cells, int(p)) for p in near}:
+    for profile in _profile_groups(cells, near):
         n = sum(profile)
         terms = _nlogn_terms(profile, 1)
         terms[bound.denominator] = terms.get(bound.denominator, 0) + n
@@ -228,8 +259,7 @@ def recursive_cl_diversity(table: CountTable, l: int) -> Measurement:
     cells = cells_of(table)
     parameters = {"l": l}
     if cells.present.size == 0:
-        return Measurement("recursive_cl_diversity", table.attribute, Level.undefined(_EMPTY), None, "below",
-                           parameters=parameters, notes=excluded_notes(table))
+        return undefined("recursive_cl_diversity", table, "below", parameters=parameters)
     distinct = cells.distinct
     short = distinct < l
     if short.any():

@@ -24,13 +24,20 @@ import numpy as np
 import sympy
 
 from verifier._exact_max import exact_ints, first_by_qi, screen_margin
-from verifier._screen import Cells, cells_of, class_witness, excluded_notes, first_cell_by_qi, screened_max
+from verifier._screen import (
+    Cells,
+    cells_of,
+    class_witness,
+    excluded_notes,
+    first_cell_by_qi,
+    screened_max,
+    undefined,
+)
 from verifier.counts import CountTable
 from verifier.results import Level, Measurement, Witness
 
 __all__ = ["basic_beta_likeness", "enhanced_beta_likeness", "delta_disclosure"]
 
-_EMPTY = "the table has no equivalence class with rows"
 _NO_GAIN = "no class raises the frequency of any value above its overall frequency: β* = 0"
 
 
@@ -84,8 +91,7 @@ def basic_beta_likeness(table: CountTable) -> Measurement:
     """
     cells = cells_of(table)
     if cells.present.size == 0:
-        return Measurement("basic_beta_likeness", table.attribute, Level.undefined(_EMPTY), None, "at_most",
-                           notes=excluded_notes(table))
+        return undefined("basic_beta_likeness", table, "at_most")
     level, witness, notes = _max_gain(table, _gains(table, cells))
     return Measurement("basic_beta_likeness", table.attribute, level, witness, "at_most",
                        notes=notes + excluded_notes(table))
@@ -102,7 +108,7 @@ def _exceeds_log_bound(table: CountTable, gains: _Gains) -> np.ndarray:
     totals = np.asarray(table.totals, dtype=np.int64)[gains.cells.value[gains.positions]]
     gain = gains.num.astype(np.float64) / gains.den.astype(np.float64)
     bound = -np.log1p(-(rows - totals) / rows)
-    slack = screen_margin(np.maximum(gain, bound), 1)
+    slack = screen_margin(1.0, 1) * np.maximum(gain, bound)
     over = gain > bound + slack
     for i in np.flatnonzero(~over & (gain >= bound - slack)):
         exact = Fraction(int(gains.num[i]), int(gains.den[i]))
@@ -130,8 +136,7 @@ def enhanced_beta_likeness(table: CountTable) -> Measurement:
     """
     cells = cells_of(table)
     if cells.present.size == 0:
-        return Measurement("enhanced_beta_likeness", table.attribute, Level.undefined(_EMPTY), None, "at_most",
-                           notes=excluded_notes(table))
+        return undefined("enhanced_beta_likeness", table, "at_most")
     gains = _gains(table, cells)
     over = _exceeds_log_bound(table, gains)
     if over.size:
@@ -164,9 +169,9 @@ def delta_disclosure(table: CountTable) -> Measurement:
     Brickell & Shmatikov, KDD 2008, Definition 4 (δ-disclosure privacy).
     """
     cells = cells_of(table)
-    notes = ("natural logarithm",) + excluded_notes(table)
     if cells.present.size == 0:
-        return Measurement("delta_disclosure", table.attribute, Level.undefined(_EMPTY), None, "below", notes=notes)
+        return undefined("delta_disclosure", table, "below", notes=("natural logarithm",))
+    notes = ("natural logarithm",) + excluded_notes(table)
     present_values = np.asarray(table.totals) > 0
     lacking = cells.distinct < int(present_values.sum())
     if lacking.any():
