@@ -123,8 +123,10 @@ def _specs(
 
 
 def _level(measurement: Measurement) -> str:
-    number = measurement.level.number
-    return measurement.level.exact if number is None else f"{number:.6g}"
+    """The exact level, followed by its decimal value when the exact form is not plain."""
+    exact, number = measurement.level.exact, measurement.level.number
+    plain = number is None or exact.lstrip("-").isdigit()
+    return exact if plain else f"{exact} ≈ {number:.4g}"
 
 
 def _model(measurement: Measurement) -> str:
@@ -156,9 +158,9 @@ def _table(title: str, columns: tuple[str, ...]) -> Table:
 
 
 def _measurement_table(report: Report, title: str) -> Table:
-    table = _table(title, ("model", "attribute", "level", "exact", "witness"))
+    table = _table(title, ("model", "attribute", "level", "witness"))
     for m in report.measurements:
-        table.add_row(*map(escape, (_model(m), attribute_label(m.attribute), _level(m), m.level.exact, _witness(m))))
+        table.add_row(*map(escape, (_model(m), attribute_label(m.attribute), _level(m), _witness(m))))
     return table
 
 
@@ -172,7 +174,7 @@ def _audit_table(result: AuditResult, title: str) -> Table:
         verdict = "[green]pass[/]" if check.passed else "[bold red]FAIL[/]"
         required = f"{_SIGN[m.comparison]} {check.requirement.threshold}"
         number = check.requirement.key.removeprefix("require[").removesuffix("]")
-        cells = (number, _model(m), attribute_label(m.attribute), m.level.exact, required)
+        cells = (number, _model(m), attribute_label(m.attribute), _level(m), required)
         table.add_row(*map(escape, cells), verdict)
     return table
 
