@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
 import numpy as np
+import pandas as pd
 
 from verifier.counts import Classes, CountTable
 from verifier.results import jsonable
@@ -69,15 +70,24 @@ def exact_argmax(numerators: np.ndarray, denominators: np.ndarray) -> tuple[Frac
 
 
 def first_by_qi(classes: Classes, indices: Sequence[int] | np.ndarray) -> int:
-    """The class among ``indices`` whose quasi-identifier tuple has the smallest ``repr``.
+    """The class among ``indices`` whose quasi-identifier values sort first.
 
-    Classes are numbered by first appearance in the table, so the index itself depends
-    on row order; the QI values do not.
+    Values are compared column by column (in QI order) by the ``repr`` of their JSON
+    form, so the choice is a function of the values alone. Classes are numbered by first
+    appearance in the table, so the index itself depends on row order; the QI values do
+    not. Vectorized: one ``repr`` per distinct value of each column among the candidates,
+    then ``np.lexsort`` (hundreds of thousands of tied classes cost milliseconds).
     """
-    indices = [int(i) for i in indices]
-    rows = classes.keys.iloc[indices].itertuples(index=False, name=None)
-    keys = [repr(tuple(jsonable(v) for v in row)) for row in rows]
-    return indices[min(range(len(indices)), key=keys.__getitem__)]
+    indices = np.asarray(indices, dtype=np.int64)
+    keys = classes.keys.iloc[indices]
+    ranks = []
+    for column in reversed(classes.qi):
+        codes, uniques = pd.factorize(keys[column], use_na_sentinel=False)
+        text = np.array([repr(jsonable(v)) for v in uniques], dtype=object)
+        rank = np.empty(len(text), dtype=np.int64)
+        rank[np.argsort(text, kind="stable")] = np.arange(len(text))
+        ranks.append(rank[codes])
+    return int(indices[np.lexsort(ranks)[0]])
 
 
 def candidate_rows(table: CountTable, candidates: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
