@@ -3,8 +3,8 @@
 Every measure of a deterministic release is a function of the counts
 ``n[class, value]`` (equivalence class × sensitive value) and their margins
 (ARCHITECTURE.md, "Sufficient statistics"). :func:`count_tables` builds them with one
-group-by over the quasi-identifiers and one bincount per sensitive attribute; nothing
-after it touches rows.
+group-by over the quasi-identifiers (per-column factorization into one integer key) and
+one bincount per sensitive attribute; nothing after it touches rows.
 
 Conventions (issue 2, "Count tables"):
 
@@ -37,7 +37,7 @@ __all__ = ["AttributeSpec", "Classes", "CountTable", "count_tables", "Kind", "Mi
 Kind = Literal["categorical", "numerical", "ordinal"]
 Missing = Literal["error", "value", "exclude"]
 
-_BLOCK_CELLS = 1 << 22
+_BLOCK_CELLS = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -259,14 +259,39 @@ def count_tables(
     if len(frame) == 0:
         raise DataError(f"{source}: the table has no rows")
 
-    grouped = frame.groupby(list(qi), dropna=False, sort=False, observed=True)
-    ids = grouped.ngroup().to_numpy(dtype=np.int64)
-    keys = grouped.size().index.to_frame(index=False)
-    keys.columns = list(qi)
+    ids = _class_ids(frame, qi)
+    keys = frame.iloc[_first_occurrences(ids)][list(qi)].reset_index(drop=True)
     classes = Classes(qi=qi, keys=keys, sizes=np.bincount(ids, minlength=len(keys)).astype(np.int64))
 
     tables = tuple(_count(frame, ids, classes, spec, source) for spec in attributes)
     return classes, tables
+
+
+def _class_ids(frame: pd.DataFrame, qi: Sequence[str]) -> np.ndarray:
+    """Number the rows' quasi-identifier combinations by first appearance.
+
+    The group-by, done as pandas does it but with less memory: each column is
+    factorized (a missing value is a code of its own), the codes are combined into one
+    mixed-radix int64 key, re-compressed whenever the radix product could overflow, and
+    the key is factorized once more.
+    """
+    key = np.zeros(len(frame), dtype=np.int64)
+    radix = 1
+    for column in qi:
+        codes, uniques = pd.factorize(frame[column], use_na_sentinel=False)
+        if radix * max(len(uniques), 1) >= 1 << 62:
+            key, distinct = pd.factorize(key)
+            radix = len(distinct)
+        key = key * len(uniques) + codes
+        radix *= max(len(uniques), 1)
+    ids, _ = pd.factorize(key)
+    return ids.astype(np.int64, copy=False)
+
+
+def _first_occurrences(ids: np.ndarray) -> np.ndarray:
+    """Row positions where each class first appears (ids are numbered by first appearance)."""
+    running = np.maximum.accumulate(ids)
+    return np.flatnonzero(np.r_[True, running[1:] > running[:-1]])
 
 
 def _require_columns(frame: pd.DataFrame, columns: Sequence[str], source: str) -> None:
