@@ -280,9 +280,10 @@ def _class_ids(frame: pd.DataFrame, qi: Sequence[str]) -> np.ndarray:
     for column in qi:
         codes, uniques = pd.factorize(frame[column], use_na_sentinel=False)
         if radix * max(len(uniques), 1) >= 1 << 62:
-            key, distinct = pd.factorize(key)
-            radix = len(distinct)
-        key = key * len(uniques) + codes
+            compressed, distinct = pd.factorize(key)
+            key, radix = compressed.astype(np.int64, copy=False), len(distinct)
+        key *= len(uniques)
+        key += codes
         radix *= max(len(uniques), 1)
     ids, _ = pd.factorize(key)
     return ids.astype(np.int64, copy=False)
@@ -390,7 +391,8 @@ def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: Attribu
     m = len(values)
     if m == 0:
         raise DataError(f"{source}: sensitive attribute {spec.name!r} has no non-missing value")
-    keys = ids * m + codes
+    keys = ids * m
+    keys += codes
     cells_total = classes.count * m
     if cells_total <= max(4 * len(keys), 1 << 20):
         dense = np.bincount(keys, minlength=cells_total)
