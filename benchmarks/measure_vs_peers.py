@@ -17,7 +17,8 @@ times (medians of ``--repeat`` runs):
 * each model alone on prebuilt count tables, and the count-table build itself;
 * pyCANON's functions, each in its own subprocess of pyCANON's virtual environment
   (tests/peers/pycanon_env.py) with a ``--pycanon-timeout`` (600 s); a function that
-  times out at one size is not run at larger sizes;
+  times out at one size is not run at larger sizes (``--peer-only`` reruns chosen calls
+  into the saved runs);
 * peak memory: a child process loads the table, resets its peak RSS
   (``/proc/self/clear_refs``), runs ``measure`` only and reports its peak RSS.
 
@@ -69,13 +70,13 @@ PYCANON_NUMERICAL = ("t_closeness", "alpha_k_anonymity", "l_diversity", "entropy
 δ-disclosure loop over all ~2,000 values in every class exactly as its t-closeness does
 (same cost); add them with ``--pycanon-numerical``."""
 
-# privcert model name -> pyCANON function name, for the ratio columns.
-PEER_OF = {
+# pyCANON function -> the privcert model it is compared with.
+OURS = {
     "k_anonymity": "k_anonymity",
     "alpha_k_anonymity": "alpha_k_anonymity",
-    "distinct_l_diversity": "l_diversity",
+    "l_diversity": "distinct_l_diversity",
     "entropy_l_diversity": "entropy_l_diversity",
-    "recursive_cl_diversity": "recursive_c_l_diversity",
+    "recursive_c_l_diversity": "recursive_cl_diversity",
     "t_closeness": "t_closeness",
     "basic_beta_likeness": "basic_beta_likeness",
     "enhanced_beta_likeness": "enhanced_beta_likeness",
@@ -267,7 +268,7 @@ def bench_size(
         kept = json.loads((DATA / f"results_{rows}.json").read_text())
         if "pycanon" in kept:
             result["pycanon"] = kept["pycanon"]
-            result["pycanon_date"] = kept["machine"]["date"]
+            result["pycanon_date"] = kept.get("pycanon_date", kept["machine"]["date"])
     result["load_average"] = [load_before, os.getloadavg()[0]]
     return result
 
@@ -301,8 +302,8 @@ def _ratio(value: float) -> str:
 
 def _ours(result: dict[str, Any], key: str) -> float:
     """privcert's time for one model alone, group-by included: count tables + the model."""
-    model, _, attribute = key.partition("/")
-    ours = {v: k for k, v in PEER_OF.items()}[model]
+    function, _, attribute = key.partition("/")
+    ours = OURS[function]
     return result["count_tables"] + result["models"][ours if not attribute else f"{ours}/{attribute}"]
 
 

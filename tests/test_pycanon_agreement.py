@@ -355,3 +355,12 @@ def test_view_of_a_clean_release_is_the_release() -> None:
         view = pycanon_view(frame, attribute)
         assert np.array_equal(view.count, table.count) and np.array_equal(view.sizes, table.sizes)
         assert view.n == len(frame)
+
+
+def test_an_environment_that_cannot_be_built_says_why(tmp_path: Path) -> None:
+    """The fixture's skip reason: a venv under a read-only place fails with pip's or venv's message."""
+    env = pycanon_env(Path("/proc") / tmp_path.name)
+    assert not env.available and env.python is None
+    assert env.reason is not None and "-m venv" in env.reason and "exited with" in env.reason
+    with pytest.raises(RuntimeError, match="pyCANON is unavailable"):
+        env.run({"csv": "x.csv", "qi": ["zip"], "calls": []})

@@ -331,7 +331,7 @@ def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str) -> tuple[np.nd
 
     column = spec.columns[0]
     series = frame[column]
-    if spec.kind == "numerical":
+    if spec.kind == "numerical" and not pd.api.types.is_numeric_dtype(series.dtype):
         numeric = pd.to_numeric(series, errors="coerce")
         bad = numeric.isna().to_numpy() & series.notna().to_numpy()
         if bad.any():
@@ -393,6 +393,7 @@ def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: Attribu
         raise DataError(f"{source}: sensitive attribute {spec.name!r} has no non-missing value")
     keys = ids * m
     keys += codes
+    del codes, missing
     cells_total = classes.count * m
     if cells_total <= max(4 * len(keys), 1 << 20):
         dense = np.bincount(keys, minlength=cells_total)
