@@ -17,6 +17,7 @@ decisions"). The pattern is always the same:
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -135,7 +136,7 @@ _BIGINT_BITS = 1 << 18
 _FIRST_PRECISION = 128
 
 
-def prime_exponents(terms: dict[int, int | Fraction]) -> dict[int, Fraction]:
+def prime_exponents(terms: Mapping[int, int | Fraction]) -> dict[int, Fraction]:
     """Rewrite ``Π x^e`` over ``terms = {x: e}`` (integers ``x ≥ 1``) as ``Π p^E`` over primes.
 
     The non-zero exponents ``E`` only; an empty result means the product is exactly 1.
@@ -152,7 +153,7 @@ def prime_exponents(terms: dict[int, int | Fraction]) -> dict[int, Fraction]:
     return {prime: e for prime, e in sorted(out.items()) if e}
 
 
-def log_form_sign(terms: dict[int, int]) -> int:
+def log_form_sign(terms: Mapping[int, int]) -> int:
     """The exact sign of ``Σ e·ln x`` over ``terms = {x: e}`` (integers ``x ≥ 1``).
 
     Equivalent to comparing the integers ``Π_{e>0} x^e`` and ``Π_{e<0} x^{-e}``. When
@@ -211,7 +212,7 @@ def excluded_notes(table: CountTable) -> tuple[str, ...]:
     return ()
 
 
-def undefined(model: str, table: CountTable, comparison: Comparison, *, parameters: dict[str, object] | None = None,
+def undefined(model: str, table: CountTable, comparison: Comparison, *, parameters: Mapping[str, object] | None = None,
               notes: tuple[str, ...] = ()) -> Measurement:
     """The measurement of a table in which no class has a row: the level is undefined."""
     return Measurement(model, table.attribute, Level.undefined(EMPTY), None, comparison,

@@ -141,11 +141,11 @@ def enhanced_beta_likeness(table: CountTable) -> Measurement:
     over = _exceeds_log_bound(table, gains)
     if over.size:
         cell = first_cell_by_qi(table.classes, cells, gains.positions[over])
-        witness = _cell_witness(table, cells, cell)
-        gain = (witness.numbers["q"] - witness.numbers["p"]) / witness.numbers["p"]
-        reason = (f"unattainable: value {witness.value!r} has relative gain (q-p)/p = {gain} > -ln p "
-                  f"with p = {witness.numbers['p']}, so no β satisfies (q-p)/p <= min(β, -ln p)")
-        return Measurement("enhanced_beta_likeness", table.attribute, Level.infinite(reason), witness, "at_most",
+        offender = _cell_witness(table, cells, cell)
+        gain = (offender.numbers["q"] - offender.numbers["p"]) / offender.numbers["p"]
+        reason = (f"unattainable: value {offender.value!r} has relative gain (q-p)/p = {gain} > -ln p "
+                  f"with p = {offender.numbers['p']}, so no β satisfies (q-p)/p <= min(β, -ln p)")
+        return Measurement("enhanced_beta_likeness", table.attribute, Level.infinite(reason), offender, "at_most",
                            notes=("unattainable",) + excluded_notes(table))
     level, witness, notes = _max_gain(table, gains)
     return Measurement("enhanced_beta_likeness", table.attribute, level, witness, "at_most",

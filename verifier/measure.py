@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import sys
 import time
+from functools import partial
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -258,7 +259,7 @@ def _plan(
         ("distinct_l_diversity", lambda: distinct_l_diversity(table)),
         ("entropy_l_diversity", lambda: entropy_l_diversity(table)),
     ]
-    plan += [("recursive_cl_diversity", lambda v=v: recursive_cl_diversity(table, v)) for v in ls]
+    plan += [("recursive_cl_diversity", partial(recursive_cl_diversity, table, v)) for v in ls]
     if table.spec.ordered:
         plan.append(("t_closeness", lambda: t_closeness(table, "ordered")))
     else:
