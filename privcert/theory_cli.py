@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypedDict
 
 import sympy
 import typer
@@ -31,8 +31,9 @@ def _definition(definition_id: str) -> str:
     return definition_id
 
 
-def _params(pairs: list[str]) -> dict[str, object]:
-    parsed: dict[str, object] = {}
+def _params(pairs: list[str]) -> dict[str, int]:
+    """``NAME=VALUE`` pairs: integers, and true/false as bools (a subclass of int)."""
+    parsed: dict[str, int] = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name or not value:
@@ -61,6 +62,22 @@ def _level(text: str | None, option: str = "--level") -> sympy.Expr | None:
 
 def _text(expr: object) -> str | None:
     return None if expr is None else sympy.sstr(expr)
+
+
+_StepRow = TypedDict(
+    "_StepRow",
+    {
+        "claim": str,
+        "source": str,
+        "from": str,
+        "to": str,
+        "from_size": str | None,
+        "to_size": str | None,
+        "f": str,
+        "value": str | None,
+    },
+)
+"""One step of an ``implies`` path as printed (``from`` is a keyword: functional syntax)."""
 
 
 def _sized(definition_id: str, size: str | None) -> str:
@@ -127,6 +144,20 @@ def implies(
     _definition(premise)
     _definition(conclusion)
     answer = build_graph().implies(premise, conclusion, _params(param), _level(level))
+    conditions = [sympy.sstr(c) for c in answer.conditions]
+    path: list[_StepRow] = [
+        {
+            "claim": s.claim_id,
+            "source": str(s.source),
+            "from": s.premise,
+            "to": s.conclusion,
+            "from_size": _text(s.premise_size),
+            "to_size": _text(s.conclusion_size),
+            "f": sympy.sstr(s.f),
+            "value": _text(s.value),
+        }
+        for s in answer.path
+    ]
     payload = {
         "premise": answer.premise,
         "conclusion": answer.conclusion,
@@ -135,20 +166,8 @@ def implies(
         "level": _text(_level(level)),
         "value": _text(answer.value),
         "value_number": None if answer.value is None else float(answer.value.evalf(17)),
-        "conditions": [sympy.sstr(c) for c in answer.conditions],
-        "path": [
-            {
-                "claim": s.claim_id,
-                "source": str(s.source),
-                "from": s.premise,
-                "to": s.conclusion,
-                "from_size": _text(s.premise_size),
-                "to_size": _text(s.conclusion_size),
-                "f": sympy.sstr(s.f),
-                "value": _text(s.value),
-            }
-            for s in answer.path
-        ],
+        "conditions": conditions,
+        "path": path,
         "evidence": list(answer.evidence),
         "detail": answer.detail,
     }
@@ -160,9 +179,9 @@ def implies(
         typer.echo(f"f = {payload['f']}")
     if answer.value is not None:
         typer.echo(f"guaranteed level: {payload['value']} ≈ {payload['value_number']:.6g}")
-    for condition in payload["conditions"]:
+    for condition in conditions:
         typer.echo(f"if {condition}")
-    for step in payload["path"]:
+    for step in path:
         typer.echo(f"  {_sized(step['from'], step['from_size'])} -> {_sized(step['to'], step['to_size'])}: "
                    f"{step['f']}  [{step['claim']}: {step['source']}]")
     if answer.holds != "yes":
@@ -208,7 +227,7 @@ def witness(
     _definition(conclusion)
     value = _level(bound, "--bound")
     try:
-        found = find(premise, conclusion, value, params=_params(param))  # type: ignore[arg-type]
+        found = find(premise, conclusion, value, params=_params(param))
     except NoWitnessError as error:
         _fail(str(error))
     typer.echo(json.dumps({

@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from functools import cache
+from typing import Unpack
 
 import sympy
 
 from theory import levels
 from theory._derivations import Derivation, extremal_ldp_table, ldp_to_closeness
-from theory._sizes import size_for
-from theory._sample_tables import sample_tables
+from theory._sizes import Role, size_for
+from theory._sample_tables import SampleOptions, sample_tables
 from theory.claims import CheckResult, Claim, Status, sizes
 from theory.definitions import N, eps, k
 from theory.tables import ProbabilityTable
@@ -87,13 +88,16 @@ def check_ldp_group_bound(claim: Claim) -> CheckResult:
     smallest admissible (N, k) where it is exceeded gives the counterexample table.
     """
     derivation = ldp_group_derivation()
+    conclusion = claim.definitions[1]
     size = sizes(claim.id)[1]
+    if size is None:
+        raise ValueError(f"{claim.id}: expected a registered size of {conclusion}, found none")
     derived = derivation.result.subs(k, size)
-    class_based = claim.conclusion != "kt_closeness"
+    class_based = conclusion != "kt_closeness"
     ratio = Fraction(2)
     steps = ["sympy: " + "; ".join(derivation.steps)]
     size_at_6 = int(size) if size.is_number else 2
-    attained = _measure(claim.conclusion, _group_table(6, size_at_6, ratio, class_based), size_at_6)
+    attained = _measure(conclusion, _group_table(6, size_at_6, ratio, class_based), size_at_6)
     expected = derived.subs({N: 6, k: size_at_6, eps: sympy.log(2)})
     if ratio_value(attained) != sympy.nsimplify(expected):
         raise ArithmeticError(f"{claim.id}: extremal table measures {attained}, derivation gives {expected}")
@@ -112,7 +116,7 @@ def check_ldp_group_bound(claim: Claim) -> CheckResult:
             if bound <= 1:
                 continue  # below every level: a degenerate counterexample; look for one with t > 1
             table = _group_table(records, int(size.subs(k, group)), ratio, class_based)
-            measured = _measure(claim.conclusion, table, int(size.subs(k, group)))
+            measured = _measure(conclusion, table, int(size.subs(k, group)))
             if levels.ldp_ratio(table) == ratio and exceeds(measured, bound):
                 steps.append(f"exact levels: counterexample N={records}, k={group}, e^ε=2: level {measured} > printed {bound}")
                 if claim.corrected is not None and sympy.cancel(claim.corrected.rhs - derived) == 0:
@@ -122,10 +126,10 @@ def check_ldp_group_bound(claim: Claim) -> CheckResult:
 
 
 def spot_check(
-    predicate: Callable[[ProbabilityTable], bool], description: str, **sample: object
+    predicate: Callable[[ProbabilityTable], bool], description: str, **sample: Unpack[SampleOptions]
 ) -> tuple[str, ProbabilityTable | None]:
     """Evaluate ``predicate`` exactly on the seeded sample; the first table where it fails."""
-    tables = list(sample_tables(**sample))  # type: ignore[arg-type]
+    tables = list(sample_tables(**sample))
     for table in tables:
         if not predicate(table):
             return f"exact levels: {description} FAILS on a sample table", table
@@ -139,14 +143,15 @@ def check_witness(claim: Claim, params: Mapping[str, int], bounds: Iterable[int]
     premise level must be the same for every bound (it does not depend on the bound) and
     its conclusion level must exceed the bound (ε bounds compared as e^bound).
     """
+    premise_id, conclusion_id = claim.definitions
     premise_levels = set()
     seen = []
     for bound in bounds:
-        found = witness(claim.premise, claim.conclusion, bound, params=dict(params))
+        found = witness(premise_id, conclusion_id, bound, params=dict(params))
         table = found.table
-        premise = _measure_role(claim.premise, table, params, "premise")
-        conclusion = _measure_role(claim.conclusion, table, params, "conclusion")
-        limit = sympy.exp(bound) if levels.is_ratio_definition(claim.conclusion) else sympy.Integer(bound)
+        premise = _measure_role(premise_id, table, params, "premise")
+        conclusion = _measure_role(conclusion_id, table, params, "conclusion")
+        limit = sympy.exp(bound) if levels.is_ratio_definition(conclusion_id) else sympy.Integer(bound)
         if premise is sympy.oo or not exceeds(conclusion, limit):
             return result(
                 "unknown",
@@ -165,8 +170,8 @@ def check_witness(claim: Claim, params: Mapping[str, int], bounds: Iterable[int]
     )
 
 
-def _measure_role(definition_id: str, table: ProbabilityTable, params: Mapping[str, int], role: str) -> object:
+def _measure_role(definition_id: str, table: ProbabilityTable, params: Mapping[str, int], role: Role) -> object:
     if definition_id == "k_eps_dp" and params.get("classwise"):
-        return levels.classwise_k_eps_dp_ratio(table, size_for(definition_id, role, params, required=True))  # type: ignore[arg-type]
-    size = size_for(definition_id, role, params, required=False) if definition_id in levels.SIZED_DEFINITIONS else None  # type: ignore[arg-type]
+        return levels.classwise_k_eps_dp_ratio(table, size_for(definition_id, role, params, required=True))
+    size = size_for(definition_id, role, params, required=False) if definition_id in levels.SIZED_DEFINITIONS else None
     return levels.level(definition_id, table, size)

@@ -32,13 +32,13 @@ def _quotient(a: Fraction, c: Fraction) -> Fraction | sympy.Expr:
 
 
 def _distance(p: Sequence[Fraction], q: Sequence[Fraction], sets: list[tuple[int, ...]]) -> object:
-    worst: object = Fraction(0)
+    worst = Fraction(0)
     for s in sets:
         a, c = sum((p[i] for i in s), Fraction(0)), sum((q[i] for i in s), Fraction(0))
         for value in (_quotient(a, c), _quotient(c, a)):
             if value is sympy.oo:
                 return sympy.oo
-            worst = max(worst, value)  # type: ignore[type-var]
+            worst = max(worst, value)
     return worst
 
 

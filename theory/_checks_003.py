@@ -13,6 +13,7 @@ References
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Unpack
 
 import sympy
 
@@ -27,6 +28,7 @@ from theory._check_tools import (
     spot_check,
 )
 from theory._checks_000 import set_distance_check
+from theory._sample_tables import SampleOptions
 from theory.claims import CheckResult, claim
 from theory.tables import ProbabilityTable
 
@@ -46,7 +48,7 @@ def _singletons(table: ProbabilityTable) -> ProbabilityTable:
     return ProbabilityTable(table.probs, tuple((i,) for i in range(table.n)))
 
 
-def _proven(line: str, detail: str, predicate: Callable[[ProbabilityTable], bool], **sample: object) -> CheckResult:
+def _proven(line: str, detail: str, predicate: Callable[[ProbabilityTable], bool], **sample: Unpack[SampleOptions]) -> CheckResult:
     spot, failure = spot_check(predicate, line, **sample)
     if failure is not None:
         return result("refuted", ["sympy/definition argument", spot], f"{line}: a sample table violates it", failure)

@@ -13,8 +13,9 @@ References
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
+from functools import partial
 
 import sympy
 
@@ -31,7 +32,7 @@ _MU = [Fraction(1, 10), Fraction(1, 4), Fraction(2, 5), Fraction(1, 2), Fraction
 _SHARE = [Fraction(1, 10), Fraction(1, 3), Fraction(1, 2), Fraction(2, 3), Fraction(9, 10)]
 
 
-def caption_table(table_id: str, values: dict[sympy.Symbol, Fraction | int]) -> ProbabilityTable:
+def caption_table(table_id: str, values: Mapping[sympy.Symbol, Fraction | int]) -> ProbabilityTable:
     """The table of 003's appendix with ``Pr(c_i = a_1)`` from its rows, a_2 the complement."""
     m, s, a = (Fraction(values.get(x, 0)) for x in (mu, sigma, alpha))
     n, size = int(values.get(N, 4)), int(values.get(k, 2))
@@ -46,20 +47,22 @@ def caption_table(table_id: str, values: dict[sympy.Symbol, Fraction | int]) -> 
     return ProbabilityTable.from_rows([[p, 1 - p] for p in column], classes)
 
 
-def _grid(table_id: str) -> Iterator[dict[sympy.Symbol, Fraction | int]]:
+def _grid(table_id: str) -> Iterator[Mapping[sympy.Symbol, Fraction | int]]:
     for m in _MU:
         if table_id == "003_table4":
-            yield from ({mu: m, N: n, k: size} for n in range(3, 7) for size in range(2, n))
+            for n in range(3, 7):
+                for size in range(2, n):
+                    yield {mu: m, N: n, k: size}
         elif table_id == "003_table7":
-            yield from (
-                {mu: m, alpha: share * m, N: n, k: size}
-                for share in _SHARE[::2] for n in range(4, 6) for size in range(2, n - 1)
-            )
+            for share in _SHARE[::2]:
+                for n in range(4, 6):
+                    for size in range(2, n - 1):
+                        yield {mu: m, alpha: share * m, N: n, k: size}
         else:
             yield from ({mu: m, sigma: share * m} for share in _SHARE)
 
 
-def _measured(table_id: str, table: ProbabilityTable, values: dict[sympy.Symbol, Fraction | int]) -> sympy.Expr:
+def _measured(table_id: str, table: ProbabilityTable, values: Mapping[sympy.Symbol, Fraction | int]) -> sympy.Expr:
     """The level the claim is about, in the claim's own units (t, or ε)."""
     if table_id in ("003_table3", "003_table6"):
         return sympy.log(ratio_value(levels.ldp_ratio(table)))
@@ -83,7 +86,7 @@ def _at(expr: sympy.Basic, exact: dict[sympy.Symbol, sympy.Expr]) -> sympy.Expr:
     return sympy.oo if value is sympy.zoo else value
 
 
-def _side(relation: sympy.Basic, values: dict[sympy.Symbol, Fraction | int]) -> sympy.Expr:
+def _side(relation: sympy.Basic, values: Mapping[sympy.Symbol, Fraction | int]) -> sympy.Expr:
     """The claimed level at ``values``: solve ``Eq(level or exp(level), expr)`` for the level."""
     exact = {x: sympy.Rational(v.numerator, v.denominator) if isinstance(v, Fraction) else v for x, v in values.items()}
     value = _at(relation.rhs, exact)
@@ -128,6 +131,6 @@ def _check(table_id: str) -> CheckResult:
 
 
 CHECKS: dict[str, Callable[[], CheckResult]] = {
-    table_id: (lambda table_id=table_id: _check(table_id))  # type: ignore[misc]
+    table_id: partial(_check, table_id)
     for table_id in ("003_table3", "003_table4", "003_table5", "003_table6", "003_table7")
 }

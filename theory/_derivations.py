@@ -62,7 +62,8 @@ def nonnegative(expr: sympy.Expr, substitution: Mapping[sympy.Symbol, sympy.Expr
     numerator, denominator = sympy.fraction(sympy.together(sympy.expand(expr.subs(substitution))))
     signs = set()
     for part in (numerator, denominator):
-        coefficients = sympy.Poly(sympy.expand(part), *sorted(part.free_symbols, key=str)).coeffs()
+        symbols = sorted(part.free_symbols, key=str)
+        coefficients = sympy.Poly(sympy.expand(part), *symbols).coeffs() if symbols else [part]
         if any(c > 0 for c in coefficients) and any(c < 0 for c in coefficients):
             return False
         signs.add(all(c >= 0 for c in coefficients))

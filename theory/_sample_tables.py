@@ -10,10 +10,23 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from fractions import Fraction
+from typing import TypedDict
 
 from theory.tables import ProbabilityTable
 
-__all__ = ["sample_tables"]
+__all__ = ["SampleOptions", "sample_tables"]
+
+
+class SampleOptions(TypedDict, total=False):
+    """Keyword options of :func:`sample_tables` besides ``count``, for callers that forward them."""
+
+    seed: int
+    min_n: int
+    max_n: int
+    max_p: int
+    zeros: bool
+    classes: bool
+    constant_classes: bool
 
 
 def _row(rng: random.Random, buckets: int, zeros: bool) -> tuple[Fraction, ...]:

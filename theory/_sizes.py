@@ -16,7 +16,7 @@ References
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Literal
+from typing import Literal, overload
 
 __all__ = ["Role", "size_keys", "size_for"]
 
@@ -31,7 +31,15 @@ def size_keys(definition_id: str, role: Role) -> tuple[str, ...]:
     return (f"k_{role}",) + ((specific,) if specific else ()) + ("k",)
 
 
-def size_for(definition_id: str, role: Role, params: Mapping[str, int], *, required: bool) -> int | None:
+@overload
+def size_for(definition_id: str, role: Role, params: Mapping[str, object], *, required: Literal[True]) -> int: ...
+
+
+@overload
+def size_for(definition_id: str, role: Role, params: Mapping[str, object], *, required: bool) -> int | None: ...
+
+
+def size_for(definition_id: str, role: Role, params: Mapping[str, object], *, required: bool) -> int | None:
     """The size k of ``definition_id`` in ``role`` from ``params``.
 
     Raises

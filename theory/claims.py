@@ -122,6 +122,22 @@ class Claim:
         """The statement used for queries: the corrected form when there is one."""
         return self.printed if self.corrected is None else self.corrected
 
+    @property
+    def definitions(self) -> tuple[str, str]:
+        """``(premise, conclusion)`` of a claim that relates two definitions.
+
+        Raises
+        ------
+        ValueError
+            For a claim that relates no two definitions (a bound: premise or conclusion is None).
+        """
+        if self.premise is None or self.conclusion is None:
+            raise ValueError(
+                f"claim {self.id!r}: expected a premise and a conclusion definition, "
+                f"found premise {self.premise!r}, conclusion {self.conclusion!r}"
+            )
+        return self.premise, self.conclusion
+
 
 @dataclass(frozen=True)
 class CheckResult:

@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, SupportsIndex, SupportsInt, TypedDict
 
 import sympy
 
 from theory._claims_003 import Assumption as _Assumption
-from theory._sizes import size_for
+from theory._sizes import Role, size_for
 from theory.checks import CHECKS
 from theory.claims import CheckResult, Claim, Source, all_claims, sizes
 from theory.definitions import N, definition, k, k0, k1, k_dp, k_t
@@ -105,28 +105,45 @@ class Answer:
     detail: str = ""
 
 
+class _Provenance(TypedDict):
+    """The fields every edge of one claim shares."""
+
+    claim_id: str
+    source: Source
+    status: str
+    corrected: bool
+
+
 def _level_symbol(definition_id: str) -> sympy.Symbol:
     return definition(definition_id).level
 
 
+def _records(value: object) -> sympy.Integer:
+    """The parameter ``N`` as a sympy integer (anything :class:`int` converts)."""
+    if not isinstance(value, str | bytes | bytearray | SupportsInt | SupportsIndex):
+        raise TypeError(f"parameter 'N': expected an integer, found {type(value).__name__} {value!r}")
+    return sympy.Integer(int(value))
+
+
 def _edges_of(item: Claim, outcome: CheckResult) -> Iterator[Edge]:
+    premise, conclusion = item.definitions
     premise_size, conclusion_size = sizes(item.id)
     statement = item.effective
-    common = dict(claim_id=item.id, source=item.source, status=outcome.status, corrected=item.corrected is not None)
+    common = _Provenance(claim_id=item.id, source=item.source, status=outcome.status, corrected=item.corrected is not None)
     if item.kind == "non_implication":
         extra = tuple(a for a in getattr(statement, "args", ())[2:] if isinstance(a, sympy.Rel))
-        yield Edge(premise=item.premise, conclusion=item.conclusion, f=None,  # type: ignore[arg-type]
+        yield Edge(premise=premise, conclusion=conclusion, f=None,
                    conditions=item.conditions + extra, premise_size=premise_size,
                    conclusion_size=conclusion_size, **common)
         return
     if statement.rhs.atoms(sympy.core.function.AppliedUndef):
         return
-    yield Edge(premise=item.premise, conclusion=item.conclusion, f=statement.rhs,  # type: ignore[arg-type]
+    yield Edge(premise=premise, conclusion=conclusion, f=statement.rhs,
                conditions=item.conditions, premise_size=premise_size, conclusion_size=conclusion_size, **common)
     if item.kind == "equivalence":
-        inverse = sympy.solve(sympy.Eq(statement.lhs, statement.rhs), _level_symbol(item.premise))
-        f = inverse[0].subs(statement.lhs, _level_symbol(item.conclusion))
-        yield Edge(premise=item.conclusion, conclusion=item.premise, f=f,  # type: ignore[arg-type]
+        inverse = sympy.solve(sympy.Eq(statement.lhs, statement.rhs), _level_symbol(premise))
+        f = inverse[0].subs(statement.lhs, _level_symbol(conclusion))
+        yield Edge(premise=conclusion, conclusion=premise, f=f,
                    conditions=item.conditions, premise_size=conclusion_size, conclusion_size=premise_size,
                    reverse=True, **common)
 
@@ -186,7 +203,7 @@ class Graph:
         definition(premise)
         definition(conclusion)
         params = dict(params or {})
-        records = sympy.Integer(int(params["N"])) if "N" in params else N  # type: ignore[arg-type]
+        records = _records(params["N"]) if "N" in params else N
         start = (premise, self._size(premise, "premise", params))
         target = (conclusion, self._size(conclusion, "conclusion", params))
         x = _level_symbol(premise)
@@ -235,10 +252,10 @@ class Graph:
         return params
 
     @staticmethod
-    def _size(definition_id: str, role: str, params: Mapping[str, object]) -> sympy.Expr | None:
+    def _size(definition_id: str, role: Role, params: Mapping[str, object]) -> sympy.Expr | None:
         if definition_id not in SIZED | CLASS_BASED:
             return None
-        found = size_for(definition_id, role, {p: v for p, v in params.items() if p.startswith("k")}, required=False)  # type: ignore[arg-type]
+        found = size_for(definition_id, role, {p: v for p, v in params.items() if p.startswith("k")}, required=False)
         return k if found is None else sympy.Integer(found)
 
     def _paths(self, path: _Path, target: tuple[str, sympy.Expr | None], records: sympy.Expr,
@@ -374,7 +391,9 @@ class Graph:
                         if not self._covers(edge, size_a, size_b, records, params):
                             continue
                         before = self._reaches((edge.premise, size_a), start, records, params)
-                        after = None if before is None else self._reaches(target, (edge.conclusion, size_b), records, params)
+                        if before is None:
+                            continue
+                        after = self._reaches(target, (edge.conclusion, size_b), records, params)
                         if after is not None:
                             chain = (*before, edge.claim_id, *after)
                             return Answer(premise, conclusion, "no", evidence=chain,

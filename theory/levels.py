@@ -35,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
+from typing import TypeAlias
 
 import sympy
 
@@ -58,7 +59,7 @@ __all__ = [
     "SIZED_DEFINITIONS",
 ]
 
-Ratio = Fraction | sympy.Expr
+Ratio: TypeAlias = Fraction | sympy.Expr
 """An exact ratio level: a Fraction ≥ 1, or ``sympy.oo``."""
 
 SIZED_DEFINITIONS = frozenset({"kt_closeness", "k_eps_dp"})
@@ -260,10 +261,8 @@ def level(definition_id: str, table: ProbabilityTable, size: int | None = None) 
     if (definition_id in SIZED_DEFINITIONS) != (size is not None):
         need = "requires" if definition_id in SIZED_DEFINITIONS else "takes no"
         raise ValueError(f"level of {definition_id!r} {need} a subset size k, found size={size!r}")
-    if definition_id == "kt_closeness":
-        return kt_closeness_t(table, size)  # type: ignore[arg-type]
-    if definition_id == "k_eps_dp":
-        return k_eps_dp_ratio(table, size)  # type: ignore[arg-type]
+    if size is not None:  # a sized definition (checked above)
+        return (kt_closeness_t if definition_id == "kt_closeness" else k_eps_dp_ratio)(table, size)
     simple = {
         "multiplicative_t_closeness": multiplicative_t,
         "stochastic_t_closeness": stochastic_t,

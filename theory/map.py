@@ -133,12 +133,12 @@ def _bound_notes(axes: plt.Axes, graph: Graph, bounds: Mapping[str, tuple[str, .
 
 def _legend(axes: plt.Axes) -> None:
     entries = [
-        ("proven implication (f)", {"color": "#1f4e79", "linestyle": "-"}),
-        ("corrected implication (corrected f)", {"color": "#d35400", "linestyle": "-"}),
-        ("refuted printed claim", {"color": "#999999", "linestyle": "--"}),
-        ("non-implication (x)", {"color": "#c0392b", "linestyle": "-"}),
-        ("unknown", {"color": "#7f8c8d", "linestyle": ":"}),
+        ("proven implication (f)", "#1f4e79", "-"),
+        ("corrected implication (corrected f)", "#d35400", "-"),
+        ("refuted printed claim", "#999999", "--"),
+        ("non-implication (x)", "#c0392b", "-"),
+        ("unknown", "#7f8c8d", ":"),
     ]
-    for label, style in entries:
-        axes.plot([], [], label=label, **style)  # type: ignore[arg-type]
+    for label, color, linestyle in entries:
+        axes.plot([], [], label=label, color=color, linestyle=linestyle)
     axes.legend(loc="lower right", fontsize=7, frameon=False)

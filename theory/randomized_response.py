@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import TypeAlias
 
 import sympy
 
@@ -80,7 +81,7 @@ __all__ = [
     "p_t_for",
 ]
 
-Exact = int | Fraction | sympy.Expr
+Exact: TypeAlias = int | Fraction | sympy.Expr
 """An exact number: an ``int``, a ``Fraction`` or a sympy expression."""
 
 p_ldp = sympy.Symbol("p_LDP", nonnegative=True)

@@ -169,9 +169,8 @@ def search_claim(claim: Claim, statement: sympy.Basic, *, max_n: int = 4, timeou
         for assignment, leftover in _assignments(claim, statement, n):
             for name, premise, conclusion, bound in directions:
                 params = _swap_roles(assignment) if name == "reverse" else dict(assignment)
-                sizes_ok = all(
-                    admissible(d, definition_size(d, role, params), n)  # type: ignore[arg-type]
-                    for d, role in ((premise, "premise"), (conclusion, "conclusion"))
+                sizes_ok = admissible(premise, definition_size(premise, "premise", params), n) and admissible(
+                    conclusion, definition_size(conclusion, "conclusion", params), n
                 )
                 if not sizes_ok:
                     continue
@@ -267,6 +266,7 @@ def _witness_cases(claim: Claim, extra: tuple[sympy.Basic, ...], max_n: int) -> 
     implied: list[str] = []
     uncovered: list[str] = []
     last = None
+    premise, conclusion = claim.definitions
     scoped = replace(claim, conditions=(*claim.conditions, *extra))
     for n in range(3, max(max_n, 6) + 1):
         for assignment, leftover in _assignments(scoped, sympy.true, n):
@@ -279,7 +279,7 @@ def _witness_cases(claim: Claim, extra: tuple[sympy.Basic, ...], max_n: int) -> 
                 uncovered.append(f"{label}: conditions {list(map(str, leftover))} not decidable")
                 continue
             try:
-                found = [witness(claim.premise, claim.conclusion, b, params=params) for b in _WITNESS_BOUNDS]  # type: ignore[arg-type]
+                found = [witness(premise, conclusion, b, params=params) for b in _WITNESS_BOUNDS]
             except ImplicationHolds as error:
                 implied.append(f"{label}: {error}")
                 continue

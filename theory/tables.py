@@ -22,8 +22,10 @@ Appendix (the tables give ``Pr(c_i = a_1)`` per record, two buckets {a_1}, {a_2}
 
 from __future__ import annotations
 
+import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -44,12 +46,21 @@ def _exact(value: object, where: str) -> Fraction:
             return Fraction(value)
         except (ValueError, ZeroDivisionError):
             raise ValueError(f"{where}: expected a 'p/q' string, found {value!r}") from None
+    refused = f"{where}: expected an exact probability, found {type(value).__name__} {value!r}"
+    if not isinstance(value, numbers.Rational | Decimal):  # all Fraction accepts beyond the above
+        raise ValueError(refused)
     try:
-        return Fraction(value)  # type: ignore[arg-type]  # sympy Rational and numbers.Rational
+        return Fraction(value)  # sympy Rational registers as numbers.Rational
     except (TypeError, ValueError):
-        raise ValueError(
-            f"{where}: expected an exact probability, found {type(value).__name__} {value!r}"
-        ) from None
+        raise ValueError(refused) from None
+
+
+def _exact_rows(rows: Iterable[Iterable[object]]) -> tuple[tuple[Fraction, ...], ...]:
+    """Every entry through :func:`_exact`, named by its row and bucket."""
+    return tuple(
+        tuple(_exact(v, f"row {i}, bucket {l}") for l, v in enumerate(row))
+        for i, row in enumerate(rows)
+    )
 
 
 @dataclass(frozen=True)
@@ -85,10 +96,7 @@ class ProbabilityTable:
     classes: tuple[tuple[int, ...], ...]
 
     def __post_init__(self) -> None:
-        rows = tuple(
-            tuple(_exact(v, f"row {i}, bucket {l}") for l, v in enumerate(row))
-            for i, row in enumerate(self.probs)
-        )
+        rows = _exact_rows(self.probs)
         if not rows:
             raise ValueError("probability table: expected at least one record (row), found none")
         width = len(rows[0])
@@ -119,9 +127,9 @@ class ProbabilityTable:
         ``classes`` defaults to a single class holding every record (no quasi-identifier
         grouping, as in Tables IV, VI and VII of 003).
         """
-        probs = tuple(tuple(row) for row in rows)
-        groups = ((tuple(range(len(probs))),) if classes is None else tuple(tuple(c) for c in classes))
-        return cls(probs, groups)  # type: ignore[arg-type]  # converted in __post_init__
+        listed = tuple(tuple(row) for row in rows)
+        groups = ((tuple(range(len(listed))),) if classes is None else tuple(tuple(c) for c in classes))
+        return cls(_exact_rows(listed), groups)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> ProbabilityTable:

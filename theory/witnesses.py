@@ -191,14 +191,14 @@ def _family(
     """The family and its arguments for (premise, conclusion); NoWitnessError when none applies."""
     pair = (premise, conclusion)
     if premise in ("multiplicative_t_closeness", "stochastic_t_closeness") and conclusion in ("ldp", "kt_closeness", "k_eps_dp"):
-        if conclusion == "kt_closeness" and kc > n - 2:  # type: ignore[operator]
+        if conclusion == "kt_closeness" and _required(kc, conclusion) > n - 2:
             raise _implied(
                 f"(N-1,t)-closeness is ε-DP (Thm. 4(1)); {premise} with smallest class k implies it "
                 "with e^ε <= max(t(N-1)/k, N/(N-1))"
             )
-        if conclusion == "k_eps_dp" and classwise and n - (kp or 1) <= kc:  # type: ignore[operator]
+        if conclusion == "k_eps_dp" and classwise and n - (kp or 1) <= _required(kc, conclusion):
             raise InadmissibleParameters(f"no class can have more than k_DP={kc} records: (k,ε)-DP inside classes is vacuous")
-        if conclusion == "k_eps_dp" and not classwise and kc < 2:  # type: ignore[operator]
+        if conclusion == "k_eps_dp" and not classwise and _required(kc, conclusion) < 2:
             raise _implied(
                 "globally, multiplicative t-closeness with smallest class k implies ε-DP with "
                 "e^ε <= max(t(N-1)/k, N/(N-1)); 003 Thm. 5 measures (k,ε)-DP inside each class "
@@ -213,23 +213,30 @@ def _family(
         if kc is not None and kc >= 2 and n == kc + 1:
             return zero_block, (n, n - 1)  # (N-1,t)-closeness is ε-DP (Thm. 4(1)); N-k zeros remain
         return table_vii, (n, kc, ratio)
+    if premise in SIZED_DEFINITIONS and conclusion in SIZED_DEFINITIONS:
+        return _sized_family(pair, n, _required(kp, premise), _required(kc, conclusion))
+    raise NoWitnessError(f"no witness family for {premise} ⇏ {conclusion}; supported pairs: {', '.join(SUPPORTED_PAIRS)}")
+
+
+def _sized_family(
+    pair: tuple[str, str], n: int, kp: int, kc: int
+) -> tuple[Callable[..., ProbabilityTable], tuple[object, ...]]:
+    """:func:`_family` for two subset-size definitions (Defs. 7-8), both sizes given."""
     if pair == ("kt_closeness", "kt_closeness"):
-        if kc >= kp:  # type: ignore[operator]
+        if kc >= kp:
             raise _implied(f"({kp},t)-closeness implies ({kc},t)-closeness for k_1 >= k_0 (003 Lemma 2(1))")
         return zero_block, (n, kp)
     if pair == ("k_eps_dp", "k_eps_dp"):
-        if kc <= kp:  # type: ignore[operator]
+        if kc <= kp:
             raise _implied(f"({kp},ε)-DP implies ({kc},ε)-DP for k_0 >= k_1 (003 Lemma 3(1))")
-        return zero_block, (n, n - kp)  # type: ignore[operator]
+        return zero_block, (n, n - kp)
     if pair == ("kt_closeness", "k_eps_dp"):
-        if kc <= n - kp:  # type: ignore[operator]
+        if kc <= n - kp:
             raise _implied(f"(k_t,t)-closeness implies (k_DP, ln t)-DP for k_DP <= N - k_t (003 Thm. 4(1), Lemma 2(1)); found N={n}, k_t={kp}, k_DP={kc}")
         return zero_block, (n, kp)
-    if pair == ("k_eps_dp", "kt_closeness"):
-        if kc >= n - kp:  # type: ignore[operator]
-            raise _implied(f"(k_DP,ε)-DP implies (k_t, e^ε)-closeness for k_t >= N - k_DP (003 Thm. 4(1), Lemma 2(1)); found N={n}, k_DP={kp}, k_t={kc}")
-        return zero_block, (n, n - kp)  # type: ignore[operator]
-    raise NoWitnessError(f"no witness family for {premise} ⇏ {conclusion}; supported pairs: {', '.join(SUPPORTED_PAIRS)}")
+    if kc >= n - kp:
+        raise _implied(f"(k_DP,ε)-DP implies (k_t, e^ε)-closeness for k_t >= N - k_DP (003 Thm. 4(1), Lemma 2(1)); found N={n}, k_DP={kp}, k_t={kc}")
+    return zero_block, (n, n - kp)  # the remaining pair: ("k_eps_dp", "kt_closeness")
 
 
 SUPPORTED_PAIRS = (
@@ -242,6 +249,13 @@ SUPPORTED_PAIRS = (
     "k_eps_dp(k_DP) ⇏ kt_closeness(k_t < N - k_DP)",
 )
 """The (premise ⇏ conclusion) pairs :func:`witness` has a family for."""
+
+
+def _required(size: int | None, definition_id: str) -> int:
+    """The size of a subset-size definition (Defs. 7-8), which :func:`_sizes_of` requires."""
+    if size is None:
+        raise ValueError(f"{definition_id}: expected a subset size k, found none")
+    return size
 
 
 def _sizes_of(premise: str, conclusion: str, params: Mapping[str, int]) -> tuple[int | None, int | None]:
@@ -265,7 +279,7 @@ def verify_witness(
     kp, kc = _sizes_of(premise, conclusion, params)
     premise_level = level(premise, table, kp if premise in SIZED_DEFINITIONS else None)
     if conclusion == "k_eps_dp" and params.get("classwise"):
-        conclusion_level: Ratio | int = classwise_k_eps_dp_ratio(table, kc)  # type: ignore[arg-type]
+        conclusion_level: Ratio | int = classwise_k_eps_dp_ratio(table, _required(kc, conclusion))
     else:
         conclusion_level = level(conclusion, table, kc if conclusion in SIZED_DEFINITIONS else None)
     value = sympy.sympify(bound)
