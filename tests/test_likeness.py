@@ -23,6 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verifier.likeness import basic_beta_likeness, delta_disclosure, enhanced_beta_likeness
+from verifier.multiplicative import multiplicative_t_closeness
 
 
 def _gains(table) -> list[tuple[Fraction, Fraction]]:
@@ -201,3 +202,18 @@ def test_table_without_rows_is_undefined(measure):
     assert measurement.level.exact == "undefined" and measurement.witness is None
     assert "no equivalence class with rows" in measurement.level.reason
     assert not measurement.level.satisfies(10, measurement.comparison)
+
+
+@given(releases())
+@settings(max_examples=60, deadline=None)
+def test_delta_is_the_log_of_multiplicative_t_over_distinct_values(frame) -> None:
+    # |ln(q/p)| ≤ δ for every cell ⟺ max(q/p, p/q) ≤ e^δ, so δ* = ln t* with t* the
+    # multiplicative t-closeness level over the distinct values (000, Def. 4), and both are
+    # infinite on the same tables; both name the same class and value.
+    _, table = tables_of(frame)
+    delta, t = delta_disclosure(table), multiplicative_t_closeness(table)
+    if t.level.is_finite:
+        assert delta.level.value == sympy.log(t.level.value)
+    else:
+        assert delta.level.value == sympy.oo
+    assert (delta.witness.qi, delta.witness.value) == (t.witness.qi, t.witness.value)

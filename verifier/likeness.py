@@ -23,7 +23,7 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from verifier._exact_max import exact_ints, first_by_qi, screen_margin
+from verifier._exact_max import screen_margin
 from verifier._screen import (
     Cells,
     cells_of,
@@ -33,6 +33,7 @@ from verifier._screen import (
     screened_max,
     undefined,
 )
+from verifier._ratios import ratio_extreme, ratio_terms
 from verifier.counts import CountTable
 from verifier.results import Level, Measurement, Witness
 
@@ -51,25 +52,22 @@ class _Gains:
     den: np.ndarray
 
 
-def _ratio_terms(table: CountTable, cells: Cells) -> tuple[np.ndarray, np.ndarray]:
-    """``(n[E,s]·N, |E|·N_s)`` per cell, exact (int64 or Python ints)."""
-    bound = table.n * table.n
-    totals = exact_ints(bound, np.asarray(table.totals)[cells.value])
-    return exact_ints(bound, cells.count) * table.n, exact_ints(bound, cells.per_cell(cells.sizes)) * totals
-
-
 def _gains(table: CountTable, cells: Cells) -> _Gains:
-    own, expected = _ratio_terms(table, cells)
+    own, expected = ratio_terms(table, cells)
     difference = own - expected
     positions = np.flatnonzero(difference > 0)
     return _Gains(cells, positions, difference[positions], expected[positions])
 
 
-def _cell_witness(table: CountTable, cells: Cells, cell: int) -> Witness:
-    index, code = int(cells.cls[cell]), int(cells.value[cell])
-    count, total, size = int(cells.count[cell]), int(table.totals[code]), int(table.sizes[index])
+def _value_witness(table: CountTable, index: int, code: int) -> Witness:
+    """Class ``index`` and value ``code`` with ``n[E,s]``, ``N_s``, ``q`` and ``p``."""
+    count, total = int(table.row(index)[code]), int(table.totals[code])
     return class_witness(table, index, table.values[code], class_count=count, total_count=total,
-                         q=Fraction(count, size), p=Fraction(total, table.n))
+                         q=Fraction(count, int(table.sizes[index])), p=Fraction(total, table.n))
+
+
+def _cell_witness(table: CountTable, cells: Cells, cell: int) -> Witness:
+    return _value_witness(table, int(cells.cls[cell]), int(cells.value[cell]))
 
 
 def _max_gain(table: CountTable, gains: _Gains) -> tuple[Level, Witness | None, tuple[str, ...]]:
@@ -172,20 +170,10 @@ def delta_disclosure(table: CountTable) -> Measurement:
     if cells.present.size == 0:
         return undefined("delta_disclosure", table, "below", notes=("natural logarithm",))
     notes = ("natural logarithm",) + excluded_notes(table)
-    present_values = np.asarray(table.totals) > 0
-    lacking = cells.distinct < int(present_values.sum())
-    if lacking.any():
-        index = first_by_qi(table.classes, cells.present[lacking])
-        code = int(np.flatnonzero((table.row(index) == 0) & present_values)[0])
-        witness = class_witness(table, index, table.values[code], class_count=0, total_count=int(table.totals[code]),
-                                q=0, p=Fraction(int(table.totals[code]), table.n))
-        reason = f"a class lacks value {table.values[code]!r}, present in the table: q = 0 and |ln(q/p)| is infinite"
+    extreme = ratio_extreme(table, cells)
+    witness = _value_witness(table, extreme.index, extreme.code)
+    if extreme.ratio is None:
+        reason = (f"a class lacks value {witness.value!r}, present in the table: q = 0 and |ln(q/p)| is infinite")
         return Measurement("delta_disclosure", table.attribute, Level.infinite(reason), witness, "below", notes=notes)
-    own, expected = _ratio_terms(table, cells)
-    high, at_high = screened_max(own, expected)
-    low, at_low = screened_max(expected, own)
-    extreme = max(high, low)
-    positions = np.concatenate([at for at, value in ((at_high, high), (at_low, low)) if value == extreme])
-    witness = _cell_witness(table, cells, first_cell_by_qi(table.classes, cells, positions))
-    level = Level.of(sympy.log(sympy.Rational(extreme.numerator, extreme.denominator)))
+    level = Level.of(sympy.log(sympy.Rational(extreme.ratio.numerator, extreme.ratio.denominator)))
     return Measurement("delta_disclosure", table.attribute, level, witness, "below", notes=notes)

@@ -20,10 +20,8 @@ has ``P_E(b) >= P(b)``.
 
 from __future__ import annotations
 
-import numpy as np
-
-from verifier._exact_max import exact_ints, first_by_qi
-from verifier._screen import cells_of, class_witness, excluded_notes, first_cell_by_qi, screened_max
+from verifier._ratios import ratio_extreme
+from verifier._screen import cells_of, class_witness, excluded_notes, undefined
 from verifier.buckets import Bucketing, DistinctValues, bucketize
 from verifier.counts import CountTable
 from verifier.results import Level, Measurement, Witness
@@ -60,54 +58,28 @@ def multiplicative_t_closeness(table: CountTable, buckets: Bucketing | None = No
     parameters = {**bucketing.parameters, "bucket_count": bucketed.m}
     if not isinstance(bucketing, DistinctValues):
         parameters["buckets"] = list(bucketed.values)
-    n, totals = bucketed.n, bucketed.totals
     cells = cells_of(bucketed)
-    lacking = cells.present[cells.distinct < int((totals > 0).sum())]
-    if lacking.size:
-        return _infinite(bucketed, lacking, parameters)
-
-    bound = n * int(bucketed.sizes.max())
-    class_side = n * exact_ints(bound, cells.count)
-    table_side = exact_ints(bound, cells.per_cell(cells.sizes)) * exact_ints(bound, totals[cells.value])
-    best, positions = screened_max(np.maximum(class_side, table_side), np.minimum(class_side, table_side))
-    cell = first_cell_by_qi(bucketed.classes, cells, positions)
-    winner, bucket = int(cells.cls[cell]), int(cells.value[cell])
-    witness = class_witness(
-        bucketed,
-        winner,
-        bucketed.values[bucket],
-        ratio=best,
-        direction="class/table" if class_side[cell] >= table_side[cell] else "table/class",
-        class_count=int(cells.count[cell]),
-        class_size=int(bucketed.sizes[winner]),
-        bucket_count=int(totals[bucket]),
-        table_size=n,
-    )
-    return _measurement(bucketed, Level.of(best), witness, parameters)
-
-
-def _infinite(bucketed: CountTable, missing: np.ndarray, parameters: dict[str, object]) -> Measurement:
-    """The infinite level: a class without any record in a bucket the table holds."""
-    winner = first_by_qi(bucketed.classes, missing)
-    row = bucketed.row(winner)
-    bucket = int(np.flatnonzero((row == 0) & (bucketed.totals > 0))[0])
-    qi = bucketed.classes.describe(winner)
-    label = bucketed.values[bucket]
-    witness = class_witness(
-        bucketed,
-        winner,
-        label,
-        class_count=0,
-        class_size=int(bucketed.sizes[winner]),
-        bucket_count=int(bucketed.totals[bucket]),
-        table_size=bucketed.n,
-        classes_lacking_a_bucket=int(missing.size),
-    )
-    reason = (
-        f"class {qi} has no record in bucket {label!r}, which holds {int(bucketed.totals[bucket])} of the "
-        f"table's {bucketed.n} records: the ratio P(b)/P_E(b) has a zero denominator (000, Definition 4)"
-    )
-    return _measurement(bucketed, Level.infinite(reason), witness, parameters)
+    if cells.present.size == 0:
+        return undefined("multiplicative_t_closeness", bucketed, "at_most", parameters=parameters)
+    extreme = ratio_extreme(bucketed, cells)
+    label = bucketed.values[extreme.code]
+    numbers = {
+        "class_count": int(bucketed.row(extreme.index)[extreme.code]),
+        "class_size": int(bucketed.sizes[extreme.index]),
+        "bucket_count": int(bucketed.totals[extreme.code]),
+        "table_size": bucketed.n,
+    }
+    if extreme.ratio is None:
+        reason = (
+            f"class {bucketed.classes.describe(extreme.index)} has no record in bucket {label!r}, which holds "
+            f"{numbers['bucket_count']} of the table's {bucketed.n} records: the ratio P(b)/P_E(b) has a zero "
+            "denominator (000, Definition 4)"
+        )
+        witness = class_witness(bucketed, extreme.index, label, **numbers, classes_lacking_a_bucket=extreme.lacking)
+        return _measurement(bucketed, Level.infinite(reason), witness, parameters)
+    direction = "class/table" if extreme.class_over_table else "table/class"
+    witness = class_witness(bucketed, extreme.index, label, ratio=extreme.ratio, direction=direction, **numbers)
+    return _measurement(bucketed, Level.of(extreme.ratio), witness, parameters)
 
 
 def _measurement(table: CountTable, level: Level, witness: Witness, parameters: dict[str, object]) -> Measurement:
