@@ -193,12 +193,8 @@ def measure(
     start = time.perf_counter()
     with _progress(progress) as step:
         classes, tables = _timed(timings, "count_tables", step, lambda: count_tables(frame, qi, attributes, source=source))
-        plans = [
-            _plan(table, hierarchies.get(table.attribute), buckets.get(table.attribute), ls)
-            if isinstance(table.attribute, str)
-            else _plan(table, None, None, ls)
-            for table in tables
-        ]
+        plans = [_plan(table, hierarchies.get(label := attribute_label(table.attribute)), buckets.get(label), ls)
+                 for table in tables]
         step.total = 3 + sum(len(plan) for plan in plans)
         measurements = [
             _timed(timings, "k_anonymity", step, lambda: k_anonymity(classes)),
