@@ -232,3 +232,20 @@ def test_regroup_merges_values_into_buckets() -> None:
     assert _cell_multiset(merged) == Counter({(("a",), "low", 2): 1, (("a",), "high", 1): 1, (("b",), "high", 1): 1})
     with pytest.raises(ValueError, match="mapping must give a bucket for each of the 3 values"):
         table.regroup(np.array([0, 1]), ["x", "y"])
+
+
+@given(frame=_frames(), data=st.data(), max_cells=st.integers(1, 12))
+@settings(max_examples=60, deadline=None)
+def test_rows_of_selected_classes_match_the_dense_blocks(frame: pd.DataFrame, data: st.DataObject,
+                                                          max_cells: int) -> None:
+    # The gather of a few classes' rows must equal those rows of the full dense matrix,
+    # built independently here from the sparse cells, whatever the chunk size.
+    _, (table,) = count_tables(frame, QI, [AttributeSpec(("disease",), missing="value")])
+    dense = np.zeros((table.classes.count, table.m), dtype=np.int64)
+    dense[table.class_index, table.value_index] = table.count
+    chosen = np.array(sorted(data.draw(st.sets(st.integers(0, table.classes.count - 1), min_size=1))))
+    gathered = [(chunk, rows) for chunk, rows in table.rows(chosen, max_cells=max_cells)]
+    assert np.concatenate([chunk for chunk, _ in gathered]).tolist() == chosen.tolist()
+    assert np.array_equal(np.concatenate([rows for _, rows in gathered]), dense[chosen])
+    assert all(rows.size <= max(max_cells, table.m) for _, rows in gathered)
+    assert np.array_equal(table.row(int(chosen[0])), dense[chosen[0]])

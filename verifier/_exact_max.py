@@ -9,16 +9,16 @@ which class to name when several attain the maximum.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
 import pandas as pd
 
-from verifier.counts import Classes, CountTable
+from verifier.counts import Classes
 from verifier.results import jsonable
 
-__all__ = ["INT64_SAFE", "screen_margin", "exact_argmax", "first_by_qi", "exact_ints", "candidate_rows"]
+__all__ = ["INT64_SAFE", "screen_margin", "exact_argmax", "first_by_qi", "exact_ints"]
 
 INT64_SAFE = 1 << 62
 """Bound below which sums of products are computed in int64 without overflow."""
@@ -88,14 +88,3 @@ def first_by_qi(classes: Classes, indices: Sequence[int] | np.ndarray) -> int:
         rank[np.argsort(text, kind="stable")] = np.arange(len(text))
         ranks.append(rank[codes])
     return int(indices[np.lexsort(ranks)[0]])
-
-
-def candidate_rows(table: CountTable, candidates: np.ndarray) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-    """Yield ``(indices, counts)``: the dense count rows of the candidate classes, block by block.
-
-    ``candidates`` must be sorted (as ``np.flatnonzero`` returns them).
-    """
-    for start, stop, block in table.blocks():
-        selected = candidates[(candidates >= start) & (candidates < stop)]
-        if selected.size:
-            yield selected, block[selected - start]

@@ -189,12 +189,27 @@ class CountTable:
             block[self.class_index[lo:hi] - start, self.value_index[lo:hi]] = self.count[lo:hi]
             yield start, stop, block
 
+    def rows(self, indices: np.ndarray, max_cells: int = _BLOCK_CELLS) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Yield ``(chunk, counts)``: dense int64 count rows of the classes ``indices``.
+
+        ``indices`` must be sorted and distinct; each chunk holds at most ``max_cells``
+        cells (at least one class). Only the cells of the requested classes are read.
+        """
+        indices = np.asarray(indices, dtype=np.int64)
+        per_chunk = max(1, max_cells // max(1, self.m))
+        for start in range(0, indices.size, per_chunk):
+            chunk = indices[start:start + per_chunk]
+            lo, hi = np.searchsorted(self.class_index, [chunk[0], chunk[-1] + 1])
+            owners = self.class_index[lo:hi]
+            slot = np.minimum(np.searchsorted(chunk, owners), chunk.size - 1)
+            keep = chunk[slot] == owners
+            out = np.zeros((chunk.size, self.m), dtype=np.int64)
+            out[slot[keep], self.value_index[lo:hi][keep]] = self.count[lo:hi][keep]
+            yield chunk, out
+
     def row(self, index: int) -> np.ndarray:
         """Dense counts of class ``index`` over all values (int64, length ``m``)."""
-        lo, hi = np.searchsorted(self.class_index, [index, index + 1])
-        out = np.zeros(self.m, dtype=np.int64)
-        out[self.value_index[lo:hi]] = self.count[lo:hi]
-        return out
+        return next(self.rows(np.array([index])))[1][0]
 
     def regroup(self, mapping: np.ndarray, labels: Sequence[Any]) -> CountTable:
         """Merge values into buckets: value code ``v`` goes to bucket ``mapping[v]``.

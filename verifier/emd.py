@@ -48,7 +48,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from verifier._exact_max import candidate_rows, exact_argmax, exact_ints, first_by_qi, screen_margin
+from verifier._exact_max import exact_argmax, exact_ints, first_by_qi, screen_margin
 from verifier._screen import class_witness, excluded_notes
 from verifier.counts import CountTable
 from verifier.errors import PolicyError
@@ -116,7 +116,7 @@ def t_closeness(table: CountTable, distance: Distance, hierarchy: Hierarchy | No
 
     bound = q.size * n * int(table.sizes.max())
     numerators, chosen = [], []
-    for selected, rows in candidate_rows(table, candidates):
+    for selected, rows in table.rows(candidates):
         numerators.append(_numerators(features(rows), table.sizes[selected], q, n, bound))
         chosen.append(selected)
     indices = np.concatenate(chosen)
