@@ -106,7 +106,7 @@ def test_unknown_claim_lists_ids() -> None:
 
 
 def _value(expr: sympy.Expr, values: dict[sympy.Symbol, object], ratio: Fraction) -> sympy.Expr:
-    return sympy.nsimplify(expr.subs(values).subs(sympy.exp(eps), sympy.Rational(ratio.numerator, ratio.denominator)))
+    return sympy.simplify(expr.subs(values).subs(sympy.exp(eps), sympy.Rational(ratio.numerator, ratio.denominator)))
 
 
 def _gt(level: Fraction | float, bound: sympy.Expr) -> bool:

@@ -12,8 +12,7 @@ from fractions import Fraction
 
 import pytest
 import sympy
-from _theory_brute import same, set_distance_level, tables
-from _theory_bruteforce import k_eps_dp_ratio, kt_level, ldp_ratio, multiplicative_level
+from _theory_bruteforce import k_eps_dp_ratio, kt_level, ldp_ratio, multiplicative_level, same, set_distance_level, tables
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -1,15 +1,15 @@
 """Tests of theory.randomized_response, theory.utility, theory.planner and the eq. (1)-(6) claims.
 
 Closed forms are checked against levels measured independently: a brute force over
-record pairs / subsets written here, and helper F's theory.levels on the per-record table.
+record pairs / subsets (tests/_theory_bruteforce.py), and helper F's theory.levels on the per-record table.
 Source: 003_bf2f0ebd12ad210e.txt, Sec. V.
 """
 
 from __future__ import annotations
 
-import itertools
 from fractions import Fraction
 
+import _theory_bruteforce as brute
 import pytest
 import sympy
 from hypothesis import given, settings
@@ -42,38 +42,11 @@ from theory.utility import utility, utility_composed_closed, utility_composed_pr
 SETTINGS = settings(max_examples=40, deadline=None)
 
 
-# ---------------------------------------------------------------- brute force (independent)
+# ---------------------------------------------------------------- rows for the brute force (tests/_theory_bruteforce.py)
 
 
 def rows_of(matrix: sympy.Matrix, counts: list[int]) -> list[list[Fraction]]:
     return [[Fraction(str(x)) for x in matrix.row(i)] for i, c in enumerate(counts) for _ in range(c)]
-
-
-def brute_ldp(rows: list[list[Fraction]]) -> Fraction | sympy.Expr:
-    """max over record pairs (r, s) and buckets of rows[r][b] / rows[s][b] (003 Def. 6)."""
-    worst = Fraction(1)
-    for r, s in itertools.permutations(range(len(rows)), 2):
-        for a, b in zip(rows[r], rows[s]):
-            if a > 0 and b == 0:
-                return sympy.oo
-            if b > 0:
-                worst = max(worst, a / b)
-    return worst
-
-
-def brute_kt(rows: list[list[Fraction]], k: int) -> Fraction | sympy.Expr:
-    """(k,t)-closeness by enumerating every k-subset (003 Def. 7)."""
-    total = [sum(col, Fraction(0)) / len(rows) for col in zip(*rows)]
-    worst = Fraction(1)
-    for subset in itertools.combinations(range(len(rows)), k):
-        for b, overall in enumerate(total):
-            part = sum((rows[r][b] for r in subset), Fraction(0)) / k
-            if overall == 0:
-                continue
-            if part == 0:
-                return sympy.oo
-            worst = max(worst, part / overall, overall / part)
-    return worst
 
 
 fraction = st.fractions(min_value=0, max_value=1, max_denominator=12)
@@ -99,7 +72,7 @@ def test_eq1_derived_from_fig4_entries() -> None:
 def test_eq1_equals_measured_ldp_level(values: int, keep: Fraction) -> None:
     matrix = ldp_matrix(values, keep)
     rows = rows_of(matrix, [1] * values)
-    expected = brute_ldp(rows)
+    expected = brute.ldp_ratio(rows)
     assert ldp_ratio_closed(values, keep) == expected
     assert levels.ldp_ratio(table_for(matrix, [1] * values)) == expected
     assert ldp_ratio(matrix, [Fraction(1, values)] * values) == expected
@@ -110,7 +83,7 @@ def test_eq1_printed_is_wrong() -> None:
     # printed 1 + p/(N(1-p)) = 1 + (1/2)/(2 * 1/2) = 3/2.
     printed = sympy.exp(EQ1_PRINTED.rhs.subs({p_ldp: sympy.Rational(1, 2), N: 2}))
     assert printed == sympy.Rational(3, 2)
-    assert brute_ldp(rows_of(ldp_matrix(2, Fraction(1, 2)), [1, 1])) == 3
+    assert brute.ldp_ratio(rows_of(ldp_matrix(2, Fraction(1, 2)), [1, 1])) == 3
 
 
 @given(st.integers(min_value=1, max_value=6), st.fractions(min_value=1, max_value=20, max_denominator=9))
@@ -142,7 +115,7 @@ def test_eq2_is_tight_for_kt_closeness(counts: list[int], keep: Fraction, k: int
     f = freqs(counts)
     matrix = tclo_matrix(f, keep)
     rows = rows_of(matrix, counts)
-    measured = brute_kt(rows, k)
+    measured = brute.kt_level(rows, k)
     closed = tclo_t_closed(f, keep)
     assert worst_class_t(matrix, f) == closed
     assert measured <= closed
@@ -218,7 +191,7 @@ def test_composition_levels(counts: list[int], first: Fraction, second: Fraction
     a, b = tclo_matrix(f, first), ldp_matrix(size, second)
     composed = compose(a, b)
     ra, rb, rc = ldp_ratio(a, f), ldp_ratio(b, f), ldp_ratio(composed, f)
-    assert rc == brute_ldp(rows_of(composed, counts))
+    assert rc == brute.ldp_ratio(rows_of(composed, counts))
     # post-processing: eps(composed) <= min(eps_a, eps_b) <= eps_a + eps_b
     assert sympy.Le(rc, sympy.Min(ra, rb)) == sympy.true
     if ra != sympy.oo and rb != sympy.oo:

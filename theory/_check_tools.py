@@ -16,7 +16,6 @@ import sympy
 
 from theory import levels
 from theory._derivations import Derivation, extremal_ldp_table, ldp_to_closeness
-from theory._sizes import Role, size_for
 from theory._sample_tables import SampleOptions, sample_tables
 from theory.claims import CheckResult, Claim, Status, sizes
 from theory.definitions import N, eps, k
@@ -29,6 +28,9 @@ __all__ = [
     "ldp_group_derivation",
     "check_ldp_group_bound",
     "spot_check",
+    "proven",
+    "identity",
+    "le",
     "exceeds",
     "ratio_value",
     "check_witness",
@@ -56,10 +58,13 @@ def ldp_group_derivation() -> Derivation:
 
 
 def ratio_value(level: object) -> sympy.Expr:
-    """An exact level from :mod:`theory.levels` as a sympy number (``oo`` stays ``oo``)."""
-    if isinstance(level, Fraction):
-        return sympy.Rational(level.numerator, level.denominator)
+    """An exact level from :mod:`theory.levels` as a sympy number (a Fraction becomes the same Rational; ``oo`` stays ``oo``)."""
     return sympy.sympify(level)
+
+
+def le(a: object, b: object) -> bool:
+    """``a <= b`` for exact levels (``oo`` allowed on either side)."""
+    return bool(sympy.Le(ratio_value(a), ratio_value(b)))
 
 
 def exceeds(measured: object, bound: sympy.Expr) -> bool:
@@ -99,7 +104,7 @@ def check_ldp_group_bound(claim: Claim) -> CheckResult:
     size_at_6 = int(size) if size.is_number else 2
     attained = _measure(conclusion, _group_table(6, size_at_6, ratio, class_based), size_at_6)
     expected = derived.subs({N: 6, k: size_at_6, eps: sympy.log(2)})
-    if ratio_value(attained) != sympy.nsimplify(expected):
+    if sympy.simplify(ratio_value(attained) - expected) != 0:
         raise ArithmeticError(f"{claim.id}: extremal table measures {attained}, derivation gives {expected}")
     steps.append(f"exact levels: the extremal table (N=6, k={size_at_6}, T=2) attains {expected}")
     printed = claim.printed.rhs
@@ -113,7 +118,7 @@ def check_ldp_group_bound(claim: Claim) -> CheckResult:
             if size.is_number and group != size or not holds(claim.conditions, values):
                 continue
             bound = printed.subs(values).subs(eps, sympy.log(2))
-            if bound <= 1:
+            if not exceeds(bound, sympy.Integer(1)):
                 continue  # below every level: a degenerate counterexample; look for one with t > 1
             table = _group_table(records, int(size.subs(k, group)), ratio, class_based)
             measured = _measure(conclusion, table, int(size.subs(k, group)))
@@ -136,31 +141,38 @@ def spot_check(
     return f"exact levels: {description} on {len(tables)} seeded tables", None
 
 
+def proven(
+    line: str, argument: str, predicate: Callable[[ProbabilityTable], bool], **sample: Unpack[SampleOptions]
+) -> CheckResult:
+    """``proven`` by ``argument`` when ``predicate`` holds on the seeded sample, else ``refuted``."""
+    spot, failure = spot_check(predicate, line, **sample)
+    if failure is not None:
+        return result("refuted", ["sympy/definition argument", spot], f"{line}: a sample table violates it", failure)
+    return result("proven", [argument, spot], line)
+
+
+def identity(difference: sympy.Expr, what: str) -> CheckResult | None:
+    """``None`` when ``difference`` simplifies to 0, else an ``unknown`` result naming ``what``."""
+    if sympy.simplify(difference) == 0:
+        return None
+    return result("unknown", ["sympy"], f"could not verify {what}: {difference} != 0")
+
+
 def check_witness(claim: Claim, params: Mapping[str, int], bounds: Iterable[int] = (3, 40)) -> CheckResult:
     """Check a non-implication with the witness family of :mod:`theory.witnesses` (helper F).
 
-    For each bound value the witness is re-measured here with :mod:`theory.levels`: its
-    premise level must be the same for every bound (it does not depend on the bound) and
-    its conclusion level must exceed the bound (ε bounds compared as e^bound).
+    For each bound value :func:`theory.witnesses.witness` builds the family member and
+    re-measures it exactly (it raises unless the premise level is finite and the conclusion
+    level exceeds the bound, ε bounds compared as e^bound); here the premise level must
+    moreover be the same for every bound (it does not depend on the bound).
     """
     premise_id, conclusion_id = claim.definitions
     premise_levels = set()
     seen = []
     for bound in bounds:
         found = witness(premise_id, conclusion_id, bound, params=dict(params))
-        table = found.table
-        premise = _measure_role(premise_id, table, params, "premise")
-        conclusion = _measure_role(conclusion_id, table, params, "conclusion")
-        limit = sympy.exp(bound) if levels.is_ratio_definition(conclusion_id) else sympy.Integer(bound)
-        if premise is sympy.oo or not exceeds(conclusion, limit):
-            return result(
-                "unknown",
-                [f"witness {found.family}"],
-                f"witness for bound {bound} does not confirm: premise level {premise}, conclusion level {conclusion}",
-                table,
-            )
-        premise_levels.add(ratio_value(premise))
-        seen.append(f"bound {bound}: conclusion level {ratio_value(conclusion)}")
+        premise_levels.add(ratio_value(found.premise_level))
+        seen.append(f"bound {bound}: conclusion level {ratio_value(found.conclusion_level)}")
     if len(premise_levels) != 1:
         return result("unknown", ["witness"], f"premise level depends on the bound: {sorted(premise_levels, key=str)}")
     return result(
@@ -168,10 +180,3 @@ def check_witness(claim: Claim, params: Mapping[str, int], bounds: Iterable[int]
         [f"witness family ({found.family}) re-measured with exact levels"],
         f"premise level fixed at {premise_levels.pop()} while " + "; ".join(seen),
     )
-
-
-def _measure_role(definition_id: str, table: ProbabilityTable, params: Mapping[str, int], role: Role) -> object:
-    if definition_id == "k_eps_dp" and params.get("classwise"):
-        return levels.classwise_k_eps_dp_ratio(table, size_for(definition_id, role, params, required=True))
-    size = size_for(definition_id, role, params, required=False) if definition_id in levels.SIZED_DEFINITIONS else None
-    return levels.level(definition_id, table, size)

@@ -15,7 +15,7 @@ from math import ceil, floor
 import sympy
 
 from theory import levels
-from theory._check_tools import check_ldp_group_bound, exceeds, ratio_value, result, spot_check
+from theory._check_tools import check_ldp_group_bound, exceeds, identity, le, proven, ratio_value, result
 from theory._claims_000 import b, l
 from theory.claims import CheckResult, claim
 from theory.definitions import N, eps, k, t
@@ -65,17 +65,13 @@ def set_distance_check(claim_id: str) -> CheckResult:
     """Props. 2 / Sec. III.B: the Def. 4 distance over all sets equals the max over buckets."""
     a, c, x, y = sympy.symbols("a c x y", positive=True)
     # Mediant: (a + x)/(c + y) <= max(a/c, x/y); with a/c >= x/y the gap is (a y - c x)/(c (c + y)) >= 0.
-    if sympy.simplify(a / c - (a + x) / (c + y) - (a * y - c * x) / (c * (c + y))) != 0:
-        return result("unknown", ["sympy"], f"{claim_id}: could not verify the mediant identity")
-    spot, failure = spot_check(
-        lambda table: all(set_distance(p, q) == point_distance(p, q) for p, q in _class_distributions(table)),
+    failed = identity(a / c - (a + x) / (c + y) - (a * y - c * x) / (c * (c + y)), f"{claim_id}: the mediant identity")
+    return failed or proven(
         "max over all bucket sets == max over single buckets (every class)",
+        "sympy: mediant inequality (a+x)/(c+y) <= max(a/c, x/y)",
+        lambda table: all(set_distance(p, q) == point_distance(p, q) for p, q in _class_distributions(table)),
         max_p=4,
     )
-    steps = ["sympy: mediant inequality (a+x)/(c+y) <= max(a/c, x/y)", spot]
-    if failure is not None:
-        return result("refuted", steps, f"{claim_id}: a sample class differs", failure)
-    return result("proven", steps, "the Def. 4 maximum over sets is attained at a single bucket")
 
 
 def _prop1_dp() -> CheckResult:
@@ -94,17 +90,12 @@ def _prop1_dp() -> CheckResult:
 
 
 def _prop3() -> CheckResult:
-    spot, failure = spot_check(
-        lambda table: bool(
-            sympy.Le(ratio_value(levels.ldp_ratio(table)), ratio_value(levels.stochastic_t(table)) ** 2)
-        ),
+    return proven(
         "class-wise views: LDP ratio <= t^2",
+        "sympy: two views within t of the table's distribution differ by at most t·t = t^2",
+        lambda table: le(levels.ldp_ratio(table), ratio_value(levels.stochastic_t(table)) ** 2),
         constant_classes=True,
     )
-    steps = ["sympy: two views within t of the table's distribution differ by at most t·t = t^2", spot]
-    if failure is not None:
-        return result("refuted", steps, "a class-wise table violates e^ε <= t^2", failure)
-    return result("proven", steps, "under class-wise views, exp(ε/2)-closeness gives ε-LDP among the views")
 
 
 def _bucket_size() -> CheckResult:

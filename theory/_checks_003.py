@@ -13,7 +13,6 @@ References
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Unpack
 
 import sympy
 
@@ -23,85 +22,75 @@ from theory._check_tools import (
     check_ldp_group_bound,
     check_witness,
     exceeds,
+    identity,
+    le,
+    proven,
     ratio_value,
     result,
     spot_check,
 )
 from theory._checks_000 import set_distance_check
-from theory._sample_tables import SampleOptions
 from theory.claims import CheckResult, claim
 from theory.tables import ProbabilityTable
 
 __all__ = ["CHECKS"]
 
-
-def _le(a: object, b: object) -> bool:
-    """``a <= b`` for exact levels (``oo`` allowed on either side)."""
-    return bool(sympy.Le(ratio_value(a), ratio_value(b)))
+SizedLevel = Callable[[ProbabilityTable, int], object]
 
 
 def _sizes(table: ProbabilityTable) -> range:
     return range(1, table.n)
 
 
+def _sized_le(
+    lower: SizedLevel, upper: SizedLevel, when: Callable[[int, int, int], bool]
+) -> Callable[[ProbabilityTable], bool]:
+    """Predicate: ``lower(table, a) <= upper(table, b)`` for all sizes a, b in 1..N-1 with ``when(N, a, b)``."""
+    return lambda table: all(
+        le(lower(table, a), upper(table, b)) for a in _sizes(table) for b in _sizes(table) if when(table.n, a, b)
+    )
+
+
 def _singletons(table: ProbabilityTable) -> ProbabilityTable:
     return ProbabilityTable(table.probs, tuple((i,) for i in range(table.n)))
 
 
-def _proven(line: str, detail: str, predicate: Callable[[ProbabilityTable], bool], **sample: Unpack[SampleOptions]) -> CheckResult:
-    spot, failure = spot_check(predicate, line, **sample)
-    if failure is not None:
-        return result("refuted", ["sympy/definition argument", spot], f"{line}: a sample table violates it", failure)
-    return result("proven", [detail, spot], line)
-
-
-def _identity(difference: sympy.Expr, what: str) -> CheckResult | None:
-    """``None`` when ``difference`` simplifies to 0, else an ``unknown`` result naming ``what``."""
-    if sympy.simplify(difference) == 0:
-        return None
-    return result("unknown", ["sympy"], f"could not verify {what}: {difference} != 0")
-
-
 def _thm1_exception() -> CheckResult:
     t, mu = sympy.symbols("t mu", positive=True)
-    failed = _identity((t * mu) / (mu / t) - t**2, "tμ/(μ/t) = t^2")
-    return failed or _proven(
+    failed = identity((t * mu) / (mu / t) - t**2, "tμ/(μ/t) = t^2")
+    return failed or proven(
         "singleton classes: LDP ratio <= (multiplicative t)^2",
         "sympy: with singleton classes Def. 4 is (1,t)-closeness; tμ/(μ/t) = t^2",
-        lambda table: _le(levels.ldp_ratio(table), ratio_value(levels.multiplicative_t(_singletons(table))) ** 2),
+        lambda table: le(levels.ldp_ratio(table), ratio_value(levels.multiplicative_t(_singletons(table))) ** 2),
         classes=False,
     )
 
 
 def _lemma2_1() -> CheckResult:
     x, avg, size = sympy.symbols("x A k", positive=True)
-    failed = _identity((size * avg + x) / (size + 1) - avg - (x - avg) / (size + 1), "the top-(k+1) average")
-    return failed or _proven(
+    failed = identity((size * avg + x) / (size + 1) - avg - (x - avg) / (size + 1), "the top-(k+1) average")
+    return failed or proven(
         "(k_1,t) level <= (k_0,t) level for all k_0 <= k_1",
         "sympy: the top-(k+1) average is (k A + x)/(k+1) = A + (x - A)/(k+1) <= A for x <= A",
-        lambda table: all(
-            _le(levels.kt_closeness_t(table, b), levels.kt_closeness_t(table, a))
-            for a in _sizes(table)
-            for b in _sizes(table)
-            if a <= b
-        ),
+        _sized_le(levels.kt_closeness_t, levels.kt_closeness_t, lambda n, small, big: big <= small),
     )
 
 
 def _lemma2_3a() -> CheckResult:
-    return _proven(
+    return proven(
         "multiplicative t <= (k_0,t) level for every k_0 <= smallest class",
         "definition: a class of size >= k_0 averages between the k_0 smallest and k_0 largest (Lemma 2(1))",
         lambda table: all(
-            _le(levels.multiplicative_t(table), levels.kt_closeness_t(table, a))
+            le(levels.multiplicative_t(table), levels.kt_closeness_t(table, a))
             for a in _sizes(table)
             if a <= levels.k_anonymity(table)
         ),
     )
 
 
-def _n_minus_1_bound() -> tuple[list[str], ProbabilityTable | None]:
-    """The k = N-1 implication of :func:`_lemma2_3b`: derivation and spot check.
+def _n_minus_1_bound() -> tuple[list[str], bool, ProbabilityTable | None]:
+    """The k = N-1 implication of :func:`_lemma2_3b`: steps, whether sympy certified the
+    gap, and the first sample table that violates the bound (``None`` when none does).
 
     Removing record i leaves mass ``Nμ - p_i >= k_1 μ/t`` (the other classes), so with
     ``Nμ - p_i = k_1 μ/t + w`` (w >= 0) the gap to the bound is ``(N-1) t w/(k_1 (k_1 μ/t + w))``.
@@ -113,7 +102,7 @@ def _n_minus_1_bound() -> tuple[list[str], ProbabilityTable | None]:
     def bounded(table: ProbabilityTable) -> bool:
         level = ratio_value(levels.multiplicative_t(table))
         bound = sympy.Max((table.n - 1) * level / levels.k_anonymity(table), sympy.Rational(table.n, table.n - 1))
-        return _le(levels.kt_closeness_t(table, table.n - 1), bound)
+        return le(levels.kt_closeness_t(table, table.n - 1), bound)
 
     spot, failure = spot_check(bounded, "(N-1)-closeness level <= max((N-1)t/k_1, N/(N-1))", min_n=3)
     steps = [
@@ -122,13 +111,13 @@ def _n_minus_1_bound() -> tuple[list[str], ProbabilityTable | None]:
         "argument: Pr_{D-i}/Pr_D = (Nμ - p_i)/((N-1)μ) <= N/(N-1)",
         spot,
     ]
-    return steps, failure if certified else None
+    return steps, certified, failure
 
 
 def _lemma2_3b() -> CheckResult:
     below = check_witness(claim("003_lemma2_3b"), {"k_conclusion": 2})
-    steps, failure = _n_minus_1_bound()
-    if failure is not None or below.status != "proven" or "NOT" in steps[0]:
+    steps, certified, failure = _n_minus_1_bound()
+    if failure is not None or below.status != "proven" or not certified:
         return result("unknown", [*below.checked_by, *steps], f"{below.detail}; {steps[-1]}", failure)
     return result(
         "corrected",
@@ -140,37 +129,32 @@ def _lemma2_3b() -> CheckResult:
 
 
 def _lemma2_3c() -> CheckResult:
-    steps, failure = _n_minus_1_bound()
-    if failure is not None or "NOT" in steps[0]:
+    steps, certified, failure = _n_minus_1_bound()
+    if failure is not None or not certified:
         return result("unknown", steps, steps[-1], failure)
     return result("proven", steps, "multiplicative t-closeness bounds (N-1)-closeness")
 
 
 def _thm2a() -> CheckResult:
-    return _proven(
+    return proven(
         "LDP ratio <= ((1,t) level)^2",
         "sympy: μ/t <= Pr(Z(c_i)) <= tμ gives Pr_i/Pr_j <= tμ/(μ/t) = t^2",
-        lambda table: _le(levels.ldp_ratio(table), ratio_value(levels.kt_closeness_t(table, 1)) ** 2),
+        lambda table: le(levels.ldp_ratio(table), ratio_value(levels.kt_closeness_t(table, 1)) ** 2),
         classes=False,
     )
 
 
 def _lemma3_1() -> CheckResult:
-    return _proven(
+    return proven(
         "(k_1,ε)-DP ratio <= (k_0,ε)-DP ratio for k_1 <= k_0",
         "argument: (k,ε)-DP is (N-k, e^ε)-closeness (Theorem 4(1)); Lemma 2(1)",
-        lambda table: all(
-            _le(levels.k_eps_dp_ratio(table, b), levels.k_eps_dp_ratio(table, a))
-            for a in _sizes(table)
-            for b in _sizes(table)
-            if b <= a
-        ),
+        _sized_le(levels.k_eps_dp_ratio, levels.k_eps_dp_ratio, lambda n, small, big: small <= big),
         classes=False,
     )
 
 
 def _lemma3_3() -> CheckResult:
-    return _proven(
+    return proven(
         "ε-DP ratio == (1,ε)-DP ratio",
         "definition: Def. 8 with k = 1 is Def. 5",
         lambda table: levels.dp_ratio(table) == levels.k_eps_dp_ratio(table, 1),
@@ -179,10 +163,10 @@ def _lemma3_3() -> CheckResult:
 
 
 def _lemma3_4a() -> CheckResult:
-    return _proven(
+    return proven(
         "ε-DP ratio <= (k,ε)-DP ratio for every k",
         "argument: Lemma 3(1) with k_1 = 1 and Lemma 3(3)",
-        lambda table: all(_le(levels.dp_ratio(table), levels.k_eps_dp_ratio(table, a)) for a in _sizes(table)),
+        lambda table: all(le(levels.dp_ratio(table), levels.k_eps_dp_ratio(table, a)) for a in _sizes(table)),
         classes=False,
     )
 
@@ -190,8 +174,8 @@ def _lemma3_4a() -> CheckResult:
 def _thm4_1() -> CheckResult:
     t = sympy.Symbol("t", positive=True)
     e = sympy.Symbol("e", nonnegative=True)
-    failed = _identity(sympy.exp(sympy.log(t)) - t, "g(f(t)) = t") or _identity(sympy.log(sympy.exp(e)) - e, "f(g(ε)) = ε")
-    return failed or _proven(
+    failed = identity(sympy.exp(sympy.log(t)) - t, "g(f(t)) = t") or identity(sympy.log(sympy.exp(e)) - e, "f(g(ε)) = ε")
+    return failed or proven(
         "(N-k,ε)-DP ratio == (k,t) level for every k",
         "definition: {D \\ K : |K| = N-k} is the family of k-subsets; f = ln t, g = e^ε, f∘g = g∘f = id",
         lambda table: all(
@@ -216,12 +200,7 @@ def _thm4_2a() -> CheckResult:
 
 def _thm4_2b() -> CheckResult:
     spot, failure = spot_check(
-        lambda table: all(
-            _le(levels.kt_closeness_t(table, a), levels.k_eps_dp_ratio(table, b))
-            for a in _sizes(table)
-            for b in _sizes(table)
-            if b > table.n - a
-        ),
+        _sized_le(levels.kt_closeness_t, levels.k_eps_dp_ratio, lambda n, k_t, k_dp: k_dp > n - k_t),
         "(k_t,t) level <= (k_DP,ε)-DP ratio whenever k_DP > N - k_t",
         classes=False,
     )
@@ -236,15 +215,10 @@ def _thm4_2b() -> CheckResult:
 
 
 def _thm4_3a() -> CheckResult:
-    return _proven(
+    return proven(
         "(k_DP,ε)-DP ratio <= (k_t,t) level whenever k_DP < N - k_t",
         "argument: Lemma 2(1) to size N - k_DP > k_t, then Theorem 4(1)",
-        lambda table: all(
-            _le(levels.k_eps_dp_ratio(table, b), levels.kt_closeness_t(table, a))
-            for a in _sizes(table)
-            for b in _sizes(table)
-            if b < table.n - a
-        ),
+        _sized_le(levels.k_eps_dp_ratio, levels.kt_closeness_t, lambda n, k_dp, k_t: k_dp < n - k_t),
         classes=False,
     )
 
@@ -254,7 +228,7 @@ def _definitional(line: str) -> Callable[[], CheckResult]:
 
 
 def _k_anonymity() -> CheckResult:
-    return _proven(
+    return proven(
         "k-anonymity level == smallest class size",
         "definition: 003 Def. 4 requires min |E_i| = k",
         lambda table: levels.k_anonymity(table) == min(len(c) for c in table.classes),

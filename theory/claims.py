@@ -20,6 +20,8 @@ from typing import Any, Literal
 
 import sympy
 
+from theory._registry import lookup
+
 __all__ = [
     "Kind",
     "Status",
@@ -216,12 +218,7 @@ def claim(claim_id: str) -> Claim:
     UnknownClaimError
         When ``claim_id`` is not registered; the message lists the valid ids.
     """
-    try:
-        return _registry()[claim_id]
-    except KeyError:
-        raise UnknownClaimError(
-            f"unknown claim id {claim_id!r}; expected one of: {', '.join(_registry())}"
-        ) from None
+    return lookup(_registry(), claim_id, "claim", UnknownClaimError)
 
 
 def sizes(claim_id: str) -> tuple[sympy.Expr | None, sympy.Expr | None]:

@@ -19,6 +19,7 @@ from typing import Literal
 
 import sympy
 
+from theory._registry import lookup
 from theory.claims import Source
 
 __all__ = [
@@ -215,9 +216,4 @@ def definition(definition_id: str) -> Definition:
     UnknownDefinitionError
         When ``definition_id`` is not registered; the message lists the valid ids.
     """
-    try:
-        return _BY_ID[definition_id]
-    except KeyError:
-        raise UnknownDefinitionError(
-            f"unknown definition id {definition_id!r}; expected one of: {', '.join(_BY_ID)}"
-        ) from None
+    return lookup(_BY_ID, definition_id, "definition", UnknownDefinitionError)

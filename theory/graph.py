@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from itertools import product
 from typing import Literal, SupportsIndex, SupportsInt, TypedDict
 
 import sympy
@@ -382,24 +383,32 @@ class Graph:
         ]
         if evidence:
             return Answer(premise, conclusion, "no", evidence=tuple(evidence), detail="non-implication: " + ", ".join(evidence))
-        if records.is_number:
-            sizes = [v for v in (start[1], target[1]) if v is not None and v.is_number]
-            values = list(dict.fromkeys([*sizes, *(records - v for v in sizes), sympy.Integer(1), records - 1]))
-            for edge in self.non_implications():
-                for size_a in values if edge.premise in SIZED | CLASS_BASED else [None]:
-                    for size_b in values if edge.conclusion in SIZED | CLASS_BASED else [None]:
-                        if not self._covers(edge, size_a, size_b, records, params):
-                            continue
-                        before = self._reaches((edge.premise, size_a), start, records, params)
-                        if before is None:
-                            continue
-                        after = self._reaches(target, (edge.conclusion, size_b), records, params)
-                        if after is not None:
-                            chain = (*before, edge.claim_id, *after)
-                            return Answer(premise, conclusion, "no", evidence=chain,
-                                          detail=f"derived from {edge.claim_id} ({edge.premise} ⇏ {edge.conclusion}) "
-                                          f"via {' -> '.join(chain)}")
-        return Answer(premise, conclusion, "unknown", detail="no path and no non-implication claim")
+        derived = self._derived_refusal(start, target, records, params) if records.is_number else None
+        if derived is None:
+            return Answer(premise, conclusion, "unknown", detail="no path and no non-implication claim")
+        edge, chain = derived
+        return Answer(premise, conclusion, "no", evidence=chain,
+                      detail=f"derived from {edge.claim_id} ({edge.premise} ⇏ {edge.conclusion}) via {' -> '.join(chain)}")
+
+    def _derived_refusal(self, start: tuple[str, sympy.Expr | None], target: tuple[str, sympy.Expr | None],
+                         records: sympy.Expr, params: Mapping[str, object]) -> tuple[Edge, tuple[str, ...]] | None:
+        """The first non-implication X ⇏ Y with paths start ⇒ X and Y ⇒ target, and the chain of
+        claim ids; sizes tried: the given ones, N minus them, 1 and N-1 (``records`` a number)."""
+        sizes = [v for v in (start[1], target[1]) if v is not None and v.is_number]
+        values = list(dict.fromkeys([*sizes, *(records - v for v in sizes), sympy.Integer(1), records - 1]))
+
+        def choices(definition_id: str) -> list[sympy.Expr | None]:
+            return list(values) if definition_id in SIZED | CLASS_BASED else [None]
+
+        for edge in self.non_implications():
+            for size_a, size_b in product(choices(edge.premise), choices(edge.conclusion)):
+                if not self._covers(edge, size_a, size_b, records, params):
+                    continue
+                before = self._reaches((edge.premise, size_a), start, records, params)
+                after = None if before is None else self._reaches(target, (edge.conclusion, size_b), records, params)
+                if before is not None and after is not None:
+                    return edge, (*before, edge.claim_id, *after)
+        return None
 
 
 def _truthy(value: object) -> bool:

@@ -41,6 +41,7 @@ from theory._search_core import (
     ratio_bound,
     search,
 )
+from theory._sizes import Role, size_keys
 from theory._z3_encoding import CLASS_DEFINITIONS
 from theory.claims import CheckResult, Claim, sizes
 from theory.definitions import definition
@@ -133,13 +134,16 @@ def _claim_sizes(claim: Claim) -> tuple[sympy.Expr | None, sympy.Expr | None]:
     except LookupError:
         pass
     names = {s.name: s for e in (claim.printed, *claim.conditions) for s in e.free_symbols}
-    specific = {"kt_closeness": "k_t", "k_eps_dp": "k_DP"}
     found: list[sympy.Expr | None] = []
-    for definition_id, own in ((claim.premise, "k_0"), (claim.conclusion, "k_1")):
-        if definition_id not in SIZED_DEFINITIONS | CLASS_DEFINITIONS:
+    roles: tuple[tuple[str | None, Role, str], ...] = (
+        (claim.premise, "premise", "k_0"),
+        (claim.conclusion, "conclusion", "k_1"),
+    )
+    for definition_id, role, own in roles:
+        if definition_id is None or definition_id not in SIZED_DEFINITIONS | CLASS_DEFINITIONS:
             found.append(None)
             continue
-        name = next((n for n in (own, specific.get(definition_id, ""), "k") if n in names), "k")
+        name = next((n for n in (own, *size_keys(definition_id, role)[1:]) if n in names), "k")
         found.append(names.get(name, sympy.Symbol(name, positive=True, integer=True)))
     return found[0], found[1]
 

@@ -155,12 +155,17 @@ def zero_block(n: int, k: int) -> ProbabilityTable:
     return ProbabilityTable.from_rows(_rows([Fraction(0)] * (k - 1) + [half] * (n - k + 1)))
 
 
+def _require_k_two_below_n(family: str, n: int, k: int, implication_at_1: str) -> None:
+    """The guard of the families that need 2 <= k <= N - 2 (k = 1 is ``implication_at_1``)."""
+    if k < 2:
+        raise _implied(implication_at_1)
+    if n < k + 2:
+        raise NoWitnessError(f"{family} needs N >= k + 2; found N={n}, k={k}")
+
+
 def split_pair(n: int, k: int, ratio: Fraction) -> ProbabilityTable:
     """Table VI generalised: μ - σ, σ and n - 2 records μ = 1/2; σ = μ/(R+1)."""
-    if k < 2:
-        raise _implied("(1,t)-closeness implies ε-LDP with e^ε = t^2 (003 Theorem 2)")
-    if n < k + 2:
-        raise NoWitnessError(f"split_pair needs N >= k + 2; found N={n}, k={k}")
+    _require_k_two_below_n("split_pair", n, k, "(1,t)-closeness implies ε-LDP with e^ε = t^2 (003 Theorem 2)")
     mu = Fraction(1, 2)
     sigma = mu / (ratio + 1)
     return ProbabilityTable.from_rows(_rows([mu - sigma, sigma] + [mu] * (n - 2)))
@@ -168,10 +173,7 @@ def split_pair(n: int, k: int, ratio: Fraction) -> ProbabilityTable:
 
 def table_vii(n: int, k: int, ratio: Fraction) -> ProbabilityTable:
     """Table VII generalised: k-1 records μ = 1/2, μ - α, α, n - k - 1 zeros; (k,ε)-DP ≥ R + 1."""
-    if k < 2:
-        raise _implied("(1,ε)-DP is ε-DP (003 Lemma 3(3))")
-    if n < k + 2:
-        raise NoWitnessError(f"table_vii needs N >= k + 2; found N={n}, k={k}")
+    _require_k_two_below_n("table_vii", n, k, "(1,ε)-DP is ε-DP (003 Lemma 3(3))")
     mu = Fraction(1, 2)
     alpha = min(mu / 2, Fraction(n - k) * k * mu / (n * (ratio + 1)))
     return ProbabilityTable.from_rows(_rows([mu] * (k - 1) + [mu - alpha, alpha] + [Fraction(0)] * (n - k - 1)))
