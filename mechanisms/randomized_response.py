@@ -6,17 +6,17 @@ column by drawing, for each record independently, a value from the row of its tr
 and it gives the per-record probability table (rows = records, columns = released values)
 that the measures of randomized releases work on.
 
-* :func:`ldp_randomized_response`: 003 Fig. 4. Keep the true value with probability
+* :func:`ldp_randomized_response`: Ekenstedt et al. 2022, Fig. 4. Keep the true value with probability
   ``p_LDP``, otherwise draw uniformly from all ``n`` values; its LDP level is
-  ``e^ε = 1 + n p_LDP / (1 - p_LDP)`` (003 eq. (1) corrected, see ``theory``), so a target
+  ``e^ε = 1 + n p_LDP / (1 - p_LDP)`` (Ekenstedt et al. 2022, eq. (1) corrected, see ``theory``), so a target
   ``e^ε`` is met exactly by ``p_LDP = (e^ε - 1)/(e^ε - 1 + n)``.
-* :func:`tclo_randomized_response`: 003 Fig. 5. Keep the true value with probability
+* :func:`tclo_randomized_response`: Ekenstedt et al. 2022, Fig. 5. Keep the true value with probability
   ``p_t``, otherwise draw from the empirical distribution of the data set.
-* :meth:`RandomizedResponse.then`: sequential composition (matrix product), 003 Sec. V.C.
+* :meth:`RandomizedResponse.then`: sequential composition (matrix product), Ekenstedt et al. 2022, Sec. V.C.
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Sec. V.A (Figs. 4-5), Sec. V.C (mechanisms 1-3).
+Ekenstedt et al. 2022, Sec. V.A (Figs. 4-5), Sec. V.C (mechanisms 1-3).
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ class RandomizedResponse:
     def probability_table(self, column: Sequence[Hashable] | pd.Series | np.ndarray) -> tuple[Row, ...]:
         """Per-record probabilities: row ``r`` is ``Pr(Z(c_r) = a_j)`` for every ``j``.
 
-        This is the table the definitions of 003 (Defs. 4-8) are stated on, with one bucket
+        This is the table the definitions of Ekenstedt et al. 2022 (Defs. 4-8) are stated on, with one bucket
         per released value.
         """
         return tuple(self.matrix[code] for code in self.codes(column))
@@ -144,7 +144,7 @@ def ldp_randomized_response(
     keep: Fraction | int | None = None,
     exp_epsilon: Fraction | int | None = None,
 ) -> RandomizedResponse:
-    """003 Fig. 4: ``M = p_LDP I + (1 - p_LDP)/n J``; give ``keep`` (= p_LDP) or ``exp_epsilon``.
+    """Ekenstedt et al. 2022, Fig. 4: ``M = p_LDP I + (1 - p_LDP)/n J``; give ``keep`` (= p_LDP) or ``exp_epsilon``.
 
     ``values`` lists the attribute's values, or is their number ``n`` (values ``0..n-1``).
 
@@ -177,7 +177,7 @@ def ldp_randomized_response(
 def tclo_randomized_response(
     values: Sequence[Hashable], frequencies: Sequence[Fraction], keep: Fraction | int
 ) -> RandomizedResponse:
-    """003 Fig. 5: ``M = p_t I + (1 - p_t) 1 f^T`` with ``f`` the data set's frequencies.
+    """Ekenstedt et al. 2022, Fig. 5: ``M = p_t I + (1 - p_t) 1 f^T`` with ``f`` the data set's frequencies.
 
     >>> tclo_randomized_response(["a", "b"], [Fraction(1, 4), Fraction(3, 4)], Fraction(1, 2)).matrix[0]
     (Fraction(5, 8), Fraction(3, 8))

@@ -267,12 +267,12 @@ def audit_command(
 
 @app.command("demo")
 def demo_command() -> None:
-    """Measure and audit the bundled example: Table 5 of the t-closeness slides (001)."""
+    """Measure and audit the bundled example: Table 5 of the t-closeness slides (Li et al. 2007)."""
     console = Console()
     with _reporting_errors(), resources.as_file(resources.files("privcert.data") / "policy.toml") as policy:
         result = _audit(None, load_policy(policy))
     console.print(
-        "[bold]privcert demo[/]: Table 5 of the t-closeness slides (001; Li, Li & Venkatasubramanian, "
+        "[bold]privcert demo[/]: Table 5 of the t-closeness slides (Li et al. 2007; Li, Li & Venkatasubramanian, "
         "ICDE 2007), a salary/disease release, audited against privcert/data/policy.toml.\n"
     )
     console.print(_summary(result.report), highlight=False, markup=False)

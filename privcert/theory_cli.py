@@ -244,7 +244,7 @@ def witness(
 
 @app.command(name="map")
 def draw_map(out: Path = typer.Option(Path("map.svg"), "--out", help="SVG file to write.")) -> None:
-    """Draw the implication map (003 Figs. 1-2) with checked statuses."""
+    """Draw the implication map (Ekenstedt et al. 2022, Figs. 1-2) with checked statuses."""
     from theory.checks import check_all
     from theory.claims import all_claims
     from theory.graph import build_graph

@@ -1,6 +1,6 @@
 """Shared test tables for the anonymity, diversity and likeness measures.
 
-The worked examples of 001_cc0b677f4c745811.txt (Tables 2 and 4), a builder from
+The worked examples of Li et al. 2007 (Tables 2 and 4), a builder from
 per-class count lists, and hypothesis strategies for small random releases together
 with a row-order/index-label perturbation of them.
 """

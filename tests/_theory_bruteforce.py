@@ -1,10 +1,10 @@
 """Brute-force exact levels and random tables for the theory tests, independent of theory.levels.
 
 Every level enumerates all subsets / pairs / classes with Fractions, straight from the
-definitions of 003 (Defs. 4-8), with the 000 Def. 4 conventions: a bucket no record can
+definitions of Ekenstedt et al. 2022 (Defs. 4-8), with the Domingo-Ferrer & Soria-Comas 2015, Def. 4 conventions: a bucket no record can
 reach is ignored; x/0 with x > 0 is infinite. Returns ``math.inf`` for infinite levels.
-:func:`set_distance_level` is the literal 000 Def. 4 distance (a maximum over every set S of
-buckets, which 000 Prop. 2 reduces to single buckets); :func:`same` compares with
+:func:`set_distance_level` is the literal Domingo-Ferrer & Soria-Comas 2015, Def. 4 distance (a maximum over every set S of
+buckets, which Domingo-Ferrer & Soria-Comas 2015, Prop. 2 reduces to single buckets); :func:`same` compares with
 theory.levels' convention; :func:`tables` is a hypothesis strategy for random tables.
 """
 
@@ -48,24 +48,24 @@ def group_level(rows: Rows, groups: Sequence[Sequence[int]]) -> Fraction | float
 
 
 def kt_level(rows: Rows, size: int) -> Fraction | float:
-    """(k,t)-closeness, 003 Def. 7: every subset of ``size`` records."""
+    """(k,t)-closeness, Ekenstedt et al. 2022, Def. 7: every subset of ``size`` records."""
     return group_level(rows, list(combinations(range(len(rows)), size)))
 
 
 def multiplicative_level(rows: Rows, classes: Sequence[Sequence[int]]) -> Fraction | float:
-    """Multiplicative t-closeness, 003 Def. 4, over the given classes."""
+    """Multiplicative t-closeness, Ekenstedt et al. 2022, Def. 4, over the given classes."""
     return group_level(rows, classes)
 
 
 def k_eps_dp_ratio(rows: Rows, size: int) -> Fraction | float:
-    """(k,ε)-DP, 003 Def. 8, Q = record distribution: every removal of ``size`` records; e^ε."""
+    """(k,ε)-DP, Ekenstedt et al. 2022, Def. 8, Q = record distribution: every removal of ``size`` records; e^ε."""
     everyone = range(len(rows))
     rest = [[i for i in everyone if i not in removed] for removed in combinations(everyone, size)]
     return group_level(rows, rest)
 
 
 def ldp_ratio(rows: Rows) -> Fraction | float:
-    """ε-LDP, 003 Def. 6: max over buckets and ordered pairs of records; e^ε."""
+    """ε-LDP, Ekenstedt et al. 2022, Def. 6: max over buckets and ordered pairs of records; e^ε."""
     worst: Fraction | float = Fraction(1)
     for bucket in range(len(rows[0])):
         for a in rows:
@@ -93,7 +93,7 @@ def same(level: object, brute: Fraction | float) -> bool:
 
 
 def set_distance_level(table: ProbabilityTable) -> Fraction | float:
-    """Multiplicative t-closeness with 000 Def. 4 literally: every non-empty set S of buckets."""
+    """Multiplicative t-closeness with Domingo-Ferrer & Soria-Comas 2015, Def. 4 literally: every non-empty set S of buckets."""
     sets = list(chain.from_iterable(combinations(range(table.p), r) for r in range(1, table.p + 1)))
     merged = [[sum((row[l] for l in s), Fraction(0)) for s in sets] for row in table.probs]
     return multiplicative_level(merged, table.classes)

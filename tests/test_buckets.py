@@ -1,4 +1,4 @@
-"""Bucketizations (verifier.buckets): 000 §6.1–6.2 equal frequency, ranges, groups."""
+"""Bucketizations (verifier.buckets): Domingo-Ferrer & Soria-Comas 2015, §6.1–6.2 equal frequency, ranges, groups."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def table_of(values: list[Any], kind: str = "numerical", order: tuple[Any, ...] 
 
 
 def paper_bucket_sizes(n: int, t: int) -> list[int]:
-    """000 §6.2: B_j holds records ⌊(j-1)·N/(t+1) + 0.5⌋ + 1 .. ⌊j·N/(t+1) + 0.5⌋ (exact floor)."""
+    """Domingo-Ferrer & Soria-Comas 2015, §6.2: B_j holds records ⌊(j-1)·N/(t+1) + 0.5⌋ + 1 .. ⌊j·N/(t+1) + 0.5⌋ (exact floor)."""
     b = t + 1
     edges = [(2 * j * n + b) // (2 * b) for j in range(b + 1)]
     return [hi - lo for lo, hi in zip(edges, edges[1:])]
@@ -42,7 +42,7 @@ def test_equal_frequency_on_distinct_values_is_the_papers_construction(n: int, t
 
 
 def test_000_section_6_3_bucket_sizes_are_floor_not_ceiling() -> None:
-    # 000 §6.3(a) says each bucket holds ⌈N/b⌉ values, some ⌈N/b⌉ + 1. For N = 10, b = 3 that is at
+    # Domingo-Ferrer & Soria-Comas 2015, §6.3(a) says each bucket holds ⌈N/b⌉ values, some ⌈N/b⌉ + 1. For N = 10, b = 3 that is at
     # least 3·4 = 12 > 10 records: impossible. The construction of §6.2 gives 3, 4, 3 (⌊N/b⌋ or ⌈N/b⌉).
     assert paper_bucket_sizes(10, 2) == [3, 4, 3]
     assert [int(v) for v in bucketize(table_of(list(range(10))), EqualFrequency(2)).totals] == [3, 4, 3]

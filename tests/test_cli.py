@@ -49,7 +49,7 @@ def test_measure_table4_golden_values_as_json() -> None:
     assert (k["witness"]["size"], k["witness"]["value"]) == (3, None)
     l_div = _find(document, "distinct_l_diversity", "disease")
     assert (l_div["exact"], l_div["level"]) == ("3", 3.0)
-    # 001: D[P1, Q] = 3/8 = 0.375 for the class 476**/2* (salaries 3K, 4K, 5K).
+    # Li et al. 2007: D[P1, Q] = 3/8 = 0.375 for the class 476**/2* (salaries 3K, 4K, 5K).
     t = _find(document, "t_closeness", "salary", "ordered")
     assert (t["exact"], t["level"]) == ("3/8", 0.375)
     assert t["witness"]["qi"] == {"zip": "476**", "age": "2*"} and t["witness"]["size"] == 3

@@ -116,13 +116,13 @@ def hierarchical_by_transport(counts: list[int], totals: list[int], leaves: list
     return min_cost_transport(p, q, cost)
 
 
-# ---------------------------------------------------------------- 001 worked examples
+# ---------------------------------------------------------------- Li et al. 2007 worked examples
 
 
 def test_001_ordered_salary_table_4() -> None:
     # Salaries 3k..11k are m = 9 ordered values, each 1/9 of Q.
     # P1 = {3k,4k,5k}: r = (2,2,2,-1,-1,-1,-1,-1,-1)/9, prefix sums (2,4,6,5,4,3,2,1,0)/9,
-    #   sum 27/9 = 3, EMD = 3/8 = 0.375 (001: the flow cost 27/72).
+    #   sum 27/9 = 3, EMD = 3/8 = 0.375 (Li et al. 2007: the flow cost 27/72).
     # P2 = {6k,8k,11k}: r = (-1,-1,-1,2,-1,2,-1,-1,2)/9, |prefix| (1,2,3,1,2,0,1,2,0)/9 = 12/9,
     #   EMD = 12/72 = 1/6 = 0.167.
     # P3 = {7k,9k,10k}: r = (-1,-1,-1,-1,2,-1,2,2,-1)/9, |prefix| (1,2,3,4,2,3,1,1,0)/9 = 17/9,
@@ -350,7 +350,7 @@ def test_ordered_equals_wasserstein_and_equal_equals_total_variation(frame: pd.D
 @given(small_tables(), st.integers(0, 3), st.integers(0, 3))
 @settings(max_examples=40, deadline=None)
 def test_merging_two_classes_never_raises_the_emd(frame: pd.DataFrame, a: int, b: int) -> None:
-    # 001 "Properties of EMD": D[P,Q] <= max(D[P1,Q], D[P2,Q]) when P is the union of P1 and P2
+    # Li et al. 2007, "Properties of EMD": D[P,Q] <= max(D[P1,Q], D[P2,Q]) when P is the union of P1 and P2
     # (P is a mixture of P1 and P2 and the EMD is convex in P).
     _, (table,) = count_tables(frame, ["q"], [AttributeSpec(("x",), kind="numerical")])
     rows = {table.classes.describe(i)["q"]: [int(v) for v in table.row(i)] for i in range(table.classes.count)}

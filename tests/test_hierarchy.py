@@ -1,4 +1,4 @@
-"""Hierarchies (verifier.hierarchy) and 001's extra/pos_extra/neg_extra/cost recursion."""
+"""Hierarchies (verifier.hierarchy) and Li et al. (2007)'s extra/pos_extra/neg_extra/cost recursion."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ TABLE_4_Q = [2, 1, 1, 2, 1, 2]  # counts of TABLE_4_LEAVES in 001, Table 3/4
 
 
 def recursion_001(hierarchy: Hierarchy, counts: list[int], leaves: list[str], totals: list[int], *, below: bool) -> Fraction:
-    """001 "Hierarchical Distance", written out literally over the tree.
+    """Li et al. 2007, "Hierarchical Distance", written out literally over the tree.
 
     extra(leaf) = p - q; extra(N) = Σ extra(children); cost(N) = height(N)/H · min(pos, neg),
     where pos/neg sum the positive/negative extras of N's children (``below=False``) or,
@@ -52,7 +52,7 @@ def recursion_001(hierarchy: Hierarchy, counts: list[int], leaves: list[str], to
 
 
 def test_disease_hierarchy_file() -> None:
-    # figures.md: height 3; gastric ulcer–gastritis 1/3, gastric ulcer–colitis 2/3, gastric ulcer–flu 1.
+    # Li et al. 2007, Figure 1: height 3; gastric ulcer–gastritis 1/3, gastric ulcer–colitis 2/3, gastric ulcer–flu 1.
     assert DISEASES.height == 3
     assert len(DISEASES.leaves) == 10
     assert DISEASES.distance("gastric ulcer", "gastritis") == Fraction(1, 3)

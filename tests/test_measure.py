@@ -32,7 +32,7 @@ JOINT = AttributeSpec(("salary", "disease4"))
 
 
 def _table4(**options: Any) -> Report:
-    """001 Table 4 with salary (numerical), disease (hierarchy) and their joint attribute."""
+    """Li et al. 2007, Table 4 with salary (numerical), disease (hierarchy) and their joint attribute."""
     return measure(paper_frame(), QI, [SALARY, DISEASE, JOINT],
                    hierarchies={"disease4": load_hierarchy(HIERARCHY_FILE)}, **options)
 
@@ -44,7 +44,7 @@ def test_table4_golden_values() -> None:
     assert report.find("k_anonymity").level.exact == "3"
     assert report.find("prosecutor_risk").level.exact == "1/3"
     assert report.find("distinct_l_diversity", "disease4").level.exact == "3"
-    # 001: D[P1, Q] = 3/8 = 0.375 for P1 = {3K, 4K, 5K}, the class 476**/2*.
+    # Li et al. 2007: D[P1, Q] = 3/8 = 0.375 for P1 = {3K, 4K, 5K}, the class 476**/2*.
     salary = report.find("t_closeness", "salary", distance="ordered")
     assert salary.level.exact == "3/8"
     assert salary.witness is not None and salary.witness.qi == {"zip": "476**", "age": "2*"}

@@ -1,4 +1,4 @@
-"""Tests of mechanisms.randomized_response (003_bf2f0ebd12ad210e.txt, Sec. V.A, Figs. 4-5).
+"""Tests of mechanisms.randomized_response (Ekenstedt et al. 2022, Sec. V.A, Figs. 4-5).
 
 The concrete Fraction matrices are cross-checked with theory.randomized_response, and the
 per-record tables they produce are measured with theory.levels (exact) to confirm the
@@ -49,7 +49,7 @@ def test_exp_epsilon_is_met_exactly_on_the_records(exp_epsilon: Fraction) -> Non
     mechanism = ldp_randomized_response(VALUES, exp_epsilon=exp_epsilon)
     column = ["flu", "cancer", "hiv", "flu"]
     table = ProbabilityTable.from_rows(mechanism.probability_table(column))
-    # 003 Def. 6 measured on the records = the corrected eq. (1)
+    # Ekenstedt et al. 2022, Def. 6 measured on the records = the corrected eq. (1)
     assert levels.ldp_ratio(table) == exp_epsilon
     keep = mechanism.matrix[0][0] - mechanism.matrix[0][1]
     assert ldp_ratio_closed(3, keep) == exp_epsilon

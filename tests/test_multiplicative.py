@@ -1,4 +1,4 @@
-"""Multiplicative t-closeness (verifier.multiplicative): 000 Fig. 2, Table 1, brute force."""
+"""Multiplicative t-closeness (verifier.multiplicative): Domingo-Ferrer & Soria-Comas 2015, Fig. 2, Table 1, brute force."""
 
 from __future__ import annotations
 
@@ -22,14 +22,14 @@ def table_of(rows: list[tuple[object, object]], kind: str = "numerical", order: 
     return table
 
 
-# 000 §6, Fig. 2: 12 values in three buckets of four (B1 = 1..4, B2 = 5..8, B3 = 9..12); each
+# Domingo-Ferrer & Soria-Comas 2015, §6, Fig. 2: 12 values in three buckets of four (B1 = 1..4, B2 = 5..8, B3 = 9..12); each
 # class takes two points of "its" bucket and one of each other bucket.
 FIG_2 = {1: [1, 2, 5, 9], 2: [3, 6, 7, 10], 3: [4, 8, 11, 12]}
 
 
 def test_000_fig_2_is_one_point_five_close() -> None:
     # D = (1/3, 1/3, 1/3); D(E1) = (1/2, 1/4, 1/4): ratios (1/2)/(1/3) = 3/2 and
-    # (1/3)/(1/4) = 4/3, so t = 3/2 for every class (000: "satisfies 1.5-closeness").
+    # (1/3)/(1/4) = 4/3, so t = 3/2 for every class (Domingo-Ferrer & Soria-Comas 2015: "satisfies 1.5-closeness").
     table = table_of([(e, v) for e, values in FIG_2.items() for v in values])
     result = multiplicative_t_closeness(table, Ranges.from_edges([1, 5, 9, 13]))
     assert result.level.value == sympy.Rational(3, 2)
@@ -50,13 +50,13 @@ def test_000_fig_2_is_one_point_five_close() -> None:
         "bucket_count": 3,
         "buckets": ["[1, 5)", "[5, 9)", "[9, 13)"],
     }
-    # The same buckets from 000's equal-frequency construction with t = 2 (b = 3 buckets of 4).
+    # The same buckets from Domingo-Ferrer & Soria-Comas (2015)'s equal-frequency construction with t = 2 (b = 3 buckets of 4).
     assert multiplicative_t_closeness(table, EqualFrequency(2)).level.value == sympy.Rational(3, 2)
 
 
 @pytest.mark.parametrize("t", [1, 2, 3, 4])
 def test_000_table_1_shape_gives_exactly_t(t: int) -> None:
-    # 000 Table 1: t + 1 buckets of mass 1/(t+1); class E_i has mass t/(t+1) in B_i and
+    # Domingo-Ferrer & Soria-Comas 2015, Table 1: t + 1 buckets of mass 1/(t+1); class E_i has mass t/(t+1) in B_i and
     # 1/(t(t+1)) in each other bucket. With |E_i| = t(t+1): t² records of B_i and one of each
     # other bucket; each bucket then holds t² + t = t(t+1) records, N = t(t+1)².
     # Ratios: (t/(t+1)) / (1/(t+1)) = t and (1/(t+1)) / (1/(t(t+1))) = t.
@@ -113,7 +113,7 @@ def brute_force(rows: list[tuple[int, int]]) -> Fraction | None:
 
 
 def by_definition_4(rows: list[tuple[int, int]]) -> Fraction | None:
-    """000 Definition 4 over every set S of values (0/0 = 0, x/0 = ∞); None for infinity."""
+    """Domingo-Ferrer & Soria-Comas 2015, Definition 4 over every set S of values (0/0 = 0, x/0 = ∞); None for infinity."""
     values = sorted({v for _, v in rows})
     best = Fraction(0)
     for klass in {e for e, _ in rows}:
@@ -136,7 +136,7 @@ rows_strategy = st.lists(st.tuples(st.integers(0, 3), st.integers(0, 4)), min_si
 def test_equals_brute_force_and_definition_4_and_is_at_least_one(rows: list[tuple[int, int]]) -> None:
     result = multiplicative_t_closeness(table_of(rows))
     expected = brute_force(rows)
-    assert by_definition_4(rows) == expected  # 000 Proposition 2: single values suffice
+    assert by_definition_4(rows) == expected  # Domingo-Ferrer & Soria-Comas 2015, Proposition 2: single values suffice
     if expected is None:
         assert result.level.exact == "inf"
     else:

@@ -20,8 +20,8 @@ from theory.claims import KINDS, STATUSES, CheckResult, UnknownClaimError, all_c
 from theory.definitions import N, definition_ids, eps, k, k1, t
 from theory.tables import ProbabilityTable
 
-PAPERS = {"000_06f1c381d8beeaa3.txt", "003_bf2f0ebd12ad210e.txt", "004_e5343ffd327fdbfc.txt"}
-MECHANISMS = {"003_eq1", "003_eq2", "003_eq5", "003_eq6"}  # helper G's claims, re-checked in G's tests
+PAPERS = {"Domingo-Ferrer & Soria-Comas 2015", "Ekenstedt et al. 2022", "Soria-Comas et al. 2015"}
+MECHANISMS = {"003_eq1", "003_eq2", "003_eq5", "003_eq6"}  # randomized-response claims, re-checked in test_theory_utility
 
 # Statuses expected from checking (the why is in docs/theory.md); a change is a regression
 # or a finding and must be looked at.
@@ -30,7 +30,7 @@ EXPECTED_STATUS = {
     "003_thm3a": "corrected",  # (N-k-1)/k should be (N-k)/k
     "003_thm4_2a": "refuted",  # the proof's reading of Thm 4(2) is backwards
     "003_thm4_2b": "refuted",
-    "000_prop1": "corrected",  # same slip as 003 Thm 3
+    "000_prop1": "corrected",  # same slip as Ekenstedt et al. 2022 Thm 3
     "000_prop1_dp": "refuted",  # the DP hypothesis (one record removed) is not enough
     "000_sec62_counts": "corrected",  # ceil must be floor
     "000_sec63_bucket_sizes": "corrected",  # ceil(N/b) must be floor(N/b)
@@ -279,7 +279,7 @@ def _bound(claim_id: str, values: dict[sympy.Symbol, object], ratio: Fraction) -
 @settings(max_examples=60, deadline=None)
 @given(tables(zeros=False))
 def test_ldp_group_bounds_hold(table: ProbabilityTable) -> None:
-    """003 Thm 2(b), Thm 3 (corrected), 000 Prop. 1 (corrected)."""
+    """Ekenstedt et al. 2022 Thm 2(b), Thm 3 (corrected), Domingo-Ferrer & Soria-Comas 2015, Prop. 1 (corrected)."""
     rows, records = table.probs, len(table.probs)
     ratio = ldp_ratio(rows)
     for size in range(1, records):
@@ -292,7 +292,7 @@ def test_ldp_group_bounds_hold(table: ProbabilityTable) -> None:
 @settings(max_examples=60, deadline=None)
 @given(tables())
 def test_closeness_to_ldp_and_theorem_4(table: ProbabilityTable) -> None:
-    """003 Thm 2(a) (e^ε <= t^2), Thm 4(1) (equality), Thm 4(3a) and the implication refuting Thm 4(2b)."""
+    """Ekenstedt et al. 2022 Thm 2(a) (e^ε <= t^2), Thm 4(1) (equality), Thm 4(3a) and the implication refuting Thm 4(2b)."""
     rows, records = table.probs, len(table.probs)
     one = kt_level(rows, 1)
     assert one == INF or ldp_ratio(rows) <= one**2
@@ -326,7 +326,7 @@ def test_multiplicative_bounds_n_minus_1_closeness(table: ProbabilityTable) -> N
 @settings(max_examples=60, deadline=None)
 @given(tables())
 def test_classwise_views_prop3(table: ProbabilityTable) -> None:
-    """000 Prop. 3: rows constant within classes, LDP ratio <= t^2."""
+    """Domingo-Ferrer & Soria-Comas 2015, Prop. 3: rows constant within classes, LDP ratio <= t^2."""
     rows = list(table.probs)
     for group in table.classes:
         for i in group:
@@ -338,7 +338,7 @@ def test_classwise_views_prop3(table: ProbabilityTable) -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.integers(2, 6), st.data(), st.fractions(min_value=1, max_value=20, max_denominator=7))
 def test_ldp_group_bound_is_tight(records: int, data: st.DataObject, ratio: Fraction) -> None:
-    """The corrected 003 Thm 3 / 000 Prop. 1 bound is attained (the tightness the papers claim)."""
+    """The corrected Ekenstedt et al. 2022 Thm 3 / Domingo-Ferrer & Soria-Comas 2015, Prop. 1 bound is attained (the tightness the papers claim)."""
     size = data.draw(st.integers(1, records - 1))
     low, high = [1 / (1 + ratio), ratio / (1 + ratio)], [ratio / (1 + ratio), 1 / (1 + ratio)]
     rows = [low] * size + [high] * (records - size)
@@ -351,7 +351,7 @@ def test_ldp_group_bound_is_tight(records: int, data: st.DataObject, ratio: Frac
 
 @pytest.mark.parametrize("n", range(2, 9))
 def test_004_emd_bounds_exhaustive(n: int) -> None:
-    """004 Prop. 1 (lower bound; corrected least value for k | n) and Prop. 2 (largest one-per-subset EMD)."""
+    """Soria-Comas et al. 2015, Prop. 1 (lower bound; corrected least value for k | n) and Prop. 2 (largest one-per-subset EMD)."""
     for size in range(1, n + 1):
         least = min(ordered_emd(c, n) for c in combinations(range(1, n + 1), size))
         assert least >= Fraction((n + size) * (n - size), 4 * n * (n - 1) * size)
@@ -363,7 +363,7 @@ def test_004_emd_bounds_exhaustive(n: int) -> None:
 
 
 def test_table1_construction_is_exactly_t_close() -> None:
-    """000 Table 1 with t = 3: 4 buckets of 12 records; class E_i holds 9 = 12·3/4 records of B_i
+    """Domingo-Ferrer & Soria-Comas 2015, Table 1 with t = 3: 4 buckets of 12 records; class E_i holds 9 = 12·3/4 records of B_i
     and 1 = 12·1/12 of each other bucket. Every bucket has 1/4 overall; class ratios are
     (9/12)/(1/4) = 3 and (1/4)/(1/12) = 3, so the level is exactly t = 3."""
     rows, classes = [], []

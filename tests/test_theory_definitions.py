@@ -1,4 +1,4 @@
-"""The definitions registry: ids, level symbols, direction of strength (003 Def. 1)."""
+"""The definitions registry: ids, level symbols, direction of strength (Ekenstedt et al. 2022, Def. 1)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import sympy
 
 from theory.definitions import DEFINITIONS, UnknownDefinitionError, definition, definition_ids, eps, k, t
 
-PAPERS = {"000_06f1c381d8beeaa3.txt", "003_bf2f0ebd12ad210e.txt", "004_e5343ffd327fdbfc.txt"}
+PAPERS = {"Domingo-Ferrer & Soria-Comas 2015", "Ekenstedt et al. 2022", "Soria-Comas et al. 2015"}
 
 EXPECTED = {
-    # id: (level symbol, direction) -- 003 Def. 1 and the remark after Lemma 1: smaller t
+    # id: (level symbol, direction) -- Ekenstedt et al. 2022, Def. 1 and the remark after Lemma 1: smaller t
     # and smaller ε are stronger; larger k (k-anonymity) is stronger.
     "k_anonymity": (k, "larger_is_stronger"),
     "t_closeness": (t, "smaller_is_stronger"),

@@ -1,4 +1,4 @@
-"""Queries on the implication map: paths, composed f, numbers out, relations (003 Defs. 2-3)."""
+"""Queries on the implication map: paths, composed f, numbers out, relations (Ekenstedt et al. 2022, Defs. 2-3)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ def graph() -> Graph:
 
 
 def test_paper_example_ldp_to_kt_closeness(graph: Graph) -> None:
-    """003 Sec. V.D setting: ε-LDP with ε = 0.7, N = 100, k = 5.
+    """Ekenstedt et al. 2022, Sec. V.D setting: ε-LDP with ε = 0.7, N = 100, k = 5.
 
     By hand, corrected Theorem 3: t = (k + (N-k) e^ε)/N = (5 + 95 e^0.7)/100;
     e^0.7 = 2.0137527..., 95 · 2.0137527 = 191.30651, + 5 = 196.30651, / 100 = 1.9630651.
@@ -125,7 +125,7 @@ def test_relations_detected(graph: Graph, a: str, b: str, params: dict, relation
 
 
 def test_assumption_edges_need_the_assumption(graph: Graph) -> None:
-    """000 Prop. 3 holds only for class-wise views: without the assumption it is not followed."""
+    """Domingo-Ferrer & Soria-Comas 2015, Prop. 3 holds only for class-wise views: without the assumption it is not followed."""
     params = {"N": 6, "k": 2}
     assert graph.implies("stochastic_t_closeness", "ldp", params).holds != "yes"
     answer = graph.implies("stochastic_t_closeness", "ldp", {**params, "classwise_views": True}, 2)

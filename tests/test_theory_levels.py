@@ -1,9 +1,9 @@
-"""Exact levels of theory.levels on probability tables (helper F).
+"""Exact levels of theory.levels on probability tables.
 
-Golden values come from the tables of 003's appendix (derivations beside each value);
+Golden values come from the tables of Ekenstedt et al. (2022)'s appendix (derivations beside each value);
 random tables are compared with the all-subsets brute force of tests/_theory_bruteforce.py,
-and the theorems that relate the levels (003 Thm. 2, Thm. 3 corrected, Thm. 4(1),
-Lemma 3(3); 000 Prop. 2) are checked as properties with exact arithmetic.
+and the theorems that relate the levels (Ekenstedt et al. 2022, Thm. 2, Thm. 3 corrected, Thm. 4(1),
+Lemma 3(3); Domingo-Ferrer & Soria-Comas 2015, Prop. 2) are checked as properties with exact arithmetic.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ F = Fraction
 
 
 def two_buckets(column: list[Fraction], classes: list[list[int]] | None = None) -> ProbabilityTable:
-    """Rows (x, 1 - x): the a_1 / a_2 buckets of 003's appendix tables."""
+    """Rows (x, 1 - x): the a_1 / a_2 buckets of Ekenstedt et al. (2022)'s appendix tables."""
     return ProbabilityTable.from_rows([[x, 1 - x] for x in column], classes)
 
 
@@ -66,24 +66,24 @@ def test_json_round_trip_random(table: ProbabilityTable) -> None:
     assert ProbabilityTable.from_json(table.to_json()) == table
 
 
-# ---------------------------------------------------------------- golden values from 003
+# ---------------------------------------------------------------- golden values from Ekenstedt et al. 2022
 
 
 def test_table_iii_multiplicative_one_ldp_grows() -> None:
-    """003 Table III, μ = 1/4, σ = 1/100: both classes average μ in a_1 (and 1 - μ in a_2), so
+    """Ekenstedt et al. 2022, Table III, μ = 1/4, σ = 1/100: both classes average μ in a_1 (and 1 - μ in a_2), so
     multiplicative t = 1; LDP ratio in a_1 = (2μ - σ)/σ = (49/100)/(1/100) = 49 (a_2 gives
     (1 - σ)/(1 - 2μ + σ) = 99/51, smaller): the caption's ln((2μ - σ)/σ)."""
     mu, sigma = F(1, 4), F(1, 100)
     table = two_buckets([mu, mu, sigma, 2 * mu - sigma], [[0, 1], [2, 3]])
     assert levels.multiplicative_t(table) == 1
     assert levels.ldp_ratio(table) == 49
-    # 003 Thm. 5 proof, (1,ε)-DP inside classes: removing record 4 leaves σ against μ: μ/σ = 25.
+    # Ekenstedt et al. 2022, Thm. 5 proof, (1,ε)-DP inside classes: removing record 4 leaves σ against μ: μ/σ = 25.
     assert levels.classwise_k_eps_dp_ratio(table, 1) == 25
     assert levels.k_anonymity(table) == 2
 
 
 def test_table_vi_is_two_close_for_every_sigma() -> None:
-    """003 Table VI, μ = 1/4: Pr_D(a_1) = (μ + 2μ + μ - σ + σ)/4 = μ; the smallest pair
+    """Ekenstedt et al. 2022, Table VI, μ = 1/4: Pr_D(a_1) = (μ + 2μ + μ - σ + σ)/4 = μ; the smallest pair
     {μ - σ, σ} averages μ/2, so t = 2 (a_2 ratios stay below 2 because μ <= 1/2); the LDP
     ratio is 2μ/σ (largest 2μ, smallest σ)."""
     mu = F(1, 4)
@@ -94,7 +94,7 @@ def test_table_vi_is_two_close_for_every_sigma() -> None:
 
 
 def test_table_iv_caption_is_wrong() -> None:
-    """003 Table IV, N = 4, k = 2, μ = 1/2: a_1 = (0, μ, μ, μ), Pr_D = 3μ/4 = 3/8; the
+    """Ekenstedt et al. 2022, Table IV, N = 4, k = 2, μ = 1/2: a_1 = (0, μ, μ, μ), Pr_D = 3μ/4 = 3/8; the
     smallest pair {0, μ} averages 1/4, ratio (3/8)/(1/4) = 3/2 = k(N-k+1)/N; the caption says
     t = N - k + 1 = 3. Every single record is a subset of size 1 < k, and {0} makes t = ∞."""
     table = two_buckets([F(0), F(1, 2), F(1, 2), F(1, 2)])
@@ -103,7 +103,7 @@ def test_table_iv_caption_is_wrong() -> None:
 
 
 def test_table_vii_caption_omits_bucket_a2() -> None:
-    """003 Table VII with N = 5, k = 3, μ = 1, α = 1/10: a_1 = (1, 1, 9/10, 1/10, 0),
+    """Ekenstedt et al. 2022, Table VII with N = 5, k = 3, μ = 1, α = 1/10: a_1 = (1, 1, 9/10, 1/10, 0),
     a_2 = (0, 0, 1/10, 9/10, 1). The caption's "ε" = max(N/(N-1), (N-1)k/((k-1)N)) =
     max(5/4, 6/5) = 5/4 is a ratio e^ε and ignores a_2, where removing record 5 leaves
     (2 - 1)/4 against 2/5: ratio (2/5)/(1/4) = 8/5 > 5/4."""
@@ -162,7 +162,7 @@ def test_levels_match_all_subsets_brute_force(table: ProbabilityTable) -> None:
 @settings(max_examples=80, deadline=None)
 @given(tables(max_p=4))
 def test_000_prop2_single_buckets_suffice(table: ProbabilityTable) -> None:
-    """000 Def. 4 maximises over every set S of buckets; Prop. 2: single buckets suffice."""
+    """Domingo-Ferrer & Soria-Comas 2015, Def. 4 maximises over every set S of buckets; Prop. 2: single buckets suffice."""
     assert same(levels.multiplicative_t(table), set_distance_level(table))
 
 
@@ -181,7 +181,7 @@ def test_classwise_dp_is_dp_inside_each_class(table: ProbabilityTable) -> None:
 @settings(max_examples=150, deadline=None)
 @given(tables(min_n=2))
 def test_thm4_1_k_eps_dp_is_n_minus_k_closeness(table: ProbabilityTable) -> None:
-    """003 Thm. 4(1): (k,ε)-DP at e^ε is (N-k, e^ε)-closeness (removing K keeps D minus K)."""
+    """Ekenstedt et al. 2022, Thm. 4(1): (k,ε)-DP at e^ε is (N-k, e^ε)-closeness (removing K keeps D minus K)."""
     for size in range(1, table.n):
         assert levels.k_eps_dp_ratio(table, size) == levels.kt_closeness_t(table, table.n - size)
 
@@ -189,7 +189,7 @@ def test_thm4_1_k_eps_dp_is_n_minus_k_closeness(table: ProbabilityTable) -> None
 @settings(max_examples=150, deadline=None)
 @given(tables(min_n=2))
 def test_thm2_both_directions(table: ProbabilityTable) -> None:
-    """003 Thm. 2: (1,t)-closeness ⇒ LDP with e^ε <= t^2; LDP ⇒ (1, (e^ε(N-1)+1)/N)-closeness."""
+    """Ekenstedt et al. 2022, Thm. 2: (1,t)-closeness ⇒ LDP with e^ε <= t^2; LDP ⇒ (1, (e^ε(N-1)+1)/N)-closeness."""
     t1, ratio = levels.kt_closeness_t(table, 1), levels.ldp_ratio(table)
     if t1 is not sympy.oo:
         assert ratio is not sympy.oo and ratio <= t1**2
@@ -200,7 +200,7 @@ def test_thm2_both_directions(table: ProbabilityTable) -> None:
 @settings(max_examples=150, deadline=None)
 @given(tables(min_n=2), st.data())
 def test_thm3_corrected_bound_holds(table: ProbabilityTable, data: st.DataObject) -> None:
-    """003 Thm. 3 corrected: LDP at T ⇒ (k, (k + (N-k)T)/N)-closeness (printed: N-k-1)."""
+    """Ekenstedt et al. 2022, Thm. 3 corrected: LDP at T ⇒ (k, (k + (N-k)T)/N)-closeness (printed: N-k-1)."""
     ratio = levels.ldp_ratio(table)
     if ratio is sympy.oo:
         return

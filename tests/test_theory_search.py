@@ -1,4 +1,4 @@
-"""Z3 counterexample search (theory.search, helper F).
+"""Z3 counterexample search (theory.search).
 
 Every ``sat`` table is re-measured here with the all-subsets brute force of
 tests/_theory_bruteforce.py (independent of theory.levels, which search itself uses).
@@ -19,7 +19,7 @@ from theory.search import EncodingError, ratio_bound, refute_claim, search, sear
 from theory.tables import ProbabilityTable
 
 PRINTED_THM3 = k / N * (1 + (N - k - 1) / k * sympy.exp(eps))
-"""003 Thm. 3 as printed."""
+"""Ekenstedt et al. 2022, Thm. 3 as printed."""
 CORRECTED_THM3 = (k + (N - k) * sympy.exp(eps)) / N
 """Derived: LDP confines every record to [m, Tm]; K at m and the rest at Tm maximise
 Pr_D/Pr_K = (k + (N-k)T)/N, which exceeds the other direction NT/(kT + N - k) by
@@ -33,7 +33,7 @@ def _brute_ratio(value: Fraction | float, bound: Fraction) -> bool:
 def _thm3_claim(printed: sympy.Basic, corrected: sympy.Basic | None) -> Claim:
     return Claim(
         "test_thm3",
-        Source("003_bf2f0ebd12ad210e.txt", "IV.A", "Theorem 3"),
+        Source("Ekenstedt et al. 2022", "IV.A", "Theorem 3"),
         "implication",
         "ldp",
         "kt_closeness",
@@ -46,7 +46,7 @@ def _thm3_claim(printed: sympy.Basic, corrected: sympy.Basic | None) -> Claim:
 def test_ratio_bound_translates_to_ratio_space() -> None:
     # T = e^ε becomes A; the conclusion's t stays t.
     assert ratio_bound("ldp", "kt_closeness", PRINTED_THM3, {"N": 5, "k": 2}) == sympy.Rational(2, 5) + sympy.Rational(2, 5) * sympy.Symbol("A", positive=True)
-    # ε = ln(t^2) as a conclusion ε becomes e^ε = t^2 = A^2 (003 Thm. 2, first item).
+    # ε = ln(t^2) as a conclusion ε becomes e^ε = t^2 = A^2 (Ekenstedt et al. 2022, Thm. 2, first item).
     assert ratio_bound("kt_closeness", "ldp", sympy.log(t**2), {"N": 3}) == sympy.Symbol("A", positive=True) ** 2
     with pytest.raises(EncodingError, match=r"symbols \['k'\] with no value"):
         ratio_bound("ldp", "kt_closeness", CORRECTED_THM3, {"N": 5})
@@ -95,7 +95,7 @@ def test_fixed_level_and_positive_probabilities() -> None:
 
 
 def test_thm1_class_search_finds_ldp_blowup() -> None:
-    """Multiplicative t-closeness ⇏ LDP (003 Thm. 1): at N = 4, k = 2 no f(t) = 10 t bounds the
+    """Multiplicative t-closeness ⇏ LDP (Ekenstedt et al. 2022, Thm. 1): at N = 4, k = 2 no f(t) = 10 t bounds the
     LDP ratio; the counterexample's classes have two records each."""
     found = search("multiplicative_t_closeness", "ldp", sympy.log(10 * t), n=4, params={"k": 2}, timeout_s=20)
     assert found.status == "sat", found.detail
@@ -108,7 +108,7 @@ def test_thm1_class_search_finds_ldp_blowup() -> None:
 def test_thm4_equivalence_is_unsat_both_ways() -> None:
     claim = Claim(
         "test_thm4",
-        Source("003_bf2f0ebd12ad210e.txt", "IV.C", "Theorem 4(1)"),
+        Source("Ekenstedt et al. 2022", "IV.C", "Theorem 4(1)"),
         "equivalence",
         "kt_closeness",
         "k_eps_dp",
@@ -141,7 +141,7 @@ def test_refute_claim_without_correction_is_refuted_and_true_claim_unknown() -> 
 def test_refute_claim_non_implication_uses_witnesses() -> None:
     claim = Claim(
         "test_lemma3_4b",
-        Source("003_bf2f0ebd12ad210e.txt", "IV.B", "Lemma 3(4)"),
+        Source("Ekenstedt et al. 2022", "IV.B", "Lemma 3(4)"),
         "non_implication",
         "dp",
         "k_eps_dp",

@@ -1,8 +1,8 @@
 """Tests of theory.randomized_response, theory.utility, theory.planner and the eq. (1)-(6) claims.
 
 Closed forms are checked against levels measured independently: a brute force over
-record pairs / subsets (tests/_theory_bruteforce.py), and helper F's theory.levels on the per-record table.
-Source: 003_bf2f0ebd12ad210e.txt, Sec. V.
+record pairs / subsets (tests/_theory_bruteforce.py), and theory.levels on the per-record table.
+Source: Ekenstedt et al. 2022, Sec. V.
 """
 
 from __future__ import annotations
@@ -207,9 +207,9 @@ def test_composition_levels(counts: list[int], first: Fraction, second: Fraction
 
 
 def test_worked_setting_epsilon_t() -> None:
-    # 003 Sec. V.D: t0 = 2, n = 2, N = 100, k = 5, "eps_t = 0.7".
+    # Ekenstedt et al. 2022, Sec. V.D: t0 = 2, n = 2, N = 100, k = 5, "eps_t = 0.7".
     # Tight bound t = (k + (N-k) e^eps)/N = 2  =>  e^eps = (2*100 - 5)/(100 - 5) = 39/19, eps = 0.7191.
-    # (003 Thm. 3 as printed, N-k-1: e^eps = 195/94, eps = 0.7297; both round to 0.7.)
+    # (Ekenstedt et al. 2022, Thm. 3 as printed, N-k-1: e^eps = 195/94, eps = 0.7297; both round to 0.7.)
     ratio = exp_epsilon_for_t(2, 100, 5)
     assert ratio == sympy.Rational(39, 19)
     assert round(float(sympy.log(ratio)), 1) == 0.7
@@ -271,7 +271,7 @@ def test_planner_choices_are_valid_and_ldp_dominates(t0: Fraction, f: list[Fract
     p = plan(t0, sympy.log(exp_epsilon_for_t(t0, records, k)), records, k, f)
     ldp, both = p.choice("ldp"), p.choice("tclo+ldp")
     assert ldp.meets and both.meets
-    # 003 Sec. V.D: with eps0 = eps_t, U_LDP >= U_tClo+LDP (Fig. 6)
+    # Ekenstedt et al. 2022, Sec. V.D: with eps0 = eps_t, U_LDP >= U_tClo+LDP (Fig. 6)
     assert sympy.Ge(ldp.utility, both.utility) == sympy.true
     counts = [int(x * records) for x in f]  # multiples of 5 = k
     for choice in p.choices:  # the reported t bounds the exact (k,t) level of the 100-record data set
@@ -281,7 +281,7 @@ def test_planner_choices_are_valid_and_ldp_dominates(t0: Fraction, f: list[Fract
 @given(counts_strategy, fraction, st.fractions(min_value=1, max_value=8, max_denominator=6))
 @SETTINGS
 def test_ldp_alone_beats_composition_at_equal_epsilon(counts: list[int], first: Fraction, ratio: Fraction) -> None:
-    # 003 Sec. V.D: at the same eps, Fig. 4 alone is at least as useful as Fig. 5 followed by
+    # Ekenstedt et al. 2022, Sec. V.D: at the same eps, Fig. 4 alone is at least as useful as Fig. 5 followed by
     # Fig. 4, whatever p_t (so mechanism 1 beats mechanism 2 for every eps0 <= eps_t).
     f = freqs(counts)
     second = ldp_matrix(len(f), p_ldp_for_ratio(ratio, len(f)))
@@ -289,7 +289,7 @@ def test_ldp_alone_beats_composition_at_equal_epsilon(counts: list[int], first: 
 
 
 def test_tclo_alone_can_beat_ldp_unlike_fig6_text() -> None:
-    # 003 Sec. V.D says U_tClo <= U_LDP for every p_y(a_1) (t0 = 2, eps = eps_t). With the
+    # Ekenstedt et al. 2022, Sec. V.D says U_tClo <= U_LDP for every p_y(a_1) (t0 = 2, eps = eps_t). With the
     # corrected eq. (1), at p_y = (1/2, 1/2): U_tClo = 3/4 (p_t = 1/2) > U_LDP = 39/58 (p_LDP = 10/29).
     f = [Fraction(1, 2)] * 2
     assert utility(tclo_matrix(f, p_t_for(2, f)), f) == sympy.Rational(3, 4)
@@ -321,4 +321,4 @@ def test_mechanism_claims_are_checked() -> None:
     for claim in CLAIMS:
         result = CHECKS[claim.id]()
         assert result.status == "corrected", result.detail
-        assert claim.corrected is not None and claim.source.paper == "003_bf2f0ebd12ad210e.txt"
+        assert claim.corrected is not None and claim.source.paper == "Ekenstedt et al. 2022"

@@ -1,4 +1,4 @@
-"""Witness families for 003's non-implications (theory.witnesses, helper F).
+"""Witness families for Ekenstedt et al. (2022)'s non-implications (theory.witnesses).
 
 Each witness is re-measured with the all-subsets brute force of tests/_theory_bruteforce.py:
 its premise level is finite and the same for every bound (it does not depend on the
@@ -125,7 +125,7 @@ def test_unsupported_and_inadmissible() -> None:
 
 
 def test_multiplicative_implies_dp_globally() -> None:
-    """Why the global reading of 003 Thm. 5 needs k_DP >= 2: removing one record keeps every
+    """Why the global reading of Ekenstedt et al. 2022, Thm. 5 needs k_DP >= 2: removing one record keeps every
     other class, whose mass is >= (N - |E|) S/(N t) >= k S/(N t); so e^ε <= max(t(N-1)/k, N/(N-1)).
     Checked on the carrier family (t = 1, k = 2, N = 6: bound 5/2) for shrinking σ."""
     for bound in (2, 20, 200):
@@ -135,7 +135,7 @@ def test_multiplicative_implies_dp_globally() -> None:
 
 
 def test_paper_appendix_a_comment_does_not_average_mu() -> None:
-    """003 App. A, comments on Thm. 1: a class of k - 1 records with σ/(k-1) and one with
+    """Ekenstedt et al. 2022, App. A, comments on Thm. 1: a class of k - 1 records with σ/(k-1) and one with
     kμ - (k-1)σ averages (σ + kμ - (k-1)σ)/k = μ + (2-k)σ/k, which is μ only for k = 2.
     carrier_classes uses k - 1 records with σ each (mean exactly μ = 1/N)."""
     mu, sigma, size = Fraction(1, 10), Fraction(1, 100), 4

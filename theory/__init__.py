@@ -5,5 +5,5 @@ of the papers and their registry), :mod:`theory.checks` (statuses earned by chec
 :mod:`theory.graph` (implication queries), :mod:`theory.map` (the SVG map);
 :mod:`theory.tables`, :mod:`theory.levels`, :mod:`theory.search`, :mod:`theory.witnesses`
 (probability tables, exact levels, Z3 search, witness families); :mod:`theory.utility`,
-:mod:`theory.randomized_response`, :mod:`theory.planner` (003 Sec. V). See docs/theory.md.
+:mod:`theory.randomized_response`, :mod:`theory.planner` (Ekenstedt et al. 2022, Sec. V). See docs/theory.md.
 """

@@ -2,7 +2,7 @@
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Def. 2 (implication) and Def. 3 (combined implications).
+Ekenstedt et al. 2022, Def. 2 (implication) and Def. 3 (combined implications).
 """
 
 from __future__ import annotations
@@ -159,7 +159,7 @@ def identity(difference: sympy.Expr, what: str) -> CheckResult | None:
 
 
 def check_witness(claim: Claim, params: Mapping[str, int], bounds: Iterable[int] = (3, 40)) -> CheckResult:
-    """Check a non-implication with the witness family of :mod:`theory.witnesses` (helper F).
+    """Check a non-implication with the witness family of :mod:`theory.witnesses`.
 
     For each bound value :func:`theory.witnesses.witness` builds the family member and
     re-measures it exactly (it raises unless the premise level is finite and the conclusion

@@ -1,8 +1,8 @@
-"""Checks of the claims of 000 (:mod:`theory._claims_000`), one function per claim.
+"""Checks of the claims of Domingo-Ferrer & Soria-Comas 2015 (:mod:`theory._claims_000`), one function per claim.
 
 References
 ----------
-000_06f1c381d8beeaa3.txt, Secs. 3-6.
+Domingo-Ferrer & Soria-Comas 2015, Secs. 3-6.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ __all__ = ["CHECKS", "set_distance", "point_distance", "set_distance_check", "em
 
 
 def _quotient(a: Fraction, c: Fraction) -> Fraction | sympy.Expr:
-    """000 Def. 4's quotient: 0 when both are zero, infinite when only the denominator is."""
+    """Domingo-Ferrer & Soria-Comas 2015, Def. 4's quotient: 0 when both are zero, infinite when only the denominator is."""
     if c == 0:
         return Fraction(0) if a == 0 else sympy.oo
     return a / c
@@ -43,13 +43,13 @@ def _distance(p: Sequence[Fraction], q: Sequence[Fraction], sets: list[tuple[int
 
 
 def set_distance(p: Sequence[Fraction], q: Sequence[Fraction]) -> object:
-    """000 Def. 4: the max over every non-empty set S of buckets of both quotients."""
+    """Domingo-Ferrer & Soria-Comas 2015, Def. 4: the max over every non-empty set S of buckets of both quotients."""
     sets = [s for r in range(1, len(p) + 1) for s in combinations(range(len(p)), r)]
     return _distance(p, q, sets)
 
 
 def point_distance(p: Sequence[Fraction], q: Sequence[Fraction]) -> object:
-    """000 Prop. 2: the same max over single buckets."""
+    """Domingo-Ferrer & Soria-Comas 2015, Prop. 2: the same max over single buckets."""
     return _distance(p, q, [(i,) for i in range(len(p))])
 
 

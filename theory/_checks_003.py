@@ -1,13 +1,13 @@
-"""Checks of the claims of 003 (:mod:`theory._claims_003`), one function per claim.
+"""Checks of the claims of Ekenstedt et al. 2022 (:mod:`theory._claims_003`), one function per claim.
 
 Implications with a closed-form f are derived symbolically (:mod:`theory._derivations`)
 and confirmed with exact levels; identities between definitions are argued from the
 definitions and confirmed on a seeded sample of tables; non-implications are confirmed by
-re-measuring helper F's witness families.
+re-measuring the witness families.
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Sec. IV and Appendix A-G.
+Ekenstedt et al. 2022, Sec. IV and Appendix A-G.
 """
 
 from __future__ import annotations
@@ -230,7 +230,7 @@ def _definitional(line: str) -> Callable[[], CheckResult]:
 def _k_anonymity() -> CheckResult:
     return proven(
         "k-anonymity level == smallest class size",
-        "definition: 003 Def. 4 requires min |E_i| = k",
+        "definition: Ekenstedt et al. 2022, Def. 4 requires min |E_i| = k",
         lambda table: levels.k_anonymity(table) == min(len(c) for c in table.classes),
     )
 

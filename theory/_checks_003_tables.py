@@ -1,4 +1,4 @@
-"""Checks of the appendix-table levels of 003 (:mod:`theory._claims_003_tables`).
+"""Checks of the appendix-table levels of Ekenstedt et al. 2022 (:mod:`theory._claims_003_tables`).
 
 Each table is built for every point of an exact grid of (N, k, μ, σ, α) satisfying the
 claim's conditions and measured with :mod:`theory.levels`. The printed form is refuted by
@@ -8,7 +8,7 @@ whose printed form matched everywhere would stay ``unknown``.)
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Appendix A-E, Tables III-VII.
+Ekenstedt et al. 2022, Appendix A-E, Tables III-VII.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ _SHARE = [Fraction(1, 10), Fraction(1, 3), Fraction(1, 2), Fraction(2, 3), Fract
 
 
 def caption_table(table_id: str, values: Mapping[sympy.Symbol, Fraction | int]) -> ProbabilityTable:
-    """The table of 003's appendix with ``Pr(c_i = a_1)`` from its rows, a_2 the complement."""
+    """The table of Ekenstedt et al. (2022)'s appendix with ``Pr(c_i = a_1)`` from its rows, a_2 the complement."""
     m, s, a = (Fraction(values.get(x, 0)) for x in (mu, sigma, alpha))
     n, size = int(values.get(N, 4)), int(values.get(k, 2))
     columns = {

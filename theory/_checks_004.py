@@ -1,11 +1,11 @@
-"""Checks of the claims of 004 (:mod:`theory._claims_004`): EMD bounds and cluster sizes.
+"""Checks of the claims of Soria-Comas et al. 2015 (:mod:`theory._claims_004`): EMD bounds and cluster sizes.
 
 The EMD of every cluster of small data sets is computed exactly
 (:func:`theory._derivations.ordered_emd`); the closed forms are derived with sympy sums.
 
 References
 ----------
-004_e5343ffd327fdbfc.txt, Sec. 7.
+Soria-Comas et al. 2015, Sec. 7.
 """
 
 from __future__ import annotations

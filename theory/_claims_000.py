@@ -1,11 +1,11 @@
-"""Claims of Domingo-Ferrer & Soria-Comas (000), Secs. 3-6.
+"""Claims of Domingo-Ferrer & Soria-Comas (Domingo-Ferrer & Soria-Comas 2015), Secs. 3-6.
 
 Props. 1-3, the optimal bucketization of Sec. 6.1, the construction of Sec. 6.2 and its
 Table 1, and the algorithm of Sec. 6.3.
 
 References
 ----------
-000_06f1c381d8beeaa3.txt, Secs. 3-6.
+Domingo-Ferrer & Soria-Comas 2015, Secs. 3-6.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from theory.definitions import N, eps, k, t
 
 __all__ = ["CLAIMS", "SIZES", "b", "e", "l", "p", "count", "d", "d_points"]
 
-_P = "000_06f1c381d8beeaa3.txt"
+_P = "Domingo-Ferrer & Soria-Comas 2015"
 _T = sympy.exp(eps)
 
 b = sympy.Symbol("b", positive=True)
@@ -55,11 +55,11 @@ CLAIMS: tuple[Claim, ...] = (
         "max is at the smallest class |E| = k. The proof derives (N-|E|)/|E| and the final line "
         "drops a 1: the printed t is too small by e^ε/N, for every N, k, ε. The hypothesis 'the projection is "
         "ε-DP' is used as a per-record ratio bound e^-ε Pr_i <= Pr_j <= e^ε Pr_i, i.e. ε-LDP "
-        "(003 Def. 6), which is what is encoded; with ε-DP (003 Def. 5) see 000_prop1_dp.",
+        "(Ekenstedt et al. 2022, Def. 6), which is what is encoded; with ε-DP (Ekenstedt et al. 2022, Def. 5) see 000_prop1_dp.",
     ),
     Claim(
         "000_prop1_dp",
-        _src("4", "Proposition 1, hypothesis read as ε-DP of 003 Def. 5"),
+        _src("4", "Proposition 1, hypothesis read as ε-DP of Ekenstedt et al. 2022, Def. 5"),
         "implication",
         "dp",
         "stochastic_t_closeness",

@@ -1,4 +1,4 @@
-"""Claims of Ekenstedt et al. (003): Lemmas 1-3, Theorems 1-5, Sec. III.B, Def. 4.
+"""Claims of Ekenstedt et al. (Ekenstedt et al. 2022): Lemmas 1-3, Theorems 1-5, Sec. III.B, Def. 4.
 
 Each Lemma item and Theorem item is its own claim. Where the extraction's arrow glyph is
 the "generalisation" arrow of Def. 3 (it renders as "⇏", see papers/README.md) the proof
@@ -11,7 +11,7 @@ implication graph (:mod:`theory.graph`) matches parameters along a path.
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Sec. III-IV and Appendix A-G.
+Ekenstedt et al. 2022, Sec. III-IV and Appendix A-G.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from theory.definitions import N, eps, eps1, k, k0, k1, k_dp, k_t, t, t1
 
 __all__ = ["CLAIMS", "SIZES", "NotImplies", "Assumption"]
 
-_P = "003_bf2f0ebd12ad210e.txt"
+_P = "Ekenstedt et al. 2022"
 NotImplies = sympy.Function("NotImplies")
-"""``NotImplies(A, B)``: the printed form of a non-implication A ⇏ B (003 Def. 2)."""
+"""``NotImplies(A, B)``: the printed form of a non-implication A ⇏ B (Ekenstedt et al. 2022, Def. 2)."""
 Assumption = sympy.Function("Assumption")
 """``Assumption(name)``: a condition that is not a relation between parameters (a reading
 of a definition, a restriction on the table); a query must assert it explicitly."""
@@ -51,8 +51,8 @@ CLAIMS: tuple[Claim, ...] = (
         "multiplicative_t_closeness",
         sympy.Eq(t, _f(eps, N, k)),
         (sympy.Ge(N, 2 * k),),
-        note="Stated without f (cited from 000). Existence is checked by exhibiting the tight f "
-        "of 000 Prop. 1 (corrected), t = (k + (N-k) e^ε)/N with k the smallest class size.",
+        note="Stated without f (cited from Domingo-Ferrer & Soria-Comas 2015). Existence is checked by exhibiting the tight f "
+        "of Domingo-Ferrer & Soria-Comas 2015, Prop. 1 (corrected), t = (k + (N-k) e^ε)/N with k the smallest class size.",
     ),
     Claim(
         "003_thm1",
@@ -131,7 +131,7 @@ CLAIMS: tuple[Claim, ...] = (
         "kt_closeness",
         sympy.Eq(t1, sympy.Max((N - 1) * t / k1, N / (N - 1))),
         (sympy.Ge(N, 3), sympy.Le(2 * k1, N)),
-        note="Not printed in 003 (derived here): every class has average >= μ/t and at least two "
+        note="Not printed in Ekenstedt et al. 2022 (derived here): every class has average >= μ/t and at least two "
         "classes exist, so removing one record leaves mass >= k_1 μ/t. Read through Theorem 4(1) "
         "and Lemma 3(3) it says multiplicative t-closeness implies (global) ε-DP.",
     ),
@@ -143,7 +143,7 @@ CLAIMS: tuple[Claim, ...] = (
         "kt_closeness",
         sympy.Eq(t1, t),
         (sympy.Eq(k1, k0),),
-        note="Monotonicity in t (003 Def. 1): a table (k,t_0)-close is (k,t_1)-close for t_1 >= t_0.",
+        note="Monotonicity in t (Ekenstedt et al. 2022, Def. 1): a table (k,t_0)-close is (k,t_1)-close for t_1 >= t_0.",
     ),
     Claim(
         "003_thm2a",
@@ -247,7 +247,7 @@ CLAIMS: tuple[Claim, ...] = (
         "k_eps_dp",
         sympy.Eq(eps1, eps),
         (sympy.Eq(k1, k0),),
-        note="Monotonicity in ε (003 Def. 1).",
+        note="Monotonicity in ε (Ekenstedt et al. 2022, Def. 1).",
     ),
     Claim(
         "003_thm4_1",
@@ -335,7 +335,7 @@ CLAIMS: tuple[Claim, ...] = (
         "multiplicative_t_closeness",
         sympy.Eq(t1, t),
         (),
-        note="Same averaged distributions; 000 Prop. 2 reduces the max over all sets S to buckets.",
+        note="Same averaged distributions; Domingo-Ferrer & Soria-Comas 2015, Prop. 2 reduces the max over all sets S to buckets.",
     ),
     Claim(
         "003_def4_k_anonymity",

@@ -1,4 +1,4 @@
-"""Closed-form levels printed in the captions and proofs of 003's appendix Tables III-VII.
+"""Closed-form levels printed in the captions and proofs of Ekenstedt et al. (2022)'s appendix Tables III-VII.
 
 Each table gives ``Pr(c_i = a_1)`` per record; the other bucket {a_2} gets the complement
 (the appendix: "the confidential attribute is limited to two values a_1 and a_2"). The
@@ -7,7 +7,7 @@ buckets (and the right extreme subsets), and say when the printed one is right.
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Appendix A (Table III), B (Tables IV, V), D (Table VI), E (Table VII).
+Ekenstedt et al. 2022, Appendix A (Table III), B (Tables IV, V), D (Table VI), E (Table VII).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from theory.definitions import N, eps, k, t
 
 __all__ = ["CLAIMS", "SIZES", "mu", "sigma", "alpha"]
 
-_P = "003_bf2f0ebd12ad210e.txt"
+_P = "Ekenstedt et al. 2022"
 mu = sympy.Symbol("mu", positive=True)
 """The probability μ of the tables."""
 sigma = sympy.Symbol("sigma", positive=True)

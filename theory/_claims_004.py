@@ -1,11 +1,11 @@
-"""Claims of Soria-Comas et al. (004), Sec. 7: EMD bounds for t-closeness-first microaggregation.
+"""Claims of Soria-Comas et al. (Soria-Comas et al. 2015), Sec. 7: EMD bounds for t-closeness-first microaggregation.
 
 EMD here is the ordered-distance EMD of t-closeness on a ranked attribute with n distinct
 values (mass 1/n each in the data set T, 1/k each in a cluster C of k records).
 
 References
 ----------
-004_e5343ffd327fdbfc.txt, Sec. 7: Propositions 1-2, Expressions (3)-(4), Algorithm 3.
+Soria-Comas et al. 2015, Sec. 7: Propositions 1-2, Expressions (3)-(4), Algorithm 3.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from theory.definitions import k, t
 
 __all__ = ["CLAIMS", "SIZES", "n", "emd_min", "emd_max", "k_adjusted"]
 
-_P = "004_e5343ffd327fdbfc.txt"
+_P = "Soria-Comas et al. 2015"
 
 n = sympy.Symbol("n", positive=True, integer=True)
-"""Number of records of the data set T (004's n)."""
+"""Number of records of the data set T (Soria-Comas et al. (2015)'s n)."""
 emd_min = sympy.Symbol("EMD_min", nonnegative=True)
 """The least EMD(C, T) over clusters C of k records."""
 emd_max = sympy.Symbol("EMD_max", nonnegative=True)

@@ -1,4 +1,4 @@
-"""Claims of 003 Sec. V about the randomized-response mechanisms: eqs. (1), (2), (5), (6).
+"""Claims of Ekenstedt et al. 2022, Sec. V about the randomized-response mechanisms: eqs. (1), (2), (5), (6).
 
 Each claim keeps the printed form and the corrected one; each check function derives the
 corrected form from the mechanism's matrix (sympy), confirms it against the exact levels
@@ -10,7 +10,7 @@ in :mod:`theory.randomized_response` and :mod:`theory.utility`.
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Sec. V.A (eqs. (1)-(2)), Sec. V.B (eqs. (5)-(6)).
+Ekenstedt et al. 2022, Sec. V.A (eqs. (1)-(2)), Sec. V.B (eqs. (5)-(6)).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from theory.utility import F2_DERIVED, F2_PRINTED, utility, utility_composed_clo
 
 __all__ = ["CLAIMS", "CHECKS", "table_for"]
 
-_PAPER = "003_bf2f0ebd12ad210e.txt"
+_PAPER = "Ekenstedt et al. 2022"
 _U = sympy.Symbol("U")
 _f2 = sympy.Symbol("f_2")
 _unit = (sympy.Ge(p_ldp, 0), sympy.Lt(p_ldp, 1), sympy.Ge(n, 2))

@@ -7,8 +7,8 @@ variable non-negative, or when a difference simplifies to zero).
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Appendix C-D (Theorems 2-3); 000_06f1c381d8beeaa3.txt, Sec. 4
-(Prop. 1) and Sec. 5 (Prop. 2); 004_e5343ffd327fdbfc.txt, Sec. 7 (Props. 1-2).
+Ekenstedt et al. 2022, Appendix C-D (Theorems 2-3); Domingo-Ferrer & Soria-Comas 2015, Sec. 4
+(Prop. 1) and Sec. 5 (Prop. 2); Soria-Comas et al. 2015, Sec. 7 (Props. 1-2).
 """
 
 from __future__ import annotations
@@ -87,8 +87,8 @@ def ldp_to_closeness() -> Derivation:
 
     References
     ----------
-    003_bf2f0ebd12ad210e.txt, Appendix C (Theorem 2) and D (Theorem 3);
-    000_06f1c381d8beeaa3.txt, proof of Prop. 1.
+    Ekenstedt et al. 2022, Appendix C (Theorem 2) and D (Theorem 3);
+    Domingo-Ferrer & Soria-Comas 2015, proof of Prop. 1.
     """
     T = sympy.Symbol("T", positive=True)
     group = _i * T + k - _i
@@ -137,7 +137,7 @@ def ordered_emd(cluster: Iterable[int], n: int) -> Fraction:
 
     References
     ----------
-    004_e5343ffd327fdbfc.txt, Sec. 7 (ordered distance); 001 slides (EMD for numerical attributes).
+    Soria-Comas et al. 2015, Sec. 7 (ordered distance); Li et al. 2007 slides (EMD for numerical attributes).
     """
     ranks = sorted(cluster)
     size = len(ranks)

@@ -66,7 +66,7 @@ def sample_tables(
     classes
         Random partitions into at least two classes (else one class).
     constant_classes
-        Every record of a class gets the same row (the class-wise view of 000 Prop. 3).
+        Every record of a class gets the same row (the class-wise view of Domingo-Ferrer & Soria-Comas 2015, Prop. 3).
     """
     rng = random.Random(seed)
     for _ in range(count):

@@ -2,7 +2,7 @@
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Definitions 2-8; docs/theory_search.md (the encoding).
+Ekenstedt et al. 2022, Definitions 2-8; docs/theory_search.md (the encoding).
 """
 
 from __future__ import annotations

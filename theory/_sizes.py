@@ -1,16 +1,16 @@
 """Which parameter gives the size k of a definition in a search or a witness request.
 
-Two definitions of one claim can each have their own k (003 Lemma 2: k_0 and k_1;
+Two definitions of one claim can each have their own k (Ekenstedt et al. 2022, Lemma 2: k_0 and k_1;
 Theorem 4: k_t and k_DP). A parameter mapping names them; the size of a definition in a
 role ("premise" or "conclusion") is the first key present among
 
 1. ``k_premise`` / ``k_conclusion`` (explicit role),
-2. ``k_t`` for ``kt_closeness``, ``k_DP`` for ``k_eps_dp`` (003 Theorem 4's names),
+2. ``k_t`` for ``kt_closeness``, ``k_DP`` for ``k_eps_dp`` (Ekenstedt et al. 2022, Theorem 4's names),
 3. ``k`` (shared; for multiplicative t-closeness, the smallest class size of Def. 4).
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Lemmas 2-3, Theorem 4 (two sizes side by side).
+Ekenstedt et al. 2022, Lemmas 2-3, Theorem 4 (two sizes side by side).
 """
 
 from __future__ import annotations

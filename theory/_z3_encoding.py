@@ -9,7 +9,7 @@ as written), independently of the sorting shortcut :mod:`theory.levels` uses.
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Definitions 4-8; 000_06f1c381d8beeaa3.txt, Definitions 3-4.
+Ekenstedt et al. 2022, Definitions 4-8; Domingo-Ferrer & Soria-Comas 2015, Definitions 3-4.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 CLASS_DEFINITIONS = frozenset({"multiplicative_t_closeness", "stochastic_t_closeness"})
-"""Definitions measured over the equivalence classes of the table (003 Def. 4, 000 Def. 3)."""
+"""Definitions measured over the equivalence classes of the table (Ekenstedt et al. 2022, Def. 4, Domingo-Ferrer & Soria-Comas 2015, Def. 3)."""
 
 _SUPPORTED = CLASS_DEFINITIONS | {"kt_closeness", "ldp", "dp", "k_eps_dp"}
 
@@ -172,7 +172,7 @@ def partitions(n: int, smallest: int | None, *, at_least_two: bool) -> list[tupl
     """Class partitions of ``range(n)`` up to relabelling: consecutive blocks, sizes non-decreasing.
 
     Records are exchangeable, so a partition matters only through its multiset of class
-    sizes. ``smallest`` fixes the smallest class size (k of 003 Def. 4: ``min |E_i| = k``);
+    sizes. ``smallest`` fixes the smallest class size (k of Ekenstedt et al. 2022, Def. 4: ``min |E_i| = k``);
     ``None`` allows any. ``at_least_two`` excludes the single class (Def. 4: ``E_m ⊊ [1:N]``).
 
     >>> partitions(4, 2, at_least_two=True)

@@ -6,13 +6,13 @@ families from :mod:`theory.witnesses`, exhaustive enumeration of small cases) an
 :class:`theory.claims.CheckResult`. Nothing is cached between calls of :func:`check_all`.
 
 With ``deep=True`` an implication with a closed-form f is also searched with Z3
-(:mod:`theory.search`, helper F) for every N up to ``max_n``: ``unsat`` for all of them is
+(:mod:`theory.search`) for every N up to ``max_n``: ``unsat`` for all of them is
 added to ``checked_by``; ``sat`` on the form used for queries turns the status into
 ``refuted`` with Z3's (exactly re-measured) table; a timeout adds a note and never proves.
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Def. 2 (implication), Def. 3 (combined implications).
+Ekenstedt et al. 2022, Def. 2 (implication), Def. 3 (combined implications).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ CHECKS: dict[str, Callable[[], CheckResult]] = {**_CHECKS_003, **_CHECKS_TABLES,
 
 
 def deep_search(item: Claim, *, max_n: int = 4, timeout_s: float = 10.0) -> tuple[str, object | None]:
-    """Z3 search (helper F's :func:`theory.search.search_claim`) on the claim's query form.
+    """Z3 search (:func:`theory.search.search_claim`) on the claim's query form.
 
     Returns a one-line summary and the confirmed counterexample table (``None`` when the
     search found none). Only implications and equivalences with a closed-form f are searched.

@@ -8,7 +8,7 @@ form. Whether a claim holds is *not* stored here: it is found by checking it
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Sec. III (Definitions 1-3: levels, implication, composition).
+Ekenstedt et al. 2022, Sec. III (Definitions 1-3: levels, implication, composition).
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ __all__ = [
 Kind = Literal["implication", "equivalence", "non_implication", "bound"]
 """What a claim states.
 
-``implication``: A at level a implies B at level f(a) (003 Def. 2). ``equivalence``: A and
+``implication``: A at level a implies B at level f(a) (Ekenstedt et al. 2022, Def. 2). ``equivalence``: A and
 B imply each other with inverse level maps. ``non_implication``: no level of A implies any
 non-trivial level of B. ``bound``: a closed form for a level or a quantity (an optimal
 level of a construction, a cluster size, the output probabilities of a mechanism).
@@ -67,7 +67,7 @@ class Source:
     Parameters
     ----------
     paper
-        The paper's file name under ``shared/papers`` (``"003_bf2f0ebd12ad210e.txt"``).
+        The paper, by authors and year (``"Ekenstedt et al. 2022"``; full references in docs/references.md).
     section
         The section as numbered in the paper (``"IV.A"``, ``"3"``).
     item
@@ -171,7 +171,7 @@ CLAIM_MODULES: tuple[str, ...] = (
     "theory._claims_004",
     "theory._claims_mechanisms",
 )
-"""The modules holding the claim data, one per paper (mechanisms: 003 Sec. V)."""
+"""The modules holding the claim data, one per paper (mechanisms: Ekenstedt et al. 2022, Sec. V)."""
 
 
 class UnknownClaimError(KeyError):

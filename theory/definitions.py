@@ -1,15 +1,15 @@
 """The privacy definitions the theory reasons about, as values.
 
-Each :class:`Definition` holds what the implication framework of 003 needs: the level
-symbol, the direction of strength (003_bf2f0ebd12ad210e.txt, Definition 1: a level is
+Each :class:`Definition` holds what the implication framework of Ekenstedt et al. 2022 needs: the level
+symbol, the direction of strength (Ekenstedt et al. 2022, Definition 1: a level is
 *stronger* when it is smaller for t and ε, larger for k), the level's domain, the
 parameters the definition is relative to (N records, a class size k, the buckets), and
 its source. Ids are shared with the verifier's JSON model ids.
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Sec. III (Defs. 1-3), Sec. IV (Defs. 4-8).
-000_06f1c381d8beeaa3.txt, Sec. 3-4 (Defs. 3-4).
+Ekenstedt et al. 2022, Sec. III (Defs. 1-3), Sec. IV (Defs. 4-8).
+Domingo-Ferrer & Soria-Comas 2015, Sec. 3-4 (Defs. 3-4).
 """
 
 from __future__ import annotations
@@ -52,21 +52,21 @@ t = sympy.Symbol("t", positive=True)
 eps = sympy.Symbol("epsilon", nonnegative=True)
 """Differential-privacy level ε (ε = ln T, T the maximal probability ratio)."""
 k_t = sympy.Symbol("k_t", positive=True, integer=True)
-"""The subset size of (k,t)-closeness when it appears next to (k,ε)-DP (003 Thm. 5)."""
+"""The subset size of (k,t)-closeness when it appears next to (k,ε)-DP (Ekenstedt et al. 2022, Thm. 5)."""
 k_dp = sympy.Symbol("k_DP", positive=True, integer=True)
-"""The subset size of (k,ε)-DP when it appears next to (k,t)-closeness (003 Thm. 5)."""
+"""The subset size of (k,ε)-DP when it appears next to (k,t)-closeness (Ekenstedt et al. 2022, Thm. 5)."""
 
 k0 = sympy.Symbol("k_0", positive=True, integer=True)
-"""A first subset/class size when a claim relates two sizes (003 Lemmas 2-3)."""
+"""A first subset/class size when a claim relates two sizes (Ekenstedt et al. 2022, Lemmas 2-3)."""
 k1 = sympy.Symbol("k_1", positive=True, integer=True)
-"""A second subset/class size when a claim relates two sizes (003 Lemmas 2-3)."""
+"""A second subset/class size when a claim relates two sizes (Ekenstedt et al. 2022, Lemmas 2-3)."""
 t1 = sympy.Symbol("t_1", positive=True)
 """The conclusion's t when premise and conclusion both have a t level."""
 eps1 = sympy.Symbol("epsilon_1", nonnegative=True)
 """The conclusion's ε when premise and conclusion both have an ε level."""
 
-_P003 = "003_bf2f0ebd12ad210e.txt"
-_P000 = "000_06f1c381d8beeaa3.txt"
+_P003 = "Ekenstedt et al. 2022"
+_P000 = "Domingo-Ferrer & Soria-Comas 2015"
 
 
 class UnknownDefinitionError(KeyError):
@@ -78,7 +78,7 @@ class UnknownDefinitionError(KeyError):
 
 @dataclass(frozen=True)
 class Definition:
-    """A privacy definition with a level (003 Def. 1).
+    """A privacy definition with a level (Ekenstedt et al. 2022, Def. 1).
 
     Parameters
     ----------
@@ -89,7 +89,7 @@ class Definition:
     level
         The level symbol (``k``, ``t``, ``epsilon``).
     direction
-        ``"smaller_is_stronger"`` (t, ε) or ``"larger_is_stronger"`` (k), 003 Def. 1.
+        ``"smaller_is_stronger"`` (t, ε) or ``"larger_is_stronger"`` (k), Ekenstedt et al. 2022, Def. 1.
     domain
         The set of admissible levels (a sympy Interval or Range).
     parameters
@@ -110,7 +110,7 @@ class Definition:
     summary: str
 
     def stronger(self, a: sympy.Expr, b: sympy.Expr) -> sympy.Basic:
-        """The relation "level ``a`` is at least as strong as level ``b``" (003 Def. 1)."""
+        """The relation "level ``a`` is at least as strong as level ``b``" (Ekenstedt et al. 2022, Def. 1)."""
         if self.direction == "smaller_is_stronger":
             return sympy.Le(a, b)
         return sympy.Ge(a, b)

@@ -7,13 +7,13 @@ is ``proven`` or ``corrected`` (the effective, corrected form is used; refuted p
 forms never are); an equivalence gives both directions, the reverse map found by solving
 its printed relation. Non-implication claims are kept as evidence for "no" answers.
 
-A query composes the level maps f along every path (003 Def. 3) of at most
+A query composes the level maps f along every path (Ekenstedt et al. 2022, Def. 3) of at most
 :data:`MAX_STEPS` steps, substitutes the parameters, collects the conditions that cannot
 be decided, and returns the strongest result.
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Definitions 1-3, Figs. 1-2.
+Ekenstedt et al. 2022, Definitions 1-3, Figs. 1-2.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from theory.definitions import N, definition, k, k0, k1, k_dp, k_t
 __all__ = ["Edge", "Step", "Answer", "Graph", "build_graph", "MAX_STEPS", "CLASS_BASED", "SIZED", "PARAMETER_LEVELS"]
 
 MAX_STEPS = 4
-"""Longest path considered (the map of 003 Fig. 2 has diameter 3)."""
+"""Longest path considered (the map of Ekenstedt et al. 2022, Fig. 2 has diameter 3)."""
 SIZED = frozenset({"kt_closeness", "k_eps_dp"})
 """Definitions with a subset size k in [1, N-1] (Defs. 7-8)."""
 CLASS_BASED = frozenset({"multiplicative_t_closeness", "stochastic_t_closeness"})
@@ -229,7 +229,7 @@ class Graph:
         return self.implies(premise, conclusion, params, level)
 
     def relation(self, a: str, b: str, params: Mapping[str, object] | None = None) -> str:
-        """003 Def. 3 between a and b: ``equivalent``, ``reciprocal``, ``generalisation``
+        """Ekenstedt et al. 2022, Def. 3 between a and b: ``equivalent``, ``reciprocal``, ``generalisation``
         (a ⇒ b and b ⇏ a), ``implies``, ``implied_by``, ``unrelated`` or ``unknown``."""
         forward = self.implies(a, b, self._swap(params, False))
         backward = self.implies(b, a, self._swap(params, True))

@@ -1,34 +1,34 @@
 """Exact optimal privacy levels of a probability table, one function per definition.
 
-Every function returns the *optimal* level (003 Def. 1: the strongest level the table
+Every function returns the *optimal* level (Ekenstedt et al. 2022, Def. 1: the strongest level the table
 satisfies) exactly. Ratio-type levels are returned as a ratio ``T`` (a
 :class:`fractions.Fraction` ≥ 1, or ``sympy.oo`` when a zero probability makes it
 infinite): for t-closeness variants ``T`` is ``t`` itself, for the DP family ``T = e^ε``
 and :func:`eps_of` gives ``ε = ln T``.
 
-All ratio levels share one convention, the one of 000 Def. 4: a quotient ``0/0`` (a bucket
+All ratio levels share one convention, the one of Domingo-Ferrer & Soria-Comas 2015, Def. 4: a quotient ``0/0`` (a bucket
 no record can reach) is ignored, ``x/0`` with ``x > 0`` is infinite.
 
 Public API (stable; used by ``privcert theory`` and the tests)::
 
-    multiplicative_t(table)             003 Def. 4 (= stochastic t-closeness, 000 Defs. 3-4)
-    kt_closeness_t(table, k)            003 Def. 7
-    ldp_ratio(table)                    003 Def. 6      -> e^ε
-    dp_ratio(table)                     003 Def. 5      -> e^ε
-    k_eps_dp_ratio(table, k)            003 Def. 8      -> e^ε
-    classwise_k_eps_dp_ratio(table, k)  003 Thm. 5 proof: Def. 8 inside every class
+    multiplicative_t(table)             Ekenstedt et al. 2022, Def. 4 (= stochastic t-closeness, Domingo-Ferrer & Soria-Comas 2015, Defs. 3-4)
+    kt_closeness_t(table, k)            Ekenstedt et al. 2022, Def. 7
+    ldp_ratio(table)                    Ekenstedt et al. 2022, Def. 6      -> e^ε
+    dp_ratio(table)                     Ekenstedt et al. 2022, Def. 5      -> e^ε
+    k_eps_dp_ratio(table, k)            Ekenstedt et al. 2022, Def. 8      -> e^ε
+    classwise_k_eps_dp_ratio(table, k)  Ekenstedt et al. 2022, Thm. 5 proof: Def. 8 inside every class
     k_anonymity(table)                  smallest class size
     level(definition_id, table, size=None)   dispatch by registry id
     eps_of(T), ratio_of(eps), is_ratio_definition(definition_id)
 
 The extreme subsets are found per bucket by sorting (the k records with the largest and
-the smallest probability, 003 Appendix B, proof of Lemma 2); tests compare every function
+the smallest probability, Ekenstedt et al. 2022, Appendix B, proof of Lemma 2); tests compare every function
 with an independent enumeration of all subsets.
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Sec. III-IV, Definitions 4-8; Appendix B (extreme groups).
-000_06f1c381d8beeaa3.txt, Sec. 3-5, Definitions 3-4, Proposition 2.
+Ekenstedt et al. 2022, Sec. III-IV, Definitions 4-8; Appendix B (extreme groups).
+Domingo-Ferrer & Soria-Comas 2015, Sec. 3-5, Definitions 3-4, Proposition 2.
 """
 
 from __future__ import annotations
@@ -103,13 +103,13 @@ def multiplicative_t(table: ProbabilityTable) -> Ratio:
         t = \max_{E, l} \max\left(\frac{\Pr_{\hat D}(B_l)}{\Pr_E(B_l)},
                                   \frac{\Pr_E(B_l)}{\Pr_{\hat D}(B_l)}\right)
 
-    with the averages of 003 Def. 4. This is also stochastic t-closeness (000 Def. 3) with
-    the distance of 000 Def. 4: by 000 Prop. 2 the maximum over all bucket sets S is
+    with the averages of Ekenstedt et al. 2022, Def. 4. This is also stochastic t-closeness (Domingo-Ferrer & Soria-Comas 2015, Def. 3) with
+    the distance of Domingo-Ferrer & Soria-Comas 2015, Def. 4: by Domingo-Ferrer & Soria-Comas 2015, Prop. 2 the maximum over all bucket sets S is
     attained at single buckets (a ratio of sums never exceeds the largest ratio).
 
     References
     ----------
-    003_bf2f0ebd12ad210e.txt, Definition 4; 000_06f1c381d8beeaa3.txt, Definitions 3-4, Prop. 2.
+    Ekenstedt et al. 2022, Definition 4; Domingo-Ferrer & Soria-Comas 2015, Definitions 3-4, Prop. 2.
     """
 
     def ratios() -> Iterator[Ratio]:
@@ -128,7 +128,7 @@ def multiplicative_t(table: ProbabilityTable) -> Ratio:
 
 
 stochastic_t = multiplicative_t
-"""000 Def. 3 with the multiplicative distance of 000 Def. 4: the same level as 003 Def. 4."""
+"""Domingo-Ferrer & Soria-Comas 2015, Def. 3 with the multiplicative distance of Domingo-Ferrer & Soria-Comas 2015, Def. 4: the same level as Ekenstedt et al. 2022, Def. 4."""
 
 
 def kt_closeness_t(table: ProbabilityTable, k: int) -> Ratio:
@@ -139,13 +139,13 @@ def kt_closeness_t(table: ProbabilityTable, k: int) -> Ratio:
                                         \frac{\Pr_K(B_l)}{\Pr_{\hat D}(B_l)}\right)
 
     The extremes over K are the k records with the smallest and the largest probability
-    of each bucket (003 Appendix B, the groups E^k_min and E^k_max).
+    of each bucket (Ekenstedt et al. 2022, Appendix B, the groups E^k_min and E^k_max).
 
     References
     ----------
-    003_bf2f0ebd12ad210e.txt, Definition 7; Appendix B (proof of Lemma 2).
+    Ekenstedt et al. 2022, Definition 7; Appendix B (proof of Lemma 2).
     """
-    _check_size(table, k, "(k,t)-closeness (003 Def. 7)")
+    _check_size(table, k, "(k,t)-closeness (Ekenstedt et al. 2022, Def. 7)")
 
     def ratios() -> Iterator[Ratio]:
         for total, low, high in _extreme_sums(table, k):
@@ -159,7 +159,7 @@ def kt_closeness_t(table: ProbabilityTable, k: int) -> Ratio:
 def k_eps_dp_ratio(table: ProbabilityTable, k: int) -> Ratio:
     r"""Optimal ``e^ε`` of (k, ε)-DP with Q returning the record distribution.
 
-    ``Pr(Z(Q(D)) ∈ B_l) = Pr_D(B_l)`` (the average over the N records, 003 Appendix F), and
+    ``Pr(Z(Q(D)) ∈ B_l) = Pr_D(B_l)`` (the average over the N records, Ekenstedt et al. 2022, Appendix F), and
     ``D_{-K}`` removes any k records:
 
     .. math::
@@ -170,9 +170,9 @@ def k_eps_dp_ratio(table: ProbabilityTable, k: int) -> Ratio:
 
     References
     ----------
-    003_bf2f0ebd12ad210e.txt, Definition 8; Appendix F (choice of Q).
+    Ekenstedt et al. 2022, Definition 8; Appendix F (choice of Q).
     """
-    _check_size(table, k, "(k,ε)-DP (003 Def. 8)")
+    _check_size(table, k, "(k,ε)-DP (Ekenstedt et al. 2022, Def. 8)")
     rest = table.n - k
 
     def ratios() -> Iterator[Ratio]:
@@ -186,11 +186,11 @@ def k_eps_dp_ratio(table: ProbabilityTable, k: int) -> Ratio:
 
 
 def dp_ratio(table: ProbabilityTable) -> Ratio:
-    """Optimal ``e^ε`` of ε-DP (one record removed): (1, ε)-DP, 003 Lemma 3(3).
+    """Optimal ``e^ε`` of ε-DP (one record removed): (1, ε)-DP, Ekenstedt et al. 2022, Lemma 3(3).
 
     References
     ----------
-    003_bf2f0ebd12ad210e.txt, Definition 5 (neighbour: one record removed), Lemma 3(3).
+    Ekenstedt et al. 2022, Definition 5 (neighbour: one record removed), Lemma 3(3).
     """
     return k_eps_dp_ratio(table, 1)
 
@@ -198,13 +198,13 @@ def dp_ratio(table: ProbabilityTable) -> Ratio:
 def classwise_k_eps_dp_ratio(table: ProbabilityTable, k: int) -> Ratio:
     """(k, ε)-DP measured inside every equivalence class larger than k; the worst class.
 
-    The reading 003 uses in the proof of Theorem 5 ("calculate the (k, ε)-DP privacy level
+    The reading Ekenstedt et al. 2022 uses in the proof of Theorem 5 ("calculate the (k, ε)-DP privacy level
     within every equivalence class and not globally"). Classes with at most k records
     admit no removal of k records and are skipped; ``1`` when no class is larger than k.
 
     References
     ----------
-    003_bf2f0ebd12ad210e.txt, Sec. IV.C before Theorem 5; Appendix G.
+    Ekenstedt et al. 2022, Sec. IV.C before Theorem 5; Appendix G.
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"classwise (k,ε)-DP: expected an integer k >= 1, found {k!r}")
@@ -218,7 +218,7 @@ def ldp_ratio(table: ProbabilityTable) -> Ratio:
 
     References
     ----------
-    003_bf2f0ebd12ad210e.txt, Definition 6.
+    Ekenstedt et al. 2022, Definition 6.
     """
 
     def ratios() -> Iterator[Ratio]:
@@ -232,7 +232,7 @@ def ldp_ratio(table: ProbabilityTable) -> Ratio:
 
 
 def k_anonymity(table: ProbabilityTable) -> int:
-    """The k of k-anonymity: the size of the smallest equivalence class (003 Def. 4, ``min |E_i| = k``)."""
+    """The k of k-anonymity: the size of the smallest equivalence class (Ekenstedt et al. 2022, Def. 4, ``min |E_i| = k``)."""
     return min(len(group) for group in table.classes)
 
 

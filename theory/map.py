@@ -1,4 +1,4 @@
-"""Draw the implication map (003 Figs. 1-2) as SVG with matplotlib.
+"""Draw the implication map (Ekenstedt et al. 2022, Figs. 1-2) as SVG with matplotlib.
 
 Nodes are the definitions; every implication or equivalence claim is an arrow labelled
 with its level map f and its claim id. Styles say how the claim fared when checked:
@@ -8,7 +8,7 @@ unknown. Text is kept as SVG text (not paths), so the file is searchable.
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Figs. 1-2 (the implication map), Def. 3.
+Ekenstedt et al. 2022, Figs. 1-2 (the implication map), Def. 3.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ POSITIONS: dict[str, tuple[float, float]] = {
     "k_eps_dp": (12.0, 1.0),
     "dp": (17.0, 1.0),
 }
-"""Node positions: t-closeness family on the left, DP family on the right (as 003 Fig. 2)."""
+"""Node positions: t-closeness family on the left, DP family on the right (as Ekenstedt et al. 2022, Fig. 2)."""
 
 
 def edge_style(edge: Edge) -> dict[str, object]:
@@ -72,7 +72,7 @@ def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ..
     """Write the map of ``graph`` to ``out`` (SVG; the suffix picks another format) and return the path.
 
     ``bounds`` maps a definition id to lines about its closed-form bound claims, written
-    under nodes that have no arrows (EMD t-closeness: 004 Props. 1-2).
+    under nodes that have no arrows (EMD t-closeness: Soria-Comas et al. 2015, Props. 1-2).
     """
     out = Path(out)
     groups: dict[tuple[str, str], list[Edge]] = defaultdict(list)
@@ -94,7 +94,7 @@ def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ..
         axes.set_xlim(-4.5, 19.5)
         axes.set_ylim(-2.5, 10.5)
         axes.axis("off")
-        axes.set_title("Implication map (003 Figs. 1-2), statuses from checking each claim")
+        axes.set_title("Implication map (Ekenstedt et al. 2022, Figs. 1-2), statuses from checking each claim")
         _legend(axes)
         figure.savefig(out, format=out.suffix.lstrip(".") or "svg", bbox_inches="tight")
         plt.close(figure)

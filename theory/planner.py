@@ -1,7 +1,7 @@
-"""Choose a randomized-response mechanism that meets a t and an ε requirement: 003 Sec. V.C.
+"""Choose a randomized-response mechanism that meets a t and an ε requirement: Ekenstedt et al. 2022, Sec. V.C.
 
 A data publisher must release a nominal attribute with multiplicative t-closeness at level
-``t0`` (classes of at least ``k`` of the ``N`` records, 003 Def. 4) and ε-LDP at level ``ε0``
+``t0`` (classes of at least ``k`` of the ``N`` records, Ekenstedt et al. 2022, Def. 4) and ε-LDP at level ``ε0``
 (Def. 6). The paper compares three mechanisms:
 
 1. ``"ldp"``: Fig. 4 alone, at ``e^ε = min(e^ε0, e^ε_t)``, where ``ε_t`` is the largest ε
@@ -21,7 +21,7 @@ records: the bound implied by its ε,
 .. math::  t \\le \\frac{k + (N - k)\\, e^{\\varepsilon}}{N},
 
 (tight: a class of ``k`` records whose probability of some output is ``e^ε`` times smaller
-than that of the other ``N - k`` records attains it; 003 Thm. 3 prints ``N - k - 1`` in
+than that of the other ``N - k`` records attains it; Ekenstedt et al. 2022, Thm. 3 prints ``N - k - 1`` in
 place of ``N - k``, which its own ``k = 1`` case, Thm. 2, contradicts; the planner reads the
 corrected form from the claims registry, claim ``003_thm3a``), and the worst
 class of identical values (:func:`theory.randomized_response.worst_class_t`). Inverting the
@@ -29,7 +29,7 @@ first bound at ``t0`` gives ``e^ε_t = (t0 N - k)/(N - k)``.
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Sec. V.C-D (mechanisms 1-3, the worked setting), Thms. 2-3,
+Ekenstedt et al. 2022, Sec. V.C-D (mechanisms 1-3, the worked setting), Thms. 2-3,
 eqs. (1), (2), (4).
 """
 
@@ -80,7 +80,7 @@ def _ldp_to_t() -> tuple[sympy.Expr, sympy.Expr]:
 def implied_t(exp_epsilon: Exact, records: int, k: int) -> sympy.Expr:
     """The multiplicative t guaranteed by ε-LDP with classes of at least ``k`` of ``records``.
 
-    ``(k + (N - k) e^ε) / N``, read from the claims registry (003 Thm. 3 corrected; its
+    ``(k + (N - k) e^ε) / N``, read from the claims registry (Ekenstedt et al. 2022, Thm. 3 corrected; its
     ``k = 1`` case is Thm. 2's ``(1 + (N-1) e^ε)/N``).
     """
     ratio = sympy.oo if exp_epsilon is sympy.oo else exact(exp_epsilon, "e^epsilon")
@@ -99,7 +99,7 @@ class Choice:
     Parameters
     ----------
     name
-        ``"ldp"``, ``"tclo+ldp"`` or ``"tclo"`` (003 Sec. V.C mechanisms 1, 2, 3).
+        ``"ldp"``, ``"tclo+ldp"`` or ``"tclo"`` (Ekenstedt et al. 2022, Sec. V.C mechanisms 1, 2, 3).
     p_t, p_ldp
         Keep-probabilities of Fig. 5 and Fig. 4 (``None`` for a stage not used).
     matrix
@@ -162,7 +162,7 @@ class Plan:
 
     @property
     def epsilon_t(self) -> sympy.Expr:
-        """``ε_t``: the LDP level whose guarantee implies ``t0`` (003 Sec. V.C)."""
+        """``ε_t``: the LDP level whose guarantee implies ``t0`` (Ekenstedt et al. 2022, Sec. V.C)."""
         return sympy.log(self.exp_epsilon_t)
 
     def choice(self, name: ChoiceName) -> Choice:
@@ -210,7 +210,7 @@ def _at_most(low: sympy.Expr, high: sympy.Expr) -> bool:
 
 
 def plan(t0: Exact, eps0: Exact, N: int, k: int, frequencies: Sequence[Exact]) -> Plan:
-    """Evaluate the three mechanism choices of 003 Sec. V.C and pick the most useful valid one.
+    """Evaluate the three mechanism choices of Ekenstedt et al. 2022, Sec. V.C and pick the most useful valid one.
 
     Parameters
     ----------
@@ -233,7 +233,7 @@ def plan(t0: Exact, eps0: Exact, N: int, k: int, frequencies: Sequence[Exact]) -
 
     Examples
     --------
-    003 Sec. V.D's setting, ``t0 = 2, N = 100, k = 5``, with ``ε0 = ε_t``:
+    Ekenstedt et al. 2022, Sec. V.D's setting, ``t0 = 2, N = 100, k = 5``, with ``ε0 = ε_t``:
 
     >>> from fractions import Fraction
     >>> p = plan(2, sympy.log(Fraction(39, 19)), 100, 5, [Fraction(1, 2), Fraction(1, 2)])

@@ -1,4 +1,4 @@
-"""The randomized-response mechanisms of 003 Sec. V.A, symbolically, with eqs. (1)-(2).
+"""The randomized-response mechanisms of Ekenstedt et al. 2022, Sec. V.A, symbolically, with eqs. (1)-(2).
 
 A mechanism on a nominal attribute with values ``a_1, ..., a_n`` is its transition matrix
 ``M[i, j] = Pr(Z(a_i) = a_j)`` (rows: true value, columns: released value).
@@ -15,7 +15,7 @@ A mechanism on a nominal attribute with values ``a_1, ..., a_n`` is its transiti
 
 Levels, derived here from the matrices and checked against the printed equations:
 
-* eq. (1). The LDP level (003 Def. 6) is the largest ratio of two entries of one column:
+* eq. (1). The LDP level (Ekenstedt et al. 2022, Def. 6) is the largest ratio of two entries of one column:
   ``e^ε = (p_LDP + (1-p_LDP)/n) / ((1-p_LDP)/n) = 1 + n p_LDP / (1 - p_LDP)``. The paper
   prints ``ε = ln(1 + p_LDP / (N (1 - p_LDP)))``, which is wrong (it divides by the
   number of values instead of multiplying, and names it N): for ``n = 2``,
@@ -35,7 +35,7 @@ The level of any matrix on any frequency vector is also computed directly
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Sec. V.A (Figs. 4-5, eqs. (1)-(2)), Sec. V.C (mechanisms 1-3),
+Ekenstedt et al. 2022, Sec. V.A (Figs. 4-5, eqs. (1)-(2)), Sec. V.C (mechanisms 1-3),
 Defs. 4, 6, 7.
 """
 
@@ -109,13 +109,13 @@ TCLO_CHANGE = (1 - p_t) * f_j
 """Fig. 5: ``Pr(Z(a_i) = a_j)`` for ``j != i``."""
 
 EQ1_PRINTED = sympy.Eq(eps, sympy.log(1 + p_ldp / (N * (1 - p_ldp))))
-"""003 eq. (1) as printed."""
+"""Ekenstedt et al. 2022, eq. (1) as printed."""
 EQ1_DERIVED = sympy.Eq(eps, sympy.log(1 + n * p_ldp / (1 - p_ldp)))
 """eq. (1) derived from Fig. 4: ``ε = ln(LDP_KEEP / LDP_CHANGE)`` (the largest column ratio)."""
 
 _MU_I = f_i * (p_t + (1 - p_t) * f_i + (1 - p_t) * S_i)
 EQ2_PRINTED = sympy.Eq(t, sympy.Max(_MU_I / (p_t / f_i + (1 - p_t)), _MU_I / (f_i * (1 - p_t))))
-"""003 eq. (2) as printed, for one value ``a_i`` (the paper maximises it over ``i``)."""
+"""Ekenstedt et al. 2022, eq. (2) as printed, for one value ``a_i`` (the paper maximises it over ``i``)."""
 EQ2_DERIVED = sympy.Eq(t, sympy.Max(p_t / f_min + 1 - p_t, 1 / (1 - p_t)))
 """eq. (2) derived from Fig. 5 (worst class: identical values), at least two values present."""
 
@@ -191,7 +191,7 @@ def tclo_matrix(frequencies: Sequence[Exact], keep: Exact) -> sympy.ImmutableMat
 def compose(first: sympy.Matrix, second: sympy.Matrix) -> sympy.ImmutableMatrix:
     """Sequential composition: ``second`` applied to the output of ``first`` (matrix product).
 
-    003 Sec. V.C, mechanism 2 attaches Fig. 4's root to every leaf of Fig. 5.
+    Ekenstedt et al. 2022, Sec. V.C, mechanism 2 attaches Fig. 4's root to every leaf of Fig. 5.
     """
     if first.shape[1] != second.shape[0]:
         raise ValueError(f"cannot compose a {first.shape} mechanism with a {second.shape} one")
@@ -211,7 +211,7 @@ def _present(frequencies: Sequence[Exact]) -> tuple[int, ...]:
 
 
 def ldp_ratio(matrix: sympy.Matrix, frequencies: Sequence[Exact]) -> sympy.Expr:
-    """``e^ε`` of 003 Def. 6 for the records of a data set with these frequencies.
+    """``e^ε`` of Ekenstedt et al. 2022, Def. 6 for the records of a data set with these frequencies.
 
     The largest ``M[i, b] / M[j, b]`` over released values ``b`` and true values ``i, j``
     present in the data set (a record with value ``a_i`` releases row ``i``); ``oo`` when
@@ -234,10 +234,10 @@ def worst_class_t(matrix: sympy.Matrix, frequencies: Sequence[Exact]) -> sympy.E
     """The multiplicative t of the worst possible class: all its records share one value.
 
     ``max_{i present, b} max(M[i, b] / Pr_D(b), Pr_D(b) / M[i, b])``: the (1,t)-closeness
-    level of the data set (003 Def. 7 with k = 1). Any class is an average of rows, so
+    level of the data set (Ekenstedt et al. 2022, Def. 7 with k = 1). Any class is an average of rows, so
     this bounds multiplicative t-closeness (Def. 4) for every partition and (k,t)-closeness
     for every k; it is attained by a class of ``k`` identical values when the extreme values
-    have at least ``k`` records. This is the computation behind 003 eq. (2).
+    have at least ``k`` records. This is the computation behind Ekenstedt et al. 2022, eq. (2).
     """
     released = released_distribution(matrix, frequencies)
     worst: sympy.Expr = sympy.Integer(1)

@@ -18,7 +18,7 @@ by merging buckets, every number of buckets ≥ 2; never for general N. A solver
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Definitions 2-8 (implication: for every table, A(a) ⇒ B(f(a))).
+Ekenstedt et al. 2022, Definitions 2-8 (implication: for every table, A(a) ⇒ B(f(a))).
 """
 
 from __future__ import annotations
@@ -264,7 +264,7 @@ def _check_non_implication(claim: Claim, max_n: int) -> CheckResult:
 def _witness_cases(claim: Claim, extra: tuple[sympy.Basic, ...], max_n: int) -> CheckResult:
     """Build the witness family for every admissible case 3 <= N <= max(max_n, 6) at two bounds.
 
-    A condition ``Assumption(dp_within_classes)`` (003 Thm. 5) selects the classwise reading.
+    A condition ``Assumption(dp_within_classes)`` (Ekenstedt et al. 2022, Thm. 5) selects the classwise reading.
     """
     covered: list[str] = []
     implied: list[str] = []

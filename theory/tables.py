@@ -1,7 +1,7 @@
 """Probability tables: the object every theory level is measured on.
 
 A probability table is what a privacy mechanism Z does to a data set, seen the way the
-definitions of 003 see it: one row per record i, one column per bucket B_l, entry
+definitions of Ekenstedt et al. 2022 see it: one row per record i, one column per bucket B_l, entry
 ``Pr(Z(c_i) ∈ B_l)``, plus the partition of the records into equivalence classes (the
 quasi-identifier groups of multiplicative t-closeness). Every privacy level of
 :mod:`theory.levels` is a function of this table only.
@@ -15,9 +15,9 @@ Public API (stable; used by ``privcert theory`` and :mod:`theory.checks`)::
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Sec. III.B and Table I (records r_i, buckets B_l, classes E_m);
+Ekenstedt et al. 2022, Sec. III.B and Table I (records r_i, buckets B_l, classes E_m);
 Appendix (the tables give ``Pr(c_i = a_1)`` per record, two buckets {a_1}, {a_2}).
-000_06f1c381d8beeaa3.txt, Sec. 3, Definition 3 (``Pr_{Z(c_i)}(B)``).
+Domingo-Ferrer & Soria-Comas 2015, Sec. 3, Definition 3 (``Pr_{Z(c_i)}(B)``).
 """
 
 from __future__ import annotations
@@ -71,10 +71,10 @@ class ProbabilityTable:
     ----------
     probs
         N rows (records) of p exact probabilities (buckets); every row sums to exactly 1
-        (the buckets partition range(Z), 003 Def. 4). Entries are converted to
+        (the buckets partition range(Z), Ekenstedt et al. 2022, Def. 4). Entries are converted to
         :class:`fractions.Fraction`; floats are refused.
     classes
-        A partition of ``range(N)`` into non-empty equivalence classes (003 Def. 4,
+        A partition of ``range(N)`` into non-empty equivalence classes (Ekenstedt et al. 2022, Def. 4,
         ``E_1, ..., E_M``). Each class is stored sorted, classes ordered by first record.
 
     Raises
@@ -125,7 +125,7 @@ class ProbabilityTable:
         """Build a table from rows of ints, Fractions or ``"p/q"`` strings.
 
         ``classes`` defaults to a single class holding every record (no quasi-identifier
-        grouping, as in Tables IV, VI and VII of 003).
+        grouping, as in Tables IV, VI and VII of Ekenstedt et al. 2022).
         """
         listed = tuple(tuple(row) for row in rows)
         groups = ((tuple(range(len(listed))),) if classes is None else tuple(tuple(c) for c in classes))

@@ -1,4 +1,4 @@
-"""Utility of a release mechanism: 003 Sec. V.B, eqs. (3)-(6).
+"""Utility of a release mechanism: Ekenstedt et al. 2022, Sec. V.B, eqs. (3)-(6).
 
 The true value ``Y`` has distribution ``f = (p_y(a_1), ..., p_y(a_n))``; a mechanism with
 matrix ``M[y, z] = Pr(Z = z | Y = y)`` releases ``Z``; a user guesses ``Y`` from ``Z`` and
@@ -27,7 +27,7 @@ Closed forms for the mechanisms of Figs. 4-5 (:mod:`theory.randomized_response`)
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Sec. V.B (eqs. (3)-(6)); Alvim et al. [37] for eq. (3).
+Ekenstedt et al. 2022, Sec. V.B (eqs. (3)-(6)); Alvim et al. [37] for eq. (3).
 """
 
 from __future__ import annotations
@@ -58,9 +58,9 @@ __all__ = [
 ]
 
 F1 = f_i * (p_t * (p_ldp + (1 - p_ldp) / n) + (1 - p_t) * (f_i * p_ldp + (1 - p_ldp) / n))
-"""003 Sec. V.B ``f_1(a_i) = Pr(Y = a_i, Z = a_i)`` for Fig. 5 then Fig. 4 (``N`` read as ``n``)."""
+"""Ekenstedt et al. 2022, Sec. V.B ``f_1(a_i) = Pr(Y = a_i, Z = a_i)`` for Fig. 5 then Fig. 4 (``N`` read as ``n``)."""
 F2_PRINTED = f_i * (p_t * (1 - p_ldp) / n + (1 - p_t) * (f_j * (p_ldp + (1 - p_ldp) / n)))
-"""003 Sec. V.B ``f_2(a_i, a_j)`` as printed (``N`` read as ``n``); it is missing a term."""
+"""Ekenstedt et al. 2022, Sec. V.B ``f_2(a_i, a_j)`` as printed (``N`` read as ``n``); it is missing a term."""
 F2_DERIVED = f_i * ((1 - p_ldp) / n + p_ldp * (1 - p_t) * f_j)
 """``f_2(a_i, a_j) = Pr(Y = a_i, Z = a_j)``, ``j != i``, derived from the composed matrix."""
 

@@ -1,6 +1,6 @@
-"""Witness families for the non-implications of 003: Tables III-VII, generalised.
+"""Witness families for the non-implications of Ekenstedt et al. 2022: Tables III-VII, generalised.
 
-A non-implication A ⇏ B (003 Def. 2) says that no function f of A's level (and N, k)
+A non-implication A ⇏ B (Ekenstedt et al. 2022, Def. 2) says that no function f of A's level (and N, k)
 bounds B's level. A *witness family* proves it: tables whose A level stays fixed while
 B's level exceeds any requested bound. :func:`witness` returns the member of the family
 for one bound, and checks it exactly (:func:`verify_witness`, with :mod:`theory.levels`).
@@ -25,7 +25,7 @@ ratio ≥ R + 1 > bound; μ is fixed, only σ or α moves):
     σ = μ/(R+1). Every class averages μ, so multiplicative t = 1 for every σ, while
     ε-LDP ≥ μ/σ, (m, t)-closeness ≥ μ/σ for m ≤ N - 2 and (k_DP, ε)-DP ≥ μ/σ for
     k_DP ≥ 2 (remove both carriers). Table III's caption ("k-1 records with σ/(k-1), one
-    with kμ - (k-1)σ", 003 App. A) does not average μ for k > 2; the family uses σ each.
+    with kμ - (k-1)σ", Ekenstedt et al. 2022, App. A) does not average μ for k > 2; the family uses σ each.
 ``zero_block`` (Table IV; Lemma 2(2), Lemma 3(2), Thm. 4(2))
     k - 1 records with probability 0 and N - k + 1 with μ = 1/2: (k, t)-closeness is finite
     (its exact t is ``k(N-k+1)/N`` in bucket a_1, not the ``N - k + 1`` printed), every
@@ -41,7 +41,7 @@ ratio ≥ R + 1 > bound; μ is fixed, only σ or α moves):
 
 References
 ----------
-003_bf2f0ebd12ad210e.txt, Appendix A-G, Tables III-VII.
+Ekenstedt et al. 2022, Appendix A-G, Tables III-VII.
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ class WitnessResult:
     exceeds
         The premise level is finite and ``conclusion_level > bound_ratio``.
     family
-        Which family built it (e.g. ``"carrier_classes (003 Tables III/V generalised)"``).
+        Which family built it (e.g. ``"carrier_classes (Ekenstedt et al. 2022, Tables III/V generalised)"``).
     detail
         One line with the numbers.
     """
@@ -129,7 +129,7 @@ def target_ratio(conclusion: str, bound: sympy.Basic | Fraction | int | str) -> 
 
 
 def _rows(column: list[Fraction]) -> list[list[Fraction]]:
-    """Two buckets {a_1}, {a_2}: Pr(a_1) = x, Pr(a_2) = 1 - x (003 Appendix)."""
+    """Two buckets {a_1}, {a_2}: Pr(a_1) = x, Pr(a_2) = 1 - x (Ekenstedt et al. 2022, Appendix)."""
     return [[x, 1 - x] for x in column]
 
 
@@ -165,7 +165,7 @@ def _require_k_two_below_n(family: str, n: int, k: int, implication_at_1: str) -
 
 def split_pair(n: int, k: int, ratio: Fraction) -> ProbabilityTable:
     """Table VI generalised: μ - σ, σ and n - 2 records μ = 1/2; σ = μ/(R+1)."""
-    _require_k_two_below_n("split_pair", n, k, "(1,t)-closeness implies ε-LDP with e^ε = t^2 (003 Theorem 2)")
+    _require_k_two_below_n("split_pair", n, k, "(1,t)-closeness implies ε-LDP with e^ε = t^2 (Ekenstedt et al. 2022, Theorem 2)")
     mu = Fraction(1, 2)
     sigma = mu / (ratio + 1)
     return ProbabilityTable.from_rows(_rows([mu - sigma, sigma] + [mu] * (n - 2)))
@@ -173,17 +173,17 @@ def split_pair(n: int, k: int, ratio: Fraction) -> ProbabilityTable:
 
 def table_vii(n: int, k: int, ratio: Fraction) -> ProbabilityTable:
     """Table VII generalised: k-1 records μ = 1/2, μ - α, α, n - k - 1 zeros; (k,ε)-DP ≥ R + 1."""
-    _require_k_two_below_n("table_vii", n, k, "(1,ε)-DP is ε-DP (003 Lemma 3(3))")
+    _require_k_two_below_n("table_vii", n, k, "(1,ε)-DP is ε-DP (Ekenstedt et al. 2022, Lemma 3(3))")
     mu = Fraction(1, 2)
     alpha = min(mu / 2, Fraction(n - k) * k * mu / (n * (ratio + 1)))
     return ProbabilityTable.from_rows(_rows([mu] * (k - 1) + [mu - alpha, alpha] + [Fraction(0)] * (n - k - 1)))
 
 
 _FAMILY_NAMES = {
-    carrier_classes: "carrier_classes (003 Tables III/V generalised)",
-    zero_block: "zero_block (003 Table IV generalised)",
-    split_pair: "split_pair (003 Table VI generalised)",
-    table_vii: "table_vii (003 Table VII generalised)",
+    carrier_classes: "carrier_classes (Ekenstedt et al. 2022, Tables III/V generalised)",
+    zero_block: "zero_block (Ekenstedt et al. 2022, Table IV generalised)",
+    split_pair: "split_pair (Ekenstedt et al. 2022, Table VI generalised)",
+    table_vii: "table_vii (Ekenstedt et al. 2022, Table VII generalised)",
 }
 
 
@@ -203,7 +203,7 @@ def _family(
         if conclusion == "k_eps_dp" and not classwise and _required(kc, conclusion) < 2:
             raise _implied(
                 "globally, multiplicative t-closeness with smallest class k implies ε-DP with "
-                "e^ε <= max(t(N-1)/k, N/(N-1)); 003 Thm. 5 measures (k,ε)-DP inside each class "
+                "e^ε <= max(t(N-1)/k, N/(N-1)); Ekenstedt et al. 2022, Thm. 5 measures (k,ε)-DP inside each class "
                 "(params classwise=1), where carrier_classes is a witness"
             )
         return carrier_classes, (n, kp or 1, ratio)
@@ -226,18 +226,18 @@ def _sized_family(
     """:func:`_family` for two subset-size definitions (Defs. 7-8), both sizes given."""
     if pair == ("kt_closeness", "kt_closeness"):
         if kc >= kp:
-            raise _implied(f"({kp},t)-closeness implies ({kc},t)-closeness for k_1 >= k_0 (003 Lemma 2(1))")
+            raise _implied(f"({kp},t)-closeness implies ({kc},t)-closeness for k_1 >= k_0 (Ekenstedt et al. 2022, Lemma 2(1))")
         return zero_block, (n, kp)
     if pair == ("k_eps_dp", "k_eps_dp"):
         if kc <= kp:
-            raise _implied(f"({kp},ε)-DP implies ({kc},ε)-DP for k_0 >= k_1 (003 Lemma 3(1))")
+            raise _implied(f"({kp},ε)-DP implies ({kc},ε)-DP for k_0 >= k_1 (Ekenstedt et al. 2022, Lemma 3(1))")
         return zero_block, (n, n - kp)
     if pair == ("kt_closeness", "k_eps_dp"):
         if kc <= n - kp:
-            raise _implied(f"(k_t,t)-closeness implies (k_DP, ln t)-DP for k_DP <= N - k_t (003 Thm. 4(1), Lemma 2(1)); found N={n}, k_t={kp}, k_DP={kc}")
+            raise _implied(f"(k_t,t)-closeness implies (k_DP, ln t)-DP for k_DP <= N - k_t (Ekenstedt et al. 2022, Thm. 4(1), Lemma 2(1)); found N={n}, k_t={kp}, k_DP={kc}")
         return zero_block, (n, kp)
     if kc >= n - kp:
-        raise _implied(f"(k_DP,ε)-DP implies (k_t, e^ε)-closeness for k_t >= N - k_DP (003 Thm. 4(1), Lemma 2(1)); found N={n}, k_DP={kp}, k_t={kc}")
+        raise _implied(f"(k_DP,ε)-DP implies (k_t, e^ε)-closeness for k_t >= N - k_DP (Ekenstedt et al. 2022, Thm. 4(1), Lemma 2(1)); found N={n}, k_DP={kp}, k_t={kc}")
     return zero_block, (n, n - kp)  # the remaining pair: ("k_eps_dp", "kt_closeness")
 
 
@@ -309,7 +309,7 @@ def witness(
     params
         ``N`` (default: the smallest N the family accepts), the sizes (:mod:`theory._sizes`;
         for multiplicative t-closeness ``k`` is the smallest class size, default 1), and
-        ``classwise`` (truthy: measure (k,ε)-DP inside each class, the reading of 003 Thm. 5).
+        ``classwise`` (truthy: measure (k,ε)-DP inside each class, the reading of Ekenstedt et al. 2022, Thm. 5).
 
     Raises
     ------

@@ -4,7 +4,7 @@ For a cell ``(E, s)`` with ``q = n[E,s]/|E|`` and ``p = N_s/N``, the ratio is
 ``q/p = n[E,s]·N / (|E|·N_s)``, an exact rational of two integers. δ-disclosure's level is
 ``ln`` of the largest of ``q/p`` and ``p/q`` over the cells (Brickell & Shmatikov, KDD
 2008, Definition 4), and multiplicative t-closeness's level is that largest ratio itself
-over the buckets (000_06f1c381d8beeaa3.txt, Definition 4 and Proposition 2). Both are
+over the buckets (Domingo-Ferrer & Soria-Comas 2015, Definition 4 and Proposition 2). Both are
 infinite as soon as a class lacks a value (bucket) the table holds.
 """
 

@@ -6,7 +6,7 @@ that attains it, chosen by a canonical key so that row order never changes it.
 
 References
 ----------
-001_cc0b677f4c745811.txt, "k-anonymity" (Table 2 is a 3-anonymous version of Table 1).
+Li et al. 2007, "k-anonymity" (Table 2 is a 3-anonymous version of Table 1).
 Wong, Li, Fu & Wang, "(α,k)-anonymity", KDD 2006.
 El Emam & Dankar, "Protecting privacy using k-anonymity", JAMIA 2008 (prosecutor risk).
 Bayardo & Agrawal, ICDE 2005 (discernibility); LeFevre, DeWitt & Ramakrishnan, ICDE 2006
@@ -46,7 +46,7 @@ def k_anonymity(classes: Classes) -> Measurement:
 
     References
     ----------
-    001_cc0b677f4c745811.txt, "k-anonymity", Definition (each class has at least k records).
+    Li et al. 2007, "k-anonymity", Definition (each class has at least k records).
 
     Examples
     --------
@@ -165,7 +165,7 @@ def class_metrics(classes: Classes) -> ClassMetrics:
 
     References
     ----------
-    001_cc0b677f4c745811.txt, "Experimental Results", Figure 4 (discernibility metric cost,
+    Li et al. 2007, "Experimental Results", Figure 4 (discernibility metric cost,
     minimal average group size).
     """
     if classes.count == 0:

@@ -1,6 +1,6 @@
 """Bucketizations of a sensitive attribute's values, for multiplicative t-closeness.
 
-Multiplicative t-closeness (000_06f1c381d8beeaa3.txt, Definition 4) is infinite as
+Multiplicative t-closeness (Domingo-Ferrer & Soria-Comas 2015, Definition 4) is infinite as
 soon as a class lacks a value that the table holds, so it is measured on buckets of
 values (000, §6). A bucketing turns the values of a :class:`~verifier.counts.CountTable`
 (in code order) into a bucket code per value and a label per bucket, the arguments of
@@ -11,7 +11,7 @@ values (000, §6). A bucketing turns the values of a :class:`~verifier.counts.Co
   attribute (``None`` for an unbounded side); every value must fall in exactly one.
 * :class:`Groups`: declared groups of values of any attribute; every value must be in
   exactly one group. Values are matched by their text form ``str(value)``.
-* :class:`EqualFrequency`: 000 §6.1–6.2 for a level ``t``: ``t + 1`` buckets of
+* :class:`EqualFrequency`: Domingo-Ferrer & Soria-Comas 2015, §6.1–6.2 for a level ``t``: ``t + 1`` buckets of
   consecutive values, each holding as close as possible to ``N / (t + 1)`` records.
 
 >>> from verifier.counts import AttributeSpec, count_tables
@@ -144,9 +144,9 @@ class Groups:
 
 @dataclass(frozen=True)
 class EqualFrequency:
-    """The bucketization of 000 §6.1–6.2 for a target level ``t``.
+    """The bucketization of Domingo-Ferrer & Soria-Comas 2015, §6.1–6.2 for a target level ``t``.
 
-    ``b = t + 1`` buckets of consecutive values (code order). 000 §6.2 cuts the sorted
+    ``b = t + 1`` buckets of consecutive values (code order). Domingo-Ferrer & Soria-Comas 2015, §6.2 cuts the sorted
     *records* at ``⌊j·N/(t+1) + 0.5⌋`` for ``j = 1..t``; here the ``j``-th cut goes after
     the value whose cumulative count ``C`` is nearest to ``j·N/(t+1)`` (ties to the
     larger ``C``, as the paper's rounding), so a value's records are never split

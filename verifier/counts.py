@@ -6,7 +6,7 @@ Every measure of a deterministic release is a function of the counts
 group-by over the quasi-identifiers (per-column factorization into one integer key) and
 one bincount per sensitive attribute; nothing after it touches rows.
 
-Conventions (issue 2, "Count tables"):
+Conventions:
 
 * A missing quasi-identifier value is a value of its own: it forms or joins a class,
   and no row is ever dropped.
@@ -47,7 +47,7 @@ class AttributeSpec:
     Parameters
     ----------
     columns
-        One column, or several for a joint attribute (000 §4: the confidential
+        One column, or several for a joint attribute (Domingo-Ferrer & Soria-Comas 2015, §4: the confidential
         attributes taken together as one attribute, over the combinations present).
     kind
         ``categorical`` (unordered), ``numerical`` (ordered by value) or ``ordinal``

@@ -5,7 +5,7 @@ counts ``n[E,s]``; classes with no row in the attribute's table are skipped.
 
 References
 ----------
-001_cc0b677f4c745811.txt, "l-diversity" (Table 4 is a 3-diverse version of Table 3);
+Li et al. 2007, "l-diversity" (Table 4 is a 3-diverse version of Table 3);
 Machanavajjhala, Kifer, Gehrke & Venkitasubramaniam, "l-Diversity: Privacy beyond
 k-anonymity", ACM TKDD 2007, Definitions 4.1 (distinct), 4.2 (entropy), 4.3 (recursive).
 """
@@ -49,7 +49,7 @@ def distinct_l_diversity(table: CountTable) -> Measurement:
 
     References
     ----------
-    001_cc0b677f4c745811.txt, "l-diversity", Definition; Machanavajjhala et al., TKDD 2007.
+    Li et al. 2007, "l-diversity", Definition; Machanavajjhala et al., TKDD 2007.
     """
     cells = cells_of(table)
     if cells.present.size == 0:
@@ -165,7 +165,7 @@ def entropy_l_diversity(table: CountTable) -> Measurement:
     References
     ----------
     Machanavajjhala et al., TKDD 2007, Definition 4.2 (entropy l-diversity: H(E) ≥ log l);
-    001_cc0b677f4c745811.txt, "Experiment" (entropy l-diversity).
+    Li et al. 2007, "Experiment" (entropy l-diversity).
     """
     cells = cells_of(table)
     if cells.present.size == 0:

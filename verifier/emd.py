@@ -2,10 +2,10 @@
 
 An equivalence class ``E`` is t-close when ``EMD(P_E, Q) <= t``, where ``P_E`` is the
 distribution of the sensitive attribute in ``E`` and ``Q`` its distribution in the
-whole table; the table's level is the maximum over classes (000_06f1c381d8beeaa3.txt,
-Definition 1; 001_cc0b677f4c745811.txt, "t-closeness definition").
+whole table; the table's level is the maximum over classes (Domingo-Ferrer & Soria-Comas 2015,
+Definition 1; Li et al. 2007, "t-closeness definition").
 
-All three ground distances of 001 ("Distance measurements") reduce to one shape. With
+All three ground distances of Li et al. 2007 ("Distance measurements") reduce to one shape. With
 ``n_E`` the class counts, ``|E|`` the class size, ``n_Q`` the table counts and ``N`` the
 table size, and a linear map ``F`` from counts to non-negative "features",
 
@@ -17,12 +17,12 @@ table size, and a linear map ``F`` from counts to non-negative "features",
   variation ``½ Σ |p_i - q_i|`` (001, "Equal Distance").
 * ``ordered`` (numerical, ordinal): ``F`` is the cumulative sum over the ``m`` values in
   code order and ``s = m - 1``, i.e. ``(1/(m-1)) Σ_i |Σ_{j<=i} (p_j - q_j)|`` (001,
-  "Ordered Distance"; 004_e5343ffd327fdbfc.txt, §2.2). ``m`` is the number of values
+  "Ordered Distance"; Soria-Comas et al. 2015, §2.2). ``m`` is the number of values
   present in the table, or the size of a declared domain (``AttributeSpec.order``).
   With ``m = 1`` every class has the table's distribution and the EMD is 0.
 * ``hierarchical`` (categorical with a :class:`~verifier.hierarchy.Hierarchy` of height
   ``H``): ``F`` stacks, for each height ``h = 0 .. H-1``, the counts aggregated per node
-  of that height, and ``s = 2H``. This is 001's recursion ("Hierarchical Distance")
+  of that height, and ``s = 2H``. This is Li et al. (2007)'s recursion ("Hierarchical Distance")
   ``D = Σ_N height(N)/H · min(pos_extra(N), neg_extra(N))``, with ``pos_extra`` and
   ``neg_extra`` summed over the *children* of ``N``, rewritten: since
   ``min(pos, neg) = (Σ_children |extra| - |extra(N)|) / 2``, summing by parts over
@@ -36,7 +36,7 @@ margin of the largest value is recomputed with integers (Python integers when in
 could overflow) and the level is the exact maximum, a ``Fraction``.
 
 >>> from fractions import Fraction
->>> emd([1, 1, 1, 0, 0, 0, 0, 0, 0], [1] * 9, "ordered")   # 001: D[P1, Q] = 3/8
+>>> emd([1, 1, 1, 0, 0, 0, 0, 0, 0], [1] * 9, "ordered")   # Li et al. 2007: D[P1, Q] = 3/8
 Fraction(3, 8)
 """
 
@@ -93,9 +93,9 @@ def t_closeness(table: CountTable, distance: Distance, hierarchy: Hierarchy | No
 
     References
     ----------
-    000_06f1c381d8beeaa3.txt, Definition 1; 001_cc0b677f4c745811.txt, "Earth Mover
+    Domingo-Ferrer & Soria-Comas 2015, Definition 1; Li et al. 2007, "Earth Mover
     Distance", "Ordered Distance", "Equal Distance", "Hierarchical Distance";
-    004_e5343ffd327fdbfc.txt, §2.2.
+    Soria-Comas et al. 2015, §2.2.
     """
     features, scale, parameters = _ground(table.values, table.spec.kind, table.attribute, distance, hierarchy)
     parameters = {**parameters, "domain": "declared" if table.spec.order is not None else "table"}

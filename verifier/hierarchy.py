@@ -4,7 +4,7 @@ A hierarchy file is a CSV file without a header: one row per leaf, the columns f
 the leaf up to the root, every row with the same number of columns. Its height is
 ``H = columns - 1``; all leaves lie at height 0 and the root at height ``H``. The
 ground distance between two leaves is the height of their lowest common ancestor
-divided by ``H`` (001_cc0b677f4c745811.txt, "Hierarchical Distance"; Li, Li &
+divided by ``H`` (Li et al. 2007, "Hierarchical Distance"; Li, Li &
 Venkatasubramanian, ICDE 2007, §4.2).
 
 A node is identified by its height and its name, so the same name may appear at two

@@ -1,10 +1,10 @@
 """Multiplicative t-closeness: the largest ratio between class and table probabilities.
 
-000_06f1c381d8beeaa3.txt, Definition 4 measures two distributions by
+Domingo-Ferrer & Soria-Comas 2015, Definition 4 measures two distributions by
 ``max_S max(Pr_1(S)/Pr_2(S), Pr_2(S)/Pr_1(S))`` over all sets ``S`` (``0/0 = 0``,
 ``x/0 = ∞``); for discrete distributions the maximum over single points suffices
 (000, Proposition 2, eq. (4)): a ratio of sums ``Σa_i / Σb_i`` never exceeds the
-largest ``a_i / b_i`` (mediant inequality). 003_bf2f0ebd12ad210e.txt, Definition 4
+largest ``a_i / b_i`` (mediant inequality). Ekenstedt et al. 2022, Definition 4
 states the same model. On a count table, with buckets ``b`` of the sensitive
 attribute,
 
@@ -14,7 +14,7 @@ attribute,
         \\frac{|E|\\,N_b}{n_{E,b}\\,N}\\right) \\ge 1,
 
 an exact rational, and infinite when some class has no record in a bucket that the
-table holds (000 §6). ``t >= 1`` because both distributions sum to 1, so some bucket
+table holds (Domingo-Ferrer & Soria-Comas 2015, §6). ``t >= 1`` because both distributions sum to 1, so some bucket
 has ``P_E(b) >= P(b)``.
 """
 
@@ -50,8 +50,8 @@ def multiplicative_t_closeness(table: CountTable, buckets: Bucketing | None = No
 
     References
     ----------
-    000_06f1c381d8beeaa3.txt, Definition 4, Proposition 2 (eq. 4), §6;
-    003_bf2f0ebd12ad210e.txt, Definition 4.
+    Domingo-Ferrer & Soria-Comas 2015, Definition 4, Proposition 2 (eq. 4), §6;
+    Ekenstedt et al. 2022, Definition 4.
     """
     bucketing = DistinctValues() if buckets is None else buckets
     bucketed = bucketize(table, bucketing)

@@ -322,7 +322,7 @@ def _joint(read: Reader, section: Any, by_name: Mapping[str, Sensitive]) -> tupl
 
 
 def joint_spec(parts: Sequence[AttributeSpec]) -> AttributeSpec:
-    """The joint attribute of several sensitive attributes (000 §4: one combined attribute).
+    """The joint attribute of several sensitive attributes (Domingo-Ferrer & Soria-Comas 2015, §4: one combined attribute).
 
     It is categorical, over the combinations present. A combination with a missing part
     is missing, and only a part whose own policy allows missing values can be missing

@@ -1,7 +1,7 @@
 """Typed, immutable results of a measurement.
 
 A :class:`Measurement` carries the *optimal level* of one privacy model on one
-attribute (Definition 1 of Ekenstedt et al., 003: the strongest level the release
+attribute (Definition 1 of Ekenstedt et al., Ekenstedt et al. 2022: the strongest level the release
 satisfies), its exact form, and the :class:`Witness` that attains it. Levels are
 exact: a :class:`Level` holds a sympy number (a ``Rational`` for EMD, ratios and
 frequencies; a closed form such as ``log(9/4)`` for δ-disclosure), ``oo`` when the

@@ -1,4 +1,4 @@
-"""Reproduce 003 Sec. V.D: the worked setting and Figs. 6-7, derived independently.
+"""Reproduce Ekenstedt et al. 2022, Sec. V.D: the worked setting and Figs. 6-7, derived independently.
 
 Run ``python examples/theory_utility/reproduce.py``. It prints the numbers and writes
 ``fig6.{png,svg}``, ``fig7.{png,svg}`` (corrected formulas, via :func:`theory.planner.plan`)
@@ -6,7 +6,7 @@ and ``fig6_printed.{png,svg}``, ``fig7_printed.{png,svg}`` (the paper's printed 
 formulas: eq. (1) with N = 100 records, eq. (2) as printed, Thm. 3 with N - k - 1), both with
 utilities computed exactly by eq. (4) on the mechanisms' matrices. See README.md.
 
-Source: 003_bf2f0ebd12ad210e.txt, Sec. V.C-D, Figs. 6-7.
+Source: Ekenstedt et al. 2022, Sec. V.C-D, Figs. 6-7.
 """
 
 from __future__ import annotations
