@@ -20,6 +20,8 @@ import numpy as np
 import pandas as pd
 import sympy
 
+from verifier.display import exact_text
+
 __all__ = ["Level", "Witness", "Measurement", "Comparison", "jsonable"]
 
 Comparison = Literal["at_least", "at_most", "below"]
@@ -79,11 +81,7 @@ class Level:
     @property
     def exact(self) -> str:
         """The exact form as text: ``"3"``, ``"3/8"``, ``"inf"``, ``"undefined"``, ``"ln(9/4)"``."""
-        if self.value is None:
-            return "undefined"
-        if self.value == sympy.oo:
-            return "inf"
-        return sympy.sstr(self.value).replace("log(", "ln(").replace("**", "^")
+        return exact_text(self.value)
 
     @property
     def number(self) -> float | None:
