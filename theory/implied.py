@@ -18,9 +18,12 @@ from typing import Any
 import sympy
 
 from theory.graph import Graph, build_graph
-from verifier.results import Level, jsonable
+from verifier.counts import CountTable
+from verifier.mechanism import Mechanism
+from verifier.randomized_release import auditor_ldp
+from verifier.results import Level, Measurement, jsonable
 
-__all__ = ["DerivationStep", "ImpliedLevel", "implied_levels"]
+__all__ = ["DerivationStep", "ImpliedLevel", "implied_levels", "audit_release"]
 
 
 @dataclass(frozen=True)
@@ -114,3 +117,17 @@ def implied_levels(
         )
         out.append(ImpliedLevel(model, Level(answer.value), premise, Level(level), steps, sizes))
     return tuple(out)
+
+
+def audit_release(
+    release: CountTable, mechanism: Mechanism, ks: Sequence[int] = (), graph: Graph | None = None
+) -> tuple[Measurement, tuple[ImpliedLevel, ...]]:
+    """Auditor mode on a release: ε-LDP measured from ``M``, and the levels it implies.
+
+    N is the release's number of records and the smallest class its k-anonymity.
+    """
+    measured = auditor_ldp(release, mechanism)
+    if measured.level.value is None or not measured.level.is_finite:
+        return measured, ()
+    smallest = int(release.classes.sizes.min())
+    return measured, implied_levels("ldp", measured.level.value, release.n, smallest, ks, graph)

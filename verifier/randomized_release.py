@@ -28,11 +28,12 @@ from typing import Any
 import sympy
 
 from verifier.counts import CountTable
+from verifier.errors import DataError
 from verifier.mechanism import Mechanism
 from verifier.randomized import Extreme, dp, k_eps_dp, kt_closeness, ldp, multiplicative_t
 from verifier.results import Level, Measurement, Witness
 
-__all__ = ["RANDOMIZED_MODELS", "publisher_measurements", "describe_subset", "ratio_level"]
+__all__ = ["RANDOMIZED_MODELS", "publisher_measurements", "auditor_ldp", "describe_subset", "ratio_level"]
 
 RANDOMIZED_MODELS = ("stochastic_t_closeness", "ldp", "dp", "kt_closeness", "k_eps_dp")
 """Model ids of the randomized levels, in report order."""
@@ -72,6 +73,40 @@ def _sized(model: str, table: CountTable, mechanism: Mechanism, k: int) -> Measu
     return _measurement(model, table, ratio_level(model, extreme, reason), witness, k=k)
 
 
+def _ldp_measurement(table: CountTable, mechanism: Mechanism, local: Extreme, **parameters: Any) -> Measurement:
+    (high, _), (low, _) = local.subset
+    pair = {"highest": mechanism.values[high], "lowest": mechanism.values[low]}
+    bucket = mechanism.buckets[local.bucket]
+    return _measurement(
+        "ldp", table,
+        ratio_level("ldp", local, f"true value {pair['lowest']!r} never releases bucket {bucket!r}, {pair['highest']!r} can"),
+        Witness(value=bucket, numbers={**pair, "probabilities": [mechanism.matrix[high][local.bucket],
+                                                                 mechanism.matrix[low][local.bucket]]}),
+        **parameters,
+    )
+
+
+def auditor_ldp(release: CountTable, mechanism: Mechanism) -> Measurement:
+    """Auditor mode: ε-LDP of ``mechanism`` over every row of ``M`` (no original data needed).
+
+    ``release`` is the count table of the released attribute; each of its values must be a
+    bucket of the mechanism (otherwise the release was not made by it).
+
+    Raises
+    ------
+    DataError
+        A released value is not a bucket of the mechanism.
+    """
+    buckets = {str(bucket) for bucket in mechanism.buckets}
+    for code, value in enumerate(release.values):
+        if value not in mechanism.buckets and str(value) not in buckets:
+            raise DataError(
+                f"attribute {release.attribute!r}: released value {value!r} (held by {int(release.totals[code])} "
+                f"record(s)) is not a bucket of {mechanism.name}; expected one of {list(mechanism.buckets)}"
+            )
+    return _ldp_measurement(release, mechanism, ldp(mechanism), data_independent=True)
+
+
 def publisher_measurements(table: CountTable, mechanism: Mechanism, ks: Sequence[int] = ()) -> tuple[Measurement, ...]:
     """Every randomized level of the release of ``table``'s attribute through ``mechanism``.
 
@@ -95,7 +130,7 @@ def publisher_measurements(table: CountTable, mechanism: Mechanism, ks: Sequence
     found = multiplicative_t(table, mechanism)
     bucket = mechanism.buckets[found.bucket]
     assert found.cls is not None
-    smallest = int(table.sizes[table.sizes > 0].min())
+    smallest = int(table.classes.sizes.min())
     out.append(_measurement(
         "stochastic_t_closeness", table,
         ratio_level("stochastic_t_closeness", found,
@@ -104,17 +139,7 @@ def publisher_measurements(table: CountTable, mechanism: Mechanism, ks: Sequence
                 numbers={"direction": found.side}),
         k=smallest, distance="multiplicative",
     ))
-    local = ldp(mechanism, table)
-    (high, _), (low, _) = local.subset
-    pair = {"highest": mechanism.values[high], "lowest": mechanism.values[low]}
-    out.append(_measurement(
-        "ldp", table,
-        ratio_level("ldp", local, f"true value {pair['lowest']!r} never releases bucket "
-                                  f"{mechanism.buckets[local.bucket]!r}, {pair['highest']!r} can"),
-        Witness(value=mechanism.buckets[local.bucket], numbers={
-            "highest": pair["highest"], "lowest": pair["lowest"],
-            "probabilities": [mechanism.matrix[high][local.bucket], mechanism.matrix[low][local.bucket]]}),
-    ))
+    out.append(_ldp_measurement(table, mechanism, ldp(mechanism, table)))
     if table.n > 1:
         one = dp(table, mechanism)
         subset = describe_subset(one, mechanism, removal=True)
