@@ -13,10 +13,13 @@ import math
 from fractions import Fraction
 
 import pytest
+import sympy
 from _theory_bruteforce import group_level, k_eps_dp_ratio, kt_level, ldp_ratio, multiplicative_level
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from theory.graph import Graph, build_graph
+from theory.implied import implied_levels
 from verifier import randomized
 from verifier.counts import CountTable
 from verifier.mechanism import Mechanism
@@ -156,3 +159,37 @@ def test_large_counts_stay_exact() -> None:
     assert randomized.kt_closeness(table, mechanism, 1).ratio == whole_y / p
     assert randomized.dp(table, mechanism).ratio == (999_999 * p + 1 - p) / 10**6 / p
     assert randomized.ldp(mechanism).ratio == (1 - p) / p
+
+
+@pytest.fixture(scope="module")
+def graph() -> Graph:
+    return build_graph()
+
+
+@settings(max_examples=40, deadline=None)
+@given(releases(), st.data())
+def test_measured_levels_never_exceed_the_implied_ones(graph: Graph, release: tuple[CountTable, Mechanism, list[int], list[int]],
+                                                       data: st.DataObject) -> None:
+    """Every level the implication map guarantees from the measured ε-LDP bounds the measured level
+    (claims proven or corrected only: the graph uses no other)."""
+    table, mechanism, _, _ = release
+    local = randomized.ldp(mechanism, table)
+    if local.ratio is None:
+        return
+    ks = [data.draw(st.integers(1, table.n - 1))]
+    smallest = int(table.classes.sizes.min())
+    eps = sympy.log(sympy.Rational(local.ratio.numerator, local.ratio.denominator))
+    measured = {
+        ("stochastic_t_closeness", smallest): randomized.multiplicative_t(table, mechanism).ratio,
+        ("dp", None): randomized.dp(table, mechanism).ratio,
+        ("kt_closeness", ks[0]): randomized.kt_closeness(table, mechanism, ks[0]).ratio,
+        ("k_eps_dp", ks[0]): randomized.k_eps_dp(table, mechanism, ks[0]).ratio,
+    }
+    implied = implied_levels("ldp", eps, table.n, smallest, ks, graph)
+    assert implied
+    for item in implied:
+        level = measured[(item.model, item.parameters.get("k"))]
+        assert level is not None
+        value = sympy.Rational(level.numerator, level.denominator)
+        bound = sympy.exp(item.level.value) if item.model in ("dp", "k_eps_dp") else item.level.value
+        assert sympy.Le(value, bound) == sympy.true, (item.model, value, bound)

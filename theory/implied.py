@@ -65,7 +65,11 @@ class ImpliedLevel:
 
 
 def _targets(records: int, smallest_class: int, ks: Sequence[int]) -> list[tuple[str, dict[str, int]]]:
-    targets: list[tuple[str, dict[str, int]]] = [("stochastic_t_closeness", {"k": smallest_class})]
+    # One class holding every record is trivially 1-close (each class average is the table's);
+    # the map's class-based bounds divide by N - k there, so it is not asked.
+    targets: list[tuple[str, dict[str, int]]] = []
+    if smallest_class < records:
+        targets.append(("stochastic_t_closeness", {"k": smallest_class}))
     if records > 1:
         targets.append(("dp", {}))
     for k in ks:
