@@ -70,7 +70,7 @@ def test_matrix_validation(values: tuple, buckets: tuple, matrix: tuple, message
 
 def test_scaled_columns_are_exact_integers() -> None:
     mechanism = Mechanism(("a", "b"), ("x", "y"), (("1/3", "2/3"), ("1/4", "3/4")))
-    numerators, denominators = mechanism.scaled()
+    numerators, denominators = mechanism.scaled
     assert denominators == (12, 12)
     assert numerators.tolist() == [[4, 8], [3, 9]]
 

@@ -22,6 +22,7 @@ import csv
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from pathlib import Path
 import numpy as np
@@ -143,10 +144,11 @@ class Mechanism:
         """``Pr(Z(v) ∈ B_bucket)`` for every true value ``v``, in row order."""
         return tuple(row[bucket] for row in self.matrix)
 
+    @cached_property
     def scaled(self) -> tuple[np.ndarray, tuple[int, ...]]:
-        """Integer numerators per column: ``M[v, b] = A[v, b] / L_b`` exactly.
+        """Integer numerators per column: ``M[v, b] = A[v, b] / L_b`` exactly (computed once).
 
-        Returns ``A`` (an object array of Python ints, shape ``(values, buckets)``) and
+        ``A`` (an object array of Python ints, shape ``(values, buckets)``) and
         the common denominators ``L_b`` (the lcm of column ``b``'s denominators).
         """
         rows, cols = self.shape

@@ -174,9 +174,8 @@ class _Columns:
     def of(cls, table: CountTable, mechanism: Mechanism) -> _Columns:
         rows = mechanism_rows(table, mechanism)
         totals = np.bincount(rows, weights=table.totals, minlength=len(mechanism.values)).astype(np.int64)
-        numerators, _ = mechanism.scaled()
-        bucket_totals = tuple(sum(int(totals[v]) * numerators[v, b] for v in np.flatnonzero(totals))
-                              for b in range(len(mechanism.buckets)))
+        numerators, _ = mechanism.scaled
+        bucket_totals = tuple(int(t) for t in totals.astype(object) @ numerators)
         return cls(numerators, totals, int(totals.sum()), bucket_totals)
 
     @property
@@ -251,13 +250,20 @@ def multiplicative_t(table: CountTable, mechanism: Mechanism) -> Extreme:
     top = float(per_class.max())
     if top < 0:
         raise DataError(f"attribute {table.attribute!r}: the table has no class with rows")
-    close = np.flatnonzero(per_class >= (top if np.isinf(top) else top - screen_margin(top, table.m + 4)))
+    threshold = top if np.isinf(top) else top - screen_margin(top, table.m + 4)
+    close = np.flatnonzero(per_class >= threshold)
+    buckets = np.flatnonzero(reachable)
     found: list[tuple[Fraction | None, int, Side, int]] = []
-    for cls in close.tolist():
-        row = table.row(cls)
-        for position, b in enumerate(np.flatnonzero(reachable).tolist()):
-            s = sum(int(row[v]) * scaled[v, position] for v in np.flatnonzero(row))
+    for cls, row in zip(close.tolist(), (row for _, rows in table.rows(close) for row in rows)):
+        held = np.flatnonzero(row)
+        s_f = row[held].astype(np.float64) @ scaled_f[held]
+        with np.errstate(divide="ignore"):
+            ratio_f = s_f * columns.n / (float(sizes[cls]) * totals_f)
+            level_f = np.where(s_f > 0, np.maximum(ratio_f, 1.0 / ratio_f), np.inf)
+        for position in np.flatnonzero(level_f >= threshold).tolist():
+            s = sum(int(row[v]) * scaled[v, position] for v in held)
             own, expected = s * columns.n, int(sizes[cls]) * totals[position]
+            b = int(buckets[position])
             if s == 0:
                 found.append((None, b, "table/class", cls))
             elif own >= expected:
@@ -293,7 +299,7 @@ class _Sorted:
     def of(cls, columns: _Columns, bucket: int, descending: bool, exact: bool) -> _Sorted:
         present = columns.present
         weights = columns.numerators[present, bucket]
-        order = sorted(range(present.size), key=lambda i: (-weights[i] if descending else weights[i], int(present[i])))
+        order = np.argsort(-weights if descending else weights, kind="stable")  # ties: smaller row first
         rows, weights = present[order], weights[order]
         dtype = np.int64 if exact else object
         multiplicities = columns.totals[rows]
@@ -326,12 +332,13 @@ def _sized(
     exact = n * n * largest * 4 < INT64_SAFE
     dtype = np.int64 if exact else object
     kk = ks.astype(dtype)
-    ratios: list[tuple[np.ndarray, np.ndarray, int, Side, bool]] = []  # (num, den, bucket, side, low?)
+    orders = {(b, descending): _Sorted.of(columns, b, descending, exact)
+              for b, total in enumerate(columns.bucket_totals) if total for descending in (False, True)}
+    ratios: list[tuple[np.ndarray, np.ndarray, int, Side, bool]] = []  # (num, den, bucket, side, largest first?)
     for b, total in enumerate(columns.bucket_totals):
         if total == 0:
             continue
-        low = _Sorted.of(columns, b, descending=False, exact=exact).sum_of_first(ks)
-        high = _Sorted.of(columns, b, descending=True, exact=exact).sum_of_first(ks)
+        low, high = orders[(b, False)].sum_of_first(ks), orders[(b, True)].sum_of_first(ks)
         t = np.full(ks.size, total, dtype=dtype) if exact else np.array([total] * ks.size, dtype=object)
         if removal:
             # Pr_D / Pr_{D-K} with the k largest removed; Pr_{D-K} / Pr_D with the k smallest removed.
@@ -357,7 +364,7 @@ def _sized(
             found.append((None if int(den[j]) == 0 else max(Fraction(int(num[j]), int(den[j])), Fraction(1)), b, side))
             sides[(b, side)] = largest_first
         ratio, bucket, side = _worst(found)
-        chosen = _Sorted.of(columns, bucket, descending=sides[(bucket, side)], exact=exact).subset(int(k))
+        chosen = orders[(bucket, sides[(bucket, side)])].subset(int(k))
         results.append(Extreme(ratio, bucket, side, subset=chosen))
     return results
 
