@@ -21,6 +21,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from privcert.anonymize_rr_cli import app as anonymize_app
+from privcert.randomized_cli import KOption, MechanismOption, ModeOption, randomized_section
 from privcert.theory_cli import app as theory_app
 from verifier.audit import AuditResult, audit
 from verifier.counts import AttributeSpec, Missing
@@ -38,6 +40,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(theory_app, name="theory")
+app.add_typer(anonymize_app, name="anonymize")
 
 BAD_INPUT = 2
 FAILED = 1
@@ -218,6 +221,9 @@ def measure_command(
     missing: Annotated[ListOption, typer.Option("--missing", help="S=error|value|exclude for missing values.")] = None,
     l: Annotated[list[int] | None, typer.Option("--l", help="l of recursive (c,l)-diversity (default 2).")] = None,
     json_out: JsonOption = None,
+    mechanism: MechanismOption = None,
+    k: KOption = None,
+    mode: ModeOption = None,
 ) -> None:
     """Measure every privacy model on a release and print the optimal levels."""
     with _reporting_errors():
@@ -226,10 +232,14 @@ def measure_command(
         hierarchies = _assignments(hierarchy or [], "--hierarchy", names, lambda text, _: load_hierarchy(text))
         frame = load_table(data)
         report = measure(frame, _split(qi, "--qi"), specs, hierarchies=hierarchies, l=l or [2], source=str(data))
-        if not _write_json(report.to_json(), json_out):
+        randomized = randomized_section(report, mechanism=mechanism, ks=k, mode=mode, attribute=names[0])
+        document = report.to_json() | ({"randomized": randomized.to_json()} if randomized else {})
+        if not _write_json(document, json_out):
             console = Console()
             console.print(_summary(report), highlight=False, markup=False)
             console.print(_measurement_table(report, "optimal levels"))
+            if randomized:
+                randomized.print(console)
 
 
 def _audit(data: Path | None, policy: Policy) -> AuditResult:
@@ -253,14 +263,23 @@ def audit_command(
     policy: Annotated[Path, typer.Option("--policy", help="The policy file (TOML).")],
     data: Annotated[Path | None, typer.Argument(help="The release (default: data.path of the policy).")] = None,
     json_out: JsonOption = None,
+    mechanism: MechanismOption = None,
+    k: KOption = None,
+    mode: ModeOption = None,
 ) -> None:
     """Audit a release against a policy: exit 0 if every requirement holds, 1 if one fails, 2 on bad input."""
     with _reporting_errors():
-        result = _audit(data, load_policy(policy))
-        if not _write_json(result.to_json(), json_out):
+        parsed = load_policy(policy)
+        result = _audit(data, parsed)
+        randomized = randomized_section(result.report, policy=parsed, mechanism=mechanism, ks=k, mode=mode,
+                                        attribute=parsed.sensitive[0].name)
+        document = result.to_json() | ({"randomized": randomized.to_json()} if randomized else {})
+        if not _write_json(document, json_out):
             console = Console()
             console.print(_summary(result.report), highlight=False, markup=False)
             _print_audit(result, console)
+            if randomized:
+                randomized.print(console)
     if not result.passed:
         raise typer.Exit(FAILED)
 

@@ -20,7 +20,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mechanisms.randomized_response import (
-    RandomizedResponse,
     empirical_frequencies,
     ldp_randomized_response,
     tclo_randomized_response,
@@ -28,12 +27,18 @@ from mechanisms.randomized_response import (
 from theory import levels
 from theory.randomized_response import compose, ldp_matrix, ldp_ratio_closed, tclo_matrix, tclo_t_closed
 from theory.tables import ProbabilityTable
-from verifier.errors import DataError
+from verifier.errors import DataError, MechanismError
+from verifier.mechanism import Mechanism
 
 VALUES = ("flu", "cancer", "hiv")
 
 
-def as_sympy(mechanism: RandomizedResponse) -> sympy.Matrix:
+def probability_table(mechanism: Mechanism, column: list[str]) -> list[tuple[Fraction, ...]]:
+    """Per-record rows Pr(Z(c_r) = a_j): the table Ekenstedt et al. 2022 (Defs. 4-8) state levels on."""
+    return [mechanism.matrix[code] for code in mechanism.codes(column)]
+
+
+def as_sympy(mechanism: Mechanism) -> sympy.Matrix:
     return sympy.Matrix([[sympy.Rational(x.numerator, x.denominator) for x in row] for row in mechanism.matrix])
 
 
@@ -48,7 +53,7 @@ def test_ldp_matrix_matches_theory(size: int, keep: Fraction) -> None:
 def test_exp_epsilon_is_met_exactly_on_the_records(exp_epsilon: Fraction) -> None:
     mechanism = ldp_randomized_response(VALUES, exp_epsilon=exp_epsilon)
     column = ["flu", "cancer", "hiv", "flu"]
-    table = ProbabilityTable.from_rows(mechanism.probability_table(column))
+    table = ProbabilityTable.from_rows(probability_table(mechanism, column))
     # Ekenstedt et al. 2022, Def. 6 measured on the records = the corrected eq. (1)
     assert levels.ldp_ratio(table) == exp_epsilon
     keep = mechanism.matrix[0][0] - mechanism.matrix[0][1]
@@ -64,7 +69,7 @@ def test_tclo_matrix_and_eq2_on_a_partitioned_release() -> None:
     assert f == (Fraction(1, 2), Fraction(1, 4), Fraction(1, 4))
     mechanism = tclo_randomized_response(VALUES, f, Fraction(1, 3))
     assert as_sympy(mechanism) == tclo_matrix(f, Fraction(1, 3))
-    table = ProbabilityTable.from_rows(mechanism.probability_table(column), [range(4), range(4, 6), range(6, 8)])
+    table = ProbabilityTable.from_rows(probability_table(mechanism, column), [range(4), range(4, 6), range(6, 8)])
     assert levels.multiplicative_t(table) == 2
     assert tclo_t_closed(f, Fraction(1, 3)) == 2
 
@@ -120,15 +125,14 @@ def test_empirical_frequencies_counts_exactly() -> None:
         (lambda: ldp_randomized_response(VALUES, exp_epsilon=Fraction(1, 2)), ValueError, "must be >= 1"),
         (lambda: ldp_randomized_response(VALUES, keep=Fraction(3, 2)), ValueError, r"lie in \[0, 1\]"),
         (lambda: tclo_randomized_response(VALUES, (Fraction(1, 2),) * 3, 0), ValueError, "sum to 1"),
-        (lambda: RandomizedResponse(("a", "a"), ((Fraction(1),), (Fraction(1),))), ValueError, "distinct"),
-        (lambda: RandomizedResponse(("a",), ((Fraction(1, 2),),)), ValueError, "summing to 1"),
-        (lambda: RandomizedResponse(("a", "b"), ((Fraction(1),), (Fraction(1),))), ValueError, "2x2"),
+        (lambda: tclo_randomized_response(("a", "a"), (Fraction(1, 2),) * 2, 0), MechanismError, "distinct"),
         (lambda: ldp_randomized_response(VALUES, keep=1).sample(["flu", "ebola"], np.random.default_rng(0)),
-         DataError, "record 1 has value 'ebola'"),
+         DataError, "record 2 has true value 'ebola'"),
+        (lambda: empirical_frequencies(["flu", "ebola"], VALUES), DataError, "record 2 has value 'ebola'"),
         (lambda: empirical_frequencies([], VALUES), DataError, "empty column"),
         (lambda: ldp_randomized_response(0, keep=1), ValueError, "at least one value"),
         (lambda: ldp_randomized_response(VALUES, keep=1).then(ldp_randomized_response(("x",), keep=1)),
-         ValueError, "cannot compose"),
+         MechanismError, "cannot compose"),
     ],
 )
 def test_bad_inputs(build: object, error: type[Exception], message: str) -> None:

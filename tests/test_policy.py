@@ -53,7 +53,7 @@ BAD: list[tuple[str, str, type[Exception], str]] = [
     ("no data", '[sensitive.s]\n[[require]]\nmodel = "k_anonymity"\nthreshold = 1\n', PolicyError,
      "p.toml: data: expected the key 'data', found none"),
     ("top-level typo", HEAD + K + "[measures]\nl = 2\n", PolicyError,
-     "p.toml: measures: expected one of the keys data, sensitive, joint, measure, require, "
+     "p.toml: measures: expected one of the keys data, sensitive, joint, measure, require, mechanism, "
      "found the unknown key 'measures'"),
     ("data not a table", 'data = 3\n[sensitive.s]\n' + K, PolicyError, "p.toml: data: expected a table, found the integer 3"),
     ("no qi", HEAD.replace('qi = ["zip", "age"]', "") + K, PolicyError, "p.toml: data.qi: expected the key 'qi', found none"),
@@ -337,3 +337,28 @@ def test_the_documented_example_parses(tmp_path: Path) -> None:
     shutil.copy(HIERARCHY, tmp_path / "disease_hierarchy.csv")
     policy = parse_policy(blocks[0], source="docs/policy.md", base=tmp_path)
     assert policy.requirements and policy.sensitive
+
+
+SMALL = '[data]\nqi = ["zip"]\n[sensitive.s]\n'
+
+
+@pytest.mark.parametrize(
+    ("section", "message"),
+    [
+        ('[mechanism]\nattribute = "s"\n', "mechanism.file: expected the key 'file', found none"),
+        ('[mechanism]\nfile = "m.csv"\nattribute = "x"\n', "mechanism.attribute: expected one of the declared sensitive"),
+        ('[mechanism]\nfile = "m.csv"\nattribute = "s"\nmode = "owner"\n', "mechanism.mode: expected one of publisher, auditor"),
+        ('[mechanism]\nfile = "m.csv"\nattribute = "s"\nk = [0]\n', r"mechanism.k\[1\]: expected an integer ≥ 1"),
+        ('[mechanism]\nfile = "m.csv"\nattribute = "s"\nseed = 1\n', "mechanism.seed: expected one of the keys"),
+    ],
+)
+def test_mechanism_section_errors(section: str, message: str) -> None:
+    with pytest.raises(PolicyError, match=message):
+        parse_policy(SMALL + K + section, source="p.toml")
+
+
+def test_mechanism_section_is_read() -> None:
+    policy = parse_policy(SMALL + K + '[mechanism]\nfile = "m.csv"\nattribute = "s"\nk = [2, 5]\n', source="p.toml",
+                          base=Path("/base"))
+    assert policy.mechanism is not None
+    assert (policy.mechanism.file, policy.mechanism.mode, policy.mechanism.ks) == (Path("/base/m.csv"), "publisher", (2, 5))

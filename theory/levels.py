@@ -21,9 +21,10 @@ Public API (stable; used by ``privcert theory`` and the tests)::
     level(definition_id, table, size=None)   dispatch by registry id
     eps_of(T), ratio_of(eps), is_ratio_definition(definition_id)
 
-The extreme subsets are found per bucket by sorting (the k records with the largest and
-the smallest probability, Ekenstedt et al. 2022, Appendix B, proof of Lemma 2); tests compare every function
-with an independent enumeration of all subsets.
+Every level is measured by :mod:`verifier.randomized` (the one implementation of these
+levels): a probability table is handed over as the sufficient statistics of a randomized
+release, each distinct row a "true value" of a mechanism matrix, counted per class with
+multiplicities. Tests compare every function with an independent enumeration of all subsets.
 
 References
 ----------
@@ -33,14 +34,18 @@ Domingo-Ferrer & Soria-Comas 2015, Sec. 3-5, Definitions 3-4, Proposition 2.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
+from functools import lru_cache
 from typing import TypeAlias
 
 import sympy
 
 from theory.definitions import definition, eps
 from theory.tables import ProbabilityTable
+from verifier import randomized
+from verifier.counts import CountTable
+from verifier.mechanism import Mechanism
+from verifier.randomized import Extreme, sufficient_table
 
 __all__ = [
     "Ratio",
@@ -66,29 +71,28 @@ SIZED_DEFINITIONS = frozenset({"kt_closeness", "k_eps_dp"})
 """Definitions whose level depends on a subset size k besides the table (Defs. 7, 8)."""
 
 
-def _ratio(numerator: Fraction, denominator: Fraction) -> Ratio:
-    """``numerator / denominator`` with ``x/0 = oo`` (x > 0); callers skip ``0/0``."""
-    return sympy.oo if denominator == 0 else numerator / denominator
+def _ratio(extreme: Extreme) -> Ratio:
+    """The verifier's exact level as a theory ratio (``sympy.oo`` when infinite)."""
+    return sympy.oo if extreme.ratio is None else extreme.ratio
 
 
-def _worst(ratios: Iterator[Ratio]) -> Ratio:
-    """The largest ratio, at least 1 (the level of a table where every ratio is 1)."""
-    best: Ratio = Fraction(1)
-    for r in ratios:
-        if r is sympy.oo:
-            return sympy.oo
-        if r > best:
-            best = r
-    return best
+@lru_cache(maxsize=1024)
+def _sufficient(table: ProbabilityTable) -> tuple[CountTable, Mechanism]:
+    """The table as the verifier sees a randomized release: ``n[class, row]`` and ``M``.
 
-
-def _extreme_sums(table: ProbabilityTable, size: int) -> Iterator[tuple[Fraction, Fraction, Fraction]]:
-    """Per bucket reachable by some record: (total, sum of the ``size`` smallest, sum of the ``size`` largest)."""
-    for l in range(table.p):
-        column = sorted(table.column(l))
-        total = sum(column, Fraction(0))
-        if total:
-            yield total, sum(column[:size], Fraction(0)), sum(column[len(column) - size :], Fraction(0))
+    Every distinct probability row is one "true value" of a mechanism ``M`` whose matrix
+    holds those rows; the records are counted per class and row (with multiplicities).
+    """
+    distinct = tuple(dict.fromkeys(table.probs))
+    code = {row: i for i, row in enumerate(distinct)}
+    owner = [0] * table.n
+    for m, group in enumerate(table.classes):
+        for i in group:
+            owner[i] = m
+    counts = sufficient_table(owner, [code[row] for row in table.probs], [1] * table.n, range(len(distinct)),
+                              len(table.classes))
+    mechanism = Mechanism(tuple(range(len(distinct))), tuple(range(table.p)), distinct, "probability table")
+    return counts, mechanism
 
 
 def _check_size(table: ProbabilityTable, size: int, what: str) -> None:
@@ -103,86 +107,49 @@ def multiplicative_t(table: ProbabilityTable) -> Ratio:
         t = \max_{E, l} \max\left(\frac{\Pr_{\hat D}(B_l)}{\Pr_E(B_l)},
                                   \frac{\Pr_E(B_l)}{\Pr_{\hat D}(B_l)}\right)
 
-    with the averages of Ekenstedt et al. 2022, Def. 4. This is also stochastic t-closeness (Domingo-Ferrer & Soria-Comas 2015, Def. 3) with
-    the distance of Domingo-Ferrer & Soria-Comas 2015, Def. 4: by Domingo-Ferrer & Soria-Comas 2015, Prop. 2 the maximum over all bucket sets S is
-    attained at single buckets (a ratio of sums never exceeds the largest ratio).
+    with the averages of Ekenstedt et al. 2022, Def. 4. This is also stochastic t-closeness
+    (Domingo-Ferrer & Soria-Comas 2015, Def. 3) with the distance of their Def. 4: by their
+    Prop. 2 the maximum over all bucket sets S is attained at single buckets. Measured by
+    :func:`verifier.randomized.multiplicative_t`.
 
     References
     ----------
     Ekenstedt et al. 2022, Definition 4; Domingo-Ferrer & Soria-Comas 2015, Definitions 3-4, Prop. 2.
     """
-
-    def ratios() -> Iterator[Ratio]:
-        for l in range(table.p):
-            column = table.column(l)
-            total = sum(column, Fraction(0))
-            if not total:
-                continue
-            for group in table.classes:
-                inside = sum((column[i] for i in group), Fraction(0))
-                # Pr_D / Pr_E = (total / N) / (inside / |E|), and its inverse.
-                yield _ratio(total * len(group), inside * table.n)
-                yield inside * table.n / (total * len(group))
-
-    return _worst(ratios())
+    return _ratio(randomized.multiplicative_t(*_sufficient(table)))
 
 
 stochastic_t = multiplicative_t
-"""Domingo-Ferrer & Soria-Comas 2015, Def. 3 with the multiplicative distance of Domingo-Ferrer & Soria-Comas 2015, Def. 4: the same level as Ekenstedt et al. 2022, Def. 4."""
+"""Domingo-Ferrer & Soria-Comas 2015, Def. 3 with the multiplicative distance of their Def. 4: the same level as Ekenstedt et al. 2022, Def. 4."""
 
 
 def kt_closeness_t(table: ProbabilityTable, k: int) -> Ratio:
     r"""Optimal level t of (k, t)-closeness: every subset K of k records is t-close to the table.
 
-    .. math::
-        t = \max_{|K| = k, l} \max\left(\frac{\Pr_{\hat D}(B_l)}{\Pr_K(B_l)},
-                                        \frac{\Pr_K(B_l)}{\Pr_{\hat D}(B_l)}\right)
-
     The extremes over K are the k records with the smallest and the largest probability
-    of each bucket (Ekenstedt et al. 2022, Appendix B, the groups E^k_min and E^k_max).
+    of each bucket (Ekenstedt et al. 2022, Appendix B); measured by
+    :func:`verifier.randomized.kt_closeness`.
 
     References
     ----------
     Ekenstedt et al. 2022, Definition 7; Appendix B (proof of Lemma 2).
     """
     _check_size(table, k, "(k,t)-closeness (Ekenstedt et al. 2022, Def. 7)")
-
-    def ratios() -> Iterator[Ratio]:
-        for total, low, high in _extreme_sums(table, k):
-            # Pr_D / Pr_K = (total / N) / (low / k); Pr_K / Pr_D = (high / k) / (total / N).
-            yield _ratio(total * k, low * table.n)
-            yield high * table.n / (total * k)
-
-    return _worst(ratios())
+    return _ratio(randomized.kt_closeness(*_sufficient(table), k))
 
 
 def k_eps_dp_ratio(table: ProbabilityTable, k: int) -> Ratio:
     r"""Optimal ``e^ε`` of (k, ε)-DP with Q returning the record distribution.
 
-    ``Pr(Z(Q(D)) ∈ B_l) = Pr_D(B_l)`` (the average over the N records, Ekenstedt et al. 2022, Appendix F), and
-    ``D_{-K}`` removes any k records:
-
-    .. math::
-        e^{\varepsilon} = \max_{|K| = k, l} \max\left(\frac{\Pr_D(B_l)}{\Pr_{D_{-K}}(B_l)},
-                                                     \frac{\Pr_{D_{-K}}(B_l)}{\Pr_D(B_l)}\right)
-
-    The extremes remove the k largest (smallest remainder) or the k smallest probabilities.
+    ``Pr(Z(Q(D)) ∈ B_l) = Pr_D(B_l)`` (Ekenstedt et al. 2022, Appendix F), and ``D_{-K}``
+    removes any k records; measured by :func:`verifier.randomized.k_eps_dp`.
 
     References
     ----------
     Ekenstedt et al. 2022, Definition 8; Appendix F (choice of Q).
     """
     _check_size(table, k, "(k,ε)-DP (Ekenstedt et al. 2022, Def. 8)")
-    rest = table.n - k
-
-    def ratios() -> Iterator[Ratio]:
-        for total, low, high in _extreme_sums(table, k):
-            # Pr_D / Pr_{D-K} = (total / N) / ((total - high) / (N - k)), and the inverse
-            # direction with the k smallest removed.
-            yield _ratio(total * rest, (total - high) * table.n)
-            yield (total - low) * table.n / (total * rest)
-
-    return _worst(ratios())
+    return _ratio(randomized.k_eps_dp(*_sufficient(table), k))
 
 
 def dp_ratio(table: ProbabilityTable) -> Ratio:
@@ -208,7 +175,8 @@ def classwise_k_eps_dp_ratio(table: ProbabilityTable, k: int) -> Ratio:
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"classwise (k,ε)-DP: expected an integer k >= 1, found {k!r}")
-    return _worst(k_eps_dp_ratio(table.restrict(group), k) for group in table.classes if len(group) > k)
+    inside = [k_eps_dp_ratio(table.restrict(group), k) for group in table.classes if len(group) > k]
+    return sympy.oo if sympy.oo in inside else max(inside, default=Fraction(1))
 
 
 def ldp_ratio(table: ProbabilityTable) -> Ratio:
@@ -216,19 +184,13 @@ def ldp_ratio(table: ProbabilityTable) -> Ratio:
 
     .. math:: e^{\varepsilon} = \max_{l} \max_{i, j} \Pr(Z(c_i) \in B_l) / \Pr(Z(c_j) \in B_l)
 
+    Measured by :func:`verifier.randomized.ldp`.
+
     References
     ----------
     Ekenstedt et al. 2022, Definition 6.
     """
-
-    def ratios() -> Iterator[Ratio]:
-        for l in range(table.p):
-            column = table.column(l)
-            top = max(column)
-            if top:
-                yield _ratio(top, min(column))
-
-    return _worst(ratios())
+    return _ratio(randomized.ldp(_sufficient(table)[1]))
 
 
 def k_anonymity(table: ProbabilityTable) -> int:

@@ -12,6 +12,7 @@ __all__ = [
     "PolicyError",
     "HierarchyError",
     "InputFileNotFoundError",
+    "MechanismError",
     "ExcludedRowsWarning",
 ]
 
@@ -42,3 +43,7 @@ class ExcludedRowsWarning(UserWarning):
     Raised as a warning (never silently) when ``missing = "exclude"`` removes rows
     whose sensitive value is missing; the count is also reported in the results.
     """
+
+
+class MechanismError(VerifierError, ValueError):
+    """A mechanism matrix (or mechanism CSV file) is malformed: names the file, row and column."""

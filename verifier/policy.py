@@ -22,6 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
+from verifier._mechanism_policy import MechanismPolicy, parse_mechanism_section
 from verifier._policy_reader import Reader, describe
 from verifier.buckets import Bucketing, EqualFrequency, Groups, Ranges
 from verifier.counts import AttributeSpec, Kind, Missing
@@ -138,6 +139,7 @@ class Policy:
     data: Path | None = None
     l: tuple[int, ...] = (2,)
     risk_threshold: Fraction = Fraction(1, 5)
+    mechanism: MechanismPolicy | None = None
 
     @property
     def attributes(self) -> tuple[AttributeSpec, ...]:
@@ -153,7 +155,7 @@ class Policy:
         return {s.name: s.buckets for s in self.sensitive if s.buckets is not None}
 
 
-_TOP = ("data", "sensitive", "joint", "measure", "require")
+_TOP = ("data", "sensitive", "joint", "measure", "require", "mechanism")
 _SENSITIVE_KEYS = ("kind", "missing", "order", "domain", "hierarchy", "buckets")
 _MISSING_ORDER = ("error", "value", "exclude")
 
@@ -221,6 +223,7 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
         data=path,
         l=l_values + tuple(dict.fromkeys(extra_l)),
         risk_threshold=risk,
+        mechanism=parse_mechanism_section(read, document.get("mechanism"), tuple(by_name), base),
     )
 
 

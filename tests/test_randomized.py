@@ -1,0 +1,195 @@
+"""verifier.randomized against an all-subsets brute force, and its witnesses.
+
+Random mechanisms ``M`` (exact rows) and random data sets of N ≤ 12 records (a true value
+and a class per record) are measured twice: by the verifier on the sufficient statistics
+``n[class, true value]`` with ``M``, and by tests/_theory_bruteforce.py on the expanded
+per-record probability table, enumerating every subset, removal, pair and class straight
+from Ekenstedt et al. 2022, Defs. 4-8. The two must agree exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import pytest
+import sympy
+from _theory_bruteforce import group_level, k_eps_dp_ratio, kt_level, ldp_ratio, multiplicative_level
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from theory.graph import Graph, build_graph
+from theory.implied import implied_levels
+from verifier import randomized
+from verifier.counts import CountTable
+from verifier.mechanism import Mechanism
+from verifier.randomized import Extreme, sufficient_table
+
+F = Fraction
+
+
+@st.composite
+def releases(draw: st.DrawFn, max_n: int = 12) -> tuple[CountTable, Mechanism, list[int], list[int]]:
+    """A mechanism on V values and p buckets, and N records (true value, class)."""
+    values = draw(st.integers(1, 4))
+    buckets = draw(st.integers(1, 4))
+    matrix = []
+    for _ in range(values):
+        weights = draw(st.lists(st.integers(0, 4), min_size=buckets, max_size=buckets))
+        if not any(weights):
+            weights[draw(st.integers(0, buckets - 1))] = 1
+        matrix.append(tuple(F(w, sum(weights)) for w in weights))
+    mechanism = Mechanism(tuple(f"v{i}" for i in range(values)), tuple(f"b{j}" for j in range(buckets)), tuple(matrix))
+    n = draw(st.integers(2, max_n))
+    truth = draw(st.lists(st.integers(0, values - 1), min_size=n, max_size=n))
+    labels = draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    renumber = {label: i for i, label in enumerate(dict.fromkeys(labels))}
+    owner = [renumber[label] for label in labels]
+    table = sufficient_table(owner, truth, [1] * n, mechanism.values, len(renumber))
+    return table, mechanism, truth, owner
+
+
+def expanded(mechanism: Mechanism, truth: list[int]) -> list[tuple[Fraction, ...]]:
+    return [mechanism.matrix[v] for v in truth]
+
+
+def same(extreme: Extreme, brute: Fraction | float) -> bool:
+    return extreme.ratio is None if brute == math.inf else extreme.ratio == brute
+
+
+def subset_ratio(extreme: Extreme, mechanism: Mechanism, rows: list[tuple[Fraction, ...]], removal: bool) -> Fraction | float:
+    """The level the witness subset attains on its bucket, recomputed from the records."""
+    b = extreme.bucket
+    whole = sum((r[b] for r in rows), F(0)) / len(rows)
+    size = sum(count for _, count in extreme.subset)
+    total = sum((mechanism.matrix[v][b] * count for v, count in extreme.subset), F(0))
+    if removal:
+        part = (whole * len(rows) - total) / (len(rows) - size)
+    else:
+        part = total / size
+    return math.inf if part == 0 else max(whole / part, part / whole)
+
+
+@settings(max_examples=200, deadline=None)
+@given(releases())
+def test_levels_match_brute_force(release: tuple[CountTable, Mechanism, list[int], list[int]]) -> None:
+    table, mechanism, truth, owner = release
+    rows = expanded(mechanism, truth)
+    classes = [[i for i, o in enumerate(owner) if o == c] for c in range(table.classes.count)]
+    assert same(randomized.multiplicative_t(table, mechanism), multiplicative_level(rows, classes))
+    assert same(randomized.ldp(mechanism, table), ldp_ratio(rows))
+    assert same(randomized.dp(table, mechanism), k_eps_dp_ratio(rows, 1))
+    curve = randomized.kt_curve(table, mechanism)
+    assert len(curve) == len(rows) - 1
+    for size in range(1, len(rows)):
+        kt = randomized.kt_closeness(table, mechanism, size)
+        assert same(kt, kt_level(rows, size)) and kt == curve[size - 1]
+        assert same(kt, subset_ratio(kt, mechanism, rows, removal=False))
+        keps = randomized.k_eps_dp(table, mechanism, size)
+        assert same(keps, k_eps_dp_ratio(rows, size))
+        assert same(keps, subset_ratio(keps, mechanism, rows, removal=True))
+
+
+@settings(max_examples=100, deadline=None)
+@given(releases())
+def test_multiplicative_witness_class_attains_the_level(release: tuple[CountTable, Mechanism, list[int], list[int]]) -> None:
+    table, mechanism, truth, owner = release
+    rows = expanded(mechanism, truth)
+    found = randomized.multiplicative_t(table, mechanism)
+    members = [i for i, o in enumerate(owner) if o == found.cls]
+    one_bucket = [[r[found.bucket]] for r in rows]
+    assert same(found, group_level(one_bucket, [members]))
+
+
+@settings(max_examples=100, deadline=None)
+@given(releases(), st.data())
+def test_ldp_without_data_covers_every_row(release: tuple[CountTable, Mechanism, list[int], list[int]],
+                                           data: st.DataObject) -> None:
+    """The data-independent ε-LDP (every row of M) is the publisher's level when every value occurs."""
+    _, mechanism, _, _ = release
+    everyone = list(range(len(mechanism.values)))
+    table = sufficient_table([0] * len(everyone), everyone, [1] * len(everyone), mechanism.values, 1)
+    assert randomized.ldp(mechanism) == randomized.ldp(mechanism, table)
+    assert same(randomized.ldp(mechanism), ldp_ratio(mechanism.matrix))
+
+
+def test_multiplicities_are_cells_not_records() -> None:
+    """10^4 records of 3 true values in one class are 3 cells; levels match the closed forms.
+
+    M = [[3/4, 1/4], [1/4, 3/4], [1/2, 1/2]] (rows a, b, c), counts a: 5000, b: 3000, c: 2000.
+    Pr_D(b0) = (5000·3/4 + 3000/4 + 2000/2)/10^4 = 5500/10^4 = 11/20.
+    (k,t), k = 2000: the smallest 2000 Pr(b0) are 2000 records of b (1/4): ratio (11/20)/(1/4) = 11/5;
+    the largest are a (3/4): (3/4)/(11/20) = 15/11. Bucket b1 mirrors: Pr_D = 9/20;
+    smallest 2000 are a (1/4): (9/20)/(1/4) = 9/5; largest b (3/4): 5/3. So t = 11/5.
+    """
+    mechanism = Mechanism(("a", "b", "c"), ("x", "y"), (("3/4", "1/4"), ("1/4", "3/4"), ("1/2", "1/2")))
+    table = sufficient_table([0, 0, 0], [0, 1, 2], [5000, 3000, 2000], mechanism.values, 1)
+    assert table.count.size == 3
+    found = randomized.kt_closeness(table, mechanism, 2000)
+    assert found.ratio == F(11, 5) and found.bucket == 0 and found.subset == ((1, 2000),)
+    assert randomized.ldp(mechanism, table).ratio == 3
+    assert randomized.multiplicative_t(table, mechanism).ratio == 1
+
+
+def test_kt_rejects_sizes_outside_one_to_n_minus_one() -> None:
+    mechanism = Mechanism(("a",), ("x",), ((1,),))
+    table = sufficient_table([0], [0], [3], mechanism.values, 1)
+    for size in (0, 3, True):
+        with pytest.raises(ValueError, match=r"expected an integer k in \[1, N-1\] = \[1, 2\]"):
+            randomized.kt_closeness(table, mechanism, size)  # type: ignore[arg-type]
+
+
+def test_values_outside_the_mechanism_are_named() -> None:
+    mechanism = Mechanism(("a",), ("x",), ((1,),))
+    table = sufficient_table([0, 0], [0, 1], [1, 2], ("a", "zz"), 1)
+    with pytest.raises(ValueError, match="true value 'zz' \\(held by 2 record\\(s\\)\\) is not a row of mechanism"):
+        randomized.dp(table, mechanism)
+
+
+def test_large_counts_stay_exact() -> None:
+    """Numerators past int64 (denominators 10^12, 10^6 records) switch to Python integers.
+
+    Bucket y: Pr_D(y) = (999999(1 - p) + p)/10^6 and the record of b has Pr(y) = p, so the
+    (1,t) level is Pr_D(y)/p. Removing that record from bucket x (where it has the largest
+    Pr(x) = 1 - p) leaves Pr_{D-b}(x) = p against Pr_D(x) = (999999 p + 1 - p)/10^6: e^ε = Pr_D(x)/p."""
+    p = F(1, 10**12)
+    mechanism = Mechanism(("a", "b"), ("x", "y"), ((p, 1 - p), (1 - p, p)))
+    table = sufficient_table([0, 0], [0, 1], [999_999, 1], mechanism.values, 1)
+    whole_y = (999_999 * (1 - p) + p) / 10**6
+    assert randomized.kt_closeness(table, mechanism, 1).ratio == whole_y / p
+    assert randomized.dp(table, mechanism).ratio == (999_999 * p + 1 - p) / 10**6 / p
+    assert randomized.ldp(mechanism).ratio == (1 - p) / p
+
+
+@pytest.fixture(scope="module")
+def graph() -> Graph:
+    return build_graph()
+
+
+@settings(max_examples=40, deadline=None)
+@given(releases(), st.data())
+def test_measured_levels_never_exceed_the_implied_ones(graph: Graph, release: tuple[CountTable, Mechanism, list[int], list[int]],
+                                                       data: st.DataObject) -> None:
+    """Every level the implication map guarantees from the measured ε-LDP bounds the measured level
+    (claims proven or corrected only: the graph uses no other)."""
+    table, mechanism, _, _ = release
+    local = randomized.ldp(mechanism, table)
+    if local.ratio is None:
+        return
+    ks = [data.draw(st.integers(1, table.n - 1))]
+    smallest = int(table.classes.sizes.min())
+    eps = sympy.log(sympy.Rational(local.ratio.numerator, local.ratio.denominator))
+    measured = {
+        ("stochastic_t_closeness", smallest): randomized.multiplicative_t(table, mechanism).ratio,
+        ("dp", None): randomized.dp(table, mechanism).ratio,
+        ("kt_closeness", ks[0]): randomized.kt_closeness(table, mechanism, ks[0]).ratio,
+        ("k_eps_dp", ks[0]): randomized.k_eps_dp(table, mechanism, ks[0]).ratio,
+    }
+    implied = implied_levels("ldp", eps, table.n, smallest, ks, graph)
+    assert implied
+    for item in implied:
+        level = measured[(item.model, item.parameters.get("k"))]
+        assert level is not None
+        value = sympy.Rational(level.numerator, level.denominator)
+        bound = sympy.exp(item.level.value) if item.model in ("dp", "k_eps_dp") else item.level.value
+        assert sympy.Le(value, bound) == sympy.true, (item.model, value, bound)

@@ -1,0 +1,151 @@
+"""Publisher mode: every level of a randomized release as a :class:`~verifier.results.Measurement`.
+
+The publisher holds the original data and the mechanism. From the count table
+``n[class, true value]`` of the sensitive attribute and the matrix ``M`` it measures
+(:mod:`verifier.randomized`):
+
+========================  ======================================  ============================
+model id                  definition                              level
+========================  ======================================  ============================
+``stochastic_t_closeness``  Domingo-Ferrer & Soria-Comas 2015,     t (multiplicative distance);
+                          Def. 3 with Def. 4 = Ekenstedt et al.   ``parameters.k`` is the
+                          2022, Def. 4                            smallest class (k-anonymity)
+``ldp``                   Ekenstedt et al. 2022, Def. 6           ε = ln(...)
+``dp``                    Ekenstedt et al. 2022, Def. 5           ε = ln(...)
+``kt_closeness``          Ekenstedt et al. 2022, Def. 7           t, for each requested k
+``k_eps_dp``              Ekenstedt et al. 2022, Def. 8           ε = ln(...), for each k
+========================  ======================================  ============================
+
+Witnesses name the class (QI values), the bucket and the subset in words, e.g. "the 5
+records with the lowest Pr('flu'): 3 × 'cold', 2 × 'asthma'".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import sympy
+
+from verifier.counts import CountTable
+from verifier.errors import DataError
+from verifier.mechanism import Mechanism
+from verifier.randomized import Extreme, dp, k_eps_dp, kt_closeness, ldp, multiplicative_t
+from verifier.results import Level, Measurement, Witness
+
+__all__ = ["RANDOMIZED_MODELS", "publisher_measurements", "auditor_ldp", "describe_subset", "ratio_level"]
+
+RANDOMIZED_MODELS = ("stochastic_t_closeness", "ldp", "dp", "kt_closeness", "k_eps_dp")
+"""Model ids of the randomized levels, in report order."""
+
+_EPSILON = frozenset({"ldp", "dp", "k_eps_dp"})
+
+
+def ratio_level(model: str, extreme: Extreme, reason: str) -> Level:
+    """The level as reported: ``t`` itself, or ``ε = ln(e^ε)`` for the DP family; ∞ with ``reason``."""
+    if extreme.ratio is None:
+        return Level.infinite(reason)
+    value = sympy.Rational(extreme.ratio.numerator, extreme.ratio.denominator)
+    return Level.of(sympy.log(value) if model in _EPSILON else value)
+
+
+def describe_subset(extreme: Extreme, mechanism: Mechanism, removal: bool) -> str:
+    """The witness subset in words: ``the 5 records with the lowest Pr('flu'): 3 × 'cold', 2 × 'asthma'``."""
+    size = sum(count for _, count in extreme.subset)
+    highest = extreme.side == ("table/subset" if removal else "subset/table")
+    members = ", ".join(f"{count} × {mechanism.values[row]!r}" for row, count in extreme.subset)
+    what = "removing " if removal else ""
+    return (f"{what}the {size} record{'s' if size != 1 else ''} with the {'highest' if highest else 'lowest'} "
+            f"Pr({mechanism.buckets[extreme.bucket]!r}): {members}")
+
+
+def _measurement(model: str, table: CountTable, level: Level, witness: Witness, **parameters: Any) -> Measurement:
+    return Measurement(model, table.attribute, level, witness, "at_most", parameters=parameters,
+                       notes=("ε in natural logarithm",) if model in _EPSILON else ())
+
+
+def _sized(model: str, table: CountTable, mechanism: Mechanism, k: int) -> Measurement:
+    removal = model == "k_eps_dp"
+    extreme = (k_eps_dp if removal else kt_closeness)(table, mechanism, k)
+    subset = describe_subset(extreme, mechanism, removal)
+    witness = Witness(value=mechanism.buckets[extreme.bucket], numbers={"subset": subset, "direction": extreme.side})
+    reason = f"{subset} gives Pr({mechanism.buckets[extreme.bucket]!r}) = 0 against a positive Pr_D"
+    return _measurement(model, table, ratio_level(model, extreme, reason), witness, k=k)
+
+
+def _ldp_measurement(table: CountTable, mechanism: Mechanism, local: Extreme, **parameters: Any) -> Measurement:
+    (high, _), (low, _) = local.subset
+    pair = {"highest": mechanism.values[high], "lowest": mechanism.values[low]}
+    bucket = mechanism.buckets[local.bucket]
+    return _measurement(
+        "ldp", table,
+        ratio_level("ldp", local, f"true value {pair['lowest']!r} never releases bucket {bucket!r}, {pair['highest']!r} can"),
+        Witness(value=bucket, numbers={**pair, "probabilities": [mechanism.matrix[high][local.bucket],
+                                                                 mechanism.matrix[low][local.bucket]]}),
+        **parameters,
+    )
+
+
+def auditor_ldp(release: CountTable, mechanism: Mechanism) -> Measurement:
+    """Auditor mode: ε-LDP of ``mechanism`` over every row of ``M`` (no original data needed).
+
+    ``release`` is the count table of the released attribute; each of its values must be a
+    bucket of the mechanism (otherwise the release was not made by it).
+
+    Raises
+    ------
+    DataError
+        A released value is not a bucket of the mechanism.
+    """
+    buckets = {str(bucket) for bucket in mechanism.buckets}
+    for code, value in enumerate(release.values):
+        if value not in mechanism.buckets and str(value) not in buckets:
+            raise DataError(
+                f"attribute {release.attribute!r}: released value {value!r} (held by {int(release.totals[code])} "
+                f"record(s)) is not a bucket of {mechanism.name}; expected one of {list(mechanism.buckets)}"
+            )
+    return _ldp_measurement(release, mechanism, ldp(mechanism), data_independent=True)
+
+
+def publisher_measurements(table: CountTable, mechanism: Mechanism, ks: Sequence[int] = ()) -> tuple[Measurement, ...]:
+    """Every randomized level of the release of ``table``'s attribute through ``mechanism``.
+
+    Parameters
+    ----------
+    table
+        The original data's count table ``n[class, true value]`` of the attribute the
+        mechanism randomizes.
+    mechanism
+        The matrix ``M[true value, bucket]``; every value of the attribute must be a row.
+    ks
+        Subset sizes for ``kt_closeness`` and ``k_eps_dp`` (each in ``[1, N-1]``).
+
+    Returns
+    -------
+    tuple of Measurement
+        ``stochastic_t_closeness``, ``ldp``, ``dp``, then ``kt_closeness`` and ``k_eps_dp``
+        for each k; comparison ``at_most`` for all.
+    """
+    out = []
+    found = multiplicative_t(table, mechanism)
+    bucket = mechanism.buckets[found.bucket]
+    assert found.cls is not None
+    smallest = int(table.classes.sizes.min())
+    out.append(_measurement(
+        "stochastic_t_closeness", table,
+        ratio_level("stochastic_t_closeness", found,
+                    f"class {table.classes.describe(found.cls)} cannot release bucket {bucket!r}, which others can"),
+        Witness(qi=table.classes.describe(found.cls), size=int(table.sizes[found.cls]), value=bucket,
+                numbers={"direction": found.side}),
+        k=smallest, distance="multiplicative",
+    ))
+    out.append(_ldp_measurement(table, mechanism, ldp(mechanism, table)))
+    if table.n > 1:
+        one = dp(table, mechanism)
+        subset = describe_subset(one, mechanism, removal=True)
+        out.append(_measurement("dp", table, ratio_level("dp", one, f"{subset} empties a bucket"),
+                                Witness(value=mechanism.buckets[one.bucket], numbers={"subset": subset})))
+    for k in ks:
+        out.append(_sized("kt_closeness", table, mechanism, k))
+        out.append(_sized("k_eps_dp", table, mechanism, k))
+    return tuple(out)
