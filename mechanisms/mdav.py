@@ -34,7 +34,7 @@ import pandas as pd
 
 from verifier.errors import DataError
 
-__all__ = ["qi_columns", "qi_matrix", "mdav", "aggregate", "Pool"]
+__all__ = ["Orders", "qi_columns", "qi_matrix", "mdav", "aggregate", "Pool"]
 
 Orders = Mapping[str, Sequence[Any]]
 
