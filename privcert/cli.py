@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from privcert.anonymize_cli import app as anonymize_app
 from privcert.theory_cli import app as theory_app
 from verifier.audit import AuditResult, audit
 from verifier.counts import AttributeSpec, Missing
@@ -38,6 +39,7 @@ app = typer.Typer(
     add_completion=False,
 )
 app.add_typer(theory_app, name="theory")
+app.add_typer(anonymize_app, name="anonymize")
 
 BAD_INPUT = 2
 FAILED = 1
