@@ -18,7 +18,9 @@ ordered distance on a numerical confidential attribute:
   the confidential attribute into ``k'`` subsets of ``⌊n/k'⌋`` records, the remaining
   ``n mod k'`` going to the central subset(s); each cluster takes the record nearest
   its seed from every subset (and a second one from a central subset while it has
-  extra records).
+  extra records). The box tests "``|S_i| > |S_1|``" for extra records, which misses
+  them when ``S_1`` is itself central (``k' = 2``); the count of extra records left in
+  each subset is kept instead.
 
 Two refinements, both documented in docs/constructions.md:
 
@@ -267,7 +269,9 @@ def t_closeness_first(points: np.ndarray, values: np.ndarray, k: int, t: Fractio
     """
     n = len(points)
     size = cluster_size(n, k, t)
-    subsets = [Pool(points, s) for s in _rank_subsets(np.argsort(values, kind="stable"), size)]
+    split = _rank_subsets(np.argsort(values, kind="stable"), size)
+    subsets = [Pool(points, s) for s in split]
+    extras = [len(s) - n // size for s in split]
     everyone = Pool(points)
     labels = np.full(n, -1, dtype=np.int64)
     cluster = 0
@@ -275,8 +279,9 @@ def t_closeness_first(points: np.ndarray, values: np.ndarray, k: int, t: Fractio
     def build(seed: np.ndarray) -> None:
         nonlocal cluster
         members: list[int] = []
-        for i, subset in enumerate(subsets, start=1):
-            takes = 2 if len(subset) - 1 > len(subsets[0]) and len(members) == i - 1 else 1
+        for i, subset in enumerate(subsets):
+            takes = 2 if extras[i] and len(members) == i else 1
+            extras[i] -= takes - 1
             for _ in range(takes):
                 x = subset.nearest(seed, 1)
                 subset.remove(x)
