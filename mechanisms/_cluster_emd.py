@@ -21,6 +21,7 @@ give each part in O(1), so a cluster costs O(|C| log m), not O(m).
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -143,7 +144,7 @@ class RankedValues:
         numerator = self.numerators(np.asarray(members), np.zeros(len(members), dtype=np.int64), 1)[0]
         return Fraction(int(numerator), self.scale(len(members)))
 
-    def within(self, numerators: np.ndarray, sizes: np.ndarray, t: Fraction) -> np.ndarray:
+    def within(self, numerators: Sequence[int] | np.ndarray, sizes: np.ndarray, t: Fraction) -> np.ndarray:
         """``EMD ≤ t`` for each cluster, decided on integers."""
         scale = [self.scale(int(s)) for s in sizes]
         return np.array([int(a) * t.denominator <= t.numerator * b for a, b in zip(numerators, scale)], dtype=bool)
