@@ -22,9 +22,7 @@ from verifier.literal import Domain, LiteralError, parse_exact
 from verifier.load import load_table
 from verifier.mechanism import write_mechanism
 
-__all__ = ["app", "rr_command"]
-
-app = typer.Typer(name="anonymize", help="Produce releases with the papers' constructions.", no_args_is_help=True)
+__all__ = ["rr_command"]
 
 
 def _keep(text: str) -> Fraction:
@@ -37,7 +35,6 @@ def _keep(text: str) -> Fraction:
     return Fraction(int(value.p), int(value.q))
 
 
-@app.command("rr")
 def rr_command(
     data: Annotated[Path, typer.Argument(help="The original data (.csv, .csv.gz, .parquet).")],
     sensitive: Annotated[str, typer.Option("--sensitive", help="The column to randomize.")],

@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from privcert.anonymize_rr_cli import app as anonymize_app
+from privcert.anonymize_cli import app as anonymize_app
 from privcert.randomized_cli import KOption, MechanismOption, ModeOption, randomized_section
 from privcert.theory_cli import app as theory_app
 from verifier.audit import AuditResult, audit
