@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -77,12 +81,20 @@ def test_implies_no_with_evidence() -> None:
         (["witness", "nope", "ldp", "--bound", "2"], "unknown definition id 'nope'"),
         (["witness", "ldp", "kt_closeness", "--bound", "2", "--param", "k=2"], "no witness family"),
         (["refute", "003_thm99"], "unknown claim id '003_thm99'"),
+        (["implies", "dp", "ldp", "--level", "__import__('os').system('touch PWNED')"], "expected a number such as"),
+        (["implies", "dp", "ldp", "--level", "10**10**10"], "expected a number such as"),
+        (["implies", "dp", "ldp", "--level", "-1"], "--level: expected a number ≥ 0"),
+        (["witness", "multiplicative_t_closeness", "ldp", "--bound", "1e308"], "beyond the magnitude"),
+        (["map", "--out", "map.txt"], "expected a file ending in .svg, .png, .pdf"),
+        (["refute", "003_thm4_1", "--max-n", "100"], "less than or equal to 8"),
     ],
 )
-def test_bad_input_exits_2(args: list[str], expected: str) -> None:
+def test_bad_input_exits_2(args: list[str], expected: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["theory", *args])
     assert result.exit_code == 2
     assert expected in result.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing evaluated, nothing written
     if "definition id" in expected:
         assert all(i in result.stderr for i in definition_ids())
 
@@ -113,3 +125,18 @@ def test_map_svg(tmp_path: Path) -> None:
     for item in DEFINITIONS:
         assert item.name in text
     assert "003_thm3a" in text and "(corrected)" in text and "(refuted)" in text
+
+
+def test_ctrl_c_stops_a_z3_search_promptly() -> None:
+    """Z3 cancels only its current check on SIGINT unless privcert turns its handler off."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "privcert", "theory", "refute", "000_prop1", "--max-n", "8", "--timeout", "60"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    time.sleep(6)  # inside the search (it runs for minutes at N <= 8)
+    assert process.poll() is None
+    interrupted = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    process.communicate(timeout=30)
+    assert time.monotonic() - interrupted < 5
+    assert process.returncode == 130
