@@ -115,7 +115,8 @@ def claims(
         outcome = outcomes[item.id]
         rows.append({
             "id": item.id,
-            "source": {"paper": item.source.paper, "section": item.source.section, "item": item.source.item},
+            "source": {"paper": item.source.paper, "section": item.source.section, "item": item.source.item,
+                       "reference": item.source.reference},
             "kind": item.kind,
             "premise": item.premise,
             "conclusion": item.conclusion,
