@@ -14,6 +14,8 @@ from typing import Any, NoReturn, TypedDict
 import sympy
 import typer
 
+from verifier.display import condition, exact_text, formula, readable
+
 app = typer.Typer(help="Reason about privacy definitions: claims, implications, counterexamples.", no_args_is_help=True)
 
 
@@ -65,6 +67,17 @@ def _level(text: str | None, option: str = "--level") -> sympy.Expr | None:
         return parse_exact(text, option, Domain(lower=Fraction(0)))
     except LiteralError as error:
         _fail(str(error))
+
+
+def _in_domain(definition_id: str, value: sympy.Expr | None, option: str) -> None:
+    """Exit 2 when a level lies outside its definition's domain (t ≥ 1 for multiplicative t, ...)."""
+    from theory.definitions import definition
+
+    if value is None:
+        return
+    item = definition(definition_id)
+    if value != sympy.oo and not bool(item.domain.contains(value)):
+        _fail(f"{option}: the {formula(item.level)} of {definition_id} lies in {formula(item.domain)}, found {value}")
 
 
 def _text(expr: object) -> str | None:
@@ -147,11 +160,16 @@ def implies(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Does A imply B? The best path, its composed f, and B's level for a given level of A."""
+    from theory.definitions import definition
     from theory.graph import build_graph
 
     _definition(premise)
     _definition(conclusion)
+    _in_domain(premise, _level(level), "--level")
     answer = build_graph().implies(premise, conclusion, _params(param), _level(level))
+    if answer.value is not None and answer.value.free_symbols:
+        missing = ", ".join(sorted(str(symbol) for symbol in answer.value.free_symbols))
+        _fail(f"--level: the guaranteed level of {conclusion} depends on {missing}; pass each with --param NAME=VALUE")
     conditions = [sympy.sstr(c) for c in answer.conditions]
     path: list[_StepRow] = [
         {
@@ -182,18 +200,40 @@ def implies(
     if as_json:
         typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
         return
-    typer.echo(f"{premise} => {conclusion}: {answer.holds}")
+    typer.echo(f"{premise} ⇒ {conclusion}: {_headline(answer)}")
     if answer.f is not None:
-        typer.echo(f"f = {payload['f']}")
+        target = definition(conclusion)
+        relation = "≥" if target.direction == "larger_is_stronger" else "≤"
+        typer.echo(f"bound: {formula(target.level)} {relation} {formula(answer.f)}")
     if answer.value is not None:
-        typer.echo(f"guaranteed level: {payload['value']} ≈ {payload['value_number']:.6g}")
-    for condition in conditions:
-        typer.echo(f"if {condition}")
-    for step in path:
-        typer.echo(f"  {_sized(step['from'], step['from_size'])} -> {_sized(step['to'], step['to_size'])}: "
-                   f"{step['f']}  [{step['claim']}: {step['source']}]")
+        typer.echo(f"guaranteed: {_level_text(conclusion, answer.value)} "
+                   f"for {premise} at {_level_text(premise, _level(level))}")
+    for step in answer.path:
+        typer.echo(f"  {_sized(step.premise, _text(step.premise_size))} → {_sized(step.conclusion, _text(step.conclusion_size))}: "
+                   f"{formula(step.f)}  [{step.claim_id}: {step.source}]")
     if answer.holds != "yes":
         typer.echo(answer.detail)
+
+
+def _headline(answer: Any) -> str:
+    """``yes``, ``no``, ``only if N = 2``, or ``unknown: ...``: the answer before its details."""
+    together = condition(sympy.And(*answer.conditions)) if answer.conditions else "always"
+    if answer.holds == "yes":
+        return "yes" if together == "always" else f"only if {together}"
+    if answer.holds == "no":
+        return "no"
+    return "unknown: no claim connects them" if not answer.path and not answer.evidence else "unknown"
+
+
+def _level_text(definition_id: str, value: sympy.Expr | None) -> str:
+    """A level with its symbol: ``t = 3/2 ≈ 1.5``, ``ε = ln(2) ≈ 0.6931 (e^ε = 2)``."""
+    from theory.definitions import definition
+
+    symbol = formula(definition(definition_id).level)
+    text = f"{symbol} = {readable(value)}"
+    if symbol == "ε" and value is not None and value.is_finite:
+        text += f" (e^ε = {readable(sympy.simplify(sympy.exp(value)))})"
+    return text
 
 
 @app.command()
@@ -238,16 +278,31 @@ def witness(
         found = find(premise, conclusion, value, params=_params(param))
     except NoWitnessError as error:
         _fail(str(error))
+    premise_level = _own_units(premise, found.premise_level)
+    conclusion_level = _own_units(conclusion, found.conclusion_level)
     typer.echo(json.dumps({
         "premise": premise,
         "conclusion": conclusion,
-        "bound": sympy.sstr(value),
-        "premise_level": str(found.premise_level),
-        "conclusion_level": str(found.conclusion_level),
+        "bound": exact_text(value),
+        "premise_level": exact_text(premise_level),
+        "conclusion_level": exact_text(conclusion_level),
+        "exceeds": found.exceeds,
         "family": found.family,
         "table": found.table.to_json(),
         "detail": found.detail,
+        "summary": f"{premise} at {_level_text(premise, premise_level)}; "
+                   f"{conclusion} at {_level_text(conclusion, conclusion_level)}, beyond {_level_text(conclusion, value)}",
     }, indent=2, ensure_ascii=False))
+
+
+def _own_units(definition_id: str, ratio_level: object) -> sympy.Expr:
+    """A theory level (ratio space: t, or e^ε) in the definition's own units (t, or ε = ln of the ratio)."""
+    from theory.levels import is_ratio_definition
+
+    value = sympy.sympify(ratio_level)
+    if is_ratio_definition(definition_id):
+        return sympy.oo if value == sympy.oo else sympy.log(value)
+    return value
 
 
 @app.command(name="map")

@@ -65,6 +65,29 @@ def test_implies_paper_example_json() -> None:
     assert payload["path"][0]["claim"] == "ekenstedt2022:thm3a" and payload["path"][0]["to_size"] == "5"
 
 
+def test_implies_answers_in_words() -> None:
+    """Headline first; a path valid only for N = 2 says so (not "yes"); levels with symbol and e^ε."""
+    only = runner.invoke(app, ["theory", "implies", "dp", "ldp", "--level", "1"])
+    assert only.exit_code == 0, only.output
+    lines = only.stdout.splitlines()
+    assert lines[0] == "dp ⇒ ldp: only if N = 2"
+    assert "guaranteed: ε = 2 (e^ε = e^2 ≈ 7.389) for dp at ε = 1 (e^ε = e ≈ 2.718)" in lines
+    assert "log(" not in only.stdout and "oo" not in only.stdout and "Eq(" not in only.stdout
+    many = runner.invoke(app, ["theory", "implies", "dp", "ldp", "--level", "1", "--param", "N=100"])
+    assert many.stdout.splitlines()[0] == "dp ⇒ ldp: no"
+    none = runner.invoke(app, ["theory", "implies", "t_closeness", "dp"])
+    assert none.stdout.splitlines()[0] == "t_closeness ⇒ dp: unknown: no claim connects them"
+
+
+def test_witness_levels_in_their_own_units() -> None:
+    """The bound is ε and so is the conclusion's level (ln of the measured ratio), never e^ε."""
+    result = runner.invoke(app, ["theory", "witness", "multiplicative_t_closeness", "ldp", "--bound", "5",
+                                 "--param", "N=4", "--param", "k=2"])
+    payload = json.loads(result.stdout)
+    assert (payload["bound"], payload["premise_level"], payload["conclusion_level"]) == ("5", "1", "ln(299)")
+    assert payload["exceeds"] and "ldp at ε = ln(299)" in payload["summary"]
+
+
 def test_implies_no_with_evidence() -> None:
     result = runner.invoke(app, ["theory", "implies", "multiplicative_t_closeness", "ldp", "--param", "N=6"])
     assert result.exit_code == 0
@@ -85,6 +108,8 @@ def test_implies_no_with_evidence() -> None:
         (["implies", "dp", "ldp", "--level", "10**10**10"], "expected a number such as"),
         (["implies", "dp", "ldp", "--level", "-1"], "--level: expected a number ≥ 0"),
         (["witness", "multiplicative_t_closeness", "ldp", "--bound", "1e308"], "beyond the magnitude"),
+        (["implies", "ldp", "stochastic_t_closeness", "--level", "1"], "depends on N, k; pass each with --param"),
+        (["implies", "multiplicative_t_closeness", "ldp", "--level", "1/2"], "lies in [1, ∞), found 1/2"),
         (["map", "--out", "map.txt"], "expected a file ending in .svg, .png, .pdf"),
         (["refute", "ekenstedt2022:thm4_1", "--max-n", "100"], "less than or equal to 8"),
     ],

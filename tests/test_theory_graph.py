@@ -135,3 +135,11 @@ def test_assumption_edges_need_the_assumption(graph: Graph) -> None:
 def test_unknown_definition(graph: Graph) -> None:
     with pytest.raises(UnknownDefinitionError):
         graph.implies("ldp", "t-closeness")
+
+
+def test_one_class_of_every_record_is_answered_not_a_crash() -> None:
+    """k = N makes some bounds divide by N - k; such steps are skipped, not evaluated at zoo."""
+    graph = build_graph()
+    whole = graph.strongest_level("ldp", sympy.Integer(1), "stochastic_t_closeness", {"N": 3, "k": 3})
+    split = graph.strongest_level("ldp", sympy.Integer(1), "stochastic_t_closeness", {"N": 3, "k": 2})
+    assert (whole.holds, whole.value) == (split.holds, split.value)

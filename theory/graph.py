@@ -297,7 +297,12 @@ class Graph:
                  *_domain(edge.conclusion, new_size, records)], params)
             if pending is None:
                 continue
-            f = sympy.sympify(edge.f).subs(full)
+            try:
+                f = sympy.sympify(edge.f).subs(full)
+            except ValueError:  # f is undefined at these sizes (a Max over 1/(N - k) with k = N)
+                continue
+            if f.has(sympy.zoo, sympy.nan):
+                continue
             step = Step(edge.claim_id, edge.source, edge.premise, edge.conclusion, size, new_size, f, None)
             composed = f.subs(_level_symbol(edge.premise), path.f)
             yield _Path((edge.conclusion, new_size), composed, (*path.steps, step),

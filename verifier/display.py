@@ -13,9 +13,10 @@ import re
 
 import sympy
 
-__all__ = ["exact_text", "readable", "approximate"]
+__all__ = ["exact_text", "readable", "approximate", "formula", "condition"]
 
 _POWER_OF_E = re.compile(r"exp\(")
+_SIMPLE_POWER_OF_E = re.compile(r"exp\(([A-Za-z_]\w*|\d+)\)")
 
 
 def exact_text(value: sympy.Expr | None) -> str:
@@ -37,8 +38,10 @@ def exact_text(value: sympy.Expr | None) -> str:
     if value == -sympy.oo:
         return "-inf"
     text = sympy.sstr(value, order="none")
+    text = _SIMPLE_POWER_OF_E.sub(r"e^\1", text)
     text = _POWER_OF_E.sub("e^(", text)
-    return text.replace("log(", "ln(").replace("**", "^").replace("E^", "e^")
+    text = re.sub(r"\bE\b", "e", text)
+    return text.replace("log(", "ln(").replace("**", "^")
 
 
 def approximate(value: sympy.Expr, digits: int = 4) -> str:
@@ -65,8 +68,73 @@ def readable(value: sympy.Expr | None, digits: int = 4) -> str:
         return "∞"
     if value == -sympy.oo:
         return "-∞"
-    exact = exact_text(value).replace("sqrt(", "√(")
+    exact = exact_text(value).replace("sqrt(", "√(").replace("*", "·")
     if value.is_Integer:
         return exact
     decimal = approximate(value, digits)
     return exact if exact == decimal else f"{exact} ≈ {decimal}"
+
+
+_GREEK = {"epsilon": "ε", "delta": "δ", "beta": "β", "alpha": "α", "mu": "μ", "sigma": "σ"}
+_RELATIONS = {"==": "=", "<=": "≤", ">=": "≥", "!=": "≠"}
+
+
+def formula(value: sympy.Basic) -> str:
+    """A formula for a reader: Greek letters, ``ln``, ``e^x``, ``∞``, ``·`` for products.
+
+    Examples
+    --------
+    >>> epsilon, t = sympy.symbols("epsilon t", positive=True)
+    >>> formula(2 * epsilon), formula(sympy.log(t**2)), formula(sympy.exp(epsilon) + sympy.oo)
+    ('2·ε', 'ln(t^2)', '∞')
+    """
+    if value == sympy.oo:
+        return "∞"
+    if isinstance(value, sympy.Interval):
+        return (f"{'(' if value.left_open else '['}{formula(value.inf)}, "
+                f"{formula(value.sup)}{')' if value.right_open or value.sup == sympy.oo else ']'}")
+    text = exact_text(value) if isinstance(value, sympy.Expr) else sympy.sstr(value)
+    for name, letter in _GREEK.items():
+        text = re.sub(rf"\b{name}(_?\d*)\b", lambda m, g=letter: g + m.group(1).replace("_", ""), text)
+    text = text.replace("oo", "∞").replace("*", "·")
+    for relation, symbol in _RELATIONS.items():
+        text = text.replace(f" {relation} ", f" {symbol} ")
+    return text
+
+
+def condition(value: sympy.Basic) -> str:
+    """A condition in words: solved for its one unknown when it has one (``Eq(N - 1, 1)`` → ``N = 2``).
+
+    Examples
+    --------
+    >>> N = sympy.Symbol("N", positive=True, integer=True)
+    >>> condition(sympy.Eq(N - 1, 1)), condition(sympy.Le(1, N - 1)), condition(sympy.Ge(N, 1))
+    ('N = 2', 'N ≥ 2', 'always')
+    >>> condition(sympy.And(sympy.Le(2, N), sympy.Eq(N - 1, 1)))
+    'N = 2'
+    """
+    if value in (sympy.true, True):
+        return "always"
+    if value in (sympy.false, False):
+        return "never"
+    parts = value.args if isinstance(value, sympy.And) else (value,)
+    free = sorted(value.free_symbols, key=str)
+    if len(free) == 1 and all(isinstance(part, sympy.core.relational.Relational) for part in parts):
+        symbol = free[0]
+        domain = sympy.Integers if symbol.is_integer else sympy.Reals
+        assumed = sympy.Interval(1, sympy.oo) if symbol.is_positive else sympy.Reals
+        solved = assumed
+        for part in parts:
+            solved = solved.intersect(sympy.solveset(part, symbol, domain=domain))
+        name = formula(symbol)
+        if solved.is_empty:
+            return "never"
+        if isinstance(solved, sympy.FiniteSet) and len(solved) == 1:
+            return f"{name} = {formula(next(iter(solved)))}"
+        low, high = solved.inf, solved.sup
+        if high == sympy.oo:
+            return "always" if low <= assumed.inf else f"{name} ≥ {formula(sympy.ceiling(low) if symbol.is_integer else low)}"
+        if low <= assumed.inf:
+            return f"{name} ≤ {formula(high)}"
+        return f"{formula(low)} ≤ {name} ≤ {formula(high)}"
+    return formula(value)
