@@ -27,7 +27,7 @@ from privcert.randomized_cli import KOption, MechanismOption, ModeOption, random
 from privcert.theory_cli import app as theory_app
 from verifier.audit import AuditResult, audit
 from verifier.counts import AttributeSpec, Missing
-from verifier.errors import ExcludedRowsWarning, PolicyError, VerifierError
+from verifier.errors import ExcludedRowsWarning, IdentifierColumnWarning, PolicyError, VerifierError
 from verifier.hierarchy import load_hierarchy
 from verifier.load import load_table
 from verifier.measure import Report, attribute_label, measure
@@ -60,6 +60,7 @@ def _reporting_errors() -> Iterator[None]:
     """Turn bad input into a one-line message on stderr and exit code 2; show warnings."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ExcludedRowsWarning)
+        warnings.simplefilter("always", IdentifierColumnWarning)
         try:
             yield
         except (VerifierError, FileNotFoundError) as error:
@@ -75,6 +76,9 @@ def _split(text: str, option: str, separator: str = ",") -> tuple[str, ...]:
     items = tuple(item.strip() for item in text.split(separator))
     if not all(items):
         raise PolicyError(f"{option}: expected names separated by {separator!r}, found {text!r}")
+    repeated = next((item for index, item in enumerate(items) if item in items[:index]), None)
+    if repeated is not None:
+        raise PolicyError(f"{option}: {repeated!r} is named twice in {text!r}")
     return items
 
 
@@ -210,6 +214,7 @@ JsonOption = Annotated[str | None, typer.Option("--json", help="Write the result
 
 
 ListOption = list[str] | None
+EncodingOption = Annotated[str, typer.Option("--encoding", help="The CSV file's text encoding.")]
 
 
 @app.command("measure")
@@ -227,13 +232,14 @@ def measure_command(
     mechanism: MechanismOption = None,
     k: KOption = None,
     mode: ModeOption = None,
+    encoding: EncodingOption = "utf-8",
 ) -> None:
     """Measure every privacy model on a release and print the optimal levels."""
     with _reporting_errors():
         specs = _specs(sensitive, numerical or [], ordinal or [], missing or [], joint or [])
         names = tuple(spec.columns[0] for spec in specs if len(spec.columns) == 1)
         hierarchies = _assignments(hierarchy or [], "--hierarchy", names, lambda text, _: load_hierarchy(text))
-        frame = load_table(data)
+        frame = load_table(data, encoding=encoding)
         report = measure(frame, _split(qi, "--qi"), specs, hierarchies=hierarchies, l=l or [2], source=str(data))
         randomized = randomized_section(report, mechanism=mechanism, ks=k, mode=mode, attribute=names[0])
         document = report.to_json() | ({"randomized": randomized.to_json()} if randomized else {})
@@ -245,11 +251,11 @@ def measure_command(
                 randomized.print(console)
 
 
-def _audit(data: Path | None, policy: Policy) -> AuditResult:
+def _audit(data: Path | None, policy: Policy, encoding: str = "utf-8") -> AuditResult:
     path = data if data is not None else policy.data
     if path is None:
         raise PolicyError(f"{policy.source}: no release given: pass DATA or set data.path in the policy")
-    return audit(load_table(path), policy, source=str(path))
+    return audit(load_table(path, encoding=encoding), policy, source=str(path))
 
 
 def _print_audit(result: AuditResult, console: Console) -> None:
@@ -271,11 +277,12 @@ def audit_command(
     mode: ModeOption = None,
     sign: SignOption = None,
     certificate: CertificateOption = None,
+    encoding: EncodingOption = "utf-8",
 ) -> None:
     """Audit a release against a policy: exit 0 if every requirement holds, 1 if one fails, 2 on bad input."""
     with _reporting_errors():
         parsed = load_policy(policy)
-        result = _audit(data, parsed)
+        result = _audit(data, parsed, encoding)
         randomized = randomized_section(result.report, policy=parsed, mechanism=mechanism, ks=k, mode=mode,
                                         attribute=parsed.sensitive[0].name)
         document = result.to_json() | ({"randomized": randomized.to_json()} if randomized else {})

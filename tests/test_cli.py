@@ -142,7 +142,7 @@ BAD = [
      "h.csv' not found"),
     ("value not a leaf", lambda t: ["measure", str(RELEASE), "--qi", "zip", "--sensitive", "salary",
                                     "--hierarchy", f"salary={HIERARCHY}"],
-     "value 3000 of column 'salary' is not a leaf of the hierarchy"),
+     "value '10000' of column 'salary' is not a leaf of the hierarchy"),
     ("bad joint", lambda t: ["measure", str(RELEASE), "--qi", "zip", "--sensitive", "salary", "--joint", "salary+age"],
      "--joint: expected S+T with two or more --sensitive attributes ['salary'], found 'salary+age'"),
     ("bad missing", lambda t: ["measure", str(RELEASE), "--qi", "zip", "--sensitive", "salary", "--missing", "salary=drop"],

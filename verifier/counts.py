@@ -21,15 +21,17 @@ Conventions:
 
 from __future__ import annotations
 
+import re
 import warnings
 from collections.abc import Iterator, Sequence
+from decimal import Decimal
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
 
-from verifier.errors import DataError, ExcludedRowsWarning, PolicyError
+from verifier.errors import DataError, ExcludedRowsWarning, IdentifierColumnWarning, PolicyError
 from verifier.results import jsonable
 
 __all__ = ["AttributeSpec", "Classes", "CountTable", "count_tables", "Kind", "Missing"]
@@ -277,6 +279,8 @@ def count_tables(
     ids = _class_ids(frame, qi)
     keys = frame.iloc[_first_occurrences(ids)][list(qi)].reset_index(drop=True)
     classes = Classes(qi=qi, keys=keys, sizes=np.bincount(ids, minlength=len(keys)).astype(np.int64))
+    if len(frame) > 1 and classes.count == len(frame):
+        _flag_identifiers(frame, qi, source)
 
     tables = tuple(_count(frame, ids, classes, spec, source) for spec in attributes)
     return classes, tables
@@ -302,6 +306,18 @@ def _class_ids(frame: pd.DataFrame, qi: Sequence[str]) -> np.ndarray:
         radix *= max(len(uniques), 1)
     ids, _ = pd.factorize(key)
     return ids.astype(np.int64, copy=False)
+
+
+def _flag_identifiers(frame: pd.DataFrame, qi: Sequence[str], source: str) -> None:
+    """Warn about each quasi-identifier that is unique on every row (checked only when every class is a singleton)."""
+    for column in qi:
+        if frame[column].nunique(dropna=False) == len(frame):
+            warnings.warn(
+                f"{source}: quasi-identifier {column!r} holds a different value on every one of the {len(frame)} rows: "
+                "it looks like a record identifier, which makes every class a single record",
+                IdentifierColumnWarning,
+                stacklevel=4,
+            )
 
 
 def _first_occurrences(ids: np.ndarray) -> np.ndarray:
@@ -346,16 +362,8 @@ def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str) -> tuple[np.nd
 
     column = spec.columns[0]
     series = frame[column]
-    if spec.kind == "numerical" and not pd.api.types.is_numeric_dtype(series.dtype):
-        numeric = pd.to_numeric(series, errors="coerce")
-        bad = numeric.isna().to_numpy() & series.notna().to_numpy()
-        if bad.any():
-            position = int(np.flatnonzero(bad)[0])
-            raise DataError(
-                f"{source}: column {column!r} is declared numerical but {_row_label(frame, position)} "
-                f"holds {series.iloc[position]!r}"
-            )
-        series = numeric
+    if spec.kind == "numerical":
+        series = _exact_numbers(frame, series, column, source)
     if spec.order is not None:
         domain = spec.order if spec.kind == "ordinal" else tuple(sorted(spec.order))
         index = pd.Index(domain)
@@ -376,6 +384,55 @@ def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str) -> tuple[np.nd
     except TypeError:
         codes, uniques = pd.factorize(series.astype(str).where(series.notna()), sort=True)
     return codes.astype(np.int64), tuple(uniques.tolist())
+
+
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def exact_number(text: str) -> int | Decimal | None:
+    """A numerical cell's exact value: an ``int`` of any size or an exact ``Decimal``.
+
+    Text is parsed as written (no float rounding: ``9007199254740993`` and
+    ``9007199254740992`` stay distinct); ``None`` when the text is not a finite decimal
+    number (``inf``, ``nan``, ``1,5``, ``12 kg``). Whitespace is data, so `` 5`` is not a
+    number.
+
+    Examples
+    --------
+    >>> exact_number("02138"), exact_number("2.50"), exact_number("1e3"), exact_number("inf")
+    (2138, Decimal('2.5'), 1000, None)
+    """
+    if _NUMBER.fullmatch(text) is None or len(text) > 400:
+        return None
+    value = Decimal(text)
+    if value == value.to_integral_value():
+        return int(value)
+    return value.normalize()
+
+
+def _exact_numbers(frame: pd.DataFrame, series: pd.Series, column: str, source: str) -> pd.Series:
+    """A numerical column's values, exact: text parsed by :func:`exact_number`, numbers checked finite."""
+    if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype):
+        finite = np.isfinite(series.to_numpy(dtype=float, na_value=0.0))
+        if not finite.all():
+            position = int(np.flatnonzero(~finite)[0])
+            raise DataError(f"{source}: column {column!r} is declared numerical but {_row_label(frame, position)} "
+                            f"holds {series.iloc[position]!r}; expected a finite number")
+        return series
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    parsed: list[int | Decimal] = []
+    for index, text in enumerate(uniques.tolist()):
+        value = exact_number(text) if isinstance(text, str) else (
+            int(text) if isinstance(text, int) and not isinstance(text, bool) else None)
+        if value is None:
+            position = int(np.flatnonzero(codes == index)[0])
+            raise DataError(f"{source}: column {column!r} is declared numerical but {_row_label(frame, position)} "
+                            f"holds {text!r}; expected a finite decimal number such as 12, -3.5 or 1e6")
+        parsed.append(value)
+    values = np.empty(len(parsed) + 1, dtype=object)
+    values[:-1] = parsed
+    values[-1] = None
+    return pd.Series(values[codes], index=series.index, dtype=object)
 
 
 def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: AttributeSpec, source: str) -> CountTable:

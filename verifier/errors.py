@@ -14,6 +14,7 @@ __all__ = [
     "InputFileNotFoundError",
     "MechanismError",
     "ExcludedRowsWarning",
+    "IdentifierColumnWarning",
 ]
 
 
@@ -35,6 +36,14 @@ class HierarchyError(VerifierError, ValueError):
 
 class InputFileNotFoundError(VerifierError, FileNotFoundError):
     """A data, policy or hierarchy file does not exist."""
+
+
+class IdentifierColumnWarning(UserWarning):
+    """A quasi-identifier column holds a different value on every row (an identifier such as ``id``).
+
+    Every class then has one record; the release is almost certainly not meant to
+    publish that column, or it was named as a quasi-identifier by mistake.
+    """
 
 
 class ExcludedRowsWarning(UserWarning):

@@ -8,9 +8,9 @@ divided by ``H`` (Li et al. 2007, "Hierarchical Distance"; Li, Li &
 Venkatasubramanian, ICDE 2007, §4.2).
 
 A node is identified by its height and its name, so the same name may appear at two
-heights (for example a leaf that is also its own category). Cells are stripped of
-surrounding blanks; blank lines are skipped. A data value is matched to a leaf by its
-text form ``str(value)``.
+heights (for example a leaf that is also its own category). Whitespace is data, as in
+the release (cells are never stripped); blank lines are skipped. A data value is matched
+to a leaf by its text form ``str(value)``.
 
 >>> h = Hierarchy.from_rows([["flu", "infection", "all"], ["cold", "infection", "all"],
 ...                          ["ulcer", "stomach", "all"]])
@@ -21,6 +21,7 @@ text form ``str(value)``.
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -30,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from verifier.errors import HierarchyError, InputFileNotFoundError
+from verifier.text_file import read_text
 
 __all__ = ["Hierarchy", "load_hierarchy"]
 
@@ -140,9 +142,12 @@ def load_hierarchy(path: str | Path) -> Hierarchy:
     path = Path(path)
     if not path.is_file():
         raise InputFileNotFoundError(f"hierarchy file {str(path)!r} not found")
-    with path.open(newline="", encoding="utf-8-sig") as handle:
-        reader = csv.reader(handle)
-        rows = [(reader.line_num, row) for row in reader if any(cell.strip() for cell in row)]
+    try:
+        text = read_text(path, kind=HierarchyError)
+    except OSError as error:
+        raise HierarchyError(f"hierarchy file {str(path)!r} cannot be read: {error.strerror or error}") from error
+    reader = csv.reader(io.StringIO(text, newline=""))
+    rows = [(reader.line_num, row) for row in reader if any(cell.strip() for cell in row)]
     return _build(rows, str(path))
 
 
@@ -152,7 +157,7 @@ def _build(rows: Iterable[tuple[int, Sequence[str]]], source: str) -> Hierarchy:
     parent: dict[tuple[int, str], tuple[str, int]] = {}
     width = first = 0
     for number, raw in rows:
-        row = tuple(str(cell).strip() for cell in raw)
+        row = tuple(str(cell) for cell in raw)
         where = f"{source}, row {number}"
         if not paths:
             width, first = len(row), number

@@ -1,25 +1,39 @@
-"""Loading a released table from a file (CSV or Parquet).
+"""Loading a released table from a file (CSV or Parquet), every value as written.
 
 Loading is kept apart from measuring (ARCHITECTURE.md, "Data flow of an audit"): this
 module turns a file into a :class:`pandas.DataFrame` and nothing else; the measures
 never see a path.
 
-Conventions
------------
+Values as written
+-----------------
 * The format is chosen by the file name's suffix: ``.csv``, ``.csv.gz`` (CSV, gzip
   compressed), ``.parquet`` or ``.pq``.
-* CSV values are kept as read: pandas infers numeric columns, text stays text, and only
-  an *empty* cell is missing. Strings such as ``NA``, ``null`` or ``None`` are values,
-  not missing markers, so that no released value silently becomes "missing".
+* Every CSV column is read as text (Apache Arrow's CSV reader, no type inference, no
+  index inference): ``02138``, ``2138``, ``2138.0`` and ``+2138`` are four values, and a
+  ``1`` stays ``1`` when another cell of its column is empty. Only an *empty* cell is
+  missing; ``NA``, ``null`` or ``None`` are values. Whitespace is data (never stripped).
+  Only attributes declared numerical are parsed as numbers, exactly
+  (:func:`verifier.counts.exact_number`).
+* A row with more or fewer fields than the header, a repeated or empty header name, or a
+  byte that is not valid in the file's encoding (UTF-8 by default, with or without a
+  byte-order mark) is an error naming the line.
+* Parquet columns keep their types; integer columns with missing values stay integers
+  (never floats), and list, struct or map columns are an error naming the column.
 """
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
 
 from verifier.errors import DataError, InputFileNotFoundError
+from verifier.text_file import decode_error
 
 __all__ = ["load_table", "SUFFIXES"]
 
@@ -39,35 +53,110 @@ def _format(path: Path) -> str:
     )
 
 
-def load_table(path: str | Path) -> pd.DataFrame:
-    """Read a released table from a CSV or Parquet file.
+def _check_header(path: Path, names: list[str]) -> None:
+    if not names or names == [""]:
+        raise DataError(f"{path}: line 1: expected a header row naming the columns, found an empty line")
+    for position, name in enumerate(names, start=1):
+        if name == "":
+            raise DataError(f"{path}: line 1, column {position}: expected a column name, found an empty header cell")
+    seen: dict[str, int] = {}
+    for position, name in enumerate(names, start=1):
+        if name in seen:
+            raise DataError(f"{path}: line 1: the column name {name!r} appears twice (columns {seen[name]} and "
+                            f"{position}); every column needs its own name")
+        seen[name] = position
+
+
+def _read_csv(path: Path, encoding: str) -> pd.DataFrame:
+    raw = path.read_bytes()
+    if path.name.lower().endswith(".gz"):
+        import gzip
+
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as error:
+            raise DataError(f"{path}: cannot read the file as CSV: not a complete gzip file ({error})") from error
+    codec = "utf-8-sig" if encoding.replace("_", "-").lower() in ("utf-8", "utf8") else encoding
+    try:
+        text = raw.decode(codec)
+    except UnicodeDecodeError as error:
+        raise DataError(decode_error(path, raw, encoding, error)) from error
+    except LookupError as error:
+        raise DataError(f"{path}: unknown encoding {encoding!r}") from error
+    header = next(csv.reader(io.StringIO(text[: text.find("\n") + 1 or len(text)])), [])
+    _check_header(path, header)
+    invalid: list[pacsv.InvalidRow] = []
+
+    def keep_first(row: pacsv.InvalidRow) -> str:
+        invalid.append(row)
+        return "skip"
+
+    try:
+        table = pacsv.read_csv(
+            io.BytesIO(text.encode("utf-8")),
+            read_options=pacsv.ReadOptions(use_threads=True, block_size=1 << 24),
+            parse_options=pacsv.ParseOptions(newlines_in_values=True, invalid_row_handler=keep_first),
+            convert_options=pacsv.ConvertOptions(
+                column_types={name: pa.string() for name in header},
+                null_values=[""], strings_can_be_null=True, quoted_strings_can_be_null=True,
+            ),
+        )
+    except pa.ArrowInvalid as error:
+        raise DataError(f"{path}: cannot read the file as CSV: {error}") from error
+    if invalid:
+        reader = csv.reader(io.StringIO(text))
+        line, fields = next(((reader.line_num, len(row)) for row in reader if row and len(row) != len(header)),
+                            (0, invalid[0].actual_columns))
+        raise DataError(f"{path}: line {line}: expected {len(header)} fields as in the header, found {fields}; "
+                        f"{len(invalid)} such row(s) in all")
+    return table.to_pandas()
+
+
+def _read_parquet(path: Path) -> pd.DataFrame:
+    try:
+        table = pq.read_table(path)
+    except (pa.ArrowException, OSError) as error:
+        raise DataError(f"{path}: cannot read the file as Parquet: {error}") from error
+    _check_header(path, list(table.column_names))
+    for field in table.schema:
+        if pa.types.is_nested(field.type):
+            raise DataError(f"{path}: column {field.name!r} holds {field.type} values; expected scalar values "
+                            "(text or numbers) in every column")
+    return table.to_pandas(integer_object_nulls=True)
+
+
+def load_table(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
+    """Read a released table from a CSV or Parquet file, every value as written.
 
     Parameters
     ----------
     path
         The file; its suffix (one of :data:`SUFFIXES`) selects the reader.
+    encoding
+        The CSV file's text encoding (default UTF-8, with or without a byte-order mark).
 
     Returns
     -------
     pandas.DataFrame
-        The table with a fresh ``RangeIndex``; for CSV, empty cells are missing (NaN)
-        and every other cell keeps the value read.
+        The table with a fresh ``RangeIndex``; for CSV, every column holds text, and
+        empty cells are missing (NaN).
 
     Raises
     ------
     InputFileNotFoundError
         The file does not exist.
     DataError
-        The suffix is not supported, the path is a directory, or the file cannot be
-        parsed (the message names the file and the parser's complaint).
+        The suffix is not supported, the path is a directory, or the file breaks one of
+        the rules above (the message names the file, the line or column, what was
+        expected and what was found).
 
     Examples
     --------
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (folder / "t.csv").write_text("zip,disease\\n476**,flu\\n476**,NA\\n,flu\\n")
+    >>> _ = (folder / "t.csv").write_text("zip,disease\\n02138,flu\\n2138,NA\\n,flu\\n")
     >>> load_table(folder / "t.csv").to_dict("list")
-    {'zip': ['476**', '476**', nan], 'disease': ['flu', 'NA', 'flu']}
+    {'zip': ['02138', '2138', nan], 'disease': ['flu', 'NA', 'flu']}
     """
     path = Path(path)
     kind = _format(path)
@@ -76,10 +165,7 @@ def load_table(path: str | Path) -> pd.DataFrame:
     if path.is_dir():
         raise DataError(f"{path}: expected a data file, found a directory")
     try:
-        if kind == "csv":
-            frame = pd.read_csv(path, keep_default_na=False, na_values=[""])
-        else:
-            frame = pd.read_parquet(path)
-    except (ValueError, OSError, UnicodeDecodeError) as error:
-        raise DataError(f"{path}: cannot read the file as {kind.upper()}: {error}") from error
+        frame = _read_csv(path, encoding) if kind == "csv" else _read_parquet(path)
+    except OSError as error:
+        raise DataError(f"{path}: cannot read the file: {error.strerror or error}") from error
     return frame.reset_index(drop=True)

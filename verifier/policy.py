@@ -28,6 +28,7 @@ from verifier.buckets import Bucketing, EqualFrequency, Groups, Ranges
 from verifier.counts import AttributeSpec, Kind, Missing
 from verifier.errors import HierarchyError, InputFileNotFoundError, PolicyError
 from verifier.hierarchy import Hierarchy, load_hierarchy
+from verifier.text_file import read_text
 
 __all__ = ["Policy", "Requirement", "Sensitive", "MODELS", "DISTANCES", "load_policy", "parse_policy", "joint_spec"]
 
@@ -173,7 +174,7 @@ def load_policy(path: str | Path) -> Policy:
     path = Path(path)
     if not path.is_file():
         raise InputFileNotFoundError(f"{path}: policy file not found")
-    return parse_policy(path.read_text(encoding="utf-8"), source=str(path), base=path.parent)
+    return parse_policy(read_text(path, kind=PolicyError), source=str(path), base=path.parent)
 
 
 def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = None) -> Policy:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal
 
@@ -216,7 +217,11 @@ def jsonable(value: Any) -> Any:
         return str(value) if value.denominator != 1 else value.numerator
     if isinstance(value, sympy.Basic):
         return int(value) if value.is_Integer else Level(value).exact
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else str(value)
     if isinstance(value, (float, np.floating)):
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
         return None if math.isnan(value) else float(value)
     if value is pd.NA or value is pd.NaT:
         return None
