@@ -95,7 +95,7 @@ def test_vectorized_form_equals_001_recursion(counts: list[int], extra: list[int
 
 def test_blank_lines_are_skipped_and_rows_numbered_by_line(tmp_path: Path) -> None:
     path = tmp_path / "h.csv"
-    path.write_text("a , g, r\n\nb,g,r\n\nc,g\n")
+    path.write_text("a,g,r\n\nb,g,r\n\nc,g\n")
     with pytest.raises(HierarchyError) as caught:
         load_hierarchy(path)
     assert str(caught.value) == f"{path}, row 5: expected 3 columns (as in row 1), found 2"
