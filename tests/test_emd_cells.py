@@ -90,7 +90,7 @@ def cases(draw: st.DrawFn) -> tuple[list[list[int]], str, Hierarchy | None, list
 def test_t_closeness_is_the_dense_definition(case: tuple[list[list[int]], str, Hierarchy | None, list[str]]) -> None:
     rows, distance, hierarchy, leaves = case
     totals = [sum(column) for column in zip(*rows)]
-    values: list[object] = leaves if distance == "hierarchical" else list(range(len(leaves)))
+    values: list[object] = list(leaves) if distance == "hierarchical" else list(range(len(leaves)))
     table = table_of(rows, values, "numerical" if distance == "ordered" else "categorical")
     expected = [dense_emd(r, totals, distance, hierarchy, leaves) for r in rows]
     result = t_closeness(table, distance, hierarchy)  # type: ignore[arg-type]

@@ -24,6 +24,7 @@ int64, the others with Python integers (:func:`~verifier._exact_max.exact_ints`)
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import numpy as np
 
@@ -45,11 +46,11 @@ def class_numerators(cells: Cells, totals: np.ndarray, terms: int, numerators: N
     n = int(np.asarray(totals).sum())
     small = cells.sizes <= (INT64_SAFE - 1) // max(terms * n, 1)
     if small.all():
-        return numerators(cells, totals, lambda a: exact_ints(0, a))
+        return numerators(cells, totals, partial(exact_ints, 0))
     out = np.zeros(cells.sizes.size, dtype=object)
     for group, bound in ((small, 0), (~small, INT64_SAFE)):
         if group.any():
-            out[group] = numerators(_subset(cells, group), totals, lambda a, b=bound: exact_ints(b, a))
+            out[group] = numerators(_subset(cells, group), totals, partial(exact_ints, bound))
     return out
 
 
@@ -93,7 +94,9 @@ def hierarchical_numerators(node_of: tuple[np.ndarray, ...]) -> Numerators:
         position = np.repeat(np.arange(cells.present.size), cells.distinct)
         out = ints(cells.sizes) * (n * len(node_of))
         for nodes in node_of:
-            node_totals = ints(np.bincount(nodes, weights=totals).astype(np.int64))
+            node_totals = np.zeros(int(nodes.max()) + 1, dtype=np.int64)
+            np.add.at(node_totals, nodes, totals)
+            node_totals = ints(node_totals)
             node = nodes[cells.value]
             order = np.lexsort((node, position))
             owner, node = position[order], node[order]
