@@ -22,6 +22,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from privcert.anonymize_cli import app as anonymize_app
+from privcert.certificate_cli import CertificateOption, SignOption, keygen_command, verify_command, write_certificate
 from privcert.randomized_cli import KOption, MechanismOption, ModeOption, randomized_section
 from privcert.theory_cli import app as theory_app
 from verifier.audit import AuditResult, audit
@@ -41,6 +42,8 @@ app = typer.Typer(
 )
 app.add_typer(theory_app, name="theory")
 app.add_typer(anonymize_app, name="anonymize")
+app.command("keygen")(keygen_command)
+app.command("verify")(verify_command)
 
 BAD_INPUT = 2
 FAILED = 1
@@ -266,6 +269,8 @@ def audit_command(
     mechanism: MechanismOption = None,
     k: KOption = None,
     mode: ModeOption = None,
+    sign: SignOption = None,
+    certificate: CertificateOption = None,
 ) -> None:
     """Audit a release against a policy: exit 0 if every requirement holds, 1 if one fails, 2 on bad input."""
     with _reporting_errors():
@@ -274,6 +279,7 @@ def audit_command(
         randomized = randomized_section(result.report, policy=parsed, mechanism=mechanism, ks=k, mode=mode,
                                         attribute=parsed.sensitive[0].name)
         document = result.to_json() | ({"randomized": randomized.to_json()} if randomized else {})
+        write_certificate(result, Path(result.report.source), policy, sign, certificate)
         if not _write_json(document, json_out):
             console = Console()
             console.print(_summary(result.report), highlight=False, markup=False)

@@ -7,6 +7,7 @@ definition or claim id, or a malformed ``--param``; the message lists the valid 
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, NoReturn, TypedDict
 
@@ -14,6 +15,12 @@ import sympy
 import typer
 
 app = typer.Typer(help="Reason about privacy definitions: claims, implications, counterexamples.", no_args_is_help=True)
+
+
+MAX_N = 8
+"""Largest table searched by Z3 from the command line (the search grows exponentially in N)."""
+
+MAP_FORMATS = (".svg", ".png", ".pdf")
 
 
 def _fail(message: str) -> NoReturn:
@@ -49,15 +56,15 @@ def _params(pairs: list[str]) -> dict[str, int]:
 
 
 def _level(text: str | None, option: str = "--level") -> sympy.Expr | None:
+    """A level typed by the user, read by the exact grammar of :mod:`verifier.literal` (never evaluated)."""
+    from verifier.literal import Domain, LiteralError, parse_exact
+
     if text is None:
         return None
     try:
-        value = sympy.nsimplify(sympy.sympify(text, rational=True), rational=True)
-    except (sympy.SympifyError, TypeError):
-        _fail(f"{option} {text!r}: expected a number such as 0.7, 2 or 3/2")
-    if not value.is_number:
-        _fail(f"{option} {text!r}: expected a number, found the expression {value}")
-    return value
+        return parse_exact(text, option, Domain(lower=Fraction(0)))
+    except LiteralError as error:
+        _fail(str(error))
 
 
 def _text(expr: object) -> str | None:
@@ -95,7 +102,7 @@ def _counterexample(value: object) -> Any:
 def claims(
     as_json: bool = typer.Option(False, "--json", help="Print the JSON contract."),
     deep: bool = typer.Option(False, "--deep", help="Also search every implication with Z3 (slow)."),
-    max_n: int = typer.Option(4, "--max-n", help="Largest N for --deep."),
+    max_n: int = typer.Option(4, "--max-n", min=1, max=MAX_N, help=f"Largest N for --deep (at most {MAX_N})."),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds per Z3 call for --deep."),
 ) -> None:
     """Every registered claim with the status earned by checking it."""
@@ -108,7 +115,8 @@ def claims(
         outcome = outcomes[item.id]
         rows.append({
             "id": item.id,
-            "source": {"paper": item.source.paper, "section": item.source.section, "item": item.source.item},
+            "source": {"paper": item.source.paper, "section": item.source.section, "item": item.source.item,
+                       "reference": item.source.reference},
             "kind": item.kind,
             "premise": item.premise,
             "conclusion": item.conclusion,
@@ -191,7 +199,7 @@ def implies(
 @app.command()
 def refute(
     claim_id: str = typer.Argument(..., help="A registered claim id."),
-    max_n: int = typer.Option(4, "--max-n", help="Largest number of records searched."),
+    max_n: int = typer.Option(4, "--max-n", min=1, max=MAX_N, help=f"Largest number of records searched (at most {MAX_N})."),
     timeout: float = typer.Option(10.0, "--timeout", help="Seconds per Z3 call."),
 ) -> None:
     """Search (Z3) for a counterexample to a claim's printed and corrected forms."""
@@ -250,6 +258,10 @@ def draw_map(out: Path = typer.Option(Path("map.svg"), "--out", help="SVG file t
     from theory.graph import build_graph
     from theory.map import render_map
 
+    if out.suffix.lower() not in MAP_FORMATS:
+        _fail(f"--out {str(out)!r}: expected a file ending in {', '.join(MAP_FORMATS)}, found {out.suffix or 'no suffix'!r}")
+    if not out.parent.is_dir():
+        _fail(f"--out {str(out)!r}: the directory {str(out.parent)!r} does not exist")
     outcomes = check_all()
     bounds: dict[str, tuple[str, ...]] = {}
     for item in all_claims():

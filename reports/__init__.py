@@ -1,1 +1,28 @@
-"""privcert.reports: canonical, signed certificates (arrives with the certificate issue)."""
+"""privcert.reports: certificates of an audit that anyone can re-check.
+
+An audit becomes an in-toto Statement v1 (:mod:`reports.statement`), serialized with RFC
+8785 and signed in a DSSE envelope with Ed25519 (:mod:`reports.signing`);
+:mod:`reports.verification` re-checks the signature, the release's digest and every
+measurement.
+"""
+
+from reports.signing import CertificateError, generate_keys, load_public_key, load_signer, open_envelope, sign
+from reports.statement import PREDICATE_TYPE, STATEMENT_TYPE, Statement, build_statement, canonical
+from reports.verification import Finding, check_measurements, check_release
+
+__all__ = [
+    "CertificateError",
+    "Finding",
+    "PREDICATE_TYPE",
+    "STATEMENT_TYPE",
+    "Statement",
+    "build_statement",
+    "canonical",
+    "check_measurements",
+    "check_release",
+    "generate_keys",
+    "load_public_key",
+    "load_signer",
+    "open_envelope",
+    "sign",
+]

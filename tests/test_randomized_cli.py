@@ -41,7 +41,7 @@ def test_auditor_mode_labels_implied_levels() -> None:
     assert all(m["implied"] is True and m["derivation"] for m in implied.values())
     # Thm. 3 corrected: e^ε = 5, N = 2000, k = 50: t = (k + (N - k) e^ε)/N = (50 + 1950·5)/2000 = 49/10.
     assert implied[("kt_closeness", 50)]["exact"] == "49/10"
-    assert implied[("kt_closeness", 50)]["derivation"][0]["claim"] == "003_thm3a"
+    assert implied[("kt_closeness", 50)]["derivation"][0]["claim"] == "ekenstedt2022:thm3a"
 
 
 def test_measured_levels_stay_within_the_implied_ones() -> None:

@@ -21,26 +21,26 @@ from theory.definitions import N, definition_ids, eps, k, k1, t
 from theory.tables import ProbabilityTable
 
 PAPERS = {"Domingo-Ferrer & Soria-Comas 2015", "Ekenstedt et al. 2022", "Soria-Comas et al. 2015"}
-MECHANISMS = {"003_eq1", "003_eq2", "003_eq5", "003_eq6"}  # randomized-response claims, re-checked in test_theory_utility
+MECHANISMS = {"ekenstedt2022:eq1", "ekenstedt2022:eq2", "ekenstedt2022:eq5", "ekenstedt2022:eq6"}  # randomized-response claims, re-checked in test_theory_utility
 
 # Statuses expected from checking (the why is in docs/theory.md); a change is a regression
 # or a finding and must be looked at.
 EXPECTED_STATUS = {
-    "003_lemma2_3b": "corrected",  # fails for k = N-1
-    "003_thm3a": "corrected",  # (N-k-1)/k should be (N-k)/k
-    "003_thm4_2a": "refuted",  # the proof's reading of Thm 4(2) is backwards
-    "003_thm4_2b": "refuted",
-    "000_prop1": "corrected",  # same slip as Ekenstedt et al. 2022 Thm 3
-    "000_prop1_dp": "refuted",  # the DP hypothesis (one record removed) is not enough
-    "000_sec62_counts": "corrected",  # ceil must be floor
-    "000_sec63_bucket_sizes": "corrected",  # ceil(N/b) must be floor(N/b)
-    "004_prop1": "corrected",  # tight only for odd n/k
-    "004_alg3_expr4": "corrected",  # Algorithm 3's ceiling; the text's floor is right
-    "003_table3": "corrected",  # captions of the appendix tables: bucket a_2 ignored, ...
-    "003_table4": "corrected",  # ... sums instead of averages,
-    "003_table5": "corrected",
-    "003_table6": "corrected",  # ... min(σ, μ-σ), not σ,
-    "003_table7": "corrected",  # ... e^ε printed as ε
+    "ekenstedt2022:lemma2_3b": "corrected",  # fails for k = N-1
+    "ekenstedt2022:thm3a": "corrected",  # (N-k-1)/k should be (N-k)/k
+    "ekenstedt2022:thm4_2a": "refuted",  # the proof's reading of Thm 4(2) is backwards
+    "ekenstedt2022:thm4_2b": "refuted",
+    "domingoferrer2015:prop1": "corrected",  # same slip as Ekenstedt et al. 2022 Thm 3
+    "domingoferrer2015:prop1_dp": "refuted",  # the DP hypothesis (one record removed) is not enough
+    "domingoferrer2015:sec62_counts": "corrected",  # ceil must be floor
+    "domingoferrer2015:sec63_bucket_sizes": "corrected",  # ceil(N/b) must be floor(N/b)
+    "soriacomas2015:prop1": "corrected",  # tight only for odd n/k
+    "soriacomas2015:alg3_expr4": "corrected",  # Algorithm 3's ceiling; the text's floor is right
+    "ekenstedt2022:table3": "corrected",  # captions of the appendix tables: bucket a_2 ignored, ...
+    "ekenstedt2022:table4": "corrected",  # ... sums instead of averages,
+    "ekenstedt2022:table5": "corrected",
+    "ekenstedt2022:table6": "corrected",  # ... min(σ, μ-σ), not σ,
+    "ekenstedt2022:table7": "corrected",  # ... e^ε printed as ε
 }
 
 
@@ -96,8 +96,8 @@ def test_docs_explain_every_claim_that_is_not_proven(outcomes: dict[str, CheckRe
 
 def test_unknown_claim_lists_ids() -> None:
     with pytest.raises(UnknownClaimError) as caught:
-        claim("003_thm9")
-    assert "003_thm9" in str(caught.value) and "003_thm3a" in str(caught.value)
+        claim("ekenstedt2022:thm9")
+    assert "ekenstedt2022:thm9" in str(caught.value) and "ekenstedt2022:thm3a" in str(caught.value)
 
 
 # ---------------------------------------------------------------- counterexamples, re-checked
@@ -114,7 +114,7 @@ def _gt(level: Fraction | float, bound: sympy.Expr) -> bool:
 
 
 def _thm3a(table: ProbabilityTable) -> None:
-    rows, item = table.probs, claim("003_thm3a")
+    rows, item = table.probs, claim("ekenstedt2022:thm3a")
     ratio = ldp_ratio(rows)
     assert ratio != INF
     sizes = [s for s in range(2, len(rows)) if _gt(kt_level(rows, s), _value(item.printed.rhs, {N: len(rows), k: s}, ratio))]
@@ -124,7 +124,7 @@ def _thm3a(table: ProbabilityTable) -> None:
 
 
 def _prop1(table: ProbabilityTable) -> None:
-    rows, item = table.probs, claim("000_prop1")
+    rows, item = table.probs, claim("domingoferrer2015:prop1")
     smallest = min(len(c) for c in table.classes)
     ratio = ldp_ratio(rows)
     level = multiplicative_level(rows, table.classes)
@@ -146,7 +146,7 @@ def _thm4_2a(table: ProbabilityTable) -> None:
 
 
 def _thm4_2b(found: dict[str, object]) -> None:
-    assert found["via"] == ["003_thm4_1", "003_lemma2_1"]  # the implication, tested below on random tables
+    assert found["via"] == ["ekenstedt2022:thm4_1", "ekenstedt2022:lemma2_1"]  # the implication, tested below on random tables
 
 
 def _lemma2_3b(found: dict[str, object]) -> None:
@@ -226,21 +226,21 @@ def _table7(table: ProbabilityTable) -> None:
 
 
 RECHECKS: dict[str, Callable[..., None]] = {
-    "003_table3": _table3,
-    "003_table4": _table4,
-    "003_table5": _table5,
-    "003_table6": _table6,
-    "003_table7": _table7,
-    "003_thm3a": _thm3a,
-    "003_thm4_2a": _thm4_2a,
-    "003_thm4_2b": _thm4_2b,
-    "003_lemma2_3b": _lemma2_3b,
-    "000_prop1": _prop1,
-    "000_prop1_dp": _prop1_dp,
-    "000_sec62_counts": _counts,
-    "000_sec63_bucket_sizes": _bucket_sizes,
-    "004_prop1": _emd,
-    "004_alg3_expr4": _expr4,
+    "ekenstedt2022:table3": _table3,
+    "ekenstedt2022:table4": _table4,
+    "ekenstedt2022:table5": _table5,
+    "ekenstedt2022:table6": _table6,
+    "ekenstedt2022:table7": _table7,
+    "ekenstedt2022:thm3a": _thm3a,
+    "ekenstedt2022:thm4_2a": _thm4_2a,
+    "ekenstedt2022:thm4_2b": _thm4_2b,
+    "ekenstedt2022:lemma2_3b": _lemma2_3b,
+    "domingoferrer2015:prop1": _prop1,
+    "domingoferrer2015:prop1_dp": _prop1_dp,
+    "domingoferrer2015:sec62_counts": _counts,
+    "domingoferrer2015:sec63_bucket_sizes": _bucket_sizes,
+    "soriacomas2015:prop1": _emd,
+    "soriacomas2015:alg3_expr4": _expr4,
 }
 
 
@@ -283,10 +283,10 @@ def test_ldp_group_bounds_hold(table: ProbabilityTable) -> None:
     rows, records = table.probs, len(table.probs)
     ratio = ldp_ratio(rows)
     for size in range(1, records):
-        claim_id = "003_thm2b" if size == 1 else "003_thm3a"
+        claim_id = "ekenstedt2022:thm2b" if size == 1 else "ekenstedt2022:thm3a"
         assert not _gt(kt_level(rows, size), _bound(claim_id, {N: records, k: size}, ratio))
     smallest = min(len(c) for c in table.classes)
-    assert not _gt(multiplicative_level(rows, table.classes), _bound("000_prop1", {N: records, k: smallest}, ratio))
+    assert not _gt(multiplicative_level(rows, table.classes), _bound("domingoferrer2015:prop1", {N: records, k: smallest}, ratio))
 
 
 @settings(max_examples=60, deadline=None)
@@ -301,22 +301,22 @@ def test_closeness_to_ldp_and_theorem_4(table: ProbabilityTable) -> None:
         for size_dp in range(1, records):
             closeness, dp = kt_level(rows, size_t), k_eps_dp_ratio(rows, size_dp)
             if size_dp < records - size_t:
-                assert dp <= closeness  # 003_thm4_3a, f = ln t
+                assert dp <= closeness  # ekenstedt2022:thm4_3a, f = ln t
             if size_dp > records - size_t:
-                assert closeness <= dp  # refutes 003_thm4_2b: DP => closeness, t = e^ε
+                assert closeness <= dp  # refutes ekenstedt2022:thm4_2b: DP => closeness, t = e^ε
 
 
 @settings(max_examples=60, deadline=None)
 @given(tables(min_n=3))
 def test_multiplicative_bounds_n_minus_1_closeness(table: ProbabilityTable) -> None:
-    """003_lemma2_3c (the correction of Lemma 2(3)): (N-1)-closeness <= max((N-1)t/k_1, N/(N-1))."""
+    """ekenstedt2022:lemma2_3c (the correction of Lemma 2(3)): (N-1)-closeness <= max((N-1)t/k_1, N/(N-1))."""
     rows, records = table.probs, len(table.probs)
     level = multiplicative_level(rows, table.classes)
     if level == INF:
         return
     smallest = min(len(c) for c in table.classes)
     by_hand = max((records - 1) * level / smallest, Fraction(records, records - 1))
-    registered = claim("003_lemma2_3c").effective.rhs.subs(
+    registered = claim("ekenstedt2022:lemma2_3c").effective.rhs.subs(
         {N: records, k1: smallest, t: sympy.Rational(level.numerator, level.denominator)}
     )
     assert registered == sympy.Rational(by_hand.numerator, by_hand.denominator)
@@ -343,7 +343,7 @@ def test_ldp_group_bound_is_tight(records: int, data: st.DataObject, ratio: Frac
     low, high = [1 / (1 + ratio), ratio / (1 + ratio)], [ratio / (1 + ratio), 1 / (1 + ratio)]
     rows = [low] * size + [high] * (records - size)
     assert ldp_ratio(rows) == ratio
-    expected = _bound("003_thm3a", {N: records, k: size}, ratio)
+    expected = _bound("ekenstedt2022:thm3a", {N: records, k: size}, ratio)
     assert kt_level(rows, size) == expected
     if 2 * size <= records:
         assert multiplicative_level(rows, [range(size), range(size, records)]) == expected
@@ -356,7 +356,7 @@ def test_004_emd_bounds_exhaustive(n: int) -> None:
         least = min(ordered_emd(c, n) for c in combinations(range(1, n + 1), size))
         assert least >= Fraction((n + size) * (n - size), 4 * n * (n - 1) * size)
         if n % size == 0:
-            assert least == _value(claim("004_prop1").corrected.rhs, {sympy.Symbol("n", positive=True, integer=True): n, k: size}, Fraction(1))
+            assert least == _value(claim("soriacomas2015:prop1").corrected.rhs, {sympy.Symbol("n", positive=True, integer=True): n, k: size}, Fraction(1))
             width = n // size
             ends = [ordered_emd([s * width + 1 for s in range(size)], n), ordered_emd([(s + 1) * width for s in range(size)], n)]
             assert ends == [Fraction(n - size, 2 * (n - 1) * size)] * 2
@@ -373,7 +373,7 @@ def test_table1_construction_is_exactly_t_close() -> None:
             rows += [[Fraction(int(i == j)) for i in range(4)]] * (9 if j == m else 1)
         classes.append(range(start, len(rows)))
     assert multiplicative_level(rows, classes) == 3
-    assert claim("000_table1").printed.rhs.subs(t, 3) == 3
+    assert claim("domingoferrer2015:table1").printed.rhs.subs(t, 3) == 3
 
 
 @pytest.mark.slow
@@ -385,3 +385,15 @@ def test_deep_z3_finds_no_counterexample_to_query_forms() -> None:
         outcome = check(item.id, deep=True, max_n=3, timeout_s=5.0)
         assert outcome.status != "refuted" or EXPECTED_STATUS.get(item.id) == "refuted", (item.id, outcome.detail)
         assert outcome.checked_by[-1].startswith("z3"), item.id
+
+
+def test_every_claim_is_citable_by_author_and_year() -> None:
+    """Ids are ``<key>:<item>`` and each paper's source resolves to its full reference."""
+    from theory.references import REFERENCES
+
+    keys = {ref.key for ref in REFERENCES.values()}
+    for item in all_claims():
+        key, _, rest = item.id.partition(":")
+        assert key in keys and rest, item.id
+        assert item.source.reference is not None and str(REFERENCES[item.source.paper].year) in item.source.reference
+        assert REFERENCES[item.source.paper].key == key

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -37,7 +41,7 @@ def test_claims_json_contract(claims_json: list[dict]) -> None:
 
 
 def test_claims_json_counterexample_is_a_table(claims_json: list[dict]) -> None:
-    row = next(r for r in claims_json if r["id"] == "003_thm3a")
+    row = next(r for r in claims_json if r["id"] == "ekenstedt2022:thm3a")
     assert row["status"] == "corrected"
     assert row["corrected"] == "Eq(t, (k + (N - k)*exp(epsilon))/N)"
     assert set(row["counterexample"]) == {"probs", "classes"}
@@ -46,7 +50,7 @@ def test_claims_json_counterexample_is_a_table(claims_json: list[dict]) -> None:
 def test_claims_text_lists_why() -> None:
     result = runner.invoke(app, ["theory", "claims"])
     assert result.exit_code == 0
-    assert "003_thm3a" in result.stdout and "why:" in result.stdout
+    assert "ekenstedt2022:thm3a" in result.stdout and "why:" in result.stdout
 
 
 def test_implies_paper_example_json() -> None:
@@ -58,13 +62,13 @@ def test_implies_paper_example_json() -> None:
     # (5 + 95 e^0.7)/100 = 1.9630651 (see tests/test_theory_graph.py for the derivation).
     assert payload["holds"] == "yes"
     assert math.isclose(payload["value_number"], 1.9630651, rel_tol=1e-7)
-    assert payload["path"][0]["claim"] == "003_thm3a" and payload["path"][0]["to_size"] == "5"
+    assert payload["path"][0]["claim"] == "ekenstedt2022:thm3a" and payload["path"][0]["to_size"] == "5"
 
 
 def test_implies_no_with_evidence() -> None:
     result = runner.invoke(app, ["theory", "implies", "multiplicative_t_closeness", "ldp", "--param", "N=6"])
     assert result.exit_code == 0
-    assert ": no" in result.stdout and "003_thm1" in result.stdout
+    assert ": no" in result.stdout and "ekenstedt2022:thm1" in result.stdout
 
 
 @pytest.mark.parametrize(
@@ -76,13 +80,21 @@ def test_implies_no_with_evidence() -> None:
         (["implies", "ldp", "dp", "--level", "abc"], "expected a number"),
         (["witness", "nope", "ldp", "--bound", "2"], "unknown definition id 'nope'"),
         (["witness", "ldp", "kt_closeness", "--bound", "2", "--param", "k=2"], "no witness family"),
-        (["refute", "003_thm99"], "unknown claim id '003_thm99'"),
+        (["refute", "ekenstedt2022:thm99"], "unknown claim id 'ekenstedt2022:thm99'"),
+        (["implies", "dp", "ldp", "--level", "__import__('os').system('touch PWNED')"], "expected a number such as"),
+        (["implies", "dp", "ldp", "--level", "10**10**10"], "expected a number such as"),
+        (["implies", "dp", "ldp", "--level", "-1"], "--level: expected a number ≥ 0"),
+        (["witness", "multiplicative_t_closeness", "ldp", "--bound", "1e308"], "beyond the magnitude"),
+        (["map", "--out", "map.txt"], "expected a file ending in .svg, .png, .pdf"),
+        (["refute", "ekenstedt2022:thm4_1", "--max-n", "100"], "less than or equal to 8"),
     ],
 )
-def test_bad_input_exits_2(args: list[str], expected: str) -> None:
+def test_bad_input_exits_2(args: list[str], expected: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
     result = runner.invoke(app, ["theory", *args])
     assert result.exit_code == 2
     assert expected in result.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing evaluated, nothing written
     if "definition id" in expected:
         assert all(i in result.stderr for i in definition_ids())
 
@@ -98,10 +110,10 @@ def test_witness_json() -> None:
 
 
 def test_refute_small_search() -> None:
-    result = runner.invoke(app, ["theory", "refute", "003_thm4_1", "--max-n", "3", "--timeout", "5"])
+    result = runner.invoke(app, ["theory", "refute", "ekenstedt2022:thm4_1", "--max-n", "3", "--timeout", "5"])
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    assert payload["id"] == "003_thm4_1" and payload["status"] in STATUSES
+    assert payload["id"] == "ekenstedt2022:thm4_1" and payload["status"] in STATUSES
 
 
 def test_map_svg(tmp_path: Path) -> None:
@@ -112,4 +124,19 @@ def test_map_svg(tmp_path: Path) -> None:
     assert text.lstrip().startswith("<?xml") and "<svg" in text
     for item in DEFINITIONS:
         assert item.name in text
-    assert "003_thm3a" in text and "(corrected)" in text and "(refuted)" in text
+    assert "ekenstedt2022:thm3a" in text and "(corrected)" in text and "(refuted)" in text
+
+
+def test_ctrl_c_stops_a_z3_search_promptly() -> None:
+    """Z3 cancels only its current check on SIGINT unless privcert turns its handler off."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "privcert", "theory", "refute", "domingoferrer2015:prop1", "--max-n", "8", "--timeout", "60"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    time.sleep(6)  # inside the search (it runs for minutes at N <= 8)
+    assert process.poll() is None
+    interrupted = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    process.communicate(timeout=30)
+    assert time.monotonic() - interrupted < 5
+    assert process.returncode == 130

@@ -27,7 +27,7 @@ def test_paper_example_ldp_to_kt_closeness(graph: Graph) -> None:
     assert answer.holds == "yes"
     assert answer.value == sympy.Rational(1, 20) + sympy.Rational(19, 20) * sympy.exp(sympy.Rational(7, 10))
     assert math.isclose(float(answer.value), 1.9630651, rel_tol=1e-7)
-    assert [s.claim_id for s in answer.path] == ["003_thm3a"]
+    assert [s.claim_id for s in answer.path] == ["ekenstedt2022:thm3a"]
     assert answer.path[0].source.item == "Theorem 3, first item"
     assert answer.path[0].value == answer.value
 
@@ -45,7 +45,7 @@ def test_path_composition_ldp_to_dp(graph: Graph) -> None:
     answer = graph.implies("ldp", "dp", {"N": 10}, 1)
     assert answer.holds == "yes"
     assert sympy.simplify(answer.value - sympy.log((9 + sympy.E) / 10)) == 0
-    assert [s.claim_id for s in answer.path] == ["003_thm3a", "003_thm4_1", "003_lemma3_3"]
+    assert [s.claim_id for s in answer.path] == ["ekenstedt2022:thm3a", "ekenstedt2022:thm4_1", "ekenstedt2022:lemma3_3"]
     assert sympy.simplify(answer.f - sympy.log((9 + sympy.exp(eps)) / 10)) == 0
 
 
@@ -67,10 +67,10 @@ def test_symbolic_query_keeps_conditions(graph: Graph) -> None:
 @pytest.mark.parametrize(
     ("premise", "conclusion", "params", "evidence"),
     [
-        ("multiplicative_t_closeness", "ldp", {"N": 10, "k": 2}, "003_thm1"),
-        ("kt_closeness", "ldp", {"N": 10, "k": 2}, "003_thm3b"),
-        ("kt_closeness", "k_eps_dp", {"N": 4, "k_t": 2, "k_DP": 3}, "003_thm4_2"),
-        ("dp", "k_eps_dp", {"N": 10, "k": 3}, "003_lemma3_4b"),
+        ("multiplicative_t_closeness", "ldp", {"N": 10, "k": 2}, "ekenstedt2022:thm1"),
+        ("kt_closeness", "ldp", {"N": 10, "k": 2}, "ekenstedt2022:thm3b"),
+        ("kt_closeness", "k_eps_dp", {"N": 4, "k_t": 2, "k_DP": 3}, "ekenstedt2022:thm4_2"),
+        ("dp", "k_eps_dp", {"N": 10, "k": 3}, "ekenstedt2022:lemma3_4b"),
     ],
 )
 def test_non_implications_answer_no(graph: Graph, premise: str, conclusion: str, params: dict, evidence: str) -> None:
@@ -84,15 +84,15 @@ def test_derived_non_implication(graph: Graph) -> None:
     (k_0,t) ⇒ (9,t) ⇔ (1,ε)-DP ⇔ ε-DP; if ε-DP implied (3,t), so would (k_0,t)."""
     answer = graph.implies("dp", "kt_closeness", {"N": 10, "k": 3})
     assert answer.holds == "no"
-    assert "003_lemma2_2" in answer.evidence and "003_thm4_1" in answer.evidence
+    assert "ekenstedt2022:lemma2_2" in answer.evidence and "ekenstedt2022:thm4_1" in answer.evidence
 
 
 def test_multiplicative_implies_global_dp(graph: Graph) -> None:
     """Multiplicative 2-closeness, smallest class 2, N = 10: (N-1)-closeness <= max(9·2/2, 10/9) = 9
-    (003_lemma2_3c), which is (1, ln 9)-DP (Thm 4(1)) = ln 9-DP (Lemma 3(3))."""
+    (ekenstedt2022:lemma2_3c), which is (1, ln 9)-DP (Thm 4(1)) = ln 9-DP (Lemma 3(3))."""
     answer = graph.implies("multiplicative_t_closeness", "dp", {"N": 10, "k": 2}, 2)
     assert answer.holds == "yes" and answer.value == sympy.log(9)
-    assert [s.claim_id for s in answer.path] == ["003_lemma2_3c", "003_thm4_1", "003_lemma3_3"]
+    assert [s.claim_id for s in answer.path] == ["ekenstedt2022:lemma2_3c", "ekenstedt2022:thm4_1", "ekenstedt2022:lemma3_3"]
 
 
 def test_k_anonymity_is_not_reached_through_chosen_partitions(graph: Graph) -> None:
@@ -102,11 +102,11 @@ def test_k_anonymity_is_not_reached_through_chosen_partitions(graph: Graph) -> N
 
 def test_refuted_edges_are_never_followed(graph: Graph) -> None:
     used = {e.claim_id for e in graph.usable()}
-    assert not used & {"003_thm4_2a", "000_prop1_dp"}
+    assert not used & {"ekenstedt2022:thm4_2a", "domingoferrer2015:prop1_dp"}
     by_id = {e.claim_id: e for e in graph.edges if not e.reverse}
-    assert by_id["003_thm4_2a"].status == "refuted"
+    assert by_id["ekenstedt2022:thm4_2a"].status == "refuted"
     # The corrected Theorem 3 edge carries the corrected f.
-    assert by_id["003_thm3a"].corrected and "N - k" in sympy.sstr(by_id["003_thm3a"].f)
+    assert by_id["ekenstedt2022:thm3a"].corrected and "N - k" in sympy.sstr(by_id["ekenstedt2022:thm3a"].f)
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,7 @@ _unit = (sympy.Ge(p_ldp, 0), sympy.Lt(p_ldp, 1), sympy.Ge(n, 2))
 
 CLAIMS: tuple[Claim, ...] = (
     Claim(
-        "003_eq1",
+        "ekenstedt2022:eq1",
         Source(_PAPER, "V.A", "eq. (1)"),
         "bound",
         None,
@@ -69,7 +69,7 @@ CLAIMS: tuple[Claim, ...] = (
         "(p + (1-p)/n)/((1-p)/n) = 1 + n p/(1-p). Attained when two values occur in the data.",
     ),
     Claim(
-        "003_eq2",
+        "ekenstedt2022:eq2",
         Source(_PAPER, "V.A", "eq. (2)"),
         "bound",
         None,
@@ -86,7 +86,7 @@ CLAIMS: tuple[Claim, ...] = (
         "lie outside it; an upper bound on every partition otherwise.",
     ),
     Claim(
-        "003_eq5",
+        "ekenstedt2022:eq5",
         Source(_PAPER, "V.B", "eq. (5)"),
         "bound",
         None,
@@ -99,7 +99,7 @@ CLAIMS: tuple[Claim, ...] = (
         "number of values n is meant; with n it equals eq. (4) on the matrix.",
     ),
     Claim(
-        "003_eq6",
+        "ekenstedt2022:eq6",
         Source(_PAPER, "V.B", "eq. (6), f_2"),
         "bound",
         None,
@@ -220,8 +220,8 @@ def _check_eq6() -> CheckResult:
 
 
 CHECKS: dict[str, Callable[[], CheckResult]] = {
-    "003_eq1": _check_eq1,
-    "003_eq2": _check_eq2,
-    "003_eq5": _check_eq5,
-    "003_eq6": _check_eq6,
+    "ekenstedt2022:eq1": _check_eq1,
+    "ekenstedt2022:eq2": _check_eq2,
+    "ekenstedt2022:eq5": _check_eq5,
+    "ekenstedt2022:eq6": _check_eq6,
 }

@@ -7,10 +7,11 @@ Ekenstedt et al. 2022, Definitions 2-8; docs/theory_search.md (the encoding).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 import sympy
 import z3
@@ -199,7 +200,7 @@ class _Problem:
         reasons = []
         for strategy in _STRATEGIES:
             solver, probs, a = self.solver(classes, fixed, strategy)
-            answer = solver.check()
+            answer = interruptible_check(solver)
             if answer != z3.unknown:
                 break
             reasons.append(solver.reason_unknown())
@@ -220,6 +221,37 @@ class _Problem:
                 if found.status == "sat":
                     return found
         return SearchResult("unknown", None, f"z3 sat for {where} but no rational table was confirmed exactly")
+
+
+def interruptible_check(solver: z3.Solver) -> z3.CheckSatResult:
+    """``solver.check()`` that Ctrl-C stops promptly.
+
+    Left alone, Z3 catches SIGINT itself and only cancels the current check, so a search
+    of many cases never stops. Here Z3's own handler is off (``ctrl_c=False``), the check
+    runs in a worker thread (ctypes releases the GIL) while the main thread waits in short
+    joins, and a ``KeyboardInterrupt`` there interrupts the solver's context and propagates.
+    """
+    solver.set(ctrl_c=False)
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["answer"] = solver.check()
+        except z3.Z3Exception as error:
+            outcome["error"] = error
+
+    worker = threading.Thread(target=run, name="z3-check", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.05)
+    except KeyboardInterrupt:
+        solver.ctx.interrupt()
+        worker.join(5)
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["answer"]
 
 
 def _rational_candidates(value: z3.ExprRef) -> list[Fraction]:

@@ -22,10 +22,10 @@ from dataclasses import replace
 
 import sympy
 
-from theory._checks_000 import CHECKS as _CHECKS_000
-from theory._checks_003 import CHECKS as _CHECKS_003
-from theory._checks_003_tables import CHECKS as _CHECKS_TABLES
-from theory._checks_004 import CHECKS as _CHECKS_004
+from theory._checks_domingoferrer2015 import CHECKS as _CHECKS_DOMINGOFERRER2015
+from theory._checks_ekenstedt2022 import CHECKS as _CHECKS_EKENSTEDT2022
+from theory._checks_ekenstedt2022_tables import CHECKS as _CHECKS_TABLES
+from theory._checks_soriacomas2015 import CHECKS as _CHECKS_SORIACOMAS2015
 from theory.claims import CheckResult, Claim, all_claims, claim
 
 __all__ = ["CHECKS", "check", "check_all", "deep_search"]
@@ -37,7 +37,7 @@ def _mechanism_checks() -> dict[str, Callable[[], CheckResult]]:
     return dict(mechanisms)
 
 
-CHECKS: dict[str, Callable[[], CheckResult]] = {**_CHECKS_003, **_CHECKS_TABLES, **_CHECKS_000, **_CHECKS_004, **_mechanism_checks()}
+CHECKS: dict[str, Callable[[], CheckResult]] = {**_CHECKS_EKENSTEDT2022, **_CHECKS_TABLES, **_CHECKS_DOMINGOFERRER2015, **_CHECKS_SORIACOMAS2015, **_mechanism_checks()}
 """claim id -> zero-argument check."""
 
 

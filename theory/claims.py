@@ -81,6 +81,14 @@ class Source:
     def __str__(self) -> str:
         return f"{self.paper}, Sec. {self.section}, {self.item}"
 
+    @property
+    def reference(self) -> str | None:
+        """The full reference: authors, title, venue, year (docs/references.md)."""
+        from theory.references import reference
+
+        found = reference(self.paper)
+        return None if found is None else str(found)
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -89,7 +97,7 @@ class Claim:
     Parameters
     ----------
     id
-        Stable identifier (``"003_thm3"``), unique in the registry.
+        Stable identifier (``"ekenstedt2022:thm3"``), unique in the registry.
     source
         Where it is printed.
     kind
@@ -165,10 +173,10 @@ class CheckResult:
 
 
 CLAIM_MODULES: tuple[str, ...] = (
-    "theory._claims_003",
-    "theory._claims_003_tables",
-    "theory._claims_000",
-    "theory._claims_004",
+    "theory._claims_ekenstedt2022",
+    "theory._claims_ekenstedt2022_tables",
+    "theory._claims_domingoferrer2015",
+    "theory._claims_soriacomas2015",
     "theory._claims_mechanisms",
 )
 """The modules holding the claim data, one per paper (mechanisms: Ekenstedt et al. 2022, Sec. V)."""

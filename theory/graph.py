@@ -25,7 +25,7 @@ from typing import Literal, SupportsIndex, SupportsInt, TypedDict
 
 import sympy
 
-from theory._claims_003 import Assumption as _Assumption
+from theory._claims_ekenstedt2022 import Assumption as _Assumption
 from theory._sizes import Role, size_for
 from theory.checks import CHECKS
 from theory.claims import CheckResult, Claim, Source, all_claims, sizes

@@ -23,7 +23,7 @@ records: the bound implied by its ε,
 (tight: a class of ``k`` records whose probability of some output is ``e^ε`` times smaller
 than that of the other ``N - k`` records attains it; Ekenstedt et al. 2022, Thm. 3 prints ``N - k - 1`` in
 place of ``N - k``, which its own ``k = 1`` case, Thm. 2, contradicts; the planner reads the
-corrected form from the claims registry, claim ``003_thm3a``), and the worst
+corrected form from the claims registry, claim ``ekenstedt2022:thm3a``), and the worst
 class of identical values (:func:`theory.randomized_response.worst_class_t`). Inverting the
 first bound at ``t0`` gives ``e^ε_t = (t0 N - k)/(N - k)``.
 
@@ -71,8 +71,8 @@ _TARGET = sympy.Symbol("t0", positive=True)
 
 @cache
 def _ldp_to_t() -> tuple[sympy.Expr, sympy.Expr]:
-    """The registry's ε-LDP ⇒ (k,t)-closeness bound (claim ``003_thm3a``, corrected) and its inverse."""
-    bound = claim("003_thm3a").effective.rhs.subs(sympy.exp(eps), _RATIO)
+    """The registry's ε-LDP ⇒ (k,t)-closeness bound (claim ``ekenstedt2022:thm3a``, corrected) and its inverse."""
+    bound = claim("ekenstedt2022:thm3a").effective.rhs.subs(sympy.exp(eps), _RATIO)
     (inverse,) = sympy.solve(sympy.Eq(bound, _TARGET), _RATIO)
     return bound, inverse
 

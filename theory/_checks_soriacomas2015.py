@@ -1,4 +1,4 @@
-"""Checks of the claims of Soria-Comas et al. 2015 (:mod:`theory._claims_004`): EMD bounds and cluster sizes.
+"""Checks of the claims of Soria-Comas et al. 2015 (:mod:`theory._claims_soriacomas2015`): EMD bounds and cluster sizes.
 
 The EMD of every cluster of small data sets is computed exactly
 (:func:`theory._derivations.ordered_emd`); the closed forms are derived with sympy sums.
@@ -17,7 +17,7 @@ from math import ceil
 import sympy
 
 from theory._check_tools import result
-from theory._claims_004 import k_adjusted, n
+from theory._claims_soriacomas2015 import k_adjusted, n
 from theory._derivations import largest_stratified_emd, least_cluster_emd
 from theory.claims import CheckResult, claim
 from theory.definitions import k, t
@@ -43,7 +43,7 @@ def _median_cost() -> tuple[sympy.Expr, sympy.Expr]:
 
 
 def _prop1() -> CheckResult:
-    c = claim("004_prop1")
+    c = claim("soriacomas2015:prop1")
     odd, even = _median_cost()
     counterexample = None
     checked = 0
@@ -73,7 +73,7 @@ def _prop1() -> CheckResult:
 
 
 def _prop2() -> CheckResult:
-    c = claim("004_prop2")
+    c = claim("soriacomas2015:prop2")
     i = sympy.Symbol("i", integer=True)
     derived = sympy.simplify(k * sympy.summation((i - 1) / (n * (n - 1)), (i, 1, n / k)))
     symbolic = sympy.simplify(derived - c.printed.rhs) == 0
@@ -149,9 +149,9 @@ def _expr4(claim_id: str) -> CheckResult:
 
 
 CHECKS: dict[str, Callable[[], CheckResult]] = {
-    "004_prop1": _prop1,
-    "004_prop2": _prop2,
-    "004_expr3": _expr3,
-    "004_expr4": lambda: _expr4("004_expr4"),
-    "004_alg3_expr4": lambda: _expr4("004_alg3_expr4"),
+    "soriacomas2015:prop1": _prop1,
+    "soriacomas2015:prop2": _prop2,
+    "soriacomas2015:expr3": _expr3,
+    "soriacomas2015:expr4": lambda: _expr4("soriacomas2015:expr4"),
+    "soriacomas2015:alg3_expr4": lambda: _expr4("soriacomas2015:alg3_expr4"),
 }

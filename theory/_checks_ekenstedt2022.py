@@ -1,4 +1,4 @@
-"""Checks of the claims of Ekenstedt et al. 2022 (:mod:`theory._claims_003`), one function per claim.
+"""Checks of the claims of Ekenstedt et al. 2022 (:mod:`theory._claims_ekenstedt2022`), one function per claim.
 
 Implications with a closed-form f are derived symbolically (:mod:`theory._derivations`)
 and confirmed with exact levels; identities between definitions are argued from the
@@ -29,7 +29,7 @@ from theory._check_tools import (
     result,
     spot_check,
 )
-from theory._checks_000 import set_distance_check
+from theory._checks_domingoferrer2015 import set_distance_check
 from theory.claims import CheckResult, claim
 from theory.tables import ProbabilityTable
 
@@ -115,7 +115,7 @@ def _n_minus_1_bound() -> tuple[list[str], bool, ProbabilityTable | None]:
 
 
 def _lemma2_3b() -> CheckResult:
-    below = check_witness(claim("003_lemma2_3b"), {"k_conclusion": 2})
+    below = check_witness(claim("ekenstedt2022:lemma2_3b"), {"k_conclusion": 2})
     steps, certified, failure = _n_minus_1_bound()
     if failure is not None or below.status != "proven" or not certified:
         return result("unknown", [*below.checked_by, *steps], f"{below.detail}; {steps[-1]}", failure)
@@ -123,7 +123,7 @@ def _lemma2_3b() -> CheckResult:
         "corrected",
         [*below.checked_by, *steps],
         "printed for every k; holds for k <= N-2 (witness: " + below.detail + "); fails at k = N-1",
-        {"k": "N-1", "implication": "003_lemma2_3c: multiplicative t-closeness (smallest class k_1) => "
+        {"k": "N-1", "implication": "ekenstedt2022:lemma2_3c: multiplicative t-closeness (smallest class k_1) => "
          "(N-1, max((N-1)t/k_1, N/(N-1)))-closeness"},
     )
 
@@ -210,7 +210,7 @@ def _thm4_2b() -> CheckResult:
         "refuted",
         ["argument: Theorem 4(1) then Lemma 2(1) (N - k_DP < k_t)", spot],
         "the implication exists: (k_DP,ε)-DP => (k_t, e^ε)-closeness for k_DP > N - k_t",
-        {"implication": "(k_DP, eps)-DP => (k_t, exp(eps))-closeness", "via": ["003_thm4_1", "003_lemma2_1"]},
+        {"implication": "(k_DP, eps)-DP => (k_t, exp(eps))-closeness", "via": ["ekenstedt2022:thm4_1", "ekenstedt2022:lemma2_1"]},
     )
 
 
@@ -240,32 +240,32 @@ def _witness(claim_id: str, **params: int) -> Callable[[], CheckResult]:
 
 
 CHECKS: dict[str, Callable[[], CheckResult]] = {
-    "003_lemma1": lambda: check_ldp_group_bound(claim("003_lemma1")),
-    "003_thm1": _witness("003_thm1"),
-    "003_thm1_exception": _thm1_exception,
-    "003_lemma2_1": _lemma2_1,
-    "003_lemma2_2": _witness("003_lemma2_2", k_premise=3, k_conclusion=2),
-    "003_lemma2_3a": _lemma2_3a,
-    "003_lemma2_3b": _lemma2_3b,
-    "003_lemma2_3c": _lemma2_3c,
-    "003_lemma2_4": _definitional("the inequalities of Def. 7 widen as t grows (Def. 1)"),
-    "003_thm2a": _thm2a,
-    "003_thm2b": lambda: check_ldp_group_bound(claim("003_thm2b")),
-    "003_thm3a": lambda: check_ldp_group_bound(claim("003_thm3a")),
-    "003_thm3b": _witness("003_thm3b", k=2),
-    "003_lemma3_1": _lemma3_1,
-    "003_lemma3_2": _witness("003_lemma3_2", k_premise=1, k_conclusion=2),
-    "003_lemma3_3": _lemma3_3,
-    "003_lemma3_4a": _lemma3_4a,
-    "003_lemma3_4b": _witness("003_lemma3_4b", k=2),
-    "003_lemma3_5": _definitional("the inequalities of Def. 8 widen as ε grows (Def. 1)"),
-    "003_thm4_1": _thm4_1,
-    "003_thm4_2": _witness("003_thm4_2", N=4, k_t=2, k_DP=3),
-    "003_thm4_2a": _thm4_2a,
-    "003_thm4_2b": _thm4_2b,
-    "003_thm4_3a": _thm4_3a,
-    "003_thm4_3b": _witness("003_thm4_3b", k_DP=1, k_t=2),
-    "003_thm5": _witness("003_thm5", k_conclusion=1, classwise=1),
-    "003_sec3b_equivalence": lambda: set_distance_check("003_sec3b_equivalence"),
-    "003_def4_k_anonymity": _k_anonymity,
+    "ekenstedt2022:lemma1": lambda: check_ldp_group_bound(claim("ekenstedt2022:lemma1")),
+    "ekenstedt2022:thm1": _witness("ekenstedt2022:thm1"),
+    "ekenstedt2022:thm1_exception": _thm1_exception,
+    "ekenstedt2022:lemma2_1": _lemma2_1,
+    "ekenstedt2022:lemma2_2": _witness("ekenstedt2022:lemma2_2", k_premise=3, k_conclusion=2),
+    "ekenstedt2022:lemma2_3a": _lemma2_3a,
+    "ekenstedt2022:lemma2_3b": _lemma2_3b,
+    "ekenstedt2022:lemma2_3c": _lemma2_3c,
+    "ekenstedt2022:lemma2_4": _definitional("the inequalities of Def. 7 widen as t grows (Def. 1)"),
+    "ekenstedt2022:thm2a": _thm2a,
+    "ekenstedt2022:thm2b": lambda: check_ldp_group_bound(claim("ekenstedt2022:thm2b")),
+    "ekenstedt2022:thm3a": lambda: check_ldp_group_bound(claim("ekenstedt2022:thm3a")),
+    "ekenstedt2022:thm3b": _witness("ekenstedt2022:thm3b", k=2),
+    "ekenstedt2022:lemma3_1": _lemma3_1,
+    "ekenstedt2022:lemma3_2": _witness("ekenstedt2022:lemma3_2", k_premise=1, k_conclusion=2),
+    "ekenstedt2022:lemma3_3": _lemma3_3,
+    "ekenstedt2022:lemma3_4a": _lemma3_4a,
+    "ekenstedt2022:lemma3_4b": _witness("ekenstedt2022:lemma3_4b", k=2),
+    "ekenstedt2022:lemma3_5": _definitional("the inequalities of Def. 8 widen as ε grows (Def. 1)"),
+    "ekenstedt2022:thm4_1": _thm4_1,
+    "ekenstedt2022:thm4_2": _witness("ekenstedt2022:thm4_2", N=4, k_t=2, k_DP=3),
+    "ekenstedt2022:thm4_2a": _thm4_2a,
+    "ekenstedt2022:thm4_2b": _thm4_2b,
+    "ekenstedt2022:thm4_3a": _thm4_3a,
+    "ekenstedt2022:thm4_3b": _witness("ekenstedt2022:thm4_3b", k_DP=1, k_t=2),
+    "ekenstedt2022:thm5": _witness("ekenstedt2022:thm5", k_conclusion=1, classwise=1),
+    "ekenstedt2022:sec3b_equivalence": lambda: set_distance_check("ekenstedt2022:sec3b_equivalence"),
+    "ekenstedt2022:def4_k_anonymity": _k_anonymity,
 }

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sympy
 
-from theory._claims_003 import Assumption
+from theory._claims_ekenstedt2022 import Assumption
 from theory.claims import Claim, Source
 from theory.definitions import N, eps, k, t
 
@@ -43,7 +43,7 @@ def _src(section: str, item: str) -> Source:
 
 CLAIMS: tuple[Claim, ...] = (
     Claim(
-        "000_prop1",
+        "domingoferrer2015:prop1",
         _src("4", "Proposition 1"),
         "implication",
         "ldp",
@@ -55,10 +55,10 @@ CLAIMS: tuple[Claim, ...] = (
         "max is at the smallest class |E| = k. The proof derives (N-|E|)/|E| and the final line "
         "drops a 1: the printed t is too small by e^ε/N, for every N, k, ε. The hypothesis 'the projection is "
         "ε-DP' is used as a per-record ratio bound e^-ε Pr_i <= Pr_j <= e^ε Pr_i, i.e. ε-LDP "
-        "(Ekenstedt et al. 2022, Def. 6), which is what is encoded; with ε-DP (Ekenstedt et al. 2022, Def. 5) see 000_prop1_dp.",
+        "(Ekenstedt et al. 2022, Def. 6), which is what is encoded; with ε-DP (Ekenstedt et al. 2022, Def. 5) see domingoferrer2015:prop1_dp.",
     ),
     Claim(
-        "000_prop1_dp",
+        "domingoferrer2015:prop1_dp",
         _src("4", "Proposition 1, hypothesis read as ε-DP of Ekenstedt et al. 2022, Def. 5"),
         "implication",
         "dp",
@@ -69,7 +69,7 @@ CLAIMS: tuple[Claim, ...] = (
         "probability 0 in one class keep ε-DP finite while the class makes t infinite.",
     ),
     Claim(
-        "000_prop2",
+        "domingoferrer2015:prop2",
         _src("5", "Proposition 2"),
         "bound",
         None,
@@ -80,7 +80,7 @@ CLAIMS: tuple[Claim, ...] = (
         "at single values (mediant inequality).",
     ),
     Claim(
-        "000_prop3",
+        "domingoferrer2015:prop3",
         _src("5", "Proposition 3"),
         "implication",
         "stochastic_t_closeness",
@@ -92,7 +92,7 @@ CLAIMS: tuple[Claim, ...] = (
         "table's distribution, hence within t^2 of each other.",
     ),
     Claim(
-        "000_sec61_bucket_size",
+        "domingoferrer2015:sec61_bucket_size",
         _src("6.1", "optimal bucketization b_i = N/(t+1)"),
         "bound",
         None,
@@ -102,7 +102,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="Solves t b/N + (1 - b/N)/t = 1.",
     ),
     Claim(
-        "000_table1",
+        "domingoferrer2015:table1",
         _src("6.2", "Table 1"),
         "bound",
         None,
@@ -113,7 +113,7 @@ CLAIMS: tuple[Claim, ...] = (
         "at multiplicative distance exactly t from the uniform 1/(t+1).",
     ),
     Claim(
-        "000_sec62_k_lower",
+        "domingoferrer2015:sec62_k_lower",
         _src("6.2", "k >= t+1 and l in {1, ..., floor(N/(t+1)^2)}"),
         "bound",
         None,
@@ -124,7 +124,7 @@ CLAIMS: tuple[Claim, ...] = (
         "with k = N/((t+1) l) this is l <= N/(t+1)^2. Table 1's exact masses need t(t+1) | k.",
     ),
     Claim(
-        "000_sec62_class_sizes",
+        "domingoferrer2015:sec62_class_sizes",
         _src("6.2", "e_i = ceil(i N/((t+1)l)) - ceil((i-1) N/((t+1)l))"),
         "bound",
         None,
@@ -141,7 +141,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="The (t+1) l class sizes add up to N and differ by at most one.",
     ),
     Claim(
-        "000_sec62_counts",
+        "domingoferrer2015:sec62_counts",
         _src("6.2", "conditions (i)-(ii) on the records of B_i in E_i"),
         "bound",
         None,
@@ -155,7 +155,7 @@ CLAIMS: tuple[Claim, ...] = (
         "every other bucket B_j. The printed rule is right exactly when e_i p_i t is an integer.",
     ),
     Claim(
-        "000_sec63_bucket_sizes",
+        "domingoferrer2015:sec63_bucket_sizes",
         _src("6.3", "step 3(a): buckets of ceil(N/b) or ceil(N/b)+1 values"),
         "bound",
         None,
@@ -168,7 +168,7 @@ CLAIMS: tuple[Claim, ...] = (
         "floor(N/b)+1 values, the others floor(N/b).",
     ),
     Claim(
-        "000_sec63_proportions",
+        "domingoferrer2015:sec63_proportions",
         _src("6.3", "step 4(b): proportions within [1/(t b), t/b]"),
         "bound",
         None,
@@ -181,7 +181,7 @@ CLAIMS: tuple[Claim, ...] = (
 )
 
 SIZES: dict[str, tuple[sympy.Expr | None, sympy.Expr | None]] = {
-    "000_prop1": (None, k),
-    "000_prop1_dp": (None, k),
-    "000_prop3": (k, None),
+    "domingoferrer2015:prop1": (None, k),
+    "domingoferrer2015:prop1_dp": (None, k),
+    "domingoferrer2015:prop3": (k, None),
 }

@@ -38,7 +38,7 @@ _Q = sympy.floor(n / k)
 
 CLAIMS: tuple[Claim, ...] = (
     Claim(
-        "004_prop1",
+        "soriacomas2015:prop1",
         _src("Proposition 1"),
         "bound",
         None,
@@ -52,7 +52,7 @@ CLAIMS: tuple[Claim, ...] = (
         "k floor((n/k)^2/4)/(n(n-1)), equal to the printed bound iff n/k is odd.",
     ),
     Claim(
-        "004_prop2",
+        "soriacomas2015:prop2",
         _src("Proposition 2"),
         "bound",
         None,
@@ -62,7 +62,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="Attained by taking the lowest (or highest) record of every subset S_i.",
     ),
     Claim(
-        "004_expr3",
+        "soriacomas2015:expr3",
         _src("Expression (3)"),
         "bound",
         None,
@@ -72,7 +72,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="The least cluster size whose Proposition 2 bound (n-k)/(2(n-1)k) is at most t.",
     ),
     Claim(
-        "004_expr4",
+        "soriacomas2015:expr4",
         _src("Expression (4), as printed in the text"),
         "bound",
         None,
@@ -83,7 +83,7 @@ CLAIMS: tuple[Claim, ...] = (
         "records can go two-per-cluster.",
     ),
     Claim(
-        "004_alg3_expr4",
+        "soriacomas2015:alg3_expr4",
         _src("Algorithm 3, second line (Expression (4) with a ceiling)"),
         "bound",
         None,
@@ -92,7 +92,7 @@ CLAIMS: tuple[Claim, ...] = (
         (sympy.Le(k, n),),
         corrected=sympy.Eq(k_adjusted, k + sympy.floor(_MOD / _Q)),
         note="With the ceiling the remainder can exceed the number of clusters (n = 11, k = 4 gives "
-        "k' = 6, 11 mod 6 = 5 > floor(11/6) = 1); the text's floor (004_expr4) is right. The "
+        "k' = 6, 11 mod 6 = 5 > floor(11/6) = 1); the text's floor (soriacomas2015:expr4) is right. The "
         "two agree iff floor(n/k) divides n mod k.",
     ),
 )

@@ -1,4 +1,4 @@
-"""Checks of the appendix-table levels of Ekenstedt et al. 2022 (:mod:`theory._claims_003_tables`).
+"""Checks of the appendix-table levels of Ekenstedt et al. 2022 (:mod:`theory._claims_ekenstedt2022_tables`).
 
 Each table is built for every point of an exact grid of (N, k, μ, σ, α) satisfying the
 claim's conditions and measured with :mod:`theory.levels`. The printed form is refuted by
@@ -21,7 +21,7 @@ import sympy
 
 from theory import levels
 from theory._check_tools import holds, ratio_value, result
-from theory._claims_003_tables import alpha, mu, sigma
+from theory._claims_ekenstedt2022_tables import alpha, mu, sigma
 from theory.claims import CheckResult, claim
 from theory.definitions import N, eps, k
 from theory.tables import ProbabilityTable
@@ -37,11 +37,11 @@ def caption_table(table_id: str, values: Mapping[sympy.Symbol, Fraction | int]) 
     m, s, a = (Fraction(values.get(x, 0)) for x in (mu, sigma, alpha))
     n, size = int(values.get(N, 4)), int(values.get(k, 2))
     columns = {
-        "003_table3": ([m, m, s, 2 * m - s], [[0, 1], [2, 3]]),
-        "003_table4": ([Fraction(0)] * (size - 1) + [m] * (n - size + 1), None),
-        "003_table5": ([2 * m - s, s, 2 * m - s, s], [[0, 1], [2, 3]]),
-        "003_table6": ([m, 2 * m, m - s, s], None),
-        "003_table7": ([m] * (size - 1) + [m - a, a] + [Fraction(0)] * (n - size - 1), None),
+        "ekenstedt2022:table3": ([m, m, s, 2 * m - s], [[0, 1], [2, 3]]),
+        "ekenstedt2022:table4": ([Fraction(0)] * (size - 1) + [m] * (n - size + 1), None),
+        "ekenstedt2022:table5": ([2 * m - s, s, 2 * m - s, s], [[0, 1], [2, 3]]),
+        "ekenstedt2022:table6": ([m, 2 * m, m - s, s], None),
+        "ekenstedt2022:table7": ([m] * (size - 1) + [m - a, a] + [Fraction(0)] * (n - size - 1), None),
     }
     column, classes = columns[table_id]
     return ProbabilityTable.from_rows([[p, 1 - p] for p in column], classes)
@@ -49,11 +49,11 @@ def caption_table(table_id: str, values: Mapping[sympy.Symbol, Fraction | int]) 
 
 def _grid(table_id: str) -> Iterator[Mapping[sympy.Symbol, Fraction | int]]:
     for m in _MU:
-        if table_id == "003_table4":
+        if table_id == "ekenstedt2022:table4":
             for n in range(3, 7):
                 for size in range(2, n):
                     yield {mu: m, N: n, k: size}
-        elif table_id == "003_table7":
+        elif table_id == "ekenstedt2022:table7":
             for share in _SHARE[::2]:
                 for n in range(4, 6):
                     for size in range(2, n - 1):
@@ -64,11 +64,11 @@ def _grid(table_id: str) -> Iterator[Mapping[sympy.Symbol, Fraction | int]]:
 
 def _measured(table_id: str, table: ProbabilityTable, values: Mapping[sympy.Symbol, Fraction | int]) -> sympy.Expr:
     """The level the claim is about, in the claim's own units (t, or ε)."""
-    if table_id in ("003_table3", "003_table6"):
+    if table_id in ("ekenstedt2022:table3", "ekenstedt2022:table6"):
         return sympy.log(ratio_value(levels.ldp_ratio(table)))
-    if table_id == "003_table7":
+    if table_id == "ekenstedt2022:table7":
         return sympy.log(ratio_value(levels.dp_ratio(table)))
-    return ratio_value(levels.kt_closeness_t(table, 2 if table_id == "003_table5" else int(values[k])))
+    return ratio_value(levels.kt_closeness_t(table, 2 if table_id == "ekenstedt2022:table5" else int(values[k])))
 
 
 def _at(expr: sympy.Basic, exact: dict[sympy.Symbol, sympy.Expr]) -> sympy.Expr:
@@ -101,9 +101,9 @@ def _same(a: sympy.Expr, b: sympy.Expr) -> bool:
 
 def _side_conditions(table_id: str, table: ProbabilityTable) -> bool:
     """The caption's other statement (a level that does not move with σ)."""
-    if table_id in ("003_table3", "003_table5"):
+    if table_id in ("ekenstedt2022:table3", "ekenstedt2022:table5"):
         return levels.multiplicative_t(table) == 1
-    if table_id == "003_table6":
+    if table_id == "ekenstedt2022:table6":
         return levels.kt_closeness_t(table, 2) == 2
     return True
 
@@ -132,5 +132,5 @@ def _check(table_id: str) -> CheckResult:
 
 CHECKS: dict[str, Callable[[], CheckResult]] = {
     table_id: partial(_check, table_id)
-    for table_id in ("003_table3", "003_table4", "003_table5", "003_table6", "003_table7")
+    for table_id in ("ekenstedt2022:table3", "ekenstedt2022:table4", "ekenstedt2022:table5", "ekenstedt2022:table6", "ekenstedt2022:table7")
 }

@@ -1,4 +1,4 @@
-"""Checks of the claims of Domingo-Ferrer & Soria-Comas 2015 (:mod:`theory._claims_000`), one function per claim.
+"""Checks of the claims of Domingo-Ferrer & Soria-Comas 2015 (:mod:`theory._claims_domingoferrer2015`), one function per claim.
 
 References
 ----------
@@ -16,7 +16,7 @@ import sympy
 
 from theory import levels
 from theory._check_tools import check_ldp_group_bound, exceeds, identity, le, proven, ratio_value, result
-from theory._claims_000 import b, l
+from theory._claims_domingoferrer2015 import b, l
 from theory.claims import CheckResult, claim
 from theory.definitions import N, eps, k, t
 from theory.tables import ProbabilityTable
@@ -77,7 +77,7 @@ def set_distance_check(claim_id: str) -> CheckResult:
 def _prop1_dp() -> CheckResult:
     table = ProbabilityTable.from_rows([[0, 1], [0, 1], ["1/2", "1/2"], ["1/2", "1/2"]], [[0, 1], [2, 3]])
     dp, closeness = levels.dp_ratio(table), levels.stochastic_t(table)
-    printed = claim("000_prop1_dp").printed.rhs.subs({N: 4, k: 2})
+    printed = claim("domingoferrer2015:prop1_dp").printed.rhs.subs({N: 4, k: 2})
     bound = printed.subs(sympy.exp(eps), ratio_value(dp))
     if dp is sympy.oo or not exceeds(closeness, bound):
         return result("unknown", ["exact levels"], f"expected finite DP and t above the bound, found {dp}, {closeness}")
@@ -199,11 +199,11 @@ def _counts() -> CheckResult:
 
 
 def _bucket_counts() -> CheckResult:
-    printed = claim("000_sec63_bucket_sizes").printed
+    printed = claim("domingoferrer2015:sec63_bucket_sizes").printed
     failing = next(
         ((n, m) for n in range(2, 30) for m in range(2, n) if printed.subs({N: n, b: m}) is sympy.false), None
     )
-    corrected = claim("000_sec63_bucket_sizes").effective
+    corrected = claim("domingoferrer2015:sec63_bucket_sizes").effective
     holds = all(corrected.subs({N: n, b: m}) is sympy.true for n in range(2, 25) for m in range(1, n + 1))
     if failing is None or not holds:
         return result("unknown", ["exhaustive"], f"printed failing at {failing}, corrected holds {holds}")
@@ -230,15 +230,15 @@ def _proportions() -> CheckResult:
 
 
 CHECKS: dict[str, Callable[[], CheckResult]] = {
-    "000_prop1": lambda: check_ldp_group_bound(claim("000_prop1")),
-    "000_prop1_dp": _prop1_dp,
-    "000_prop2": lambda: set_distance_check("000_prop2"),
-    "000_prop3": _prop3,
-    "000_sec61_bucket_size": _bucket_size,
-    "000_table1": _table1,
-    "000_sec62_k_lower": _k_lower,
-    "000_sec62_class_sizes": _class_sizes,
-    "000_sec62_counts": _counts,
-    "000_sec63_bucket_sizes": _bucket_counts,
-    "000_sec63_proportions": _proportions,
+    "domingoferrer2015:prop1": lambda: check_ldp_group_bound(claim("domingoferrer2015:prop1")),
+    "domingoferrer2015:prop1_dp": _prop1_dp,
+    "domingoferrer2015:prop2": lambda: set_distance_check("domingoferrer2015:prop2"),
+    "domingoferrer2015:prop3": _prop3,
+    "domingoferrer2015:sec61_bucket_size": _bucket_size,
+    "domingoferrer2015:table1": _table1,
+    "domingoferrer2015:sec62_k_lower": _k_lower,
+    "domingoferrer2015:sec62_class_sizes": _class_sizes,
+    "domingoferrer2015:sec62_counts": _counts,
+    "domingoferrer2015:sec63_bucket_sizes": _bucket_counts,
+    "domingoferrer2015:sec63_proportions": _proportions,
 }

@@ -44,7 +44,7 @@ def _src(section: str, item: str) -> Source:
 
 CLAIMS: tuple[Claim, ...] = (
     Claim(
-        "003_lemma1",
+        "ekenstedt2022:lemma1",
         _src("III.B", "Lemma 1"),
         "implication",
         "ldp",
@@ -55,7 +55,7 @@ CLAIMS: tuple[Claim, ...] = (
         "of Domingo-Ferrer & Soria-Comas 2015, Prop. 1 (corrected), t = (k + (N-k) e^ε)/N with k the smallest class size.",
     ),
     Claim(
-        "003_thm1",
+        "ekenstedt2022:thm1",
         _src("IV", "Theorem 1"),
         "non_implication",
         "multiplicative_t_closeness",
@@ -64,10 +64,10 @@ CLAIMS: tuple[Claim, ...] = (
         (sympy.Ge(N, 3),),
         note="Witness: Table III (classes {μ, μ}, {σ, 2μ-σ}); t = 1 for every σ while the LDP "
         "ratio grows like 2μ/σ. The paper's own exception (all classes singletons) is claim "
-        "003_thm1_exception.",
+        "ekenstedt2022:thm1_exception.",
     ),
     Claim(
-        "003_thm1_exception",
+        "ekenstedt2022:thm1_exception",
         _src("IV", "remark after Theorem 1"),
         "implication",
         "multiplicative_t_closeness",
@@ -78,7 +78,7 @@ CLAIMS: tuple[Claim, ...] = (
         "Theorem 2 gives ln(t^2)-LDP.",
     ),
     Claim(
-        "003_lemma2_1",
+        "ekenstedt2022:lemma2_1",
         _src("IV.A", "Lemma 2(1)"),
         "implication",
         "kt_closeness",
@@ -89,7 +89,7 @@ CLAIMS: tuple[Claim, ...] = (
         "as k grows.",
     ),
     Claim(
-        "003_lemma2_2",
+        "ekenstedt2022:lemma2_2",
         _src("IV.A", "Lemma 2(2)"),
         "non_implication",
         "kt_closeness",
@@ -97,10 +97,10 @@ CLAIMS: tuple[Claim, ...] = (
         NotImplies(_sym("kt_closeness(k_0)"), _sym("kt_closeness(k_1)")),
         (sympy.Lt(k1, k0),),
         note="Witness: Table IV (k-1 zeros); every smaller subset can be all zeros. Table IV's "
-        "caption t = N-k+1 is wrong (claim 003_table4).",
+        "caption t = N-k+1 is wrong (claim ekenstedt2022:table4).",
     ),
     Claim(
-        "003_lemma2_3a",
+        "ekenstedt2022:lemma2_3a",
         _src("IV.A", "Lemma 2(3), implication half (generalisation glyph; Appendix B)"),
         "implication",
         "kt_closeness",
@@ -111,7 +111,7 @@ CLAIMS: tuple[Claim, ...] = (
         "with smallest class k_1 >= k_0 holds at the same t.",
     ),
     Claim(
-        "003_lemma2_3b",
+        "ekenstedt2022:lemma2_3b",
         _src("IV.A", "Lemma 2(3), non-implication half (Appendix B, Table V)"),
         "non_implication",
         "multiplicative_t_closeness",
@@ -124,8 +124,8 @@ CLAIMS: tuple[Claim, ...] = (
         "smallest class k_1 implies (N-1, max((N-1)t/k_1, N/(N-1)))-closeness. Holds for k <= N-2.",
     ),
     Claim(
-        "003_lemma2_3c",
-        _src("IV.A", "Lemma 2(3) at k = N-1: the implication found when correcting 003_lemma2_3b"),
+        "ekenstedt2022:lemma2_3c",
+        _src("IV.A", "Lemma 2(3) at k = N-1: the implication found when correcting ekenstedt2022:lemma2_3b"),
         "implication",
         "multiplicative_t_closeness",
         "kt_closeness",
@@ -136,7 +136,7 @@ CLAIMS: tuple[Claim, ...] = (
         "and Lemma 3(3) it says multiplicative t-closeness implies (global) ε-DP.",
     ),
     Claim(
-        "003_lemma2_4",
+        "ekenstedt2022:lemma2_4",
         _src("IV.A", "Lemma 2(4)"),
         "implication",
         "kt_closeness",
@@ -146,7 +146,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="Monotonicity in t (Ekenstedt et al. 2022, Def. 1): a table (k,t_0)-close is (k,t_1)-close for t_1 >= t_0.",
     ),
     Claim(
-        "003_thm2a",
+        "ekenstedt2022:thm2a",
         _src("IV.A", "Theorem 2, first item"),
         "implication",
         "kt_closeness",
@@ -156,7 +156,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="μ/t <= Pr(Z(c_i)) <= tμ for every record gives a ratio <= t^2 (Appendix C).",
     ),
     Claim(
-        "003_thm2b",
+        "ekenstedt2022:thm2b",
         _src("IV.A", "Theorem 2, second item"),
         "implication",
         "ldp",
@@ -166,7 +166,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="Tight: one record at the low end of the LDP range, the others at the high end.",
     ),
     Claim(
-        "003_thm3a",
+        "ekenstedt2022:thm3a",
         _src("IV.A", "Theorem 3, first item"),
         "implication",
         "ldp",
@@ -179,7 +179,7 @@ CLAIMS: tuple[Claim, ...] = (
         "of the LDP range and the other N-k records at the high end.",
     ),
     Claim(
-        "003_thm3b",
+        "ekenstedt2022:thm3b",
         _src("IV.A", "Theorem 3, second item"),
         "non_implication",
         "kt_closeness",
@@ -189,7 +189,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="Witness: Table VI (μ, 2μ, μ-σ, σ) is (2,2)-close for every small σ; LDP ratio 2μ/σ.",
     ),
     Claim(
-        "003_lemma3_1",
+        "ekenstedt2022:lemma3_1",
         _src("IV.B", "Lemma 3(1)"),
         "implication",
         "k_eps_dp",
@@ -199,7 +199,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="(k,ε)-DP is (N-k, e^ε)-closeness (Theorem 4(1)); then Lemma 2(1).",
     ),
     Claim(
-        "003_lemma3_2",
+        "ekenstedt2022:lemma3_2",
         _src("IV.B", "Lemma 3(2)"),
         "non_implication",
         "k_eps_dp",
@@ -209,7 +209,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="Mirror of Lemma 2(2) through Theorem 4(1): N - k_1 zero records.",
     ),
     Claim(
-        "003_lemma3_3",
+        "ekenstedt2022:lemma3_3",
         _src("IV.B", "Lemma 3(3)"),
         "equivalence",
         "k_eps_dp",
@@ -219,7 +219,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="Definition 8 with k = 1 is Definition 5.",
     ),
     Claim(
-        "003_lemma3_4a",
+        "ekenstedt2022:lemma3_4a",
         _src("IV.B", "Lemma 3(4), implication half (generalisation glyph; Appendix E)"),
         "implication",
         "k_eps_dp",
@@ -230,17 +230,17 @@ CLAIMS: tuple[Claim, ...] = (
         "shows the generalisation: (k,ε)-DP ⇒ ε-DP (Lemma 3(1)) and ε-DP ⇏ (k,ε)-DP.",
     ),
     Claim(
-        "003_lemma3_4b",
+        "ekenstedt2022:lemma3_4b",
         _src("IV.B", "Lemma 3(4), non-implication half (Appendix E, Table VII)"),
         "non_implication",
         "dp",
         "k_eps_dp",
         NotImplies(_sym("dp"), _sym("k_eps_dp")),
         (sympy.Gt(k, 1), sympy.Lt(k, N - 1)),
-        note="Witness: Table VII. Its caption gives e^ε and e^ε_k (not ε, ε_k): claim 003_table7.",
+        note="Witness: Table VII. Its caption gives e^ε and e^ε_k (not ε, ε_k): claim ekenstedt2022:table7.",
     ),
     Claim(
-        "003_lemma3_5",
+        "ekenstedt2022:lemma3_5",
         _src("IV.B", "Lemma 3(5)"),
         "implication",
         "k_eps_dp",
@@ -250,7 +250,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="Monotonicity in ε (Ekenstedt et al. 2022, Def. 1).",
     ),
     Claim(
-        "003_thm4_1",
+        "ekenstedt2022:thm4_1",
         _src("IV.C", "Theorem 4(1)"),
         "equivalence",
         "kt_closeness",
@@ -260,7 +260,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="D_{-K} ranges over all subsets of size N - k_DP: the two definitions coincide at t = e^ε.",
     ),
     Claim(
-        "003_thm4_2",
+        "ekenstedt2022:thm4_2",
         _src("IV.C", "Theorem 4(2), the printed glyph read literally as ⇏"),
         "non_implication",
         "kt_closeness",
@@ -269,10 +269,10 @@ CLAIMS: tuple[Claim, ...] = (
         (sympy.Gt(k_dp, N - k_t),),
         note="True as printed: (k_DP,ε)-DP is (N-k_DP)-closeness with N-k_DP < k_t, and smaller "
         "subsets are not bounded (Lemma 2(2)); witness Table IV. The proof reads the item as a "
-        "generalisation instead (003_thm4_2a/b), which is backwards.",
+        "generalisation instead (ekenstedt2022:thm4_2a/b), which is backwards.",
     ),
     Claim(
-        "003_thm4_2a",
+        "ekenstedt2022:thm4_2a",
         _src("IV.C", "Theorem 4(2), implication half as read by the proof (Appendix F)"),
         "implication",
         "kt_closeness",
@@ -285,7 +285,7 @@ CLAIMS: tuple[Claim, ...] = (
         "literal '⇏' reading of the printed item is the true one.",
     ),
     Claim(
-        "003_thm4_2b",
+        "ekenstedt2022:thm4_2b",
         _src("IV.C", "Theorem 4(2), non-implication half as read by the proof (Appendix F)"),
         "non_implication",
         "k_eps_dp",
@@ -295,7 +295,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="Refuted: (k_DP,ε)-DP ⇒ (k_t, e^ε)-closeness by Theorem 4(1) then Lemma 2(1).",
     ),
     Claim(
-        "003_thm4_3a",
+        "ekenstedt2022:thm4_3a",
         _src("IV.C", "Theorem 4(3), implication half (generalisation glyph)"),
         "implication",
         "kt_closeness",
@@ -305,7 +305,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="Lemma 2(1) to size N - k_DP > k_t, then Theorem 4(1). The literal '⇏' reading is false.",
     ),
     Claim(
-        "003_thm4_3b",
+        "ekenstedt2022:thm4_3b",
         _src("IV.C", "Theorem 4(3), non-implication half"),
         "non_implication",
         "k_eps_dp",
@@ -315,7 +315,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="(k_DP,ε)-DP is (N-k_DP)-closeness, which does not bound smaller subsets (Lemma 2(2)).",
     ),
     Claim(
-        "003_thm5",
+        "ekenstedt2022:thm5",
         _src("IV.C", "Theorem 5"),
         "non_implication",
         "multiplicative_t_closeness",
@@ -325,10 +325,10 @@ CLAIMS: tuple[Claim, ...] = (
         note="(k,ε)-DP measured inside each equivalence class, as the paper decides (Sec. IV.C). "
         "Witness: Table III, removing record 4 from E_2 leaves σ against μ. Read globally it "
         "fails for k = 1: multiplicative t-closeness (smallest class k_1) gives e^ε <= "
-        "max((N-1)t/k_1, N/(N-1)) (see 003_lemma2_3b).",
+        "max((N-1)t/k_1, N/(N-1)) (see ekenstedt2022:lemma2_3b).",
     ),
     Claim(
-        "003_sec3b_equivalence",
+        "ekenstedt2022:sec3b_equivalence",
         _src("III.B", "multiplicative t-closeness is stochastic t-closeness with the Def. 4 distance"),
         "equivalence",
         "stochastic_t_closeness",
@@ -338,7 +338,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="Same averaged distributions; Domingo-Ferrer & Soria-Comas 2015, Prop. 2 reduces the max over all sets S to buckets.",
     ),
     Claim(
-        "003_def4_k_anonymity",
+        "ekenstedt2022:def4_k_anonymity",
         _src("III.B", "Definition 4 (min |E_i| = k)"),
         "implication",
         "multiplicative_t_closeness",
@@ -350,32 +350,32 @@ CLAIMS: tuple[Claim, ...] = (
 )
 
 SIZES: dict[str, tuple[sympy.Expr | None, sympy.Expr | None]] = {
-    "003_lemma1": (None, k),
-    "003_thm1": (k, None),
-    "003_thm1_exception": (sympy.Integer(1), None),
-    "003_lemma2_1": (k0, k1),
-    "003_lemma2_2": (k0, k1),
-    "003_lemma2_3a": (k0, k1),
-    "003_lemma2_3b": (k0, k1),
-    "003_lemma2_3c": (k1, N - 1),
-    "003_lemma2_4": (k0, k1),
-    "003_thm2a": (sympy.Integer(1), None),
-    "003_thm2b": (None, sympy.Integer(1)),
-    "003_thm3a": (None, k),
-    "003_thm3b": (k, None),
-    "003_lemma3_1": (k0, k1),
-    "003_lemma3_2": (k0, k1),
-    "003_lemma3_3": (sympy.Integer(1), None),
-    "003_lemma3_4a": (k, None),
-    "003_lemma3_4b": (None, k),
-    "003_lemma3_5": (k0, k1),
-    "003_thm4_1": (k_t, k_dp),
-    "003_thm4_2": (k_t, k_dp),
-    "003_thm4_2a": (k_t, k_dp),
-    "003_thm4_2b": (k_dp, k_t),
-    "003_thm4_3a": (k_t, k_dp),
-    "003_thm4_3b": (k_dp, k_t),
-    "003_thm5": (k0, k1),
-    "003_sec3b_equivalence": (k, k),
-    "003_def4_k_anonymity": (k0, None),
+    "ekenstedt2022:lemma1": (None, k),
+    "ekenstedt2022:thm1": (k, None),
+    "ekenstedt2022:thm1_exception": (sympy.Integer(1), None),
+    "ekenstedt2022:lemma2_1": (k0, k1),
+    "ekenstedt2022:lemma2_2": (k0, k1),
+    "ekenstedt2022:lemma2_3a": (k0, k1),
+    "ekenstedt2022:lemma2_3b": (k0, k1),
+    "ekenstedt2022:lemma2_3c": (k1, N - 1),
+    "ekenstedt2022:lemma2_4": (k0, k1),
+    "ekenstedt2022:thm2a": (sympy.Integer(1), None),
+    "ekenstedt2022:thm2b": (None, sympy.Integer(1)),
+    "ekenstedt2022:thm3a": (None, k),
+    "ekenstedt2022:thm3b": (k, None),
+    "ekenstedt2022:lemma3_1": (k0, k1),
+    "ekenstedt2022:lemma3_2": (k0, k1),
+    "ekenstedt2022:lemma3_3": (sympy.Integer(1), None),
+    "ekenstedt2022:lemma3_4a": (k, None),
+    "ekenstedt2022:lemma3_4b": (None, k),
+    "ekenstedt2022:lemma3_5": (k0, k1),
+    "ekenstedt2022:thm4_1": (k_t, k_dp),
+    "ekenstedt2022:thm4_2": (k_t, k_dp),
+    "ekenstedt2022:thm4_2a": (k_t, k_dp),
+    "ekenstedt2022:thm4_2b": (k_dp, k_t),
+    "ekenstedt2022:thm4_3a": (k_t, k_dp),
+    "ekenstedt2022:thm4_3b": (k_dp, k_t),
+    "ekenstedt2022:thm5": (k0, k1),
+    "ekenstedt2022:sec3b_equivalence": (k, k),
+    "ekenstedt2022:def4_k_anonymity": (k0, None),
 }

@@ -33,7 +33,7 @@ _v = 1 - k * mu / N  # Table VII: Pr_D(a_2)
 
 CLAIMS: tuple[Claim, ...] = (
     Claim(
-        "003_table3",
+        "ekenstedt2022:table3",
         Source(_P, "Appendix A", "Table III caption: local ln((2μ-σ)/σ)-DP"),
         "bound",
         None,
@@ -45,7 +45,7 @@ CLAIMS: tuple[Claim, ...] = (
         "printed form holds iff μ <= 1/2. Multiplicative 1-closeness holds for every σ.",
     ),
     Claim(
-        "003_table4",
+        "ekenstedt2022:table4",
         Source(_P, "Appendix B", "Table IV caption and proof of Lemma 2(2): t = N - k + 1"),
         "bound",
         None,
@@ -66,7 +66,7 @@ CLAIMS: tuple[Claim, ...] = (
         "The non-implication (Lemma 2(2)) is unaffected: smaller subsets still see only zeros.",
     ),
     Claim(
-        "003_table5",
+        "ekenstedt2022:table5",
         Source(_P, "Appendix B", "Table V / proof of Lemma 2(3): (2, t_0)-closeness with t_0 = μ/σ"),
         "bound",
         None,
@@ -80,7 +80,7 @@ CLAIMS: tuple[Claim, ...] = (
         "(1-μ)/(1-2μ+σ), which exceeds μ/σ iff μ > 1/2.",
     ),
     Claim(
-        "003_table6",
+        "ekenstedt2022:table6",
         Source(_P, "Appendix D", "Table VI / proof of Theorem 3: (2,2)-closeness and ε = ln(2μ/σ)"),
         "bound",
         None,
@@ -95,7 +95,7 @@ CLAIMS: tuple[Claim, ...] = (
         "probability is min(σ, μ-σ), not σ, and bucket a_2 adds max(1-σ, 1-μ+σ)/(1-2μ).",
     ),
     Claim(
-        "003_table7",
+        "ekenstedt2022:table7",
         Source(_P, "Appendix E", "Table VII caption: ε = max(N/(N-1), (N-1)k/((k-1)N))"),
         "bound",
         None,

@@ -1,0 +1,146 @@
+"""The certificate's content: an in-toto Statement v1 about one audited release.
+
+The statement's subject is the release file, named and identified by the SHA-256 of its
+bytes; its predicate (``PREDICATE_TYPE``, privcert's own versioned type) holds what was
+checked and what was found: the tool and schema versions, the time, the policy as
+written, every measurement with its exact level, threshold, verdict and witness, one
+plain sentence per failure, and the overall verdict. Infinite and undefined levels are
+strings (``"inf"``, ``"undefined"``), never ``null``. The statement is serialized with
+the JSON Canonicalization Scheme (RFC 8785), so the same audit at the same time gives the
+same bytes.
+
+References
+----------
+in-toto Attestation Framework, Statement layer v1:
+https://github.com/in-toto/attestation/blob/main/spec/v1/statement.md
+RFC 8785, JSON Canonicalization Scheme (Rundgren, Jordan & Erdtman 2020).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import rfc8785
+
+from verifier.audit import AuditResult
+
+__all__ = [
+    "STATEMENT_TYPE",
+    "PREDICATE_TYPE",
+    "SCHEMA_VERSION",
+    "Statement",
+    "build_statement",
+    "canonical",
+    "sha256_file",
+]
+
+STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
+SCHEMA_VERSION = "1"
+PREDICATE_TYPE = f"https://privcert.dev/attestation/audit/v{SCHEMA_VERSION}"
+PAYLOAD_TYPE = "application/vnd.in-toto+json"
+"""The DSSE payload type of an in-toto statement."""
+
+
+def canonical(document: Any) -> bytes:
+    """RFC 8785 canonical JSON bytes of ``document`` (sorted keys, no spaces, UTF-8)."""
+    return rfc8785.dumps(document)
+
+
+def sha256_file(path: Path) -> str:
+    """Hex SHA-256 of a file's bytes, read in chunks."""
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        for chunk in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class Statement:
+    """An in-toto Statement v1 as a typed value; :meth:`to_json` is the wire form."""
+
+    subject_name: str
+    subject_sha256: str
+    predicate: Mapping[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "_type": STATEMENT_TYPE,
+            "subject": [{"name": self.subject_name, "digest": {"sha256": self.subject_sha256}}],
+            "predicateType": PREDICATE_TYPE,
+            "predicate": dict(self.predicate),
+        }
+
+    def to_bytes(self) -> bytes:
+        """The canonical (RFC 8785) bytes that are signed."""
+        return canonical(self.to_json())
+
+    @classmethod
+    def from_json(cls, document: Mapping[str, Any]) -> Statement:
+        """Read a statement back, checking its type fields; ``ValueError`` names what differs."""
+        if document.get("_type") != STATEMENT_TYPE:
+            raise ValueError(f"_type: expected {STATEMENT_TYPE!r}, found {document.get('_type')!r}")
+        if document.get("predicateType") != PREDICATE_TYPE:
+            raise ValueError(f"predicateType: expected {PREDICATE_TYPE!r}, found {document.get('predicateType')!r}")
+        subjects = document.get("subject")
+        if not isinstance(subjects, list) or len(subjects) != 1 or not isinstance(subjects[0], Mapping):
+            raise ValueError("subject: expected exactly one subject")
+        digest = subjects[0].get("digest", {})
+        if not isinstance(digest, Mapping) or not isinstance(digest.get("sha256"), str):
+            raise ValueError("subject[0].digest.sha256: expected a hex string")
+        predicate = document.get("predicate")
+        if not isinstance(predicate, Mapping):
+            raise ValueError("predicate: expected an object")
+        return cls(str(subjects[0].get("name")), digest["sha256"], predicate)
+
+
+def _failure(check: Mapping[str, Any]) -> str:
+    """One plain sentence saying why a requirement fails."""
+    attribute = f" on {check['attribute']}" if check.get("attribute") is not None else ""
+    reason = check.get("reason")
+    because = f": {reason}" if reason else ""
+    return (f"{check['requirement']} ({check['model']}{attribute}) has level {check['exact']}, "
+            f"which does not meet the threshold {check['threshold']}{because}")
+
+
+def build_statement(
+    result: AuditResult,
+    release: Path,
+    policy_text: str,
+    *,
+    time: datetime | None = None,
+) -> Statement:
+    """The statement certifying ``result``, the audit of the file ``release``.
+
+    Parameters
+    ----------
+    result
+        The audit (:func:`verifier.audit.audit`).
+    release
+        The audited file; its bytes' SHA-256 is the subject's digest.
+    policy_text
+        The policy exactly as written (the TOML text).
+    time
+        The time of the audit (default: now, UTC); fixed in tests so that the bytes are
+        reproducible.
+    """
+    when = (time or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
+    checks = [check.to_json() for check in result.checks]
+    predicate = {
+        "tool": {"name": "privcert", "version": version("privcert")},
+        "schema_version": SCHEMA_VERSION,
+        "time": when.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "policy": {"source": Path(result.policy.source).name, "text": policy_text},
+        "release": {"rows": result.report.rows, "classes": result.report.classes,
+                    "quasi_identifiers": list(result.report.qi)},
+        "measurements": checks,
+        "failures": [_failure(check) for check in checks if not check["passed"]],
+        "verdict": "pass" if result.passed else "fail",
+    }
+    return Statement(release.name, sha256_file(release), predicate)
