@@ -61,7 +61,7 @@ def test_measure_table4_golden_values_as_json() -> None:
     assert {m["model"] for m in document["measurements"]} == {
         "k_anonymity", "prosecutor_risk", "alpha_k_anonymity", "distinct_l_diversity", "entropy_l_diversity",
         "recursive_cl_diversity", "t_closeness", "multiplicative_t_closeness", "basic_beta_likeness",
-        "enhanced_beta_likeness", "delta_disclosure"}
+        "enhanced_beta_likeness", "delta_disclosure", "delta_disclosure_present"}
 
 
 def test_measure_prints_a_table_and_writes_json(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from _measure_tables import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.likeness import basic_beta_likeness, delta_disclosure, enhanced_beta_likeness
+from verifier.likeness import basic_beta_likeness, delta_disclosure, delta_disclosure_present, enhanced_beta_likeness
 from verifier.multiplicative import multiplicative_t_closeness
 
 
@@ -164,19 +164,60 @@ def test_delta_matches_brute_force(frame):
         assert math.isclose(measurement.level.number, math.log(worst), abs_tol=1e-12)
 
 
+def test_delta_present_on_table_2():
+    # Table 2 of Li et al. 2007: N = 9, p(Heart) = 5/9, p(Cancer) = 3/9, p(Flu) = 1/9. Over the
+    # values present in each class the largest ratio is class (4790*, >=40)'s Flu:
+    # (1/3)/(1/9) = 3 (the others: 9/5, 5/3, 1, 5/3, 2). Two classes lack a value, so the
+    # definition's δ* is infinite while the variant is ln 3.
+    measurement = delta_disclosure_present(paper_table("disease2"))
+    assert measurement.model == "delta_disclosure_present" and measurement.comparison == "below"
+    assert measurement.level.exact == "ln(3)"
+    assert measurement.witness.qi == {"zip": "4790*", "age": ">=40"} and measurement.witness.value == "Flu"
+    assert any("2 class(es) lack a value" in note for note in measurement.notes)
+    assert delta_disclosure(paper_table("disease2")).level.exact == "inf"
+
+
+def test_delta_present_skips_the_lacking_class():
+    # Class a = {flu, cancer}, class b = {cancer, cancer}; p(flu) = 1/4, p(cancer) = 3/4.
+    # b lacks flu (δ* = ∞); over present values: a's flu (1/2)/(1/4) = 2, a's cancer 2/3,
+    # b's cancer 4/3: ln 2, the number pyCANON reports for this table.
+    measurement = delta_disclosure_present(table_from_counts([{"flu": 1, "cancer": 1}, {"cancer": 2}]))
+    assert measurement.level.exact == "ln(2)"
+    assert measurement.witness.qi == {"q": 0} and measurement.witness.value == "flu"
+
+
+@settings(max_examples=80, deadline=None)
+@given(releases())
+def test_delta_present_matches_brute_force(frame):
+    # Brute force over the cells with q > 0; never above the definition's δ*, and equal to it
+    # when no class lacks a value of the table.
+    _, table = tables_of(frame)
+    p = fractions_p(table)
+    ratios = [Fraction(count, sum(row)) / p_s for _, row in class_counts(table) for count, p_s in zip(row, p) if count]
+    worst = max(max(r, 1 / r) for r in ratios)
+    present, definition = delta_disclosure_present(table), delta_disclosure(table)
+    assert present.level.value == sympy.log(sympy.Rational(worst.numerator, worst.denominator))
+    lacking = any(count == 0 and p_s for _, row in class_counts(table) for count, p_s in zip(row, p))
+    if lacking:
+        assert definition.level.exact == "inf"
+    else:
+        assert present.level == definition.level and present.witness == definition.witness
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_row_order_and_labels_never_matter(data):
     frame = data.draw(releases())
     shuffled = data.draw(perturbed(frame))
     t1, t2 = tables_of(frame)[1], tables_of(shuffled)[1]
-    for measure in (basic_beta_likeness, enhanced_beta_likeness, delta_disclosure):
+    for measure in (basic_beta_likeness, enhanced_beta_likeness, delta_disclosure, delta_disclosure_present):
         assert measure(t1).to_json() == measure(t2).to_json()
 
 
-@pytest.mark.parametrize("measure", [basic_beta_likeness, enhanced_beta_likeness, delta_disclosure])
+@pytest.mark.parametrize("measure", [basic_beta_likeness, enhanced_beta_likeness, delta_disclosure,
+                                     delta_disclosure_present])
 def test_comparison_direction(measure):
-    expected = "below" if measure is delta_disclosure else "at_most"
+    expected = "below" if measure in (delta_disclosure, delta_disclosure_present) else "at_most"
     assert measure(paper_table("disease4")).comparison == expected
 
 
@@ -187,7 +228,7 @@ def test_exact_steps_agree_with_the_screen(frame):
     # comparison for -ln p, Fractions for the maxima); forcing Python ints instead of int64
     # exercises the path used beyond ~2·10^9 rows. Neither may change any result.
     _, table = tables_of(frame)
-    measures = (basic_beta_likeness, enhanced_beta_likeness, delta_disclosure)
+    measures = (basic_beta_likeness, enhanced_beta_likeness, delta_disclosure, delta_disclosure_present)
     expected = [measure(table).to_json() for measure in measures]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr("verifier.likeness.screen_margin", wide_screen)
@@ -196,7 +237,8 @@ def test_exact_steps_agree_with_the_screen(frame):
         assert [measure(table).to_json() for measure in measures] == expected
 
 
-@pytest.mark.parametrize("measure", [basic_beta_likeness, enhanced_beta_likeness, delta_disclosure])
+@pytest.mark.parametrize("measure", [basic_beta_likeness, enhanced_beta_likeness, delta_disclosure,
+                                     delta_disclosure_present])
 def test_table_without_rows_is_undefined(measure):
     measurement = measure(empty_table())
     assert measurement.level.exact == "undefined" and measurement.witness is None

@@ -61,7 +61,8 @@ def test_every_model_on_every_attribute() -> None:
     report = _table4(l=[2, 3])
     measured = [(m.model, m.attribute, m.distance, m.parameters.get("l")) for m in report.measurements]
     per_attribute = ["alpha_k_anonymity", "distinct_l_diversity", "entropy_l_diversity"]
-    after = ["multiplicative_t_closeness", "basic_beta_likeness", "enhanced_beta_likeness", "delta_disclosure"]
+    after = ["multiplicative_t_closeness", "basic_beta_likeness", "enhanced_beta_likeness", "delta_disclosure",
+             "delta_disclosure_present"]
 
     def plan(attribute: Any, distances: list[str]) -> list[tuple[Any, ...]]:
         return ([(m, attribute, None, None) for m in per_attribute]
@@ -97,7 +98,7 @@ def test_json_contract() -> None:
     for item in document["measurements"]:
         assert {"model", "attribute", "distance", "parameters", "level", "exact", "witness", "notes"} <= set(item)
     joint = [m for m in document["measurements"] if m["attribute"] == ["salary", "disease4"]]
-    assert len(joint) == 9  # 3 + recursive (l=2) + t (equal) + 4
+    assert len(joint) == 10  # 3 + recursive (l=2) + t (equal) + 5
     salary = next(m for m in document["measurements"] if m["model"] == "t_closeness" and m["attribute"] == "salary")
     assert (salary["distance"], salary["exact"], salary["level"]) == ("ordered", "3/8", 0.375)
     infinite = next(m for m in document["measurements"] if m["model"] == "delta_disclosure" and m["attribute"] == "salary")

@@ -148,6 +148,8 @@ BAD: list[tuple[str, str, type[Exception], str]] = [
      "found the string '1/0'"),
     ("negative beta", _require('model = "basic_beta_likeness"\nattribute = "salary"\nthreshold = -1'), PolicyError,
      "require[1].threshold: expected a number (integer, decimal, or a string such as \"1/6\") ≥ 0, found the integer -1"),
+    ("negative present delta", _require('model = "delta_disclosure_present"\nattribute = "salary"\nthreshold = -1'),
+     PolicyError, "≥ 0, found the integer -1"),
     ("multiplicative t below 1", _require('model = "multiplicative_t_closeness"\nattribute = "salary"\nthreshold = 0.5'),
      PolicyError, "≥ 1, found the number 0.5"),
     ("risk above 1", _require('model = "prosecutor_risk"\nthreshold = 2'), PolicyError, "≥ 0 and ≤ 1, found the integer 2"),

@@ -48,7 +48,7 @@ from verifier.anonymity import alpha_k_anonymity
 from verifier.counts import AttributeSpec, CountTable, count_tables
 from verifier.diversity import distinct_l_diversity, entropy_l_diversity, recursive_cl_diversity
 from verifier.emd import t_closeness
-from verifier.likeness import basic_beta_likeness, delta_disclosure, enhanced_beta_likeness
+from verifier.likeness import basic_beta_likeness, delta_disclosure, delta_disclosure_present, enhanced_beta_likeness
 from verifier.measure import Report, measure
 
 QI = ["age", "zip", "sex"]
@@ -193,6 +193,7 @@ def check_attribute(table: CountTable, answers: dict[str, Any], attribute: str) 
     ratios = [(r / r.sum())[present] / p[present] for r in rows]
     assert_close(max(float(np.abs(np.log(x[x > 0])).max()) for x in ratios), got["delta_disclosure"],
                  "delta over the cells with q > 0")
+    assert_close(delta_disclosure_present(table).level.number, got["delta_disclosure"], "delta over present values")
     delta = delta_disclosure(table).level
     if any((x == 0).any() for x in ratios):
         assert delta.value == sympy.oo
@@ -344,6 +345,7 @@ def test_minimal_delta(pycanon: PycanonEnv, tmp_path: Path) -> None:
     # class a's flu: |ln((1/2)/(1/4))| = ln 2.
     frame = pd.DataFrame({"zip": ["a", "a", "b", "b"], "disease": ["flu", "cancer", "cancer", "cancer"]})
     assert delta_disclosure(privcert_on(frame)).level.value == sympy.oo
+    assert delta_disclosure_present(privcert_on(frame)).level.value == sympy.log(2)
     assert one_table(pycanon, tmp_path, frame, "delta_disclosure") == pytest.approx(math.log(2), rel=1e-15)
 
 

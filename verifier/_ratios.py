@@ -55,20 +55,22 @@ class RatioExtreme:
     lacking: int
 
 
-def ratio_extreme(table: CountTable, cells: Cells) -> RatioExtreme:
+def ratio_extreme(table: CountTable, cells: Cells, *, present_only: bool = False) -> RatioExtreme:
     """The largest ``max(q/p, p/q)`` over the cells of ``table`` (at least one present class).
 
+    With ``present_only`` the cells with ``q = 0`` (a value a class lacks) are left out,
+    so the maximum is finite; ``lacking`` still counts the classes that lack a value.
     Every cell is screened in float64 and the candidates are decided exactly
     (:func:`~verifier._screen.screened_max`); ties go to the class whose QI values sort
     first, then the smallest value code.
     """
     present_values = np.asarray(table.totals) > 0
     lacking = cells.present[cells.distinct < int(present_values.sum())]
-    if lacking.size:
+    if lacking.size and not present_only:
         index = first_by_qi(table.classes, lacking)
         code = int(np.flatnonzero((table.row(index) == 0) & present_values)[0])
         return RatioExtreme(None, index, code, False, int(lacking.size))
     own, expected = ratio_terms(table, cells)
     best, positions = screened_max(np.maximum(own, expected), np.minimum(own, expected))
     cell = first_cell_by_qi(table.classes, cells, positions)
-    return RatioExtreme(best, int(cells.cls[cell]), int(cells.value[cell]), bool(own[cell] >= expected[cell]), 0)
+    return RatioExtreme(best, int(cells.cls[cell]), int(cells.value[cell]), bool(own[cell] >= expected[cell]), int(lacking.size))

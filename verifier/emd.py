@@ -31,9 +31,11 @@ table size, and a linear map ``F`` from counts to non-negative "features",
   leaves below" as the slides say, and for the slides' worked values, which the
   definition does not give.
 
-Every class is screened in float64, block by block; every class within the screening
-margin of the largest value is recomputed with integers (Python integers when int64
-could overflow) and the level is the exact maximum, a ``Fraction``.
+The sums cost the non-empty cells of the count table, not classes × values: features a
+class does not reach are summed in closed form (:mod:`verifier._emd_cells`). Each class's
+numerator is an exact integer (int64, or Python integers past 2**62); the levels are
+screened in float64 and those within the screening margin of the largest are compared
+exactly, so the level is the exact maximum, a ``Fraction``.
 
 >>> from fractions import Fraction
 >>> emd([1, 1, 1, 0, 0, 0, 0, 0, 0], [1] * 9, "ordered")   # Li et al. 2007: D[P1, Q] = 3/8
@@ -42,14 +44,21 @@ Fraction(3, 8)
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any, Literal
 
 import numpy as np
 
-from verifier._exact_max import exact_argmax, exact_ints, first_by_qi, screen_margin
-from verifier._screen import class_witness, excluded_notes
+from verifier._emd_cells import (
+    Numerators,
+    class_numerators,
+    equal_numerators,
+    hierarchical_numerators,
+    ordered_numerators,
+)
+from verifier._exact_max import first_by_qi
+from verifier._screen import Cells, cells_of, class_witness, excluded_notes, screened_max
 from verifier.counts import CountTable
 from verifier.errors import PolicyError
 from verifier.hierarchy import Hierarchy
@@ -58,9 +67,6 @@ from verifier.results import Level, Measurement
 __all__ = ["Distance", "t_closeness", "emd"]
 
 Distance = Literal["equal", "ordered", "hierarchical"]
-
-Features = Callable[[np.ndarray], np.ndarray]
-
 
 def t_closeness(table: CountTable, distance: Distance, hierarchy: Hierarchy | None = None) -> Measurement:
     """The smallest ``t`` for which the table is t-close: ``max_E EMD(P_E, Q)``.
@@ -97,39 +103,24 @@ def t_closeness(table: CountTable, distance: Distance, hierarchy: Hierarchy | No
     Distance", "Ordered Distance", "Equal Distance", "Hierarchical Distance";
     Soria-Comas et al. 2015, §2.2.
     """
-    features, scale, parameters = _ground(table.values, table.spec.kind, table.attribute, distance, hierarchy)
+    numerators, terms, scale, parameters = _ground(table.values, table.spec.kind, table.attribute, distance, hierarchy)
     parameters = {**parameters, "domain": "declared" if table.spec.order is not None else "table"}
     notes = excluded_notes(table)
     if scale == 0:
         notes += ("the attribute takes a single value: every class has the table's distribution and the EMD is 0",)
         scale = 1
     n = table.n
-    q = features(table.totals[None, :])[0]
-    screened = np.full(table.classes.count, -np.inf)
-    for start, stop, block in table.blocks():
-        sizes = table.sizes[start:stop]
-        live = sizes > 0
-        diff = features(block[live]) / sizes[live, None] - q / n
-        screened[start:stop][live] = np.abs(diff).sum(axis=1) / scale
-    top = float(screened.max())
-    candidates = np.flatnonzero(screened >= top - screen_margin(top, q.size))
-
-    bound = q.size * n * int(table.sizes.max())
-    numerators, chosen = [], []
-    for selected, rows in table.rows(candidates):
-        numerators.append(_numerators(features(rows), table.sizes[selected], q, n, bound))
-        chosen.append(selected)
-    indices = np.concatenate(chosen)
-    numerator = np.concatenate(numerators)
-    best, mask = exact_argmax(numerator, table.sizes[indices])
-    level = best / (n * scale)
-    winner = first_by_qi(table.classes, indices[mask])
+    cells = cells_of(table)
+    numerator = class_numerators(cells, table.totals, terms, numerators)
+    level, positions = screened_max(numerator, cells.sizes)
+    level /= n * scale
+    winner = first_by_qi(table.classes, cells.present[positions])
     size = int(table.sizes[winner])
     witness = class_witness(
         table,
         winner,
         emd=level,
-        numerator=int(numerator[np.flatnonzero(indices == winner)[0]]),
+        numerator=int(numerator[cells.position(winner)]),
         denominator=size * n * scale,
         class_size=size,
         table_size=n,
@@ -178,44 +169,43 @@ def emd(
         )
     kind = "numerical" if distance == "ordered" else "categorical"
     labels = tuple(range(table_counts.size)) if values is None else tuple(values)
-    features, scale, _ = _ground(labels, kind, "<emd>", distance, hierarchy)
+    numerators, terms, scale, _ = _ground(labels, kind, "<emd>", distance, hierarchy)
     if scale == 0:
         return Fraction(0)
-    q = features(table_counts[None, :])[0]
-    bound = q.size * n * size
-    numerator = _numerators(features(class_counts), np.array([size]), q, n, bound)[0]
+    present = np.flatnonzero(class_counts[0])
+    cells = Cells(
+        cls=np.zeros(present.size, dtype=np.int64), value=present, count=class_counts[0][present],
+        present=np.zeros(1, dtype=np.int64), starts=np.zeros(1, dtype=np.int64), sizes=np.array([size]),
+    )
+    numerator = class_numerators(cells, table_counts, terms, numerators)[0]
     return Fraction(int(numerator), size * n * scale)
-
-
-def _numerators(class_features: np.ndarray, sizes: np.ndarray, q: np.ndarray, n: int, bound: int) -> np.ndarray:
-    """``Σ_f |N·F(n_E)_f - |E|·F(n_Q)_f|`` per row, exact (each term is at most ``N·|E|``)."""
-    products = n * exact_ints(bound, class_features) - exact_ints(bound, sizes)[:, None] * exact_ints(bound, q)[None, :]
-    return np.abs(products).sum(axis=1)
 
 
 def _ground(
     values: Sequence[Any], kind: str, attribute: Any, distance: str, hierarchy: Hierarchy | None
-) -> tuple[Features, int, dict[str, Any]]:
-    """The feature map, the scale ``s`` and the parameters of a ground distance."""
+) -> tuple[Numerators, int, int, dict[str, Any]]:
+    """The numerators, the number of features, the scale ``s`` and the parameters of a ground distance."""
     if distance not in ("equal", "ordered", "hierarchical"):
         raise PolicyError(f"t-closeness distance: expected 'equal', 'ordered' or 'hierarchical', found {distance!r}")
     if hierarchy is not None and distance != "hierarchical":
         raise PolicyError(f"attribute {attribute!r}: a hierarchy applies to the hierarchical distance only, not {distance!r}")
     m = len(values)
     if distance == "equal":
-        return (lambda block: block), 2, {"values": m}
+        return equal_numerators, m, 2, {"values": m}
     if distance == "ordered":
         if kind not in ("numerical", "ordinal"):
             raise PolicyError(
                 f"attribute {attribute!r}: the ordered distance needs a numerical or ordinal attribute, found {kind!r}"
             )
-        return (lambda block: np.cumsum(block, axis=1)), m - 1, {"values": m}
+        return ordered_numerators, m, m - 1, {"values": m}
     if hierarchy is None:
         raise PolicyError(f"attribute {attribute!r}: the hierarchical distance needs a hierarchy file, none was given")
     order, starts = hierarchy.node_runs(values, attribute)
-
-    def per_node(block: np.ndarray) -> np.ndarray:
-        arranged = block[:, order]
-        return np.concatenate([np.add.reduceat(arranged, s, axis=1) for s in starts], axis=1)
-
-    return per_node, 2 * hierarchy.height, {"hierarchy": hierarchy.source, "height": hierarchy.height, "values": m}
+    node_of = []
+    for runs in starts:
+        node = np.empty(m, dtype=np.int64)
+        node[order] = np.searchsorted(runs, np.arange(m), side="right") - 1
+        node_of.append(node)
+    terms = sum(runs.size for runs in starts)
+    numerators = hierarchical_numerators(tuple(node_of))
+    return numerators, terms, 2 * hierarchy.height, {"hierarchy": hierarchy.source, "height": hierarchy.height, "values": m}

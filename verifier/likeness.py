@@ -37,7 +37,7 @@ from verifier._ratios import ratio_extreme, ratio_terms
 from verifier.counts import CountTable
 from verifier.results import Level, Measurement, Witness
 
-__all__ = ["basic_beta_likeness", "enhanced_beta_likeness", "delta_disclosure"]
+__all__ = ["basic_beta_likeness", "enhanced_beta_likeness", "delta_disclosure", "delta_disclosure_present"]
 
 _NO_GAIN = "no class raises the frequency of any value above its overall frequency: β* = 0"
 
@@ -158,22 +158,49 @@ def delta_disclosure(table: CountTable) -> Measurement:
 
     The definition is strict (``|ln(q/p)| < δ``), so the table is δ-disclosure-private
     exactly for ``δ > δ*`` (comparison ``below``). A class that lacks a value present in
-    the table has ``q = 0`` and ``δ* = ∞`` (pyCANON skips such cells and reports a finite
-    δ). Natural logarithm. Both extremes of ``q/p`` are found exactly as fractions; the
-    level is the closed form ``ln(a/b)``.
+    the table has ``q = 0`` and ``δ* = ∞`` (ARX and pyCANON skip such cells and report a
+    finite δ: :func:`delta_disclosure_present`). Natural logarithm. Both extremes of
+    ``q/p`` are found exactly as fractions; the level is the closed form ``ln(a/b)``.
 
     References
     ----------
     Brickell & Shmatikov, KDD 2008, Definition 4 (δ-disclosure privacy).
     """
+    return _delta(table, "delta_disclosure", present_only=False)
+
+
+def delta_disclosure_present(table: CountTable) -> Measurement:
+    """δ-disclosure over the values present in each class: the largest ``|ln(q/p)|`` with ``q > 0``.
+
+    .. math:: \\delta^*_{present} = \\max_{E,\\,s:\\,n_{E,s}>0} \\Big|\\ln\\frac{q}{p}\\Big|
+
+    This is what ARX and pyCANON report as δ-disclosure: the cells a class lacks
+    (``q = 0``, where Brickell & Shmatikov's ``|ln(q/p)|`` is infinite) are left out, so
+    the level is finite and never above :func:`delta_disclosure`'s; the two agree when no
+    class lacks a value of the table. It is not the definition's guarantee: a class that
+    lacks a value discloses that its records do not hold it. Comparison ``below``, as for
+    the definition; the note counts the classes that lack a value.
+
+    References
+    ----------
+    Brickell & Shmatikov, KDD 2008, Definition 4 (the definition this variant relaxes).
+    """
+    return _delta(table, "delta_disclosure_present", present_only=True)
+
+
+def _delta(table: CountTable, model: str, *, present_only: bool) -> Measurement:
+    """δ-disclosure over every value of the table, or over the values present in each class."""
     cells = cells_of(table)
     if cells.present.size == 0:
-        return undefined("delta_disclosure", table, "below", notes=("natural logarithm",))
+        return undefined(model, table, "below", notes=("natural logarithm",))
     notes = ("natural logarithm",) + excluded_notes(table)
-    extreme = ratio_extreme(table, cells)
+    extreme = ratio_extreme(table, cells, present_only=present_only)
     witness = _value_witness(table, extreme.index, extreme.code)
     if extreme.ratio is None:
         reason = (f"a class lacks value {witness.value!r}, present in the table: q = 0 and |ln(q/p)| is infinite")
-        return Measurement("delta_disclosure", table.attribute, Level.infinite(reason), witness, "below", notes=notes)
+        return Measurement(model, table.attribute, Level.infinite(reason), witness, "below", notes=notes)
+    if present_only:
+        notes += (f"over the values present in each class (q > 0); {extreme.lacking} class(es) lack a value "
+                  "of the table, where the definition's δ is infinite",)
     level = Level.of(sympy.log(sympy.Rational(extreme.ratio.numerator, extreme.ratio.denominator)))
-    return Measurement("delta_disclosure", table.attribute, level, witness, "below", notes=notes)
+    return Measurement(model, table.attribute, level, witness, "below", notes=notes)

@@ -15,7 +15,8 @@ metrics. On every attribute: ``alpha_k_anonymity``, ``distinct_l_diversity``,
 ``t_closeness`` (``ordered`` distance for numerical and ordinal attributes, ``equal``
 for categorical ones, and also ``hierarchical`` when a hierarchy is given),
 ``multiplicative_t_closeness`` (over the given buckets, or the distinct values),
-``basic_beta_likeness``, ``enhanced_beta_likeness`` and ``delta_disclosure``.
+``basic_beta_likeness``, ``enhanced_beta_likeness``, ``delta_disclosure`` and
+``delta_disclosure_present`` (over the values present in each class, as ARX and pyCANON).
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ from verifier.diversity import distinct_l_diversity, entropy_l_diversity, recurs
 from verifier.emd import t_closeness
 from verifier.errors import PolicyError
 from verifier.hierarchy import Hierarchy
-from verifier.likeness import basic_beta_likeness, delta_disclosure, enhanced_beta_likeness
+from verifier.likeness import basic_beta_likeness, delta_disclosure, delta_disclosure_present, enhanced_beta_likeness
 from verifier.multiplicative import multiplicative_t_closeness
 from verifier.results import Measurement
 
@@ -267,6 +268,7 @@ def _plan(
         ("basic_beta_likeness", lambda: basic_beta_likeness(table)),
         ("enhanced_beta_likeness", lambda: enhanced_beta_likeness(table)),
         ("delta_disclosure", lambda: delta_disclosure(table)),
+        ("delta_disclosure_present", lambda: delta_disclosure_present(table)),
     ]
     return plan
 

@@ -59,6 +59,7 @@ MODELS: Mapping[str, _Rule] = {
     "basic_beta_likeness": _Rule(attribute=True, lower=Fraction(0)),
     "enhanced_beta_likeness": _Rule(attribute=True, lower=Fraction(0)),
     "delta_disclosure": _Rule(attribute=True, lower=Fraction(0)),
+    "delta_disclosure_present": _Rule(attribute=True, lower=Fraction(0)),
 }
 """The model ids a ``[[require]]`` table may name, with the range of their thresholds."""
 
