@@ -10,28 +10,30 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
-import pandas as pd
 import typer
 
 from privcert.anonymize_rr_cli import rr_command
 from verifier.errors import PolicyError
-from verifier.literal import Domain, LiteralError, parse_exact
-from verifier.load import load_table
-from verifier.results import Measurement
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from verifier.literal import Domain
+    from verifier.results import Measurement
 
 app = typer.Typer(help="Produce a release that meets k and t with one of the papers' constructions.",
                   no_args_is_help=True)
 
 Data = Annotated[Path, typer.Argument(help="The original table (CSV or Parquet).")]
-Qi = Annotated[str, typer.Option("--qi", help="Quasi-identifier columns, comma-separated.")]
-Sensitive = Annotated[str, typer.Option("--sensitive", help="The numerical confidential attribute.")]
-K = Annotated[int, typer.Option("--k", help="Minimum class size.")]
-Out = Annotated[Path, typer.Option("--out", help="Where to write the release (CSV or Parquet).")]
-Seed = Annotated[int, typer.Option("--seed", help="Seed of the tie-breaking shuffle.")]
+Qi = Annotated[str, typer.Option("--qi", metavar="NAMES", help="Quasi-identifier columns, comma-separated.")]
+Sensitive = Annotated[str, typer.Option("--sensitive", metavar="NAMES", help="The numerical confidential attribute.")]
+K = Annotated[int, typer.Option("--k", metavar="K,...", help="Minimum class size.")]
+Out = Annotated[Path, typer.Option("--out", metavar="FILE", help="Where to write the release (CSV or Parquet).")]
+Seed = Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the tie-breaking shuffle.")]
 Ordinal = Annotated[list[str], typer.Option(
-    "--ordinal", help="NAME=a,b,c: a categorical quasi-identifier and its order, lowest first (repeatable).")]
+    "--ordinal", metavar="NAME=ORDER", help="NAME=a,b,c: a categorical quasi-identifier and its order, lowest first (repeatable).")]
 
 
 def _names(text: str, option: str) -> list[str]:
@@ -51,7 +53,15 @@ def _orders(items: list[str]) -> dict[str, list[str]]:
     return orders
 
 
+def _domain(**bounds: Fraction) -> Domain:
+    from verifier.literal import Domain
+
+    return Domain(**bounds)
+
+
 def _number(text: str, option: str, domain: Domain) -> Fraction:
+    from verifier.literal import LiteralError, parse_exact
+
     try:
         value = parse_exact(text, option, domain)
     except LiteralError as error:
@@ -59,6 +69,12 @@ def _number(text: str, option: str, domain: Domain) -> Fraction:
     if not value.is_Rational:
         raise PolicyError(f"{option}: expected a rational number such as 0.1 or 1/10, found {text!r}")
     return Fraction(int(value.p), int(value.q))
+
+
+def _load(data: Path) -> pd.DataFrame:
+    from verifier.load import load_table
+
+    return load_table(data)
 
 
 def _write(release: pd.DataFrame, out: Path) -> None:
@@ -93,10 +109,10 @@ def microaggregate(
     qi: Qi,
     sensitive: Sensitive,
     k: K,
-    t: Annotated[str, typer.Option("--t", help="EMD threshold (ordered distance), e.g. 0.1 or 1/10.")],
+    t: Annotated[str, typer.Option("--t", metavar="T", help="EMD threshold (ordered distance), e.g. 0.1 or 1/10.")],
     out: Out,
     algorithm: Annotated[str, typer.Option(
-        "--algorithm", help="t-closeness-first (Algorithm 3), k-anonymity-first (Algorithm 2) or merge (Algorithm 1).",
+        "--algorithm", metavar="NAME", help="t-closeness-first (Algorithm 3), k-anonymity-first (Algorithm 2) or merge (Algorithm 1).",
     )] = "t-closeness-first",
     ordinal: Ordinal = [],  # noqa: B006 (typer reads the default)
     seed: Seed = 0,
@@ -106,8 +122,8 @@ def microaggregate(
     from privcert.cli import _reporting_errors
 
     with _reporting_errors():
-        threshold = _number(t, "--t", Domain(lower=Fraction(0)))
-        result = run(load_table(data), _names(qi, "--qi"), sensitive, k=k, t=threshold,
+        threshold = _number(t, "--t", _domain(lower=Fraction(0)))
+        result = run(_load(data), _names(qi, "--qi"), sensitive, k=k, t=threshold,
                      algorithm=algorithm, orders=_orders(ordinal), seed=seed, source=str(data))  # type: ignore[arg-type]
         _write(result.release, out)
     extra = (f" ({result.partition.clusters} clusters, cluster size {result.partition.cluster_size}, "
@@ -121,7 +137,7 @@ def bucketize(
     qi: Qi,
     sensitive: Sensitive,
     k: K,
-    t: Annotated[int, typer.Option("--t", help="Multiplicative level, an integer ≥ 1 (t + 1 buckets).")],
+    t: Annotated[int, typer.Option("--t", metavar="T", help="Multiplicative level, an integer ≥ 1 (t + 1 buckets).")],
     out: Out,
     ordinal: Ordinal = [],  # noqa: B006
     seed: Seed = 0,
@@ -131,7 +147,7 @@ def bucketize(
     from privcert.cli import _reporting_errors
 
     with _reporting_errors():
-        result = run(load_table(data), _names(qi, "--qi"), sensitive, k=k, t=t, orders=_orders(ordinal), seed=seed,
+        result = run(_load(data), _names(qi, "--qi"), sensitive, k=k, t=t, orders=_orders(ordinal), seed=seed,
                      source=str(data))
         _write(result.release, out)
     extra = f" ({result.counts.shape[0]} classes over {len(result.buckets)} buckets)"

@@ -11,21 +11,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
-import numpy as np
-import pandas as pd
 import typer
-from rich.console import Console
 
-from mechanisms.randomized_response import empirical_frequencies, ldp_randomized_response, tclo_randomized_response
 from verifier.errors import DataError, PolicyError
-from verifier.literal import Domain, LiteralError, parse_exact
-from verifier.load import load_table
-from verifier.mechanism import write_mechanism
 
 __all__ = ["rr_command"]
 
 
 def _keep(text: str) -> Fraction:
+    from verifier.literal import Domain, LiteralError, parse_exact
+
     try:
         value = parse_exact(text, "--keep", Domain(lower=Fraction(0), upper=Fraction(1)))
     except LiteralError as error:
@@ -36,21 +31,32 @@ def _keep(text: str) -> Fraction:
 
 
 def rr_command(
-    data: Annotated[Path, typer.Argument(help="The original data (.csv, .csv.gz, .parquet).")],
-    sensitive: Annotated[str, typer.Option("--sensitive", help="The column to randomize.")],
-    keep: Annotated[str, typer.Option("--keep", help="Probability of keeping the true value (e.g. 0.6 or 3/5).")],
-    out: Annotated[Path, typer.Option("--out", help="The release to write (CSV).")],
-    mode: Annotated[str, typer.Option("--mode", help="uniform (Fig. 4) or empirical (Fig. 5) replacement.")] = "uniform",
+    data: Annotated[Path, typer.Argument(metavar="DATA", help="The original data (.csv, .csv.gz, .parquet).")],
+    sensitive: Annotated[str, typer.Option("--sensitive", metavar="NAMES", help="The column to randomize.")],
+    keep: Annotated[str, typer.Option("--keep", metavar="P", help="Probability of keeping the true value (e.g. 0.6 or 3/5).")],
+    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The release to write (CSV).")],
+    mode: Annotated[str, typer.Option("--mode", metavar="MODE", help="uniform (Fig. 4) or empirical (Fig. 5) replacement.")] = "uniform",
     mechanism_out: Annotated[Path | None, typer.Option(
-        "--mechanism-out", help="Where to write the mechanism CSV (default: RELEASE with .mechanism.csv).")] = None,
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the random generator.")] = 0,
+        "--mechanism-out", metavar="FILE", help="Where to write the mechanism CSV (default: RELEASE with .mechanism.csv).")] = None,
+    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the random generator.")] = 0,
 ) -> None:
     """Randomized response: keep each value with probability --keep, else draw a replacement.
 
     uniform: the replacement is uniform over the column's values (Ekenstedt et al. 2022, Fig. 4);
     empirical: it is drawn from the column's empirical distribution (Fig. 5).
     """
+    import numpy as np
+    import pandas as pd
+    from rich.console import Console
+
+    from mechanisms.randomized_response import (
+        empirical_frequencies,
+        ldp_randomized_response,
+        tclo_randomized_response,
+    )
     from privcert.cli import _reporting_errors
+    from verifier.load import load_table
+    from verifier.mechanism import write_mechanism
 
     with _reporting_errors():
         if mode not in ("uniform", "empirical"):

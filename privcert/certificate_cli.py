@@ -15,10 +15,8 @@ import typer
 if TYPE_CHECKING:
     from verifier.audit import AuditResult
 
-__all__ = ["keygen_command", "verify_command", "write_certificate", "SignOption", "CertificateOption"]
+__all__ = ["keygen_command", "verify_command", "write_certificate"]
 
-SignOption = Annotated[Path | None, typer.Option("--sign", help="Sign a certificate with this private key (privcert keygen).")]
-CertificateOption = Annotated[Path | None, typer.Option("--certificate", help="Where to write the signed certificate (JSON).")]
 
 
 def _bad_input(message: str) -> typer.Exit:
@@ -46,7 +44,7 @@ def write_certificate(result: AuditResult, release: Path, policy: Path, key: Pat
 
 
 def keygen_command(
-    out: Annotated[Path, typer.Option("--out", help="The private key file to write (its public key goes to OUT.pub).")],
+    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The private key file to write (its public key goes to OUT.pub).")],
 ) -> None:
     """Write a new Ed25519 key pair for signing certificates."""
     from reports.signing import generate_keys
@@ -61,9 +59,9 @@ def keygen_command(
 
 
 def verify_command(
-    certificate: Annotated[Path, typer.Argument(help="The certificate (a DSSE envelope, JSON).")],
-    public_key: Annotated[Path, typer.Option("--public-key", help="The signer's public key (KEY.pub).")],
-    data: Annotated[Path | None, typer.Option("--data", help="The release: check its digest and re-run the audit.")] = None,
+    certificate: Annotated[Path, typer.Argument(metavar="CERTIFICATE", help="The certificate (a DSSE envelope, JSON).")],
+    public_key: Annotated[Path, typer.Option("--public-key", metavar="FILE", help="The signer's public key (KEY.pub).")],
+    data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help="The release: check its digest and re-run the audit.")] = None,
 ) -> None:
     """Check a certificate: signature, then (with --data) the release's digest and every measurement."""
     from reports.signing import CertificateError, load_public_key, open_envelope

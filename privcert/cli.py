@@ -1,44 +1,62 @@
 """The ``privcert`` command line: parses arguments, calls the packages, prints, exits.
 
-No privacy logic lives here (ARCHITECTURE.md, "The CLI is thin"). Exit codes:
-``0`` success (for ``audit``: every requirement holds), ``1`` a requirement fails,
-``2`` bad input (the message goes to stderr, without a traceback).
+No privacy logic lives here (ARCHITECTURE.md, "The CLI is thin"). Exit codes, the same
+for every command: ``0`` success (for ``audit``: every requirement holds), ``1`` a
+requirement fails (or a certificate does not verify), ``2`` bad input (one message on
+stderr naming the file, key or row), ``3`` an internal error (one line and where to
+report it; the traceback only with ``--debug``), ``130`` interrupted (Ctrl-C).
+
+Heavy packages (pandas, sympy, z3, matplotlib) are imported inside the commands that use
+them, so that ``privcert --help`` and ``--version`` start at once.
 """
 
 from __future__ import annotations
 
-import json
+import errno
+import os
 import sys
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from privcert.anonymize_cli import app as anonymize_app
-from privcert.certificate_cli import CertificateOption, SignOption, keygen_command, verify_command, write_certificate
-from privcert.randomized_cli import KOption, MechanismOption, ModeOption, randomized_section
+from privcert.certificate_cli import keygen_command, verify_command, write_certificate
+from privcert.options import (
+    CertificateOption,
+    EncodingOption,
+    JsonOption,
+    KOption,
+    MechanismOption,
+    ModeOption,
+    SignOption,
+    ViolationsOption,
+)
 from privcert.theory_cli import app as theory_app
-from verifier.audit import AuditResult, audit
-from verifier.counts import AttributeSpec, Missing
 from verifier.errors import ExcludedRowsWarning, IdentifierColumnWarning, PolicyError, VerifierError
-from verifier.hierarchy import load_hierarchy
-from verifier.load import load_table
-from verifier.measure import Report, attribute_label, measure
-from verifier.policy import Policy, joint_spec, load_policy
-from verifier.results import Measurement
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from verifier.audit import AuditResult
+    from verifier.counts import AttributeSpec, Missing
+    from verifier.policy import Policy
+
+SCHEMA_VERSION = "1"
+"""Version of the JSON contract (privcert/data/schema/results.schema.json)."""
+
+REPORT_URL = "https://github.com/privcert/privcert/issues"
 
 app = typer.Typer(
     name="privcert",
     help="Measure, reason about and certify the privacy of released tables.",
     no_args_is_help=True,
     add_completion=False,
+    rich_markup_mode=None,
+    pretty_exceptions_enable=False,
 )
 app.add_typer(theory_app, name="theory")
 app.add_typer(anonymize_app, name="anonymize")
@@ -47,12 +65,80 @@ app.command("verify")(verify_command)
 
 BAD_INPUT = 2
 FAILED = 1
+INTERNAL = 3
+INTERRUPTED = 130
 T = TypeVar("T")
 
 
+def _version() -> str:
+    from importlib.metadata import version
+
+    return version("privcert")
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(f"privcert {_version()}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", metavar="VERSION", callback=_show_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+    debug: Annotated[bool, typer.Option("--debug", metavar="DEBUG", help="Show the traceback of an internal error.")] = False,
+) -> None:
+    """Measure, reason about and certify the privacy of released tables."""
+
+
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: runs the app and maps every outcome to an exit code."""
+    from typer._click.exceptions import ClickException
+
+    debug = "--debug" in sys.argv[1:]
+    try:
+        code = app(standalone_mode=False)
+    except typer.Exit as done:
+        code = done.exit_code
+    except ClickException as error:
+        error.show()
+        code = error.exit_code
+    except (KeyboardInterrupt, typer.Abort):
+        sys.stderr.write("interrupted\n")
+        code = INTERRUPTED
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = FAILED
+    except OSError as error:
+        if error.errno not in (errno.ENOSPC, errno.EIO, errno.EDQUOT):
+            code = _internal(error, debug)
+        else:
+            sys.stderr.write(f"error: cannot write the output: {error.strerror}\n")
+            code = BAD_INPUT
+    except Exception as error:  # noqa: BLE001 - the one place every unexpected error becomes exit code 3
+        code = _internal(error, debug)
+    try:
+        sys.stdout.flush()
+    except OSError:
+        code = code or BAD_INPUT
+    sys.exit(code or 0)
+
+
+def _internal(error: BaseException, debug: bool) -> int:
+    if debug:
+        import traceback
+
+        traceback.print_exception(error)
+    sys.stderr.write(f"internal error: {type(error).__name__}: {error}\n"
+                     f"This is a defect in privcert; please report it at {REPORT_URL} "
+                     "(run again with --debug for the traceback).\n")
+    return INTERNAL
+
+
+def _stderr(kind: str, message: str) -> None:
+    from privcert.output import safe
+
+    sys.stderr.write(f"{kind}: {safe(message)}\n")
 
 
 @contextmanager
@@ -64,12 +150,11 @@ def _reporting_errors() -> Iterator[None]:
         try:
             yield
         except (VerifierError, FileNotFoundError) as error:
-            Console(stderr=True).print(f"[bold red]error:[/] {escape(str(error))}", highlight=False, soft_wrap=True)
+            _stderr("error", str(error))
             raise typer.Exit(BAD_INPUT) from error
         finally:
             for warning in caught:
-                Console(stderr=True).print(f"[yellow]warning:[/] {escape(str(warning.message))}", highlight=False,
-                                           soft_wrap=True)
+                _stderr("warning", str(warning.message))
 
 
 def _split(text: str, option: str, separator: str = ",") -> tuple[str, ...]:
@@ -99,12 +184,15 @@ def _assignments(values: list[str], option: str, names: tuple[str, ...], parse: 
 def _missing(text: str, option: str) -> Missing:
     if text not in ("error", "value", "exclude"):
         raise PolicyError(f"{option}: expected error, value or exclude, found {text!r}")
-    return cast(Missing, text)
+    return cast("Missing", text)
 
 
 def _specs(
     sensitive: str, numerical: list[str], ordinal: list[str], missing: list[str], joint: list[str]
 ) -> tuple[AttributeSpec, ...]:
+    from verifier.counts import AttributeSpec
+    from verifier.policy import joint_spec
+
     names = _split(sensitive, "--sensitive")
     orders = _assignments(ordinal, "--ordinal", names, lambda text, option: _split(text, option))
     absent = _assignments(missing, "--missing", names, _missing)
@@ -132,102 +220,69 @@ def _specs(
     return tuple(specs)
 
 
-def _level(measurement: Measurement) -> str:
-    """The exact level, followed by its decimal value when the exact form is not plain."""
-    exact, number = measurement.level.exact, measurement.level.number
-    plain = number is None or exact.lstrip("-").isdigit()
-    return exact if plain else f"{exact} ≈ {number:.4g}"
+def _console() -> Console:
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=not sys.stdout.isatty())
 
 
-def _model(measurement: Measurement) -> str:
-    """The model id, with the distance or the l it was measured with."""
-    detail = measurement.distance or (f"l={measurement.parameters['l']}" if "l" in measurement.parameters else None)
-    return measurement.model + (f" ({detail})" if detail else "")
+def _run_metadata(data: Path | None, timings: dict[str, float]) -> dict[str, Any]:
+    """Facts about this run, kept apart from the results so that two audits compare equal."""
+    from datetime import UTC, datetime
 
+    from reports.statement import sha256_file
 
-def _witness(measurement: Measurement) -> str:
-    """A one-line summary of the witness: the class's QI values, its size, the value."""
-    witness = measurement.witness
-    if witness is None:
-        return measurement.level.reason or ""
-    parts = []
-    if witness.qi:
-        parts.append("/".join(str(v) for v in witness.qi.values()))
-    if witness.size is not None:
-        parts.append(f"|E|={witness.size}")
-    if witness.value is not None:
-        parts.append(f"value={witness.value}")
-    return " ".join(parts)
-
-
-def _table(title: str, columns: tuple[str, ...]) -> Table:
-    table = Table(title=title, title_justify="left")
-    for column in columns:
-        table.add_column(column, no_wrap=column != "witness", overflow="fold")
-    return table
-
-
-def _measurement_table(report: Report, title: str) -> Table:
-    table = _table(title, ("model", "attribute", "level", "witness"))
-    for m in report.measurements:
-        table.add_row(*map(escape, (_model(m), attribute_label(m.attribute), _level(m), _witness(m))))
-    return table
-
-
-_SIGN = {"at_least": "≥", "at_most": "≤", "below": "<"}
-
-
-def _audit_table(result: AuditResult, title: str) -> Table:
-    table = _table(title, ("#", "model", "attribute", "level", "required", "result"))
-    for check in result.checks:
-        m = check.measurement
-        verdict = "[green]pass[/]" if check.passed else "[bold red]FAIL[/]"
-        required = f"{_SIGN[m.comparison]} {check.requirement.threshold}"
-        number = check.requirement.key.removeprefix("require[").removesuffix("]")
-        cells = (number, _model(m), attribute_label(m.attribute), _level(m), required)
-        table.add_row(*map(escape, cells), verdict)
-    return table
-
-
-def _summary(report: Report) -> str:
-    excluded = ", ".join(f"{name}: {rows}" for name, rows in report.excluded.items() if rows)
-    return (f"{report.source}: {report.rows} rows, {report.classes} classes over {', '.join(report.qi)}"
-            + (f"; rows excluded ({excluded})" if excluded else ""))
+    return {
+        "tool": "privcert",
+        "version": _version(),
+        "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "input": None if data is None else {"path": str(data), "sha256": sha256_file(data)},
+        "engine": "pandas",
+        "timings": timings,
+    }
 
 
 def _write_json(document: dict[str, Any], target: str | None) -> bool:
-    """Write JSON to ``target`` (``-`` = stdout); return whether stdout was used."""
+    """Write JSON to ``target`` (``-`` = stdout; a file is written atomically); return whether stdout was used."""
+    import json
+    import tempfile
+
     if target is None:
         return False
-    text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
+    text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     if target == "-":
-        sys.stdout.write(text + "\n")
+        sys.stdout.write(text)
         return True
+    path = Path(target)
     try:
-        Path(target).write_text(text + "\n", encoding="utf-8")
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent or ".", prefix=f".{path.name}.",
+                                         suffix=".tmp", delete=False) as stream:
+            stream.write(text)
+        os.replace(stream.name, path)
     except OSError as error:
-        raise PolicyError(f"--json {target}: cannot write the file: {error}") from error
+        raise PolicyError(f"--json {target}: cannot write the file: {error.strerror or error}") from error
     return False
 
 
-JsonOption = Annotated[str | None, typer.Option("--json", help="Write the results as JSON to this file ('-' = stdout only).")]
+def _document(report_json: dict[str, Any], data: Path | None, timings: dict[str, float],
+              extra: dict[str, Any]) -> dict[str, Any]:
+    return {"schema_version": SCHEMA_VERSION, **report_json, **extra, "run": _run_metadata(data, timings)}
 
 
 ListOption = list[str] | None
-EncodingOption = Annotated[str, typer.Option("--encoding", help="The CSV file's text encoding.")]
 
 
 @app.command("measure")
 def measure_command(
-    data: Annotated[Path, typer.Argument(help="The release: .csv, .csv.gz, .parquet or .pq.")],
-    qi: Annotated[str, typer.Option("--qi", help="Quasi-identifier columns, comma-separated.")],
-    sensitive: Annotated[str, typer.Option("--sensitive", help="Sensitive columns, comma-separated.")],
-    numerical: Annotated[ListOption, typer.Option("--numerical", help="Sensitive columns that are numerical.")] = None,
-    ordinal: Annotated[ListOption, typer.Option("--ordinal", help="S=low,mid,high: an ordinal column, its order.")] = None,
-    hierarchy: Annotated[ListOption, typer.Option("--hierarchy", help="S=FILE: a hierarchy CSV (leaf to root).")] = None,
-    joint: Annotated[ListOption, typer.Option("--joint", help="S+T: also measure these columns jointly.")] = None,
-    missing: Annotated[ListOption, typer.Option("--missing", help="S=error|value|exclude for missing values.")] = None,
-    l: Annotated[list[int] | None, typer.Option("--l", help="l of recursive (c,l)-diversity (default 2).")] = None,
+    data: Annotated[Path, typer.Argument(metavar="DATA", help="The release: .csv, .csv.gz, .parquet or .pq.")],
+    qi: Annotated[str, typer.Option("--qi", metavar="NAMES", help="Quasi-identifier columns, comma-separated.")],
+    sensitive: Annotated[str, typer.Option("--sensitive", metavar="NAMES", help="Sensitive columns, comma-separated.")],
+    numerical: Annotated[ListOption, typer.Option("--numerical", metavar="NAMES", help="Sensitive columns that are numerical (comma-separated).")] = None,
+    ordinal: Annotated[ListOption, typer.Option("--ordinal", metavar="S=ORDER", help="S=low,mid,high: an ordinal column, its order.")] = None,
+    hierarchy: Annotated[ListOption, typer.Option("--hierarchy", metavar="S=FILE", help="S=FILE: a hierarchy CSV (leaf to root).")] = None,
+    joint: Annotated[ListOption, typer.Option("--joint", metavar="S+T", help="S+T: also measure these columns jointly.")] = None,
+    missing: Annotated[ListOption, typer.Option("--missing", metavar="S=HOW", help="S=error|value|exclude for missing values.")] = None,
+    l: Annotated[ListOption, typer.Option("--l", metavar="L,...", help="l of recursive (c,l)-diversity, e.g. 2,3 (default 2).")] = None,
     json_out: JsonOption = None,
     mechanism: MechanismOption = None,
     k: KOption = None,
@@ -235,42 +290,43 @@ def measure_command(
     encoding: EncodingOption = "utf-8",
 ) -> None:
     """Measure every privacy model on a release and print the optimal levels."""
+    from privcert.output import print_report
+    from privcert.randomized_cli import parse_ks, randomized_section
+    from verifier.hierarchy import load_hierarchy
+    from verifier.load import load_table
+    from verifier.measure import measure
+
     with _reporting_errors():
         specs = _specs(sensitive, numerical or [], ordinal or [], missing or [], joint or [])
         names = tuple(spec.columns[0] for spec in specs if len(spec.columns) == 1)
         hierarchies = _assignments(hierarchy or [], "--hierarchy", names, lambda text, _: load_hierarchy(text))
+        ls = parse_ks(",".join(l), "--l") if l else (2,)
         frame = load_table(data, encoding=encoding)
-        report = measure(frame, _split(qi, "--qi"), specs, hierarchies=hierarchies, l=l or [2], source=str(data))
+        report = measure(frame, _split(qi, "--qi"), specs, hierarchies=hierarchies, l=list(ls), source=str(data))
         randomized = randomized_section(report, mechanism=mechanism, ks=k, mode=mode, attribute=names[0])
-        document = report.to_json() | ({"randomized": randomized.to_json()} if randomized else {})
+        document = _document(report.to_json(), data, dict(report.timings),
+                             {"randomized": randomized.to_json()} if randomized else {})
         if not _write_json(document, json_out):
-            console = Console()
-            console.print(_summary(report), highlight=False, markup=False)
-            console.print(_measurement_table(report, "optimal levels"))
+            console = _console()
+            print_report(console, report)
             if randomized:
                 randomized.print(console)
 
 
 def _audit(data: Path | None, policy: Policy, encoding: str = "utf-8") -> AuditResult:
+    from verifier.audit import audit
+    from verifier.load import load_table
+
     path = data if data is not None else policy.data
     if path is None:
         raise PolicyError(f"{policy.source}: no release given: pass DATA or set data.path in the policy")
     return audit(load_table(path, encoding=encoding), policy, source=str(path))
 
 
-def _print_audit(result: AuditResult, console: Console) -> None:
-    console.print(_audit_table(result, f"audit against {escape(result.policy.source)}"))
-    failed = sum(not check.passed for check in result.checks)
-    console.print(
-        f"[bold red]FAIL[/]: {failed} of {len(result.checks)} requirement(s) do not hold" if failed
-        else f"[green]PASS[/]: all {len(result.checks)} requirement(s) hold"
-    )
-
-
 @app.command("audit")
 def audit_command(
-    policy: Annotated[Path, typer.Option("--policy", help="The policy file (TOML).")],
-    data: Annotated[Path | None, typer.Argument(help="The release (default: data.path of the policy).")] = None,
+    policy: Annotated[Path, typer.Option("--policy", metavar="FILE", help="The policy file (TOML).")],
+    data: Annotated[Path | None, typer.Argument(metavar="DATA", help="The release (default: data.path of the policy).")] = None,
     json_out: JsonOption = None,
     mechanism: MechanismOption = None,
     k: KOption = None,
@@ -278,19 +334,26 @@ def audit_command(
     sign: SignOption = None,
     certificate: CertificateOption = None,
     encoding: EncodingOption = "utf-8",
+    violations: ViolationsOption = 0,
 ) -> None:
     """Audit a release against a policy: exit 0 if every requirement holds, 1 if one fails, 2 on bad input."""
+    from privcert.output import print_audit, summary
+    from privcert.randomized_cli import randomized_section
+    from verifier.policy import load_policy
+
     with _reporting_errors():
         parsed = load_policy(policy)
         result = _audit(data, parsed, encoding)
         randomized = randomized_section(result.report, policy=parsed, mechanism=mechanism, ks=k, mode=mode,
                                         attribute=parsed.sensitive[0].name)
-        document = result.to_json() | ({"randomized": randomized.to_json()} if randomized else {})
-        write_certificate(result, Path(result.report.source), policy, sign, certificate)
+        release = Path(result.report.source)
+        document = _document(result.to_json(), release, dict(result.report.timings),
+                             {"randomized": randomized.to_json()} if randomized else {})
+        write_certificate(result, release, policy, sign, certificate)
         if not _write_json(document, json_out):
-            console = Console()
-            console.print(_summary(result.report), highlight=False, markup=False)
-            _print_audit(result, console)
+            console = _console()
+            console.file.write(summary(result.report) + "\n")
+            print_audit(console, result, violations)
             if randomized:
                 randomized.print(console)
     if not result.passed:
@@ -300,16 +363,20 @@ def audit_command(
 @app.command("demo")
 def demo_command() -> None:
     """Measure and audit the bundled example: Table 5 of the t-closeness slides (Li et al. 2007)."""
-    console = Console()
+    from importlib import resources
+
+    from privcert.output import print_audit, print_report
+    from verifier.policy import load_policy
+
+    console = _console()
     with _reporting_errors(), resources.as_file(resources.files("privcert.data") / "policy.toml") as policy:
         result = _audit(None, load_policy(policy))
-    console.print(
-        "[bold]privcert demo[/]: Table 5 of the t-closeness slides (Li et al. 2007; Li, Li & Venkatasubramanian, "
-        "ICDE 2007), a salary/disease release, audited against privcert/data/policy.toml.\n"
+    console.file.write(
+        "privcert demo: Table 5 of the t-closeness slides (Li et al. 2007; Li, Li & Venkatasubramanian, "
+        "ICDE 2007), a salary/disease release, audited against privcert/data/policy.toml.\n\n"
     )
-    console.print(_summary(result.report), highlight=False, markup=False)
-    console.print(_measurement_table(result.report, "optimal levels"))
-    console.print()
-    _print_audit(result, console)
+    print_report(console, result.report)
+    console.file.write("\n")
+    print_audit(console, result, violations=3)
     if not result.passed:
         raise typer.Exit(FAILED)

@@ -26,13 +26,8 @@ from verifier.policy import Policy
 from verifier.randomized_release import publisher_measurements
 from verifier.results import Measurement
 
-__all__ = ["MechanismOption", "KOption", "ModeOption", "RandomizedSection", "parse_ks", "randomized_section"]
+__all__ = ["RandomizedSection", "parse_ks", "randomized_section"]
 
-MechanismOption = Annotated[Path | None, typer.Option(
-    "--mechanism", help="Mechanism CSV (value,<bucket>,...): also measure the randomized levels.")]
-KOption = Annotated[str | None, typer.Option("--k", help="Subset sizes for (k,t)-closeness and (k,ε)-DP, e.g. 2,5,10.")]
-ModeOption = Annotated[str | None, typer.Option(
-    "--mode", help="publisher (DATA is the original data, default) or auditor (DATA is the release).")]
 
 
 def parse_ks(text: str | None, option: str = "--k") -> tuple[int, ...]:

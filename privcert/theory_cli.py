@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, NoReturn, TypedDict
+from typing import TYPE_CHECKING, Any, NoReturn, TypedDict
 
-import sympy
 import typer
 
-from verifier.display import condition, exact_text, formula, readable
+if TYPE_CHECKING:
+    import sympy
 
 app = typer.Typer(help="Reason about privacy definitions: claims, implications, counterexamples.", no_args_is_help=True)
 
@@ -71,6 +71,9 @@ def _level(text: str | None, option: str = "--level") -> sympy.Expr | None:
 
 def _in_domain(definition_id: str, value: sympy.Expr | None, option: str) -> None:
     """Exit 2 when a level lies outside its definition's domain (t ≥ 1 for multiplicative t, ...)."""
+    import sympy
+    from verifier.display import formula
+
     from theory.definitions import definition
 
     if value is None:
@@ -81,6 +84,8 @@ def _in_domain(definition_id: str, value: sympy.Expr | None, option: str) -> Non
 
 
 def _text(expr: object) -> str | None:
+    import sympy
+
     return None if expr is None else sympy.sstr(expr)
 
 
@@ -113,12 +118,14 @@ def _counterexample(value: object) -> Any:
 
 @app.command()
 def claims(
-    as_json: bool = typer.Option(False, "--json", help="Print the JSON contract."),
-    deep: bool = typer.Option(False, "--deep", help="Also search every implication with Z3 (slow)."),
-    max_n: int = typer.Option(4, "--max-n", min=1, max=MAX_N, help=f"Largest N for --deep (at most {MAX_N})."),
-    timeout: float = typer.Option(10.0, "--timeout", help="Seconds per Z3 call for --deep."),
+    as_json: bool = typer.Option(False, "--json", metavar="FILE|-", help="Print the JSON contract."),
+    deep: bool = typer.Option(False, "--deep", metavar="DEEP", help="Also search every implication with Z3 (slow)."),
+    max_n: int = typer.Option(4, "--max-n", metavar="N", min=1, max=MAX_N, help=f"Largest N for --deep (at most {MAX_N})."),
+    timeout: float = typer.Option(10.0, "--timeout", metavar="SECONDS", help="Seconds per Z3 call for --deep."),
 ) -> None:
     """Every registered claim with the status earned by checking it."""
+    import sympy
+
     from theory.checks import check_all
     from theory.claims import all_claims
 
@@ -153,13 +160,16 @@ def claims(
 
 @app.command()
 def implies(
-    premise: str = typer.Argument(..., help="Definition id of A."),
-    conclusion: str = typer.Argument(..., help="Definition id of B."),
-    param: list[str] = typer.Option([], "--param", help="NAME=VALUE: N, k, k_premise, k_conclusion, k_t, k_DP, assumptions."),
-    level: str | None = typer.Option(None, "--level", help="A's level (t or ε); prints B's guaranteed level."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    premise: str = typer.Argument(..., metavar="PREMISE", help="Definition id of A."),
+    conclusion: str = typer.Argument(..., metavar="CONCLUSION", help="Definition id of B."),
+    param: list[str] = typer.Option([], "--param", metavar="NAME=VALUE", help="NAME=VALUE: N, k, k_premise, k_conclusion, k_t, k_DP, assumptions."),
+    level: str | None = typer.Option(None, "--level", metavar="LEVEL", help="A's level (t or ε); prints B's guaranteed level."),
+    as_json: bool = typer.Option(False, "--json", metavar="FILE|-", help="Print JSON."),
 ) -> None:
     """Does A imply B? The best path, its composed f, and B's level for a given level of A."""
+    import sympy
+    from verifier.display import formula
+
     from theory.definitions import definition
     from theory.graph import build_graph
 
@@ -217,6 +227,9 @@ def implies(
 
 def _headline(answer: Any) -> str:
     """``yes``, ``no``, ``only if N = 2``, or ``unknown: ...``: the answer before its details."""
+    import sympy
+    from verifier.display import condition
+
     together = condition(sympy.And(*answer.conditions)) if answer.conditions else "always"
     if answer.holds == "yes":
         return "yes" if together == "always" else f"only if {together}"
@@ -227,6 +240,9 @@ def _headline(answer: Any) -> str:
 
 def _level_text(definition_id: str, value: sympy.Expr | None) -> str:
     """A level with its symbol: ``t = 3/2 ≈ 1.5``, ``ε = ln(2) ≈ 0.6931 (e^ε = 2)``."""
+    import sympy
+    from verifier.display import formula, readable
+
     from theory.definitions import definition
 
     symbol = formula(definition(definition_id).level)
@@ -238,9 +254,9 @@ def _level_text(definition_id: str, value: sympy.Expr | None) -> str:
 
 @app.command()
 def refute(
-    claim_id: str = typer.Argument(..., help="A registered claim id."),
-    max_n: int = typer.Option(4, "--max-n", min=1, max=MAX_N, help=f"Largest number of records searched (at most {MAX_N})."),
-    timeout: float = typer.Option(10.0, "--timeout", help="Seconds per Z3 call."),
+    claim_id: str = typer.Argument(..., metavar="CLAIM_ID", help="A registered claim id."),
+    max_n: int = typer.Option(4, "--max-n", metavar="N", min=1, max=MAX_N, help=f"Largest number of records searched (at most {MAX_N})."),
+    timeout: float = typer.Option(10.0, "--timeout", metavar="SECONDS", help="Seconds per Z3 call."),
 ) -> None:
     """Search (Z3) for a counterexample to a claim's printed and corrected forms."""
     from theory.claims import UnknownClaimError, claim
@@ -262,12 +278,14 @@ def refute(
 
 @app.command()
 def witness(
-    premise: str = typer.Argument(..., help="Definition id of A."),
-    conclusion: str = typer.Argument(..., help="Definition id of B."),
-    bound: str = typer.Option(..., "--bound", help="B's level to exceed (t, or ε)."),
-    param: list[str] = typer.Option([], "--param", help="NAME=VALUE: N, k, k_premise, k_conclusion, k_t, k_DP, classwise."),
+    premise: str = typer.Argument(..., metavar="PREMISE", help="Definition id of A."),
+    conclusion: str = typer.Argument(..., metavar="CONCLUSION", help="Definition id of B."),
+    bound: str = typer.Option(..., "--bound", metavar="LEVEL", help="B's level to exceed (t, or ε)."),
+    param: list[str] = typer.Option([], "--param", metavar="NAME=VALUE", help="NAME=VALUE: N, k, k_premise, k_conclusion, k_t, k_DP, classwise."),
 ) -> None:
     """A table satisfying A at a fixed level whose B level exceeds BOUND."""
+    from verifier.display import exact_text
+
     from theory.witnesses import NoWitnessError
     from theory.witnesses import witness as find
 
@@ -297,6 +315,8 @@ def witness(
 
 def _own_units(definition_id: str, ratio_level: object) -> sympy.Expr:
     """A theory level (ratio space: t, or e^ε) in the definition's own units (t, or ε = ln of the ratio)."""
+    import sympy
+
     from theory.levels import is_ratio_definition
 
     value = sympy.sympify(ratio_level)
@@ -306,7 +326,7 @@ def _own_units(definition_id: str, ratio_level: object) -> sympy.Expr:
 
 
 @app.command(name="map")
-def draw_map(out: Path = typer.Option(Path("map.svg"), "--out", help="SVG file to write.")) -> None:
+def draw_map(out: Path = typer.Option(Path("map.svg"), "--out", metavar="FILE", help="SVG file to write.")) -> None:
     """Draw the implication map (Ekenstedt et al. 2022, Figs. 1-2) with checked statuses."""
     from theory.checks import check_all
     from theory.claims import all_claims

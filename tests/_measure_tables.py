@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from verifier.counts import AttributeSpec, Classes, CountTable, count_tables
 
-# 001, Table 2 ("A 3-Anonymous Version of Table 1") and Table 4 ("A 3-diverse version of
+# Li et al. 2007, Table 2 ("A 3-Anonymous Version of Table 1") and Table 4 ("A 3-diverse version of
 # Table 3"): same generalized quasi-identifiers, rows 1-9 in the order printed.
 ZIP = ["476**"] * 3 + ["4790*"] * 3 + ["476**"] * 3
 AGE = ["2*"] * 3 + [">=40"] * 3 + ["3*"] * 3

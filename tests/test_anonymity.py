@@ -33,7 +33,7 @@ def paper_classes():
 
 
 def test_table2_is_3_anonymous():
-    # 001, Table 2: three classes (476**,2*), (4790*,>=40), (476**,3*) of 3 rows each.
+    # Li et al. 2007, Table 2: three classes (476**,2*), (4790*,>=40), (476**,3*) of 3 rows each.
     measurement = k_anonymity(paper_classes())
     assert measurement.level.exact == "3"
     assert measurement.comparison == "at_least"

@@ -41,14 +41,15 @@ def test_measure_table4_golden_values_as_json() -> None:
     result = _run(*TABLE4, "--json", "-")
     assert result.exit_code == 0, result.stderr
     document = json.loads(result.stdout)  # with --json -, stdout holds the JSON and nothing else
-    assert set(document) == {"source", "qi", "rows", "classes", "excluded", "metrics", "measurements", "timings"}
+    assert set(document) == {"schema_version", "qi", "rows", "classes", "excluded", "metrics", "measurements", "run"}
     assert (document["rows"], document["classes"], document["qi"]) == (9, 3, ["zip", "age"])
+    assert document["run"]["input"]["path"].endswith("release.csv") and len(document["run"]["input"]["sha256"]) == 64
     assert document["excluded"] == {"salary": 0, "disease": 0}
     k = _find(document, "k_anonymity")
-    assert (k["exact"], k["level"], k["attribute"], k["distance"], k["parameters"]) == ("3", 3.0, None, None, {})
+    assert (k["exact"], k["level"], k["attribute"], k["distance"], k["parameters"]) == ("3", 3, None, None, {})
     assert (k["witness"]["size"], k["witness"]["value"]) == (3, None)
     l_div = _find(document, "distinct_l_diversity", "disease")
-    assert (l_div["exact"], l_div["level"]) == ("3", 3.0)
+    assert (l_div["exact"], l_div["level"]) == ("3", 3) and isinstance(l_div["level"], int)
     # Li et al. 2007: D[P1, Q] = 3/8 = 0.375 for the class 476**/2* (salaries 3K, 4K, 5K).
     t = _find(document, "t_closeness", "salary", "ordered")
     assert (t["exact"], t["level"]) == ("3/8", 0.375)
@@ -57,7 +58,9 @@ def test_measure_table4_golden_values_as_json() -> None:
     assert _find(document, "t_closeness", "disease", "equal")["exact"] == "4/9"
     assert _find(document, "recursive_cl_diversity", "disease")["parameters"] == {"l": 2}
     delta = _find(document, "delta_disclosure", "salary")
-    assert (delta["level"], delta["exact"]) == (None, "inf") and "reason" in delta
+    assert (delta["level"], delta["exact"], delta["status"]) == ("inf", "inf", "infinite") and "reason" in delta
+    assert delta["direction"] == {"stronger": "smaller", "strict": True}
+    assert k["direction"] == {"stronger": "larger", "strict": False} and k["status"] == "finite"
     assert {m["model"] for m in document["measurements"]} == {
         "k_anonymity", "prosecutor_risk", "alpha_k_anonymity", "distinct_l_diversity", "entropy_l_diversity",
         "recursive_cl_diversity", "t_closeness", "multiplicative_t_closeness", "basic_beta_likeness",
@@ -68,7 +71,7 @@ def test_measure_prints_a_table_and_writes_json(tmp_path: Path) -> None:
     out = tmp_path / "out.json"
     result = _run(*TABLE4, "--json", str(out))
     assert result.exit_code == 0
-    assert "t_closeness (ordered)" in result.stdout and "3/8" in result.stdout and "476**/2* |E|=3" in result.stdout
+    assert "t_closeness (ordered)" in result.stdout and "3/8" in result.stdout and "zip=476**, age=2*; 3 records" in result.stdout
     assert json.loads(out.read_text())["rows"] == 9
 
 
@@ -201,6 +204,6 @@ def test_untrusted_text_is_printed_literally(tmp_path: Path) -> None:
     path.write_text("[b]zip,s\n[/],[red]x\n[/],[red]x\n")
     result = _run("measure", str(path), "--qi", "[b]zip", "--sensitive", "s")
     assert result.exit_code == 0, result.stderr
-    assert "[/] |E|=2" in result.stdout and "value=[red]x" in result.stdout and "over [b]zip" in result.stdout
+    assert "[b]zip=[/]; 2 records" in result.stdout and "value '[red]x'" in result.stdout and "over [b]zip" in result.stdout
     bad = _run("measure", str(path), "--qi", "[/]", "--sensitive", "s")
     assert bad.exit_code == 2 and "column(s) ['[/]'] not found" in bad.stderr

@@ -32,14 +32,14 @@ from verifier.errors import PolicyError
 
 
 def test_table4_is_3_diverse():
-    # 001, Table 4: each class holds 3 different diseases (once each): distinct l = 3.
+    # Li et al. 2007, Table 4: each class holds 3 different diseases (once each): distinct l = 3.
     measurement = distinct_l_diversity(paper_table("disease4"))
     assert measurement.level.exact == "3"
     assert measurement.witness.numbers["distinct_values"] == 3
 
 
 def test_table2_distinct_l_is_1():
-    # 001, Table 2: class (476**, 2*) is Heart Disease ×3, one distinct value (homogeneity attack).
+    # Li et al. 2007, Table 2: class (476**, 2*) is Heart Disease ×3, one distinct value (homogeneity attack).
     measurement = distinct_l_diversity(paper_table("disease2"))
     assert measurement.level.exact == "1"
     assert measurement.witness.qi == {"zip": "476**", "age": "2*"}

@@ -1,4 +1,4 @@
-"""t-closeness with the EMD (verifier.emd): worked examples of 001, brute-force checks.
+"""t-closeness with the EMD (verifier.emd): worked examples of Li et al. 2007, brute-force checks.
 
 Independent methods used here: the ordered EMD as a 1-D Wasserstein distance computed by
 matching sorted samples; the equal EMD as total variation with Fractions; the
@@ -27,7 +27,7 @@ from verifier.hierarchy import Hierarchy, load_hierarchy
 
 DISEASES = load_hierarchy(Path(__file__).parent / "data" / "disease_hierarchy.csv")
 
-# 001, Table 3: records 1..9 as (salary in k, disease).
+# Li et al. 2007, Table 3: records 1..9 as (salary in k, disease).
 RECORDS = {
     1: (3, "gastric ulcer"), 2: (4, "gastritis"), 3: (5, "stomach cancer"),
     4: (6, "gastritis"), 5: (11, "flu"), 6: (8, "bronchitis"),
@@ -40,7 +40,7 @@ def generalized(groups: dict[tuple[str, str], tuple[int, ...]]) -> list[tuple[st
     return [(z, a, *RECORDS[r]) for (z, a), records in groups.items() for r in records]
 
 
-# 001, Table 4 (a 3-diverse version of Table 3) and Table 5 ("0.167-closeness w.r.t. Salary and
+# Li et al. 2007, Table 4 (a 3-diverse version of Table 3) and Table 5 ("0.167-closeness w.r.t. Salary and
 # 0.278-closeness w.r.t. Disease").
 TABLE_4 = generalized({("476**", "2*"): (1, 2, 3), ("4790*", ">=40"): (4, 5, 6), ("476**", "3*"): (7, 8, 9)})
 TABLE_5 = generalized({("4767*", "<=40"): (1, 3, 8), ("4790*", ">=40"): (4, 5, 6), ("4760*", "<=40"): (2, 7, 9)})
@@ -64,7 +64,7 @@ def class_emds(table: CountTable, distance: str, hierarchy: Hierarchy | None = N
 
 
 def min_cost_transport(supply: list[Fraction], demand: list[Fraction], cost: list[list[Fraction]]) -> Fraction:
-    """Exact optimum of the transportation problem (001, "Earth Mover Distance", c1–c3).
+    """Exact optimum of the transportation problem (Li et al. 2007, "Earth Mover Distance", c1–c3).
 
     Successive shortest paths: Bellman-Ford over the residual graph (forward arcs
     source→sink uncapacitated at cost d_ij, backward arcs along positive flow at -d_ij),

@@ -16,7 +16,7 @@ from verifier.hierarchy import Hierarchy, load_hierarchy
 DATA = Path(__file__).parent / "data" / "disease_hierarchy.csv"
 DISEASES = load_hierarchy(DATA)
 TABLE_4_LEAVES = ["bronchitis", "flu", "gastric ulcer", "gastritis", "pneumonia", "stomach cancer"]
-TABLE_4_Q = [2, 1, 1, 2, 1, 2]  # counts of TABLE_4_LEAVES in 001, Table 3/4
+TABLE_4_Q = [2, 1, 1, 2, 1, 2]  # counts of TABLE_4_LEAVES in Li et al. 2007, Table 3/4
 
 
 def recursion_001(hierarchy: Hierarchy, counts: list[int], leaves: list[str], totals: list[int], *, below: bool) -> Fraction:

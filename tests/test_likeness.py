@@ -40,7 +40,7 @@ def _gains(table) -> list[tuple[Fraction, Fraction]]:
 
 
 def test_table2_beta():
-    # 001, Table 2, N = 9: Heart Disease 5, Cancer 3, Flu 1.
+    # Li et al. 2007, Table 2, N = 9: Heart Disease 5, Cancer 3, Flu 1.
     # Class (4790*, >=40) = {Flu, HD, Cancer}: Flu q = 1/3 vs p = 1/9, gain (1/3 - 1/9)/(1/9) = 2.
     # Other gains: class 1 HD (1 - 5/9)/(5/9) = 4/5; class 3 Cancer (2/3 - 1/3)/(1/3) = 1. So β* = 2.
     measurement = basic_beta_likeness(paper_table("disease2"))
@@ -250,7 +250,7 @@ def test_table_without_rows_is_undefined(measure):
 @settings(max_examples=60, deadline=None)
 def test_delta_is_the_log_of_multiplicative_t_over_distinct_values(frame) -> None:
     # |ln(q/p)| ≤ δ for every cell ⟺ max(q/p, p/q) ≤ e^δ, so δ* = ln t* with t* the
-    # multiplicative t-closeness level over the distinct values (000, Def. 4), and both are
+    # multiplicative t-closeness level over the distinct values (Domingo-Ferrer & Soria-Comas 2015, Def. 4), and both are
     # infinite on the same tables; both name the same class and value.
     _, table = tables_of(frame)
     delta, t = delta_disclosure(table), multiplicative_t_closeness(table)

@@ -77,7 +77,7 @@ def test_missing_bucket_is_infinite_with_a_witness() -> None:
     assert result.level.exact == "inf"
     assert result.level.reason == (
         "class {'E': 2} has no record in bucket 'b', which holds 2 of the table's 5 records: "
-        "the ratio P(b)/P_E(b) has a zero denominator (000, Definition 4)"
+        "the ratio P(b)/P_E(b) has a zero denominator (Domingo-Ferrer & Soria-Comas 2015, Definition 4)"
     )
     assert result.witness is not None and (result.witness.qi, result.witness.value) == ({"E": 2}, "b")
     assert result.witness.numbers["classes_lacking_a_bucket"] == 1
@@ -87,7 +87,7 @@ def test_missing_bucket_is_infinite_with_a_witness() -> None:
 
 
 def test_declared_value_absent_from_the_table_is_skipped() -> None:
-    # 0/0 counts as 0 (000, Definition 4): a declared category nobody has does not make t infinite.
+    # 0/0 counts as 0 (Domingo-Ferrer & Soria-Comas 2015, Definition 4): a declared category nobody has does not make t infinite.
     # First table: Q = (1/4, 3/4, 0) over (low, mid, high); class 1 = {low} lacks "mid", which the
     # table holds: ∞. Second table: both classes equal Q = (1/2, 1/2, 0) and lack only "high",
     # which the table lacks too (0/0 = 0): t = 1.

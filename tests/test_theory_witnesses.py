@@ -47,7 +47,7 @@ def brute(definition_id: str, table: ProbabilityTable, size: int | None, classwi
     return k_eps_dp_ratio(rows, size)  # type: ignore[arg-type]
 
 
-# (premise, conclusion, params, premise size, conclusion size): one row per non-implication of 003.
+# (premise, conclusion, params, premise size, conclusion size): one row per non-implication of Ekenstedt et al. 2022.
 CASES = [
     ("multiplicative_t_closeness", "ldp", {"N": 4, "k": 2}, None, None),  # Thm. 1, Table III
     ("multiplicative_t_closeness", "ldp", {"N": 7, "k": 1}, None, None),

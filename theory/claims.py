@@ -209,7 +209,7 @@ def _sizes() -> dict[str, tuple[sympy.Expr | None, sympy.Expr | None]]:
 
 
 def all_claims() -> tuple[Claim, ...]:
-    """Every registered claim, in registry order (003, 000, 004, mechanisms)."""
+    """Every registered claim, in registry order (Ekenstedt et al. 2022, Domingo-Ferrer & Soria-Comas 2015, Soria-Comas et al. 2015, mechanisms)."""
     return tuple(_registry().values())
 
 

@@ -163,7 +163,7 @@ class ProbabilityTable:
     def restrict(self, records: Sequence[int]) -> ProbabilityTable:
         """The sub-table of the given records (renumbered 0..len-1), as a single class.
 
-        Used to measure a level *within* one equivalence class (003, proof of Theorem 5).
+        Used to measure a level *within* one equivalence class (Ekenstedt et al. 2022, proof of Theorem 5).
         """
         return ProbabilityTable.from_rows([self.probs[i] for i in records])
 

@@ -114,23 +114,26 @@ class Reader:
         integer: bool = False,
         lower_open: bool = False,
     ) -> Fraction:
-        """An exact number: a TOML integer or decimal, or a string ``"0.15"`` / ``"1/6"``."""
+        """An exact number: a TOML integer or decimal, or a string ``"0.15"`` / ``"1/6"``.
+
+        Read by the exact grammar of :mod:`verifier.literal` (never evaluated): ``inf``,
+        ``nan`` and magnitudes no level can mean (``1e999999999``) are errors naming the key,
+        not computations.
+        """
+        from verifier.literal import Domain, LiteralError, parse_exact
+
         kind = "an integer" if integer else 'a number (integer, decimal, or a string such as "1/6")'
         bounds = f"{'>' if lower_open else '≥'} {lower}" + (f" and ≤ {upper}" if upper is not None else "")
         expected = f"{kind} {bounds}"
-        number: Fraction | None = None
-        if isinstance(value, (int, Decimal)) and not isinstance(value, bool):
-            number = Fraction(value)
-        elif isinstance(value, str):
-            try:
-                number = Fraction(value.strip())
-            except (ValueError, ZeroDivisionError):
-                number = None
-        if number is None or (integer and number.denominator != 1):
+        if not isinstance(value, (int, Decimal, str)) or isinstance(value, bool):
             self.fail(key, expected, describe(value))
-        if number < lower or (lower_open and number == lower) or (upper is not None and number > upper):
-            self.fail(key, expected, describe(value))
-        return number
+        try:
+            number = parse_exact(value, key, Domain(lower=lower, upper=upper, lower_open=lower_open, integer=integer))
+        except LiteralError as error:
+            self.fail(key, expected, f"{describe(value)} ({str(error).removeprefix(key + ': ')})")
+        if not number.is_Rational:
+            self.fail(key, f"{expected}, rational", describe(value))
+        return Fraction(int(number.p), int(number.q))
 
     def values(self, value: Any, key: str, *, numeric: bool = False) -> tuple[Any, ...]:
         """A non-empty array of distinct scalar values (numbers only when ``numeric``)."""

@@ -12,9 +12,11 @@ can take it, must agree.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from verifier.diversity import entropy_l_satisfied
@@ -22,7 +24,7 @@ from verifier.measure import Report, measure
 from verifier.policy import Policy, Requirement
 from verifier.results import Measurement
 
-__all__ = ["Check", "AuditResult", "audit", "decide"]
+__all__ = ["Check", "AuditResult", "audit", "decide", "offending_classes"]
 
 
 @dataclass(frozen=True)
@@ -33,13 +35,35 @@ class Check:
     measurement: Measurement
     passed: bool
 
+    @property
+    def reason(self) -> str:
+        """One plain sentence: why the requirement fails (or that it holds).
+
+        For example ``class {zip: 476**, age: 2*} has 2 records; the policy requires
+        k_anonymity ≥ 5``.
+        """
+        m = self.measurement
+        sign = {"at_least": "≥", "at_most": "≤", "below": "<"}[m.comparison]
+        required = f"the policy requires {m.model} {sign} {self.requirement.threshold}"
+        if self.passed:
+            return f"{m.model} is {m.level.exact}; {required}"
+        witness = m.witness
+        if m.model == "k_anonymity" and witness is not None and witness.qi is not None:
+            return f"class {_class_text(witness.qi)} has {witness.size} records; {required}"
+        if witness is not None and witness.qi:
+            where = f"class {_class_text(witness.qi)} ({witness.size} records)"
+            value = "" if witness.value is None else f", value {witness.value!r}"
+            return f"{where}{value} attains {m.model} = {m.level.exact}; {required}"
+        return f"{m.model} is {m.level.exact}" + (f" ({m.level.reason})" if m.level.reason else "") + f"; {required}"
+
     def to_json(self) -> dict[str, Any]:
-        """The measurement's JSON plus ``requirement``, ``threshold`` (exact) and ``passed``."""
+        """The measurement's JSON plus ``requirement``, ``threshold`` (exact), ``passed`` and ``reason``."""
         return {
             **self.measurement.to_json(),
             "requirement": self.requirement.key,
             "threshold": str(self.requirement.threshold),
             "passed": self.passed,
+            "reason": self.reason,
         }
 
 
@@ -64,6 +88,22 @@ class AuditResult:
             "measurements": [check.to_json() for check in self.checks],
             "passed": self.passed,
         }
+
+
+def _class_text(qi: Mapping[str, Any]) -> str:
+    return "{" + ", ".join(f"{k}: {'(missing)' if v is None else v}" for k, v in qi.items()) + "}"
+
+
+def offending_classes(result: AuditResult, check: Check, limit: int) -> list[str]:
+    """The first ``limit`` classes (in class order) that break a failed k-anonymity requirement, with their sizes.
+
+    Other models list their witness (the class that attains the level) in the audit itself.
+    """
+    if limit <= 0 or check.passed or check.requirement.model != "k_anonymity" or not result.report.tables:
+        return []
+    classes = next(iter(result.report.tables.values())).classes
+    small = np.flatnonzero(classes.sizes < int(check.requirement.threshold))[:limit]
+    return [f"class {_class_text(classes.describe(int(i)))}: {int(classes.sizes[i])} records" for i in small]
 
 
 def decide(report: Report, requirement: Requirement) -> Check:

@@ -2,7 +2,7 @@
 
 Multiplicative t-closeness (Domingo-Ferrer & Soria-Comas 2015, Definition 4) is infinite as
 soon as a class lacks a value that the table holds, so it is measured on buckets of
-values (000, §6). A bucketing turns the values of a :class:`~verifier.counts.CountTable`
+values (Domingo-Ferrer & Soria-Comas 2015, §6). A bucketing turns the values of a :class:`~verifier.counts.CountTable`
 (in code order) into a bucket code per value and a label per bucket, the arguments of
 :meth:`CountTable.regroup`:
 
@@ -38,7 +38,7 @@ __all__ = ["Bucketing", "DistinctValues", "Ranges", "Groups", "EqualFrequency", 
 
 @dataclass(frozen=True)
 class DistinctValues:
-    """One bucket per value: the empirical distribution itself (000, Proposition 2)."""
+    """One bucket per value: the empirical distribution itself (Domingo-Ferrer & Soria-Comas 2015, Proposition 2)."""
 
     def assign(self, table: CountTable) -> tuple[np.ndarray, tuple[Any, ...]]:
         return np.arange(table.m, dtype=np.int64), table.values

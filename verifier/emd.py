@@ -14,9 +14,9 @@ table size, and a linear map ``F`` from counts to non-negative "features",
     \\mathrm{EMD}(P_E, Q) = \\frac{\\sum_f |N\\,F(n_E)_f - |E|\\,F(n_Q)_f|}{|E|\\,N\\,s}
 
 * ``equal`` (categorical): ``F`` is the identity and ``s = 2``; the EMD is the total
-  variation ``½ Σ |p_i - q_i|`` (001, "Equal Distance").
+  variation ``½ Σ |p_i - q_i|`` (Li et al. 2007, "Equal Distance").
 * ``ordered`` (numerical, ordinal): ``F`` is the cumulative sum over the ``m`` values in
-  code order and ``s = m - 1``, i.e. ``(1/(m-1)) Σ_i |Σ_{j<=i} (p_j - q_j)|`` (001,
+  code order and ``s = m - 1``, i.e. ``(1/(m-1)) Σ_i |Σ_{j<=i} (p_j - q_j)|`` (Li et al. 2007,
   "Ordered Distance"; Soria-Comas et al. 2015, §2.2). ``m`` is the number of values
   present in the table, or the size of a declared domain (``AttributeSpec.order``).
   With ``m = 1`` every class has the table's distribution and the EMD is 0.

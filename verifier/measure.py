@@ -3,7 +3,7 @@
 :func:`measure` is the verifier's front door. It builds the classes and the count tables
 with a single call to :func:`~verifier.counts.count_tables` (the only step that sees
 rows, ARCHITECTURE.md "Sufficient statistics"), then runs every model on every
-sensitive attribute, each alone and each declared joint attribute (000, §4), and
+sensitive attribute, each alone and each declared joint attribute (Domingo-Ferrer & Soria-Comas 2015, §4), and
 returns an immutable :class:`Report` with every :class:`~verifier.results.Measurement`,
 the class metrics and the time each model took.
 
@@ -123,16 +123,19 @@ class Report:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON contract: ``rows``, ``classes``, ``measurements`` and the rest."""
+        """The results: ``rows``, ``classes``, ``measurements`` and the rest.
+
+        The source file and the timings describe the run, not the release, and are left
+        out, so that two reports of the same data are equal (the CLI writes them under
+        ``run``).
+        """
         return {
-            "source": self.source,
             "qi": list(self.qi),
             "rows": self.rows,
             "classes": self.classes,
             "excluded": dict(self.excluded),
             "metrics": self.metrics.to_json(),
             "measurements": [m.to_json() for m in self.measurements],
-            "timings": dict(self.timings),
         }
 
 

@@ -3,7 +3,7 @@
 Domingo-Ferrer & Soria-Comas 2015, Definition 4 measures two distributions by
 ``max_S max(Pr_1(S)/Pr_2(S), Pr_2(S)/Pr_1(S))`` over all sets ``S`` (``0/0 = 0``,
 ``x/0 = ∞``); for discrete distributions the maximum over single points suffices
-(000, Proposition 2, eq. (4)): a ratio of sums ``Σa_i / Σb_i`` never exceeds the
+(Domingo-Ferrer & Soria-Comas 2015, Proposition 2, eq. (4)): a ratio of sums ``Σa_i / Σb_i`` never exceeds the
 largest ``a_i / b_i`` (mediant inequality). Ekenstedt et al. 2022, Definition 4
 states the same model. On a count table, with buckets ``b`` of the sensitive
 attribute,
@@ -73,7 +73,7 @@ def multiplicative_t_closeness(table: CountTable, buckets: Bucketing | None = No
         reason = (
             f"class {bucketed.classes.describe(extreme.index)} has no record in bucket {label!r}, which holds "
             f"{numbers['bucket_count']} of the table's {bucketed.n} records: the ratio P(b)/P_E(b) has a zero "
-            "denominator (000, Definition 4)"
+            "denominator (Domingo-Ferrer & Soria-Comas 2015, Definition 4)"
         )
         witness = class_witness(bucketed, extreme.index, label, **numbers, classes_lacking_a_bucket=extreme.lacking)
         return _measurement(bucketed, Level.infinite(reason), witness, parameters)

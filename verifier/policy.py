@@ -33,7 +33,7 @@ from verifier.text_file import read_text
 __all__ = ["Policy", "Requirement", "Sensitive", "MODELS", "DISTANCES", "load_policy", "parse_policy", "joint_spec"]
 
 DISTANCES: tuple[str, ...] = ("equal", "ordered", "hierarchical")
-"""Ground distances of ``t_closeness`` (001, "Earth Mover Distance")."""
+"""Ground distances of ``t_closeness`` (Li et al. 2007, "Earth Mover Distance")."""
 
 
 @dataclass(frozen=True)

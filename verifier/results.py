@@ -85,6 +85,24 @@ class Level:
         return exact_text(self.value)
 
     @property
+    def status(self) -> Literal["finite", "infinite", "undefined"]:
+        """``finite``, ``infinite`` or ``undefined``: never conflated (the JSON's ``status``)."""
+        if self.value is None:
+            return "undefined"
+        return "infinite" if self.value == sympy.oo else "finite"
+
+    @property
+    def json_value(self) -> int | float | str:
+        """The level in JSON: an integer when it is one, a float otherwise, ``"inf"``/``"undefined"`` as strings."""
+        if self.value is None:
+            return "undefined"
+        if self.value == sympy.oo:
+            return "inf"
+        if self.value.is_Integer:
+            return int(self.value)
+        return float(self.value.evalf(17))
+
+    @property
     def number(self) -> float | None:
         """The level as a float for display and JSON, ``None`` when infinite or undefined."""
         if not self.is_finite:
@@ -187,8 +205,11 @@ class Measurement:
             "attribute": attribute,
             "distance": self.distance,
             "parameters": jsonable(self.parameters),
-            "level": self.level.number,
+            "level": self.level.json_value,
             "exact": self.level.exact,
+            "status": self.level.status,
+            "direction": {"stronger": "larger" if self.comparison == "at_least" else "smaller",
+                          "strict": self.comparison == "below"},
             "witness": None if self.witness is None else self.witness.to_json(),
             "notes": list(self.notes),
         }

@@ -1,0 +1,24 @@
+"""Options shared by several commands, declared once (typer ``Annotated`` types; nothing heavy imported)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+__all__ = ["JsonOption", "EncodingOption", "MechanismOption", "KOption", "ModeOption", "SignOption",
+           "CertificateOption", "ViolationsOption"]
+
+JsonOption = Annotated[str | None, typer.Option(
+    "--json", metavar="FILE|-", help="Write the results as JSON to this file (written atomically), or '-' for stdout only.")]
+EncodingOption = Annotated[str, typer.Option("--encoding", metavar="NAME", help="The CSV file's text encoding.")]
+MechanismOption = Annotated[Path | None, typer.Option(
+    "--mechanism", metavar="FILE", help="Mechanism CSV (value,<bucket>,...): also measure the randomized levels.")]
+KOption = Annotated[str | None, typer.Option("--k", metavar="K,...", help="Subset sizes for (k,t)-closeness and (k,ε)-DP, e.g. 2,5,10.")]
+ModeOption = Annotated[str | None, typer.Option(
+    "--mode", metavar="MODE", help="publisher (DATA is the original data, default) or auditor (DATA is the release).")]
+SignOption = Annotated[Path | None, typer.Option("--sign", metavar="KEY", help="Sign a certificate with this private key (privcert keygen).")]
+CertificateOption = Annotated[Path | None, typer.Option("--certificate", metavar="FILE", help="Where to write the signed certificate (JSON).")]
+ViolationsOption = Annotated[int, typer.Option(
+    "--violations", metavar="N", min=0, help="List the first N classes that break a failed k-anonymity requirement.")]

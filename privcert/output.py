@@ -1,0 +1,150 @@
+"""What the commands print: tables on a terminal, plain lines in a pipe, data never trusted.
+
+On a terminal, rich tables fit the width and fold only the witness; a verdict, a level or
+a header is never cropped. Anywhere else (a file, a CI log, ``| cat``) the output is plain
+text, one row per line, nothing cut. Values from the release (column names, class keys,
+sensitive values) are third-party text: control characters and terminal escape sequences
+are shown escaped (``\\x1b``), never sent raw.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from verifier.audit import AuditResult
+    from verifier.measure import Report
+    from verifier.results import Measurement
+
+__all__ = ["safe", "level_text", "witness_text", "print_rows", "print_report", "print_audit", "summary"]
+
+_SIGN = {"at_least": "≥", "at_most": "≤", "below": "<"}
+
+
+def safe(text: object) -> str:
+    """``text`` with control characters escaped (``\\x1b[31m`` prints as the six characters ``\\x1b[31m``).
+
+    Examples
+    --------
+    >>> safe("flu\\x1b[2J"), safe("tab\\there")
+    ('flu\\\\x1b[2J', 'tab\\\\there')
+    """
+    out = []
+    for char in str(text):
+        code = ord(char)
+        if code < 0x20 or 0x7F <= code < 0xA0 or char in "\u2028\u2029\u200e\u200f\u202a\u202b\u202c\u202d\u202e":
+            out.append(char.encode("unicode_escape").decode("ascii"))
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def level_text(measurement: Measurement) -> str:
+    """The exact level, and its decimal value when the exact form is not plain (``3/8 ≈ 0.375``)."""
+    from verifier.display import readable
+
+    if not measurement.level.is_finite:
+        return "∞" if measurement.level.value is not None else "undefined"
+    return readable(measurement.level.value)
+
+
+def model_text(measurement: Measurement) -> str:
+    """The model id, with the distance or the l it was measured with."""
+    detail = measurement.distance or (f"l={measurement.parameters['l']}" if "l" in measurement.parameters else None)
+    return measurement.model + (f" ({detail})" if detail else "")
+
+
+def witness_text(measurement: Measurement) -> str:
+    """The witness in words: ``age=17, education=10th; 12 records; value '>50K'`` (or why there is none)."""
+    witness = measurement.witness
+    if witness is None:
+        return safe(measurement.level.reason or "")
+    parts = []
+    if witness.qi:
+        parts.append(", ".join(f"{safe(k)}={'(missing)' if v is None else safe(v)}" for k, v in witness.qi.items()))
+    if witness.size is not None:
+        parts.append(f"{witness.size} record{'s' if witness.size != 1 else ''}")
+    if witness.value is not None:
+        value = witness.value
+        shown = " + ".join(safe(v) for v in value) if isinstance(value, tuple) else safe(value)
+        parts.append(f"value '{shown}'")
+    if measurement.level.reason and not measurement.level.is_finite:
+        parts.append(safe(measurement.level.reason))
+    return "; ".join(parts)
+
+
+def _terminal(console: Console) -> bool:
+    return console.is_terminal and sys.stdout.isatty()
+
+
+def print_rows(console: Console, title: str, header: Sequence[str], rows: Sequence[Sequence[str]],
+               fold: str = "witness") -> None:
+    """A table on a terminal (only the ``fold`` column wraps); plain lines otherwise."""
+    if _terminal(console):
+        table = Table(title=title, title_justify="left")
+        for column in header:
+            table.add_column(column, no_wrap=column != fold, overflow="fold", min_width=len(column))
+        for row in rows:
+            table.add_row(*(Text(cell) for cell in row))
+        console.print(table)
+        return
+    out = console.file
+    out.write(f"{title}\n")
+    for row in rows:
+        out.write("  " + "  ".join(f"{name}: {cell}" for name, cell in zip(header, row, strict=True) if cell) + "\n")
+
+
+def summary(report: Report) -> str:
+    excluded = ", ".join(f"{safe(name)}: {rows}" for name, rows in report.excluded.items() if rows)
+    return (f"{safe(report.source)}: {report.rows} rows, {report.classes} classes over "
+            f"{', '.join(safe(c) for c in report.qi)}" + (f"; rows excluded ({excluded})" if excluded else ""))
+
+
+def print_report(console: Console, report: Report) -> None:
+    """The optimal level of every model, with its witness."""
+    from verifier.measure import attribute_label
+
+    console.file.write(summary(report) + "\n")
+    rows = [(model_text(m), safe(attribute_label(m.attribute)), level_text(m), witness_text(m))
+            for m in report.measurements]
+    print_rows(console, "optimal levels", ("model", "attribute", "level", "witness"), rows)
+
+
+def print_audit(console: Console, result: AuditResult, violations: int = 0) -> None:
+    """One row per requirement: level, requirement, verdict, witness; then why each failure fails."""
+    from verifier.audit import offending_classes
+    from verifier.display import exact_text
+    from verifier.measure import attribute_label
+
+    rows = []
+    for check in result.checks:
+        m = check.measurement
+        required = f"{_SIGN[m.comparison]} {exact_text(_as_expr(check.requirement.threshold))}"
+        number = check.requirement.key.removeprefix("require[").removesuffix("]")
+        rows.append((number, model_text(m), safe(attribute_label(m.attribute)), level_text(m), required,
+                     "pass" if check.passed else "FAIL", witness_text(m)))
+    print_rows(console, f"audit against {safe(result.policy.source)}",
+               ("#", "model", "attribute", "level", "required", "result", "witness"), rows)
+    for check in result.checks:
+        if not check.passed:
+            console.file.write(f"  {check.requirement.key} fails: {safe(check.reason)}\n")
+            for line in offending_classes(result, check, violations):
+                console.file.write(f"    {safe(line)}\n")
+    failed = sum(not check.passed for check in result.checks)
+    console.file.write(f"FAIL: {failed} of {len(result.checks)} requirement(s) do not hold\n" if failed
+                       else f"PASS: all {len(result.checks)} requirement(s) hold\n")
+
+
+def _as_expr(value: object) -> object:
+    import sympy
+    from fractions import Fraction
+
+    if isinstance(value, Fraction):
+        return sympy.Rational(value.numerator, value.denominator)
+    return value

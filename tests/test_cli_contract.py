@@ -1,0 +1,155 @@
+"""The CLI's contract with scripts and CI: exit codes, output that survives a pipe, JSON by schema."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "table4"
+SCHEMA = json.loads((resources.files("privcert.data") / "schema" / "results.schema.json").read_text())
+
+
+def _privcert(*args: str, **kwargs) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "privcert", *args], capture_output=True, text=True, timeout=120,
+                          **kwargs)
+
+
+def _copy_example(tmp_path: Path) -> Path:
+    for name in ("release.csv", "policy.toml", "disease_hierarchy.csv"):
+        shutil.copy(EXAMPLE / name, tmp_path / name)
+    return tmp_path
+
+
+def test_measure_and_audit_json_follow_the_schema(tmp_path: Path) -> None:
+    folder = _copy_example(tmp_path)
+    measured = _privcert("measure", str(folder / "release.csv"), "--qi", "zip,age", "--sensitive", "salary,disease",
+                         "--numerical", "salary", "--hierarchy", f"disease={folder / 'disease_hierarchy.csv'}",
+                         "--joint", "salary+disease", "--l", "2,3", "--json", "-")
+    assert measured.returncode == 0, measured.stderr
+    audited = _privcert("audit", "--policy", str(folder / "policy.toml"), "--json", "-")
+    assert audited.returncode == 1, audited.stderr
+    for document in (json.loads(measured.stdout), json.loads(audited.stdout)):
+        jsonschema.validate(document, SCHEMA)
+    levels = {m["parameters"].get("l") for m in json.loads(measured.stdout)["measurements"]
+              if m["model"] == "recursive_cl_diversity"}
+    assert levels == {2, 3}  # "--l 2,3" is the same list as "--l 2 --l 3"
+
+
+def test_two_audits_of_the_same_data_have_identical_results(tmp_path: Path) -> None:
+    folder = _copy_example(tmp_path)
+    first, second = (json.loads(_privcert("audit", "--policy", str(folder / "policy.toml"), "--json", "-").stdout)
+                     for _ in range(2))
+    first.pop("run"), second.pop("run")
+    assert first == second
+
+
+def test_json_file_is_written_atomically(tmp_path: Path) -> None:
+    folder = _copy_example(tmp_path)
+    out = folder / "out.json"
+    result = _privcert("audit", "--policy", str(folder / "policy.toml"), "--json", str(out))
+    assert result.returncode == 1
+    jsonschema.validate(json.loads(out.read_text()), SCHEMA)
+    assert sorted(p.name for p in folder.iterdir() if p.name.startswith(".")) == []  # no temporary file left
+
+
+def test_piped_audit_shows_every_verdict_and_level_in_full(tmp_path: Path) -> None:
+    folder = _copy_example(tmp_path)
+    result = _privcert("audit", "--policy", str(folder / "policy.toml"), env={**os.environ, "COLUMNS": "40"})
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    rows = [line for line in lines if line.lstrip().startswith("#: ")]
+    assert len(rows) == 4 and all("result: pass" in r or "result: FAIL" in r for r in rows)
+    assert any("level: 3/8 ≈ 0.375" in r and "result: FAIL" in r for r in rows)
+    assert "─" not in result.stdout and "│" not in result.stdout  # no box drawing in a pipe
+    assert any(line.strip().startswith("require[3] fails: class {zip: 476**, age: 2*}") for line in lines)
+    assert lines[-1] == "FAIL: 1 of 4 requirement(s) do not hold"
+
+
+def test_control_characters_in_data_are_escaped(tmp_path: Path) -> None:
+    path = tmp_path / "r.csv"
+    path.write_bytes(b'zip,s\n"\x1b[2Jx",a\n"\x1b[2Jx",b\n')
+    result = _privcert("measure", str(path), "--qi", "zip", "--sensitive", "s")
+    assert result.returncode == 0, result.stderr
+    assert "\x1b" not in result.stdout and "zip=\\x1b[2Jx" in result.stdout
+
+
+@pytest.mark.parametrize(("threshold", "message"), [
+    ("inf", "found the number Infinity"),
+    ("nan", "found the number NaN"),
+    ("1e999999999", "beyond the magnitude any level can mean"),
+    ('"1e999999999"', "beyond the magnitude any level can mean"),
+    ('"__import__(\'os\')"', "expected a number such as"),
+])
+def test_hostile_thresholds_exit_2_promptly(tmp_path: Path, threshold: str, message: str) -> None:
+    folder = _copy_example(tmp_path)
+    policy = folder / "policy.toml"
+    policy.write_text(policy.read_text().replace("threshold = 0.2", f"threshold = {threshold}"))
+    result = _privcert("audit", "--policy", str(policy))
+    assert result.returncode == 2 and "require[3].threshold" in result.stderr and message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_internal_error_exits_3_with_a_traceback_only_under_debug(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    import verifier.measure
+    from privcert import cli
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(verifier.measure, "measure", broken)
+    arguments = ["privcert", "measure", str(EXAMPLE / "release.csv"), "--qi", "zip", "--sensitive", "disease"]
+    for debug in (False, True):
+        monkeypatch.setattr(sys, "argv", arguments[:1] + (["--debug"] if debug else []) + arguments[1:])
+        with pytest.raises(SystemExit) as exited:
+            cli.main()
+        assert exited.value.code == 3
+        err = capsys.readouterr().err
+        assert "internal error: RuntimeError: boom" in err and "please report it" in err
+        assert ("Traceback" in err) is debug
+
+
+def test_stdout_on_a_full_disk_is_a_clean_error() -> None:
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "privcert", "measure", str(EXAMPLE / "release.csv"), "--qi",
+                                 "zip,age", "--sensitive", "disease", "--json", "-"],
+                                stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+    assert result.returncode == 2 and "cannot write the output" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_closed_pipe_is_not_a_traceback() -> None:
+    process = subprocess.Popen([sys.executable, "-m", "privcert", "theory", "claims"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE)
+    assert process.stdout is not None
+    process.stdout.readline()
+    process.stdout.close()
+    _, err = process.communicate(timeout=60)
+    assert b"Traceback" not in err
+
+
+def test_ctrl_c_exits_130() -> None:
+    process = subprocess.Popen([sys.executable, "-m", "privcert", "theory", "refute", "domingoferrer2015:prop1",
+                                "--max-n", "8", "--timeout", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(5)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=30)
+    assert process.returncode == 130 and b"Traceback" not in err
+
+
+def test_version_and_help() -> None:
+    from importlib.metadata import version
+
+    assert _privcert("--version").stdout.strip() == f"privcert {version('privcert')}"
+    helped = _privcert("measure", "--help", env={**os.environ, "COLUMNS": "200"})
+    assert "--encoding" in helped.stdout and "<list" not in helped.stdout and "<bool>" not in helped.stdout
