@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Any
 
-import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from theory.implied import ImpliedLevel, audit_release
 from verifier._mechanism_policy import MODES, MechanismPolicy, Mode
 from verifier.display import readable
 from verifier.errors import PolicyError
@@ -25,6 +23,9 @@ from verifier.measure import Report
 from verifier.policy import Policy
 from verifier.randomized_release import publisher_measurements
 from verifier.results import Measurement
+
+if TYPE_CHECKING:
+    from theory.implied import ImpliedLevel
 
 __all__ = ["RandomizedSection", "parse_ks", "randomized_section"]
 
@@ -103,6 +104,8 @@ def randomized_section(report: Report, *, policy: Policy | None = None, mechanis
         raise PolicyError(f"mechanism attribute {settings.attribute!r} is not a measured sensitive attribute")
     table = report.tables[settings.attribute]
     if settings.mode == "auditor":
+        from theory.implied import audit_release
+
         measured, implied = audit_release(table, loaded, settings.ks)
         return RandomizedSection("auditor", str(settings.file), (measured,), implied)
     return RandomizedSection("publisher", str(settings.file), publisher_measurements(table, loaded, settings.ks))
