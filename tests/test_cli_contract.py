@@ -9,14 +9,14 @@ import signal
 import subprocess
 import sys
 import time
-from importlib import resources
 from pathlib import Path
 
 import jsonschema
 import pytest
 
+from conftest import RESULTS_SCHEMA as SCHEMA, check_results_documents
+
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "table4"
-SCHEMA = json.loads((resources.files("privcert.data") / "schema" / "results.schema.json").read_text())
 
 
 def _privcert(*args: str, **kwargs) -> subprocess.CompletedProcess[str]:
@@ -43,6 +43,20 @@ def test_measure_and_audit_json_follow_the_schema(tmp_path: Path) -> None:
     levels = {m["parameters"].get("l") for m in json.loads(measured.stdout)["measurements"]
               if m["model"] == "recursive_cl_diversity"}
     assert levels == {2, 3}  # "--l 2,3" is the same list as "--l 2 --l 3"
+
+
+def test_every_results_file_a_test_leaves_is_checked_against_the_schema(tmp_path_factory: pytest.TempPathFactory) -> None:
+    folder = tmp_path_factory.mktemp("documents")
+    result = _privcert("measure", str(EXAMPLE / "release.csv"), "--qi", "zip,age", "--sensitive", "disease",
+                       "--json", str(folder / "good.json"))
+    assert result.returncode == 0, result.stderr
+    assert check_results_documents(folder) == 1
+    broken = json.loads((folder / "good.json").read_text())
+    broken["measurements"][0]["status"] = "nan"
+    (folder / "nested").mkdir()
+    (folder / "nested" / "broken.json").write_text(json.dumps(broken))
+    with pytest.raises(pytest.fail.Exception, match="broken.json does not follow results.schema.json"):
+        check_results_documents(folder)
 
 
 def test_two_audits_of_the_same_data_have_identical_results(tmp_path: Path) -> None:

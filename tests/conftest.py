@@ -1,0 +1,46 @@
+"""Shared test fixtures: every results document a test writes is checked against the shipped JSON Schema."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+RESULTS_SCHEMA = json.loads((resources.files("privcert.data") / "schema" / "results.schema.json").read_text())
+
+
+def results_documents(folder: Path) -> Iterator[tuple[Path, dict]]:
+    """The results documents (``measure``/``audit`` ``--json`` output) under ``folder``."""
+    for path in folder.rglob("*.json"):
+        try:
+            document = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            continue
+        if isinstance(document, dict) and "schema_version" in document and "measurements" in document:
+            yield path, document
+
+
+@pytest.fixture(autouse=True)
+def _results_follow_the_schema(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After each test that used ``tmp_path``, validate every results document it left there."""
+    folder = request.getfixturevalue("tmp_path") if "tmp_path" in request.fixturenames else None
+    yield
+    if folder is None:
+        return
+    check_results_documents(folder)
+
+
+def check_results_documents(folder: Path) -> int:
+    """Validate every results document under ``folder``; fail the test on the first that breaks the schema."""
+    checked = 0
+    for path, document in results_documents(folder):
+        try:
+            jsonschema.validate(document, RESULTS_SCHEMA)
+        except jsonschema.ValidationError as error:
+            pytest.fail(f"{path.name} does not follow results.schema.json: {error.message}")
+        checked += 1
+    return checked
