@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -24,12 +24,18 @@ def _bad_input(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def write_certificate(result: AuditResult, release: Path, policy: Path, key: Path | None, out: Path | None) -> None:
-    """Sign the audit of ``release`` with ``key`` and write the envelope to ``out`` (both or neither)."""
+def write_certificate(result: AuditResult, release: Path, policy: Path, key: Path | None, out: Path | None, *,
+                      embed_counts: bool = True, randomized: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """Sign the audit of ``release`` with ``key`` and write the envelope to ``out`` (both or neither).
+
+    ``embed_counts`` puts the count tables in the certificate (their SHA-256 is always
+    there). Returns the envelope, or ``None`` when nothing is signed.
+    """
     if key is None and out is None:
-        return
+        return None
     if key is None or out is None:
         raise _bad_input("--sign KEY and --certificate OUT go together")
+    from reports.embedded_counts import counts_section
     from reports.signing import CertificateError, load_signer, sign
     from reports.statement import build_statement
 
@@ -37,10 +43,13 @@ def write_certificate(result: AuditResult, release: Path, policy: Path, key: Pat
         signer = load_signer(key)
     except (OSError, CertificateError) as error:
         raise _bad_input(f"--sign {key}: {error}") from error
-    statement = build_statement(result, release, policy.read_text(encoding="utf-8"))
+    statement = build_statement(result, release, policy.read_text(encoding="utf-8"),
+                                counts=counts_section(result, embed=embed_counts), randomized=randomized)
+    envelope = sign(statement, signer)
     temporary = out.with_name(f".{out.name}.tmp")
-    temporary.write_text(json.dumps(sign(statement, signer), indent=2) + "\n", encoding="utf-8")
+    temporary.write_text(json.dumps(envelope, indent=2) + "\n", encoding="utf-8")
     temporary.replace(out)
+    return envelope
 
 
 def keygen_command(
@@ -61,11 +70,11 @@ def keygen_command(
 def verify_command(
     certificate: Annotated[Path, typer.Argument(metavar="CERTIFICATE", help="The certificate (a DSSE envelope, JSON).")],
     public_key: Annotated[Path, typer.Option("--public-key", metavar="FILE", help="The signer's public key (KEY.pub).")],
-    data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help="The release: check its digest and re-run the audit.")] = None,
+    data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help="The release: check its digest and re-run the audit (default: re-measure the embedded count tables).")] = None,
 ) -> None:
-    """Check a certificate: signature, then (with --data) the release's digest and every measurement."""
+    """Check a certificate: signature, then every measurement, re-measured from the release (--data) or from the embedded count tables."""
     from reports.signing import CertificateError, load_public_key, open_envelope
-    from reports.verification import check_measurements, check_release
+    from reports.verification import check_embedded_counts, check_measurements, check_release
     from verifier.audit import audit
     from verifier.errors import VerifierError
     from verifier.load import load_table
@@ -81,19 +90,25 @@ def verify_command(
         typer.echo(f"INVALID: {certificate}: {error}")
         raise typer.Exit(1) from error
     typer.echo(f"signature: valid ({statement.subject_name}, sha256 {statement.subject_sha256})")
+    measured = len(statement.predicate["measurements"])
     if data is None:
-        typer.echo(f"verdict certified: {statement.predicate.get('verdict')} (pass --data to re-check the release)")
-        return
-    try:
-        findings = check_release(statement, data)
-        if not findings:
-            findings = check_measurements(statement, lambda policy: audit(load_table(data), policy, source=str(data)),
-                                          data.parent)
-    except (OSError, VerifierError) as error:
-        raise _bad_input(str(error)) from error
+        if "tables" not in statement.predicate.get("counts", {}):
+            typer.echo(f"verdict certified: {statement.predicate.get('verdict')} (the count tables are not embedded: "
+                       "pass --data to re-check the release)")
+            return
+        findings = check_embedded_counts(statement)
+        done = f"embedded count tables: sha256 matches; {measured} measurements re-measured from them and identical"
+    else:
+        try:
+            findings = check_release(statement, data)
+            if not findings:
+                findings = check_measurements(statement, lambda policy: audit(load_table(data), policy, source=str(data)),
+                                              data.parent)
+        except (OSError, VerifierError) as error:
+            raise _bad_input(str(error)) from error
+        done = f"release: sha256 matches; {measured} measurements re-measured and identical"
     for finding in findings:
         typer.echo(f"INVALID: {finding.what}")
     if findings:
         raise typer.Exit(1)
-    typer.echo(f"release: sha256 matches; {len(statement.predicate['measurements'])} measurements re-measured "
-               f"and identical; verdict {statement.predicate['verdict']}")
+    typer.echo(f"{done}; verdict {statement.predicate['verdict']}")

@@ -27,6 +27,7 @@ from privcert.anonymize_cli import app as anonymize_app
 from privcert.certificate_cli import keygen_command, verify_command, write_certificate
 from privcert.options import (
     CertificateOption,
+    EmbedCountsOption,
     EncodingOption,
     JsonOption,
     KOption,
@@ -333,6 +334,7 @@ def audit_command(
     mode: ModeOption = None,
     sign: SignOption = None,
     certificate: CertificateOption = None,
+    embed_counts: EmbedCountsOption = None,
     encoding: EncodingOption = "utf-8",
     violations: ViolationsOption = 0,
 ) -> None:
@@ -349,7 +351,12 @@ def audit_command(
         release = Path(result.report.source)
         document = _document(result.to_json(), release, dict(result.report.timings),
                              {"randomized": randomized.to_json()} if randomized else {})
-        write_certificate(result, release, policy, sign, certificate)
+        publisher = randomized is not None and randomized.mode == "publisher"
+        if embed_counts and publisher:
+            raise PolicyError("--embed-counts: in publisher mode DATA is the original data, whose counts are never "
+                              "put in a certificate")
+        write_certificate(result, release, policy, sign, certificate, embed_counts=not publisher and embed_counts is not False,
+                          randomized=randomized.to_json() if randomized else None)
         if not _write_json(document, json_out):
             console = _console()
             console.file.write(summary(result.report) + "\n")

@@ -19,7 +19,7 @@ RFC 8785, JSON Canonicalization Scheme (Rundgren, Jordan & Erdtman 2020).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import version
@@ -115,6 +115,9 @@ def build_statement(
     policy_text: str,
     *,
     time: datetime | None = None,
+    counts: Mapping[str, Any] | None = None,
+    implied: Sequence[Mapping[str, Any]] | None = None,
+    randomized: Mapping[str, Any] | None = None,
 ) -> Statement:
     """The statement certifying ``result``, the audit of the file ``release``.
 
@@ -129,6 +132,15 @@ def build_statement(
     time
         The time of the audit (default: now, UTC); fixed in tests so that the bytes are
         reproducible.
+    counts
+        The count tables' section (:func:`reports.embedded_counts.counts_section`): their
+        SHA-256, and the tables themselves when they are embedded.
+    implied
+        The guarantees the measured levels imply, with their derivations (one object per
+        definition, as the theory package explains them).
+    randomized
+        The randomized levels of a release made by a mechanism (measured and implied,
+        with the (k,t) curve over k).
     """
     when = (time or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
     checks = [check.to_json() for check in result.checks]
@@ -143,4 +155,6 @@ def build_statement(
         "failures": [_failure(check) for check in checks if not check["passed"]],
         "verdict": "pass" if result.passed else "fail",
     }
+    optional = {"counts": counts, "implied": None if implied is None else list(implied), "randomized": randomized}
+    predicate.update({key: value for key, value in optional.items() if value is not None})
     return Statement(release.name, sha256_file(release), predicate)
