@@ -24,15 +24,17 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 import typer
 
 from privcert.anonymize_cli import app as anonymize_app
-from privcert.certificate_cli import keygen_command, verify_command, write_certificate
+from privcert.certificate_cli import keygen_command, report_command, verify_command, write_certificate
 from privcert.options import (
     CertificateOption,
     EmbedCountsOption,
     EncodingOption,
+    HtmlOption,
     JsonOption,
     KOption,
     MechanismOption,
     ModeOption,
+    PdfOption,
     SignOption,
     ViolationsOption,
 )
@@ -63,6 +65,7 @@ app.add_typer(theory_app, name="theory")
 app.add_typer(anonymize_app, name="anonymize")
 app.command("keygen")(keygen_command)
 app.command("verify")(verify_command)
+app.command("report")(report_command)
 
 BAD_INPUT = 2
 FAILED = 1
@@ -335,6 +338,8 @@ def audit_command(
     sign: SignOption = None,
     certificate: CertificateOption = None,
     embed_counts: EmbedCountsOption = None,
+    html: HtmlOption = None,
+    pdf: PdfOption = None,
     encoding: EncodingOption = "utf-8",
     violations: ViolationsOption = 0,
 ) -> None:
@@ -355,7 +360,8 @@ def audit_command(
         if embed_counts and publisher:
             raise PolicyError("--embed-counts: in publisher mode DATA is the original data, whose counts are never "
                               "put in a certificate")
-        write_certificate(result, release, policy, sign, certificate, embed_counts=not publisher and embed_counts is not False,
+        write_certificate(result, release, policy, sign, certificate, html=html, pdf=pdf,
+                          embed_counts=not publisher and embed_counts is not False,
                           randomized=randomized.to_json() if randomized else None)
         if not _write_json(document, json_out):
             console = _console()

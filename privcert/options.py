@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 __all__ = ["JsonOption", "EncodingOption", "MechanismOption", "KOption", "ModeOption", "SignOption",
-           "CertificateOption", "ViolationsOption", "EmbedCountsOption"]
+           "CertificateOption", "ViolationsOption", "EmbedCountsOption",
+           "HtmlOption", "PdfOption"]
 
 JsonOption = Annotated[str | None, typer.Option(
     "--json", metavar="FILE|-", help="Write the results as JSON to this file (written atomically), or '-' for stdout only.")]
@@ -25,3 +26,5 @@ ViolationsOption = Annotated[int, typer.Option(
 EmbedCountsOption = Annotated[bool | None, typer.Option(
     "--embed-counts/--no-embed-counts", help="Put the count tables in the certificate, so that it can be re-checked "
     "without the release (default: on, except for original data in publisher mode).")]
+HtmlOption = Annotated[Path | None, typer.Option("--html", metavar="FILE", help="Write the certificate's HTML view (one self-contained file).")]
+PdfOption = Annotated[Path | None, typer.Option("--pdf", metavar="FILE", help="Write the certificate's PDF view (the signed certificate attached).")]

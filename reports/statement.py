@@ -35,6 +35,7 @@ __all__ = [
     "PREDICATE_TYPE",
     "SCHEMA_VERSION",
     "Statement",
+    "build_predicate",
     "build_statement",
     "canonical",
     "sha256_file",
@@ -109,6 +110,34 @@ def _failure(check: Mapping[str, Any]) -> str:
             f"which does not meet the threshold {check['threshold']}{because}")
 
 
+def build_predicate(
+    result: AuditResult,
+    policy_text: str,
+    *,
+    time: datetime | None = None,
+    counts: Mapping[str, Any] | None = None,
+    implied: Sequence[Mapping[str, Any]] | None = None,
+    randomized: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The predicate of the statement certifying ``result`` (parameters: :func:`build_statement`)."""
+    when = (time or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
+    checks = [check.to_json() for check in result.checks]
+    predicate = {
+        "tool": {"name": "privcert", "version": version("privcert")},
+        "schema_version": SCHEMA_VERSION,
+        "time": when.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "policy": {"source": Path(result.policy.source).name, "text": policy_text},
+        "release": {"rows": result.report.rows, "classes": result.report.classes,
+                    "quasi_identifiers": list(result.report.qi)},
+        "measurements": checks,
+        "failures": [_failure(check) for check in checks if not check["passed"]],
+        "verdict": "pass" if result.passed else "fail",
+    }
+    optional = {"counts": counts, "implied": None if implied is None else list(implied), "randomized": randomized}
+    predicate.update({key: value for key, value in optional.items() if value is not None})
+    return predicate
+
+
 def build_statement(
     result: AuditResult,
     release: Path,
@@ -142,19 +171,5 @@ def build_statement(
         The randomized levels of a release made by a mechanism (measured and implied,
         with the (k,t) curve over k).
     """
-    when = (time or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
-    checks = [check.to_json() for check in result.checks]
-    predicate = {
-        "tool": {"name": "privcert", "version": version("privcert")},
-        "schema_version": SCHEMA_VERSION,
-        "time": when.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "policy": {"source": Path(result.policy.source).name, "text": policy_text},
-        "release": {"rows": result.report.rows, "classes": result.report.classes,
-                    "quasi_identifiers": list(result.report.qi)},
-        "measurements": checks,
-        "failures": [_failure(check) for check in checks if not check["passed"]],
-        "verdict": "pass" if result.passed else "fail",
-    }
-    optional = {"counts": counts, "implied": None if implied is None else list(implied), "randomized": randomized}
-    predicate.update({key: value for key, value in optional.items() if value is not None})
+    predicate = build_predicate(result, policy_text, time=time, counts=counts, implied=implied, randomized=randomized)
     return Statement(release.name, sha256_file(release), predicate)

@@ -81,6 +81,12 @@ class AuditResult:
         """Whether every requirement holds."""
         return all(check.passed for check in self.checks)
 
+    def _repr_html_(self) -> str:
+        """The certificate's page without its signature parts, for Jupyter (:func:`reports.html.notebook_html`)."""
+        from reports.html import notebook_html
+
+        return notebook_html(self)
+
     def to_json(self) -> dict[str, Any]:
         """The report's JSON with ``measurements`` = one entry per requirement, ``passed`` and ``policy``."""
         return {

@@ -122,6 +122,12 @@ class Report:
             + (f" with l = {l}" if l is not None else "")
         )
 
+    def _repr_html_(self) -> str:
+        """The certificate's page without its signature parts, for Jupyter (:func:`reports.html.notebook_html`)."""
+        from reports.html import notebook_html
+
+        return notebook_html(self)
+
     def to_json(self) -> dict[str, Any]:
         """The results: ``rows``, ``classes``, ``measurements`` and the rest.
 
