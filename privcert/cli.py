@@ -25,6 +25,7 @@ import typer
 
 from privcert.anonymize_cli import app as anonymize_app
 from privcert.certificate_cli import keygen_command, report_command, verify_command, write_certificate
+from privcert.demo_cli import demo_command
 from privcert.options import (
     CertificateOption,
     EmbedCountsOption,
@@ -66,6 +67,7 @@ app.add_typer(anonymize_app, name="anonymize")
 app.command("keygen")(keygen_command)
 app.command("verify")(verify_command)
 app.command("report")(report_command)
+app.command("demo")(demo_command)
 
 BAD_INPUT = 2
 FAILED = 1
@@ -369,27 +371,5 @@ def audit_command(
             print_audit(console, result, violations)
             if randomized:
                 randomized.print(console)
-    if not result.passed:
-        raise typer.Exit(FAILED)
-
-
-@app.command("demo")
-def demo_command() -> None:
-    """Measure and audit the bundled example: Table 5 of the t-closeness slides (Li et al. 2007)."""
-    from importlib import resources
-
-    from privcert.output import print_audit, print_report
-    from verifier.policy import load_policy
-
-    console = _console()
-    with _reporting_errors(), resources.as_file(resources.files("privcert.data") / "policy.toml") as policy:
-        result = _audit(None, load_policy(policy))
-    console.file.write(
-        "privcert demo: Table 5 of the t-closeness slides (Li et al. 2007; Li, Li & Venkatasubramanian, "
-        "ICDE 2007), a salary/disease release, audited against privcert/data/policy.toml.\n\n"
-    )
-    print_report(console, result.report)
-    console.file.write("\n")
-    print_audit(console, result, violations=3)
     if not result.passed:
         raise typer.Exit(FAILED)
