@@ -1,0 +1,40 @@
+"""Shared by the view tests: certify a release through the command line, with its HTML and PDF views."""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from privcert.cli import app
+
+runner = CliRunner()
+
+
+@dataclass(frozen=True)
+class Certified:
+    certificate: Path
+    public_key: Path
+    html: Path
+    pdf: Path
+    exit_code: int
+
+    @property
+    def predicate(self) -> dict[str, Any]:
+        return json.loads(base64.b64decode(json.loads(self.certificate.read_text())["payload"]))["predicate"]
+
+
+def certify(out: Path, release: Path, policy: Path, *extra: str) -> Certified:
+    """``keygen``, then ``audit --sign --certificate --html --pdf`` into ``out``."""
+    key = out / "key"
+    assert runner.invoke(app, ["keygen", "--out", str(key)]).exit_code == 0
+    paths = Certified(out / "cert.json", out / "key.pub", out / "cert.html", out / "cert.pdf", 0)
+    done = runner.invoke(app, ["audit", str(release), "--policy", str(policy), "--sign", str(key),
+                               "--certificate", str(paths.certificate), "--html", str(paths.html),
+                               "--pdf", str(paths.pdf), *extra])
+    assert done.exit_code in (0, 1), done.output
+    return Certified(paths.certificate, paths.public_key, paths.html, paths.pdf, done.exit_code)
