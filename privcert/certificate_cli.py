@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from privcert.options import EncodingOption
+
 if TYPE_CHECKING:
     from verifier.audit import AuditResult
 
@@ -131,6 +133,7 @@ def verify_command(
     certificate: Annotated[Path, typer.Argument(metavar="CERTIFICATE", help="The certificate (a DSSE envelope, JSON).")],
     public_key: Annotated[Path, typer.Option("--public-key", metavar="FILE", help="The signer's public key (KEY.pub).")],
     data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help="The release: check its digest and re-run the audit (default: re-measure the embedded count tables).")] = None,
+    encoding: EncodingOption = "utf-8",
 ) -> None:
     """Check a certificate: signature, then every measurement, re-measured from the release (--data) or from the embedded count tables."""
     from reports.signing import CertificateError, load_public_key, open_envelope
@@ -162,7 +165,7 @@ def verify_command(
         try:
             findings = check_release(statement, data)
             if not findings:
-                findings = check_measurements(statement, lambda policy: audit(load_table(data), policy, source=str(data)),
+                findings = check_measurements(statement, lambda policy: audit(load_table(data, encoding=encoding), policy, source=str(data)),
                                               data.parent)
         except (OSError, VerifierError) as error:
             raise _bad_input(str(error)) from error

@@ -3,7 +3,8 @@
 Drawn with matplotlib's Agg/SVG backends, imported only when a figure is drawn. Text
 stays text (``svg.fonttype = none``) so that a reader, a browser and a test can read
 it; a third party's column names and values are labels, never markup or mathtext
-(``$`` is escaped, long labels are shortened, matplotlib escapes the XML). Plotted
+(``$`` and control characters are escaped, long labels are shortened, matplotlib
+escapes the XML). Plotted
 numbers are floats: the figures illustrate, the exact levels are in the tables.
 
 Figures
@@ -19,12 +20,14 @@ Figures
 from __future__ import annotations
 
 import io
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from privcert.output import safe
 from verifier.counts import Classes, CountTable
 from verifier.measure import attribute_label
 from verifier.results import jsonable
@@ -44,7 +47,7 @@ class Figure:
 
 
 def _label(value: Any) -> str:
-    text = "(missing)" if value is None else str(jsonable(value))
+    text = "(missing)" if value is None else safe(jsonable(value))
     text = text if len(text) <= _LABEL else text[: _LABEL - 1] + "…"
     return text.replace("$", r"\$")
 
@@ -134,7 +137,10 @@ def figures(predicate: Mapping[str, Any], tables: Sequence[CountTable]) -> tuple
     by_attribute = {attribute_label(t.attribute): t for t in tables}
     out: list[Figure | None] = []
     style = {"svg.fonttype": "none", "svg.hashsalt": "privcert", "font.family": "DejaVu Sans", "font.size": 9}
-    with matplotlib.rc_context(style):
+    with matplotlib.rc_context(style), warnings.catch_warnings():
+        # Text stays text in the SVG and the reader's fonts draw it: a glyph missing from
+        # matplotlib's layout font (a script it lacks) does not matter.
+        warnings.filterwarnings("ignore", message="Glyph .* missing from font", category=UserWarning)
         try:
             if tables:
                 out.append(_class_sizes(plt, tables[0].classes))
