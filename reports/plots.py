@@ -14,7 +14,7 @@ Figures
   that attains the level (the witness) beside its distribution in the whole table
   (Li, Li & Venkatasubramanian 2007, Definition 2: the distance between the two is t);
 * for a randomized release, the (k,t)-closeness level over the subset size k
-  (Soria-Comas & Domingo-Ferrer 2013).
+  (Ekenstedt et al. 2022, Def. 7).
 """
 
 from __future__ import annotations
