@@ -120,7 +120,7 @@ def counts_section(result: AuditResult, *, embed: bool) -> dict[str, Any]:
 
 
 def _integers(values: Any, where: str) -> np.ndarray:
-    if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+    if not isinstance(values, list) or not all(type(v) is int for v in values):
         raise EmbeddedCountsError(f"{where}: expected a list of integers")
     return np.array(values, dtype=np.int64)
 

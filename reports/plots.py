@@ -94,14 +94,16 @@ def _closeness(plt: Any, table: CountTable, measurement: Mapping[str, Any]) -> F
     local, overall = row / max(int(row.sum()), 1), table.totals / max(table.n, 1)
     positions = np.arange(table.m)
     figure, axes = plt.subplots(figsize=(6, 2.8))
-    axes.bar(positions - 0.2, overall, width=0.4, label="whole table", color="#9aa5b1")
-    axes.bar(positions + 0.2, local, width=0.4, label="worst class", color="#c0392b")
-    axes.set_ylabel("share of records")
     if table.m <= _TICKS:
+        axes.bar(positions - 0.2, overall, width=0.4, label="whole table", color="#9aa5b1")
+        axes.bar(positions + 0.2, local, width=0.4, label="worst class", color="#c0392b")
         axes.set_xticks(positions, [_label(v) for v in table.values], rotation=45, ha="right")
-    else:
+    else:  # many values: two step lines instead of thousands of bars
+        axes.step(positions, overall, where="mid", label="whole table", color="#9aa5b1")
+        axes.step(positions, local, where="mid", label="worst class", color="#c0392b")
         axes.set_xticks([])
         axes.set_xlabel(f"{table.m} values in code order")
+    axes.set_ylabel("share of records")
     axes.legend(frameon=False)
     name = attribute_label(table.attribute)
     caption = (f"{measurement.get('requirement', 't_closeness')}: {name} in the worst class "

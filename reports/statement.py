@@ -48,8 +48,25 @@ PAYLOAD_TYPE = "application/vnd.in-toto+json"
 """The DSSE payload type of an in-toto statement."""
 
 
+_SAFE_INTEGER = (1 << 53) - 1
+
+
 def canonical(document: Any) -> bytes:
-    """RFC 8785 canonical JSON bytes of ``document`` (sorted keys, no spaces, UTF-8)."""
+    """RFC 8785 canonical JSON bytes of ``document`` (sorted keys, no spaces, UTF-8).
+
+    ``rfc8785`` serializes every value; objects are assembled here (members sorted by the
+    UTF-16 code units of their names, RFC 8785 §3.2.3) so that a long array of integers
+    in I-JSON's exact range (the count tables) is written in one join, the same bytes
+    ``rfc8785`` writes element by element.
+    """
+    if isinstance(document, Mapping) and all(isinstance(key, str) for key in document):
+        members = sorted(document.items(), key=lambda member: member[0].encode("utf-16-be"))
+        return b"{" + b",".join(rfc8785.dumps(key) + b":" + canonical(value) for key, value in members) + b"}"
+    if isinstance(document, list):
+        if all(type(item) is int for item in document) and (
+                not document or -_SAFE_INTEGER <= min(document) and max(document) <= _SAFE_INTEGER):
+            return ("[" + ",".join(map(str, document)) + "]").encode("ascii")
+        return b"[" + b",".join(canonical(item) for item in document) + b"]"
     return rfc8785.dumps(document)
 
 

@@ -8,17 +8,15 @@ and saves screenshots (desktop and phone width) in the test's temporary folder.
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from _certify import Certified, certify
+from _certify import Certified, certify_table4
 from test_hostile_input import ATTRIBUTE, SCRIPT, TEMPLATE, hostile  # noqa: F401 (a fixture)
 
 DRIVER = Path("/usr/bin/chromedriver")
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "table4"
 
 if not DRIVER.is_file():
     pytest.skip("Debian's chromium-driver is not installed (scripts/setup installs it)", allow_module_level=True)
@@ -45,10 +43,7 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
 
 @pytest.fixture(scope="module")
 def table4(tmp_path_factory: pytest.TempPathFactory) -> Certified:
-    folder = tmp_path_factory.mktemp("table4")
-    for name in ("release.csv", "policy.toml", "disease_hierarchy.csv"):
-        shutil.copy(EXAMPLE / name, folder / name)
-    return certify(folder, folder / "release.csv", folder / "policy.toml")
+    return certify_table4(tmp_path_factory.mktemp("table4"))
 
 
 def test_the_browser_shows_the_verdict_and_every_measurement(browser, table4: Certified, tmp_path: Path) -> None:

@@ -181,3 +181,34 @@ def test_malformed_value_form_is_named() -> None:
     document["attributes"][0]["values"] = [{"complex": "1j"}]
     with pytest.raises(EmbeddedCountsError, match="unknown value form"):
         decode_counts(document)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**53) + 1, 2**53 - 1) | st.text(max_size=5)
+    | st.floats(allow_nan=False, allow_infinity=False),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=3), children, max_size=4)
+    | st.lists(st.integers(-(2**53) + 1, 2**53 - 1), max_size=80),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(json_values)
+def test_canonical_is_rfc8785(document) -> None:
+    """The fast path for integer arrays and the member order give exactly rfc8785's bytes."""
+    import rfc8785
+
+    assert canonical(document) == rfc8785.dumps(document)
+
+
+def test_canonical_orders_members_by_utf16_code_units() -> None:
+    import rfc8785
+
+    document = {"\U0001f600": 1, "\uff61": 2, "a": [1, 2, 3], "b": [True, 1], "c": [2**60]}
+    with pytest.raises(rfc8785.IntegerDomainError):
+        rfc8785.dumps({"c": [2**60]})
+    with pytest.raises(rfc8785.IntegerDomainError):
+        canonical(document)
+    del document["c"]
+    assert canonical(document) == rfc8785.dumps(document)
+    assert canonical(document).index("\U0001f600".encode()) < canonical(document).index("\uff61".encode())

@@ -10,14 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from _certify import Certified, certify, runner
+from _certify import TABLE4, Certified, certify, certify_table4, runner
 from privcert.cli import app
 from reports.html import render_html, view
 from verifier.audit import audit
 from verifier.load import load_table
 from verifier.policy import load_policy
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "table4"
 
 
 class Tags(HTMLParser):
@@ -39,10 +38,7 @@ def tags_of(html: str) -> list[tuple[str, dict[str, str | None]]]:
 
 @pytest.fixture(scope="module")
 def table4(tmp_path_factory: pytest.TempPathFactory) -> Certified:
-    folder = tmp_path_factory.mktemp("table4")
-    for name in ("release.csv", "policy.toml", "disease_hierarchy.csv"):
-        shutil.copy(EXAMPLE / name, folder / name)
-    return certify(folder, folder / "release.csv", folder / "policy.toml")
+    return certify_table4(tmp_path_factory.mktemp("table4"))
 
 
 def test_html_shows_verdict_every_measurement_and_the_verify_command(table4: Certified) -> None:
@@ -118,7 +114,7 @@ def test_report_without_a_key_says_the_signature_is_not_checked(table4: Certifie
 def test_implied_guarantees_are_listed_when_present() -> None:
     from reports.statement import build_predicate
 
-    result = audit(load_table(EXAMPLE / "release.csv"), load_policy(EXAMPLE / "policy.toml"))
+    result = audit(load_table(TABLE4 / "release.csv"), load_policy(TABLE4 / "policy.toml"))
     implied = [
         {"definition": "beta_likeness", "implied": True, "level": "3", "readable": "β = 3",
          "from": {"model": "t_closeness"}, "derivation": [{"claim": "soriacomas2015:x", "status": "proven",
@@ -132,7 +128,7 @@ def test_implied_guarantees_are_listed_when_present() -> None:
 
 
 def test_jupyter_views_use_the_same_page() -> None:
-    result = audit(load_table(EXAMPLE / "release.csv"), load_policy(EXAMPLE / "policy.toml"))
+    result = audit(load_table(TABLE4 / "release.csv"), load_policy(TABLE4 / "policy.toml"))
     html = result._repr_html_()
     assert 'class="verdict fail">FAIL<' in html and "3/8" in html and 'id="signature"' not in html
     report = result.report._repr_html_()
