@@ -107,7 +107,7 @@ def view(
     counts = predicate.get("counts")
     signature = None
     if envelope is not None:
-        first = envelope["signatures"][0]
+        first = (envelope.get("signatures") or [{}])[0]
         signature = {"payload_type": envelope.get("payloadType"), "keyid": first.get("keyid"), "sig": first.get("sig"),
                      "checked": checked}
     verdict = predicate.get("verdict")

@@ -1,11 +1,12 @@
 """The certificate's figures as inline SVG: class sizes, worst classes against the table, the (k,t) curve.
 
-Drawn with matplotlib's Agg/SVG backends, imported only when a figure is drawn. Text
-stays text (``svg.fonttype = none``) so that a reader, a browser and a test can read
-it; a third party's column names and values are labels, never markup or mathtext
-(``$`` and control characters are escaped, long labels are shortened, matplotlib
-escapes the XML). Plotted
-numbers are floats: the figures illustrate, the exact levels are in the tables.
+Drawn with matplotlib's SVG backend on figures made without pyplot (so no interactive
+backend is chosen and a notebook's settings are left alone), imported only when a
+figure is drawn. Text stays text (``svg.fonttype = none``) so that a reader, a browser
+and a test can read it; a third party's column names and values are labels, never
+markup or mathtext (``$`` and control characters are escaped, long labels are
+shortened, matplotlib escapes the XML). Plotted numbers are floats: the figures
+illustrate, the exact levels are in the tables.
 
 Figures
 -------
@@ -52,6 +53,14 @@ def _label(value: Any) -> str:
     return text.replace("$", r"\$")
 
 
+def _axes(height: float) -> tuple[Any, Any]:
+    """A figure and its axes, made without pyplot: no backend is selected and no global state is touched."""
+    from matplotlib.figure import Figure as Drawing
+
+    figure = Drawing(figsize=(6, height))
+    return figure, figure.subplots()
+
+
 def _svg(figure: Any) -> str:
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
@@ -59,9 +68,9 @@ def _svg(figure: Any) -> str:
     return text[text.index("<svg"):]
 
 
-def _class_sizes(plt: Any, classes: Classes) -> Figure:
+def _class_sizes(classes: Classes) -> Figure:
     sizes, number = np.unique(classes.sizes, return_counts=True)
-    figure, axes = plt.subplots(figsize=(6, 2.6))
+    figure, axes = _axes(2.6)
     axes.bar([str(s) for s in sizes[:_TICKS * 2]], number[:_TICKS * 2], color="#3b6ea5")
     axes.set_xlabel("class size |E| (records)")
     axes.set_ylabel("classes")
@@ -85,7 +94,7 @@ def _class_index(classes: Classes, qi: Mapping[str, Any]) -> int | None:
     return int(found[0]) if found.size else None
 
 
-def _closeness(plt: Any, table: CountTable, measurement: Mapping[str, Any]) -> Figure | None:
+def _closeness(table: CountTable, measurement: Mapping[str, Any]) -> Figure | None:
     witness = measurement.get("witness") or {}
     index = _class_index(table.classes, witness["qi"]) if witness.get("qi") else None
     if index is None:
@@ -93,7 +102,7 @@ def _closeness(plt: Any, table: CountTable, measurement: Mapping[str, Any]) -> F
     row = table.row(index)
     local, overall = row / max(int(row.sum()), 1), table.totals / max(table.n, 1)
     positions = np.arange(table.m)
-    figure, axes = plt.subplots(figsize=(6, 2.8))
+    figure, axes = _axes(2.8)
     if table.m <= _TICKS:
         axes.bar(positions - 0.2, overall, width=0.4, label="whole table", color="#9aa5b1")
         axes.bar(positions + 0.2, local, width=0.4, label="worst class", color="#c0392b")
@@ -116,13 +125,13 @@ def _label_qi(qi: Mapping[str, Any]) -> str:
     return "{" + ", ".join(f"{_label(k)}: {_label(v)}" for k, v in qi.items()) + "}"
 
 
-def _kt_curve(plt: Any, randomized: Mapping[str, Any]) -> Figure | None:
+def _kt_curve(randomized: Mapping[str, Any]) -> Figure | None:
     points = sorted((m["parameters"]["k"], float(m["level"])) for m in randomized.get("measurements", [])
                     if m.get("model") == "kt_closeness" and isinstance(m.get("level"), (int, float))
                     and "k" in m.get("parameters", {}))
     if not points:
         return None
-    figure, axes = plt.subplots(figsize=(6, 2.6))
+    figure, axes = _axes(2.6)
     axes.plot([k for k, _ in points], [t for _, t in points], marker="o", color="#3b6ea5")
     axes.set_xlabel("subset size k")
     axes.set_ylabel("t")
@@ -133,9 +142,6 @@ def figures(predicate: Mapping[str, Any], tables: Sequence[CountTable]) -> tuple
     """The figures of a certificate (or audit) whose count tables are ``tables`` (may be empty)."""
     import matplotlib
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     by_attribute = {attribute_label(t.attribute): t for t in tables}
     out: list[Figure | None] = []
     style = {"svg.fonttype": "none", "svg.hashsalt": "privcert", "font.family": "DejaVu Sans", "font.size": 9}
@@ -143,16 +149,13 @@ def figures(predicate: Mapping[str, Any], tables: Sequence[CountTable]) -> tuple
         # Text stays text in the SVG and the reader's fonts draw it: a glyph missing from
         # matplotlib's layout font (a script it lacks) does not matter.
         warnings.filterwarnings("ignore", message="Glyph .* missing from font", category=UserWarning)
-        try:
-            if tables:
-                out.append(_class_sizes(plt, tables[0].classes))
-            for measurement in predicate.get("measurements", []):
-                attribute = measurement.get("attribute")
-                table = by_attribute.get(attribute_label(tuple(attribute) if isinstance(attribute, list) else attribute))
-                if measurement.get("model") == "t_closeness" and "requirement" in measurement and table is not None:
-                    out.append(_closeness(plt, table, measurement))
-            if isinstance(predicate.get("randomized"), Mapping):
-                out.append(_kt_curve(plt, predicate["randomized"]))
-        finally:
-            plt.close("all")
+        if tables:
+            out.append(_class_sizes(tables[0].classes))
+        for measurement in predicate.get("measurements", []):
+            attribute = measurement.get("attribute")
+            table = by_attribute.get(attribute_label(tuple(attribute) if isinstance(attribute, list) else attribute))
+            if measurement.get("model") == "t_closeness" and "requirement" in measurement and table is not None:
+                out.append(_closeness(table, measurement))
+        if isinstance(predicate.get("randomized"), Mapping):
+            out.append(_kt_curve(predicate["randomized"]))
     return tuple(f for f in out if f is not None)
