@@ -60,7 +60,7 @@ def _row(measurement: Mapping[str, Any]) -> dict[str, Any]:
         "attribute": _attribute(measurement.get("attribute")),
         "exact": measurement.get("exact"),
         "threshold": measurement.get("threshold"),
-        "sign": _SIGNS.get((direction.get("stronger"), bool(direction.get("strict"))), ""),
+        "sign": _SIGNS.get((str(direction.get("stronger")), bool(direction.get("strict"))), ""),
         "passed": measurement.get("passed"),
         "reason": None if measurement.get("passed") else measurement.get("reason"),
     }

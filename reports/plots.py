@@ -144,7 +144,8 @@ def figures(predicate: Mapping[str, Any], tables: Sequence[CountTable]) -> tuple
 
     by_attribute = {attribute_label(t.attribute): t for t in tables}
     out: list[Figure | None] = []
-    style = {"svg.fonttype": "none", "svg.hashsalt": "privcert", "font.family": "DejaVu Sans", "font.size": 9}
+    style: dict[Any, Any] = {"svg.fonttype": "none", "svg.hashsalt": "privcert", "font.family": "DejaVu Sans",
+                             "font.size": 9}
     with matplotlib.rc_context(style), warnings.catch_warnings():
         # Text stays text in the SVG and the reader's fonts draw it: a glyph missing from
         # matplotlib's layout font (a script it lacks) does not matter.
