@@ -24,14 +24,18 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 import typer
 
 from privcert.anonymize_cli import app as anonymize_app
-from privcert.certificate_cli import keygen_command, verify_command, write_certificate
+from privcert.certificate_cli import keygen_command, report_command, verify_command, write_certificate
+from privcert.demo_cli import demo_command
 from privcert.options import (
     CertificateOption,
+    EmbedCountsOption,
     EncodingOption,
+    HtmlOption,
     JsonOption,
     KOption,
     MechanismOption,
     ModeOption,
+    PdfOption,
     SignOption,
     ViolationsOption,
 )
@@ -62,6 +66,8 @@ app.add_typer(theory_app, name="theory")
 app.add_typer(anonymize_app, name="anonymize")
 app.command("keygen")(keygen_command)
 app.command("verify")(verify_command)
+app.command("report")(report_command)
+app.command("demo")(demo_command)
 
 BAD_INPUT = 2
 FAILED = 1
@@ -333,6 +339,9 @@ def audit_command(
     mode: ModeOption = None,
     sign: SignOption = None,
     certificate: CertificateOption = None,
+    embed_counts: EmbedCountsOption = None,
+    html: HtmlOption = None,
+    pdf: PdfOption = None,
     encoding: EncodingOption = "utf-8",
     violations: ViolationsOption = 0,
 ) -> None:
@@ -349,34 +358,18 @@ def audit_command(
         release = Path(result.report.source)
         document = _document(result.to_json(), release, dict(result.report.timings),
                              {"randomized": randomized.to_json()} if randomized else {})
-        write_certificate(result, release, policy, sign, certificate)
+        publisher = randomized is not None and randomized.mode == "publisher"
+        if embed_counts and publisher:
+            raise PolicyError("--embed-counts: in publisher mode DATA is the original data, whose counts are never "
+                              "put in a certificate")
+        write_certificate(result, release, policy, sign, certificate, html=html, pdf=pdf,
+                          embed_counts=not publisher and embed_counts is not False,
+                          randomized=randomized.to_json() if randomized else None)
         if not _write_json(document, json_out):
             console = _console()
             console.file.write(summary(result.report) + "\n")
             print_audit(console, result, violations)
             if randomized:
                 randomized.print(console)
-    if not result.passed:
-        raise typer.Exit(FAILED)
-
-
-@app.command("demo")
-def demo_command() -> None:
-    """Measure and audit the bundled example: Table 5 of the t-closeness slides (Li et al. 2007)."""
-    from importlib import resources
-
-    from privcert.output import print_audit, print_report
-    from verifier.policy import load_policy
-
-    console = _console()
-    with _reporting_errors(), resources.as_file(resources.files("privcert.data") / "policy.toml") as policy:
-        result = _audit(None, load_policy(policy))
-    console.file.write(
-        "privcert demo: Table 5 of the t-closeness slides (Li et al. 2007; Li, Li & Venkatasubramanian, "
-        "ICDE 2007), a salary/disease release, audited against privcert/data/policy.toml.\n\n"
-    )
-    print_report(console, result.report)
-    console.file.write("\n")
-    print_audit(console, result, violations=3)
     if not result.passed:
         raise typer.Exit(FAILED)

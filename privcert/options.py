@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 __all__ = ["JsonOption", "EncodingOption", "MechanismOption", "KOption", "ModeOption", "SignOption",
-           "CertificateOption", "ViolationsOption"]
+           "CertificateOption", "ViolationsOption", "EmbedCountsOption",
+           "HtmlOption", "PdfOption"]
 
 JsonOption = Annotated[str | None, typer.Option(
     "--json", metavar="FILE|-", help="Write the results as JSON to this file (written atomically), or '-' for stdout only.")]
@@ -22,3 +23,8 @@ SignOption = Annotated[Path | None, typer.Option("--sign", metavar="KEY", help="
 CertificateOption = Annotated[Path | None, typer.Option("--certificate", metavar="FILE", help="Where to write the signed certificate (JSON).")]
 ViolationsOption = Annotated[int, typer.Option(
     "--violations", metavar="N", min=0, help="List the first N classes that break a failed k-anonymity requirement.")]
+EmbedCountsOption = Annotated[bool | None, typer.Option(
+    "--embed-counts/--no-embed-counts", help="Put the count tables in the certificate, so that it can be re-checked "
+    "without the release (default: on, except for original data in publisher mode).")]
+HtmlOption = Annotated[Path | None, typer.Option("--html", metavar="FILE", help="Write the certificate's HTML view (one self-contained file).")]
+PdfOption = Annotated[Path | None, typer.Option("--pdf", metavar="FILE", help="Write the certificate's PDF view (the signed certificate attached).")]

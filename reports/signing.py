@@ -13,6 +13,7 @@ https://github.com/secure-systems-lab/dsse/blob/master/protocol.md
 
 from __future__ import annotations
 
+import base64
 import binascii
 import copy
 import json
@@ -28,7 +29,8 @@ from securesystemslib.signer import CryptoSigner, SSlibKey
 
 from reports.statement import PAYLOAD_TYPE, Statement, canonical
 
-__all__ = ["CertificateError", "generate_keys", "load_signer", "load_public_key", "sign", "open_envelope"]
+__all__ = ["CertificateError", "generate_keys", "load_signer", "load_public_key", "sign", "open_envelope",
+           "unverified_statement"]
 
 
 class CertificateError(ValueError):
@@ -108,3 +110,18 @@ def open_envelope(document: Any, public_key: SSlibKey) -> Statement:
         return Statement.from_json(json.loads(envelope.payload))
     except (ValueError, UnicodeDecodeError) as error:
         raise CertificateError(f"the signed payload is not a privcert statement ({error})") from error
+
+
+def unverified_statement(document: Any) -> Statement:
+    """The statement inside an envelope, read *without* checking any signature (for views only).
+
+    Raises
+    ------
+    CertificateError
+        The document is not an envelope whose payload is a privcert statement.
+    """
+    try:
+        payload = base64.b64decode(document["payload"], validate=True)
+        return Statement.from_json(json.loads(payload))
+    except (KeyError, TypeError, ValueError, binascii.Error) as error:
+        raise CertificateError(f"not a privcert certificate ({type(error).__name__}: {error})") from error

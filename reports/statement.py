@@ -19,7 +19,7 @@ RFC 8785, JSON Canonicalization Scheme (Rundgren, Jordan & Erdtman 2020).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import version
@@ -35,6 +35,7 @@ __all__ = [
     "PREDICATE_TYPE",
     "SCHEMA_VERSION",
     "Statement",
+    "build_predicate",
     "build_statement",
     "canonical",
     "sha256_file",
@@ -47,8 +48,25 @@ PAYLOAD_TYPE = "application/vnd.in-toto+json"
 """The DSSE payload type of an in-toto statement."""
 
 
+_SAFE_INTEGER = (1 << 53) - 1
+
+
 def canonical(document: Any) -> bytes:
-    """RFC 8785 canonical JSON bytes of ``document`` (sorted keys, no spaces, UTF-8)."""
+    """RFC 8785 canonical JSON bytes of ``document`` (sorted keys, no spaces, UTF-8).
+
+    ``rfc8785`` serializes every value; objects are assembled here (members sorted by the
+    UTF-16 code units of their names, RFC 8785 §3.2.3) so that a long array of integers
+    in I-JSON's exact range (the count tables) is written in one join, the same bytes
+    ``rfc8785`` writes element by element.
+    """
+    if isinstance(document, Mapping) and all(isinstance(key, str) for key in document):
+        members = sorted(document.items(), key=lambda member: member[0].encode("utf-16-be"))
+        return b"{" + b",".join(rfc8785.dumps(key) + b":" + canonical(value) for key, value in members) + b"}"
+    if isinstance(document, list):
+        if all(type(item) is int for item in document) and (
+                not document or -_SAFE_INTEGER <= min(document) and max(document) <= _SAFE_INTEGER):
+            return ("[" + ",".join(map(str, document)) + "]").encode("ascii")
+        return b"[" + b",".join(canonical(item) for item in document) + b"]"
     return rfc8785.dumps(document)
 
 
@@ -109,12 +127,43 @@ def _failure(check: Mapping[str, Any]) -> str:
             f"which does not meet the threshold {check['threshold']}{because}")
 
 
+def build_predicate(
+    result: AuditResult,
+    policy_text: str,
+    *,
+    time: datetime | None = None,
+    counts: Mapping[str, Any] | None = None,
+    implied: Sequence[Mapping[str, Any]] | None = None,
+    randomized: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The predicate of the statement certifying ``result`` (parameters: :func:`build_statement`)."""
+    when = (time or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
+    checks = [check.to_json() for check in result.checks]
+    predicate = {
+        "tool": {"name": "privcert", "version": version("privcert")},
+        "schema_version": SCHEMA_VERSION,
+        "time": when.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "policy": {"source": Path(result.policy.source).name, "text": policy_text},
+        "release": {"rows": result.report.rows, "classes": result.report.classes,
+                    "quasi_identifiers": list(result.report.qi)},
+        "measurements": checks,
+        "failures": [_failure(check) for check in checks if not check["passed"]],
+        "verdict": "pass" if result.passed else "fail",
+    }
+    optional = {"counts": counts, "implied": None if implied is None else list(implied), "randomized": randomized}
+    predicate.update({key: value for key, value in optional.items() if value is not None})
+    return predicate
+
+
 def build_statement(
     result: AuditResult,
     release: Path,
     policy_text: str,
     *,
     time: datetime | None = None,
+    counts: Mapping[str, Any] | None = None,
+    implied: Sequence[Mapping[str, Any]] | None = None,
+    randomized: Mapping[str, Any] | None = None,
 ) -> Statement:
     """The statement certifying ``result``, the audit of the file ``release``.
 
@@ -129,18 +178,15 @@ def build_statement(
     time
         The time of the audit (default: now, UTC); fixed in tests so that the bytes are
         reproducible.
+    counts
+        The count tables' section (:func:`reports.embedded_counts.counts_section`): their
+        SHA-256, and the tables themselves when they are embedded.
+    implied
+        The guarantees the measured levels imply, with their derivations (one object per
+        definition, as the theory package explains them).
+    randomized
+        The randomized levels of a release made by a mechanism (measured and implied,
+        with the (k,t) curve over k).
     """
-    when = (time or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
-    checks = [check.to_json() for check in result.checks]
-    predicate = {
-        "tool": {"name": "privcert", "version": version("privcert")},
-        "schema_version": SCHEMA_VERSION,
-        "time": when.strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "policy": {"source": Path(result.policy.source).name, "text": policy_text},
-        "release": {"rows": result.report.rows, "classes": result.report.classes,
-                    "quasi_identifiers": list(result.report.qi)},
-        "measurements": checks,
-        "failures": [_failure(check) for check in checks if not check["passed"]],
-        "verdict": "pass" if result.passed else "fail",
-    }
+    predicate = build_predicate(result, policy_text, time=time, counts=counts, implied=implied, randomized=randomized)
     return Statement(release.name, sha256_file(release), predicate)

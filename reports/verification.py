@@ -5,22 +5,28 @@ A certificate is trusted only as far as each of these holds:
 1. the DSSE signature verifies with the publisher's public key (:mod:`reports.signing`);
 2. the release a reader holds has the SHA-256 the statement names as its subject;
 3. auditing that release again under the policy the certificate carries gives the same
-   measurements, byte for byte in canonical JSON (RFC 8785).
+   measurements, byte for byte in canonical JSON (RFC 8785), and count tables with the
+   SHA-256 the certificate names;
+4. without the release: the count tables embedded in the certificate have that SHA-256,
+   and auditing them gives the same measurements.
 
 Each failure is reported as one :class:`Finding` that says what differs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from reports.embedded_counts import EmbeddedCountsError, counts_sha256, decode_counts, release_counts
 from reports.statement import Statement, canonical, sha256_file
-from verifier.audit import AuditResult
+from verifier.audit import AuditResult, audit_tables
+from verifier.errors import VerifierError
+from verifier.hierarchy import Hierarchy
 from verifier.policy import Policy, parse_policy
 
-__all__ = ["Finding", "check_release", "check_measurements"]
+__all__ = ["Finding", "check_release", "check_measurements", "check_embedded_counts"]
 
 
 @dataclass(frozen=True)
@@ -39,15 +45,59 @@ def check_release(statement: Statement, release: Path) -> tuple[Finding, ...]:
                     f"{statement.subject_name} with SHA-256 {statement.subject_sha256}"),)
 
 
-def certified_policy(statement: Statement, base: Path) -> Policy:
-    """The policy the certificate carries, with files it names resolved against ``base``."""
+def certified_policy(statement: Statement, base: Path, hierarchies: Mapping[str, Hierarchy] | None = None) -> Policy:
+    """The policy the certificate carries, with files it names resolved against ``base``
+    (or the hierarchies given, such as those embedded with the count tables)."""
     policy = statement.predicate["policy"]
-    return parse_policy(str(policy["text"]), source=f"certificate policy {policy['source']}", base=base)
+    return parse_policy(str(policy["text"]), source=f"certificate policy {policy['source']}", base=base,
+                        hierarchies=hierarchies)
 
 
 def check_measurements(statement: Statement, rerun: Callable[[Policy], AuditResult], base: Path) -> tuple[Finding, ...]:
-    """Re-run the audit under the certified policy and compare every measurement exactly."""
+    """Re-run the audit under the certified policy and compare every measurement exactly.
+
+    When the certificate names the SHA-256 of its count tables, the tables of the re-run
+    must have it too.
+    """
     result = rerun(certified_policy(statement, base))
+    findings = list(_compare(statement, result))
+    counts = statement.predicate.get("counts")
+    if isinstance(counts, Mapping) and counts.get("sha256") != (found := counts_sha256(release_counts(result))):
+        findings.append(Finding(f"the release's count tables have SHA-256 {found}, but the certificate names "
+                                f"{counts.get('sha256')}"))
+    return tuple(findings)
+
+
+def check_embedded_counts(statement: Statement) -> tuple[Finding, ...]:
+    """Re-measure from the count tables embedded in the certificate, without the release.
+
+    Their canonical SHA-256 must be the one the certificate names; then the audit is run
+    on them under the certified policy (with the embedded hierarchies) and every
+    measurement must be identical.
+    """
+    counts = statement.predicate.get("counts")
+    if not isinstance(counts, Mapping) or "tables" not in counts:
+        return (Finding("the certificate does not embed its count tables: pass --data RELEASE to re-check it"),)
+    found = counts_sha256(counts["tables"])
+    if found != counts.get("sha256"):
+        return (Finding(f"the embedded count tables have SHA-256 {found}, but the certificate names "
+                        f"{counts.get('sha256')}"),)
+    try:
+        classes, tables, hierarchies = decode_counts(counts["tables"])
+        policy = certified_policy(statement, Path.cwd(), hierarchies)
+        specs = tuple(table.spec for table in tables)
+        if specs != policy.attributes:
+            return (Finding(f"the embedded count tables are for the attributes {[list(s.columns) for s in specs]}, "
+                            f"the certified policy measures {[list(s.columns) for s in policy.attributes]} "
+                            "(or their kind, order or missing-value rule differ)"),)
+        result = audit_tables(classes, tables, policy, source="embedded count tables")
+    except (EmbeddedCountsError, VerifierError) as error:
+        return (Finding(f"the embedded count tables cannot be re-measured: {error}"),)
+    return _compare(statement, result)
+
+
+def _compare(statement: Statement, result: AuditResult) -> tuple[Finding, ...]:
+    """Every certified measurement against the re-measured one, and the verdict."""
     certified = list(statement.predicate["measurements"])
     measured = [check.to_json() for check in result.checks]
     findings = []

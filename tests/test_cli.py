@@ -179,10 +179,15 @@ def test_usage_errors_exit_2() -> None:
     assert runner.invoke(app, ["audit", str(RELEASE)]).exit_code == 2  # --policy missing
 
 
-def test_demo() -> None:
-    result = _run("demo")
-    assert result.exit_code == 0
+def test_demo(tmp_path: Path) -> None:
+    result = _run("demo", "--out", str(tmp_path))
+    assert result.exit_code == 0, result.output
     assert "PASS: all 8 requirement(s) hold" in result.stdout and "8/27" in result.stdout
+    assert "PASS: all 4 requirement(s) hold" in result.stdout  # the hospital release
+    for name in ("hospital", "table5"):
+        for suffix in (".cert.json", ".html", ".pdf"):
+            assert (tmp_path / f"{name}{suffix}").stat().st_size > 0
+    assert result.stdout.count("verified:     valid: signature, release digest") == 2
 
 
 def test_installed_console_script(tmp_path: Path) -> None:

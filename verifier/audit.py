@@ -12,7 +12,7 @@ can take it, must agree.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,11 +20,12 @@ import numpy as np
 import pandas as pd
 
 from verifier.diversity import entropy_l_satisfied
-from verifier.measure import Report, measure
+from verifier.counts import Classes, CountTable
+from verifier.measure import Report, measure, measure_tables
 from verifier.policy import Policy, Requirement
 from verifier.results import Measurement
 
-__all__ = ["Check", "AuditResult", "audit", "decide", "offending_classes"]
+__all__ = ["Check", "AuditResult", "audit", "audit_tables", "decide", "offending_classes"]
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,12 @@ class AuditResult:
     def passed(self) -> bool:
         """Whether every requirement holds."""
         return all(check.passed for check in self.checks)
+
+    def _repr_html_(self) -> str:
+        """The certificate's page without its signature parts, for Jupyter (:func:`reports.html.notebook_html`)."""
+        from reports.html import notebook_html
+
+        return notebook_html(self)
 
     def to_json(self) -> dict[str, Any]:
         """The report's JSON with ``measurements`` = one entry per requirement, ``passed`` and ``policy``."""
@@ -162,4 +169,14 @@ def audit(frame: pd.DataFrame, policy: Policy, *, source: str | None = None, pro
         source=source or (str(policy.data) if policy.data else "data"),
         progress=progress,
     )
+    return AuditResult(policy, report, tuple(decide(report, r) for r in policy.requirements))
+
+
+def audit_tables(classes: Classes, tables: Sequence[CountTable], policy: Policy, *, source: str = "count tables") -> AuditResult:
+    """:func:`audit` on count tables already built (one per attribute of ``policy``, in its order).
+
+    A certificate that carries its count tables is re-checked this way without the release.
+    """
+    report = measure_tables(classes, tables, hierarchies=policy.hierarchies, buckets=policy.buckets, l=policy.l,
+                            risk_threshold=policy.risk_threshold, source=source)
     return AuditResult(policy, report, tuple(decide(report, r) for r in policy.requirements))

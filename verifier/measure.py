@@ -36,7 +36,7 @@ from rich.progress import Progress
 
 from verifier.anonymity import ClassMetrics, alpha_k_anonymity, class_metrics, k_anonymity, prosecutor_risk
 from verifier.buckets import Bucketing
-from verifier.counts import AttributeSpec, CountTable, count_tables
+from verifier.counts import AttributeSpec, Classes, CountTable, count_tables
 from verifier.diversity import distinct_l_diversity, entropy_l_diversity, recursive_cl_diversity
 from verifier.emd import t_closeness
 from verifier.errors import PolicyError
@@ -45,7 +45,7 @@ from verifier.likeness import basic_beta_likeness, delta_disclosure, delta_discl
 from verifier.multiplicative import multiplicative_t_closeness
 from verifier.results import Measurement
 
-__all__ = ["Report", "measure", "attribute_label", "PROGRESS_ROWS"]
+__all__ = ["Report", "measure", "measure_tables", "attribute_label", "PROGRESS_ROWS"]
 
 PROGRESS_ROWS = 500_000
 """Tables with at least this many rows show a progress bar (when stderr is a terminal)."""
@@ -122,6 +122,12 @@ class Report:
             + (f" with l = {l}" if l is not None else "")
         )
 
+    def _repr_html_(self) -> str:
+        """The certificate's page without its signature parts, for Jupyter (:func:`reports.html.notebook_html`)."""
+        from reports.html import notebook_html
+
+        return notebook_html(self)
+
     def to_json(self) -> dict[str, Any]:
         """The results: ``rows``, ``classes``, ``measurements`` and the rest.
 
@@ -187,16 +193,54 @@ def measure(
     HierarchyError
         A value of the attribute is not a leaf of its hierarchy.
     """
+    if progress is None:
+        progress = len(frame) >= PROGRESS_ROWS and sys.stderr.isatty()
+    return _measure(lambda: count_tables(frame, qi, attributes, source=source), qi, attributes,
+                    hierarchies=hierarchies, buckets=buckets, l=l, risk_threshold=risk_threshold, source=source,
+                    progress=progress)
+
+
+def measure_tables(
+    classes: Classes,
+    tables: Sequence[CountTable],
+    *,
+    hierarchies: Mapping[str, Hierarchy] | None = None,
+    buckets: Mapping[str, Bucketing] | None = None,
+    l: int | Sequence[int] = 2,
+    risk_threshold: Fraction = Fraction(1, 5),
+    source: str = "count tables",
+) -> Report:
+    """Measure every model on count tables already built (for example read from a certificate).
+
+    The same models, in the same order, as :func:`measure`, which is this function after
+    :func:`~verifier.counts.count_tables`: every measure is a function of the classes and
+    the counts ``n[class, value]`` (ARCHITECTURE.md, "Sufficient statistics").
+    """
+    tables = tuple(tables)
+    return _measure(lambda: (classes, tables), classes.qi, [t.spec for t in tables], hierarchies=hierarchies,
+                    buckets=buckets, l=l, risk_threshold=risk_threshold, source=source, progress=False)
+
+
+def _measure(
+    build: Callable[[], tuple[Classes, tuple[CountTable, ...]]],
+    qi: Sequence[str],
+    attributes: Sequence[AttributeSpec],
+    *,
+    hierarchies: Mapping[str, Hierarchy] | None,
+    buckets: Mapping[str, Bucketing] | None,
+    l: int | Sequence[int],
+    risk_threshold: Fraction,
+    source: str,
+    progress: bool,
+) -> Report:
     hierarchies = dict(hierarchies or {})
     buckets = dict(buckets or {})
     ls = (l,) if isinstance(l, int) else tuple(dict.fromkeys(l))
     _check_options(qi, attributes, hierarchies, buckets, ls, source)
-    if progress is None:
-        progress = len(frame) >= PROGRESS_ROWS and sys.stderr.isatty()
     timings: dict[str, float] = {}
     start = time.perf_counter()
     with _progress(progress) as step:
-        classes, tables = _timed(timings, "count_tables", step, lambda: count_tables(frame, qi, attributes, source=source))
+        classes, tables = _timed(timings, "count_tables", step, build)
         plans = [_plan(table, hierarchies.get(label := attribute_label(table.attribute)), buckets.get(label), ls)
                  for table in tables]
         step.total = 3 + sum(len(plan) for plan in plans)

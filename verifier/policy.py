@@ -178,8 +178,13 @@ def load_policy(path: str | Path) -> Policy:
     return parse_policy(read_text(path, kind=PolicyError), source=str(path), base=path.parent)
 
 
-def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = None) -> Policy:
-    """Parse policy text; relative file names are resolved against ``base``."""
+def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = None,
+                 hierarchies: Mapping[str, Hierarchy] | None = None) -> Policy:
+    """Parse policy text; relative file names are resolved against ``base``.
+
+    ``hierarchies`` gives an attribute's hierarchy instead of reading the file the policy
+    names for it (a certificate carries the hierarchies it was measured with).
+    """
     try:
         document = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:
@@ -196,7 +201,8 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
     declared = read.table(document["sensitive"], "sensitive")
     if not declared:
         read.fail("sensitive", "at least one [sensitive.NAME] table", "an empty table")
-    sensitive = tuple(_sensitive(read, name, body, qi, base) for name, body in declared.items())
+    sensitive = tuple(_sensitive(read, name, body, qi, base, (hierarchies or {}).get(name))
+                      for name, body in declared.items())
     by_name = {s.name: s for s in sensitive}
     joint = _joint(read, document.get("joint"), by_name)
 
@@ -229,7 +235,7 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
     )
 
 
-def _sensitive(read: Reader, name: str, body: Any, qi: tuple[str, ...], base: Path) -> Sensitive:
+def _sensitive(read: Reader, name: str, body: Any, qi: tuple[str, ...], base: Path, given: Hierarchy | None) -> Sensitive:
     key = f"sensitive.{name}"
     body = read.table(body, key)
     read.keys(body, key, allowed=_SENSITIVE_KEYS)
@@ -253,7 +259,7 @@ def _sensitive(read: Reader, name: str, body: Any, qi: tuple[str, ...], base: Pa
             read.fail(f"{key}.hierarchy", "a hierarchy only for a categorical attribute", f"a {kind} attribute")
         file = base / read.string(body["hierarchy"], f"{key}.hierarchy")
         try:
-            hierarchy = load_hierarchy(file)
+            hierarchy = given if given is not None else load_hierarchy(file)
         except (HierarchyError, InputFileNotFoundError) as error:
             raise type(error)(f"{read.source}: {key}.hierarchy: {error}") from error
     buckets = _buckets(read, body["buckets"], f"{key}.buckets", kind) if "buckets" in body else None

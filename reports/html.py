@@ -1,0 +1,161 @@
+"""The HTML view of a certificate (or of an audit or a report): one self-contained page.
+
+One Jinja2 template (``reports/templates/certificate.html.j2``) with autoescaping: the
+column names and values of a third party's release are text and never markup. The page
+holds its CSS and its SVG figures (:mod:`reports.plots`), no script and no external
+resource; it is readable on a phone (the measurement table becomes one card per row)
+and in print. The PDF (:mod:`reports.pdf`) is the same page with fonts declared through
+``@font-face``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from verifier.audit import AuditResult
+from verifier.counts import CountTable
+from verifier.measure import Report, attribute_label
+
+__all__ = ["FontFace", "View", "notebook_html", "render_html", "view"]
+
+_SIGNS = {("larger", False): "≥", ("smaller", False): "≤", ("smaller", True): "<", ("larger", True): ">"}
+
+
+@dataclass(frozen=True)
+class FontFace:
+    """An ``@font-face`` rule: family, weight and the font file's URL."""
+
+    family: str
+    weight: str
+    url: str
+
+
+@dataclass(frozen=True)
+class View:
+    """What the template shows, gathered from a predicate (and the envelope when signed)."""
+
+    context: Mapping[str, Any]
+
+
+def _attribute(value: Any) -> str:
+    return attribute_label(tuple(value) if isinstance(value, list) else value)
+
+
+def _detail(measurement: Mapping[str, Any]) -> str:
+    parts = [f"{measurement['distance']} distance"] if measurement.get("distance") else []
+    if "l" in (measurement.get("parameters") or {}):
+        parts.append(f"l = {measurement['parameters']['l']}")
+    return ", ".join(parts)
+
+
+def _row(measurement: Mapping[str, Any]) -> dict[str, Any]:
+    direction = measurement.get("direction") or {}
+    return {
+        "requirement": measurement.get("requirement"),
+        "model": measurement.get("model"),
+        "detail": _detail(measurement),
+        "attribute": _attribute(measurement.get("attribute")),
+        "exact": measurement.get("exact"),
+        "threshold": measurement.get("threshold"),
+        "sign": _SIGNS.get((str(direction.get("stronger")), bool(direction.get("strict"))), ""),
+        "passed": measurement.get("passed"),
+        "reason": None if measurement.get("passed") else measurement.get("reason"),
+    }
+
+
+def _randomized(section: Mapping[str, Any]) -> dict[str, Any]:
+    rows = [{"model": m.get("model"), "exact": m.get("exact"),
+             "parameters": ", ".join(f"{k} = {v}" for k, v in (m.get("parameters") or {}).items()),
+             "how": m.get("reason") or "; ".join(m.get("notes") or ())}
+            for m in section.get("measurements", [])]
+    return {"mode": section.get("mode"), "mechanism": section.get("mechanism"), "rows": rows}
+
+
+def view(
+    predicate: Mapping[str, Any],
+    *,
+    tables: Sequence[CountTable] = (),
+    subject: Mapping[str, str] | None = None,
+    envelope: Mapping[str, Any] | None = None,
+    verify_command: str | None = None,
+    checked: bool = True,
+    title: str | None = None,
+) -> View:
+    """Gather the page's content.
+
+    Parameters
+    ----------
+    predicate
+        The certificate's predicate (:func:`reports.statement.build_predicate`), or a
+        report's JSON (measurements without requirements: no verdict is shown).
+    tables
+        The count tables, for the figures (empty: no figures of classes).
+    subject
+        ``{"name", "sha256"}`` of the release.
+    envelope
+        The signed DSSE envelope: its key id and signature are shown with ``verify_command``.
+    checked
+        Whether the signature was checked before rendering (``privcert report`` without
+        ``--public-key`` does not check it, and the page says so).
+    """
+    from reports.plots import figures
+
+    rows = [_row(m) for m in predicate.get("measurements", [])]
+    counts = predicate.get("counts")
+    signature = None
+    if envelope is not None:
+        first = (envelope.get("signatures") or [{}])[0]
+        signature = {"payload_type": envelope.get("payloadType"), "keyid": first.get("keyid"), "sig": first.get("sig"),
+                     "checked": checked}
+    verdict = predicate.get("verdict")
+    release = predicate.get("release")
+    return View({
+        "title": title or ("Privacy certificate" if envelope is not None else "Privacy audit" if verdict else "Privacy measurements"),
+        "tool_version": (predicate.get("tool") or {}).get("version", ""),
+        "time": predicate.get("time"),
+        "verdict": verdict,
+        "failed": sum(1 for r in rows if r["passed"] is False),
+        "rows": rows,
+        "failures": predicate.get("failures", []),
+        "subject": subject,
+        "release": release,
+        "policy": predicate.get("policy"),
+        "counts": None if not isinstance(counts, Mapping) else {"sha256": counts.get("sha256"), "embedded": "tables" in counts},
+        "implied": predicate.get("implied"),
+        "randomized": _randomized(predicate["randomized"]) if isinstance(predicate.get("randomized"), Mapping) else None,
+        "figures": figures(predicate, tables),
+        "signature": signature,
+        "verify_command": verify_command,
+    })
+
+
+def render_html(page: View, *, fonts: Sequence[FontFace] = (), date: str | None = None) -> str:
+    """The page as HTML text (``fonts``: ``@font-face`` rules, for print; ``date``: PDF metadata dates)."""
+    from importlib import resources
+
+    from jinja2 import Environment, select_autoescape
+
+    environment = Environment(autoescape=select_autoescape(default=True, default_for_string=True),
+                              keep_trailing_newline=True)
+    template = environment.from_string(
+        (resources.files("reports") / "templates" / "certificate.html.j2").read_text(encoding="utf-8"))
+    return template.render(**page.context, fonts=list(fonts), date=date)
+
+
+def notebook_html(item: AuditResult | Report) -> str:
+    """The page of an audit or a report, without signature parts (Jupyter's ``_repr_html_``)."""
+    from reports.statement import build_predicate
+
+    if isinstance(item, AuditResult):
+        source = Path(item.policy.source)
+        text = source.read_text(encoding="utf-8") if source.is_file() else ""
+        predicate = build_predicate(item, text)
+        report = item.report
+    else:
+        report = item
+        predicate = {"release": {"rows": report.rows, "classes": report.classes, "quasi_identifiers": list(report.qi)},
+                     "measurements": [m.to_json() for m in report.measurements]}
+    return render_html(view(predicate, tables=tuple(report.tables.values())))

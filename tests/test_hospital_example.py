@@ -1,0 +1,17 @@
+"""examples/hospital/build.py reproduces the bundled hospital-style release byte for byte."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_build_script_reproduces_the_committed_release(tmp_path: Path) -> None:
+    target = tmp_path / "release.csv"
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "hospital" / "build.py"), str(target)],
+                          capture_output=True, text=True, check=False, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert target.read_bytes() == (ROOT / "privcert" / "data" / "hospital" / "release.csv").read_bytes()

@@ -1,0 +1,149 @@
+"""HTML and PDF views of a certificate: content, self-containment, reproducibility, attachment, `report`."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from _certify import TABLE4, Certified, certify, certify_table4, runner
+from privcert.cli import app
+from reports.html import render_html, view
+from verifier.audit import audit
+from verifier.load import load_table
+from verifier.policy import load_policy
+
+
+
+class Tags(HTMLParser):
+    """Every start tag with its attributes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def tags_of(html: str) -> list[tuple[str, dict[str, str | None]]]:
+    parser = Tags()
+    parser.feed(html)
+    return parser.tags
+
+
+@pytest.fixture(scope="module")
+def table4(tmp_path_factory: pytest.TempPathFactory) -> Certified:
+    return certify_table4(tmp_path_factory.mktemp("table4"))
+
+
+def test_html_shows_verdict_every_measurement_and_the_verify_command(table4: Certified) -> None:
+    html = table4.html.read_text(encoding="utf-8")
+    assert table4.exit_code == 1
+    assert re.search(r'id="verdict" class="verdict fail">FAIL<', html)
+    # Li et al. 2007, Table 4: k = 3, distinct l = 3, ordered EMD on salary 3/8, hierarchical on disease 4/9.
+    levels = re.findall(r'class="level">([^<]*)<', html)
+    assert levels == ["3", "3", "3/8", "4/9"]
+    assert "does not meet the threshold 1/5" in html
+    assert f"privcert verify {table4.certificate} --public-key {table4.certificate.parent / 'key.pub'}" in html
+    assert html.count("<svg") == 3  # class sizes, and the worst class of each t-closeness requirement
+
+
+def test_html_is_self_contained(table4: Certified) -> None:
+    html = table4.html.read_text(encoding="utf-8")
+    names = {tag for tag, _ in tags_of(html)}
+    assert not names & {"script", "img", "iframe", "object", "embed", "link", "base", "form"}
+    for _, attributes in tags_of(html):
+        assert not any(name.startswith("on") for name in attributes)
+        assert not any(str(value).startswith(("http:", "https:", "//", "file:")) for name, value in attributes.items()
+                       if name in ("src", "href"))
+    assert "@font-face" not in html and not re.search(r"url\((?!#)", html)  # only in-page references
+
+
+def test_same_certificate_same_views(table4: Certified, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    pages = []
+    for number in (1, 2):
+        html, pdf = tmp_path / f"{number}.html", tmp_path / f"{number}.pdf"
+        done = runner.invoke(app, ["report", str(table4.certificate), "--html", str(html), "--pdf", str(pdf),
+                                   "--public-key", str(table4.public_key)])
+        assert done.exit_code == 0, done.output
+        pages.append((html.read_bytes(), pdf.read_bytes()))
+    assert pages[0] == pages[1]
+    info = subprocess.run(["pdfinfo", str(tmp_path / "1.pdf")], capture_output=True, text=True, check=True).stdout
+    assert re.search(r"CreationDate:\s+Tue Nov 14 22:13:20 2023", info), info
+
+
+def test_pdf_text_holds_verdict_and_every_measurement(table4: Certified, tmp_path: Path) -> None:
+    text = subprocess.run(["pdftotext", "-layout", str(table4.pdf), "-"], capture_output=True, text=True,
+                          check=True).stdout
+    assert "FAIL" in text and "1 of 4 requirements fail" in text
+    for measurement in table4.predicate["measurements"]:
+        assert re.search(rf"{measurement['requirement'].replace('[', '.').replace(']', '.')}\s+{measurement['model']}", text)
+        assert measurement["exact"] in text
+    subprocess.run(["pdftoppm", "-r", "40", "-f", "1", "-l", "1", "-png", str(table4.pdf), str(tmp_path / "page")],
+                   check=True)
+    assert (tmp_path / "page-1.png").stat().st_size > 1000
+
+
+def test_pdf_fonts_are_the_shipped_ones_and_the_certificate_is_attached(table4: Certified, tmp_path: Path) -> None:
+    fonts = subprocess.run(["pdffonts", str(table4.pdf)], capture_output=True, text=True, check=True).stdout
+    families = {line.split()[0].split("+")[-1] for line in fonts.splitlines()[2:]}
+    assert {"Certificate-Sans", "Certificate-Mono"} <= families
+    assert all(family.startswith(("Certificate-", "DejaVu")) for family in families), families
+    subprocess.run(["pdfdetach", "-saveall", "-o", str(tmp_path), str(table4.pdf)], check=True)
+    assert (tmp_path / "cert.json").read_bytes() == table4.certificate.read_bytes()
+
+
+def test_report_without_a_key_says_the_signature_is_not_checked(table4: Certified, tmp_path: Path) -> None:
+    done = runner.invoke(app, ["report", str(table4.certificate), "--html", str(tmp_path / "r.html")])
+    assert done.exit_code == 0, done.output
+    assert "<strong>not checked</strong> by this view" in (tmp_path / "r.html").read_text()
+    other = tmp_path / "other"
+    runner.invoke(app, ["keygen", "--out", str(other)])
+    wrong = runner.invoke(app, ["report", str(table4.certificate), "--html", str(tmp_path / "w.html"),
+                                "--public-key", f"{other}.pub"])
+    assert wrong.exit_code == 1 and "another key" in wrong.stdout and not (tmp_path / "w.html").exists()
+    assert runner.invoke(app, ["report", str(table4.certificate)]).exit_code == 2
+
+
+def test_implied_guarantees_are_listed_when_present() -> None:
+    from reports.statement import build_predicate
+
+    result = audit(load_table(TABLE4 / "release.csv"), load_policy(TABLE4 / "policy.toml"))
+    implied = [
+        {"definition": "beta_likeness", "implied": True, "level": "3", "readable": "β = 3",
+         "from": {"model": "t_closeness"}, "derivation": [{"claim": "soriacomas2015:x", "status": "proven",
+                                                            "from": "t_closeness", "to": "beta_likeness"}]},
+        {"definition": "dp", "implied": False, "nothing": "no claim leads from these levels to <dp>."},
+    ]
+    html = render_html(view(build_predicate(result, "", implied=implied)))
+    assert "Implied guarantees" in html and "β = 3" in html
+    assert "t_closeness → beta_likeness by soriacomas2015:x (proven)" in html
+    assert "no claim leads from these levels to &lt;dp&gt;." in html
+
+
+def test_jupyter_views_use_the_same_page() -> None:
+    result = audit(load_table(TABLE4 / "release.csv"), load_policy(TABLE4 / "policy.toml"))
+    html = result._repr_html_()
+    assert 'class="verdict fail">FAIL<' in html and "3/8" in html and 'id="signature"' not in html
+    report = result.report._repr_html_()
+    assert ">MEASURED<" in report and report.count('class="measurement"') == len(result.report.measurements)
+
+
+def test_randomized_release_shows_the_kt_curve_and_never_embeds_original_counts(tmp_path: Path) -> None:
+    folder = Path(__file__).resolve().parents[1] / "examples" / "randomized"
+    for name in ("original.csv", "publisher.toml", "mechanism.csv"):
+        shutil.copy(folder / name, tmp_path / name)
+    done = certify(tmp_path, tmp_path / "original.csv", tmp_path / "publisher.toml")
+    html = done.html.read_text(encoding="utf-8")
+    assert "(k,t)-closeness of the randomized release over the subset size k" in html
+    assert 'id="randomized"' in html and "625/176" in html  # (k,t)-closeness at k = 2 and k = 50
+    assert set(done.predicate["counts"]) == {"sha256"}  # publisher mode: the data is the original
+    refused = runner.invoke(app, ["audit", "--policy", str(tmp_path / "publisher.toml"), "--sign", str(tmp_path / "key"),
+                                  "--certificate", str(tmp_path / "again.json"), "--embed-counts"])
+    assert refused.exit_code == 2 and "never put in a certificate" in refused.stderr
