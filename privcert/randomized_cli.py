@@ -18,16 +18,16 @@ from rich.table import Table
 from verifier._mechanism_policy import MODES, MechanismPolicy, Mode
 from verifier.display import readable
 from verifier.errors import PolicyError
-from verifier.mechanism import load_mechanism
+from verifier.mechanism import AnyMechanism, load_mechanism
 from verifier.measure import Report
 from verifier.policy import Policy
 from verifier.randomized_release import publisher_measurements
-from verifier.results import Measurement
+from verifier.results import Level, Measurement
 
 if TYPE_CHECKING:
     from theory.implied import ImpliedLevel
 
-__all__ = ["RandomizedSection", "parse_ks", "randomized_section"]
+__all__ = ["RandomizedSection", "parse_ks", "randomized_section", "read_mechanism"]
 
 
 
@@ -63,12 +63,23 @@ class RandomizedSection:
             table.add_column(column, overflow="fold")
         for m in self.measurements:
             how = m.level.reason or str(m.witness.numbers.get("subset", "") if m.witness else "")
-            table.add_row(m.model, str(m.parameters.get("k", "")), readable(m.level.value), escape(how or "measured"))
+            level = readable(m.level.value) if m.lower is None else _bounds_text(m.lower, m.level)
+            table.add_row(m.model, str(m.parameters.get("k", "")), level, escape(how or "measured"))
         for item in self.implied:
             path = " → ".join(f"{s.claim_id} ({s.status})" for s in item.derivation)
             table.add_row(item.model, str(item.parameters.get("k", "")), readable(item.level.value),
                           escape(f"implied: {path}"))
         console.print(table)
+
+
+def _bounds_text(lower: Level, upper: Level) -> str:
+    """A level known between two bounds, for the eye (the exact bounds are in the JSON)."""
+    if not upper.is_finite or not lower.is_finite:
+        return f"between {readable(lower.value)} and {readable(upper.value)} (not exact)"
+    low, high = f"{lower.number:.12g}", f"{upper.number:.12g}"
+    if low == high:
+        return f"≈ {low} (not exact; exact bounds with --json)"
+    return f"between {low} and {high} (not exact; exact bounds with --json)"
 
 
 def _settings(policy: Policy | None, mechanism: Path | None, ks: str | None, mode: str | None,
@@ -88,6 +99,16 @@ def _settings(policy: Policy | None, mechanism: Path | None, ks: str | None, mod
     return MechanismPolicy(mechanism, attribute, mode or "publisher", parse_ks(ks))  # type: ignore[arg-type]
 
 
+def read_mechanism(path: Path) -> AnyMechanism:
+    """A mechanism file: a matrix CSV (:func:`verifier.mechanism.load_mechanism`) or, for
+    ``.toml``, a noise mechanism (:func:`mechanisms.noise.load_noise_spec`)."""
+    if path.suffix.lower() == ".toml":
+        from mechanisms.noise import load_noise_spec
+
+        return load_noise_spec(path).mechanism()
+    return load_mechanism(path)
+
+
 def randomized_section(report: Report, *, policy: Policy | None = None, mechanism: Path | None = None,
                        ks: str | None = None, mode: str | None = None,
                        attribute: str | None = None) -> RandomizedSection | None:
@@ -99,7 +120,7 @@ def randomized_section(report: Report, *, policy: Policy | None = None, mechanis
     settings = _settings(policy, mechanism, ks, mode, attribute)
     if settings is None:
         return None
-    loaded = load_mechanism(settings.file)
+    loaded = read_mechanism(settings.file)
     if settings.attribute not in report.tables:
         raise PolicyError(f"mechanism attribute {settings.attribute!r} is not a measured sensitive attribute")
     table = report.tables[settings.attribute]

@@ -19,7 +19,7 @@ import sympy
 
 from theory.graph import Graph, build_graph
 from verifier.counts import CountTable
-from verifier.mechanism import Mechanism
+from verifier.mechanism import AnyMechanism
 from verifier.randomized_release import auditor_ldp
 from verifier.results import Level, Measurement, jsonable
 
@@ -124,7 +124,7 @@ def implied_levels(
 
 
 def audit_release(
-    release: CountTable, mechanism: Mechanism, ks: Sequence[int] = (), graph: Graph | None = None
+    release: CountTable, mechanism: AnyMechanism, ks: Sequence[int] = (), graph: Graph | None = None
 ) -> tuple[Measurement, tuple[ImpliedLevel, ...]]:
     """Auditor mode on a release: ε-LDP measured from ``M``, and the levels it implies.
 
