@@ -65,6 +65,7 @@ def verify_command(
 ) -> None:
     """Check a certificate: signature, then (with --data) the release's digest and every measurement."""
     from reports.signing import CertificateError, load_public_key, open_envelope
+    from privcert.randomized_cli import RandomizedRun
     from reports.verification import check_measurements, check_release
     from verifier.audit import audit
     from verifier.errors import VerifierError
@@ -87,8 +88,9 @@ def verify_command(
     try:
         findings = check_release(statement, data)
         if not findings:
-            findings = check_measurements(statement, lambda policy: audit(load_table(data), policy, source=str(data)),
-                                          data.parent)
+            findings = check_measurements(
+                statement, lambda policy: audit(load_table(data), policy, source=str(data), randomized=RandomizedRun(policy)),
+                data.parent)
     except (OSError, VerifierError) as error:
         raise _bad_input(str(error)) from error
     for finding in findings:

@@ -7,7 +7,7 @@ Thin: reads the options or the policy's ``[mechanism]`` table, calls
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from privcert.output import level_text
 from verifier._mechanism_policy import MODES, MechanismPolicy, Mode
 from verifier.display import readable
 from verifier.errors import PolicyError
@@ -22,12 +23,12 @@ from verifier.mechanism import AnyMechanism, load_mechanism
 from verifier.measure import Report
 from verifier.policy import Policy
 from verifier.randomized_release import publisher_measurements
-from verifier.results import Level, Measurement
+from verifier.results import Measurement
 
 if TYPE_CHECKING:
     from theory.implied import ImpliedLevel
 
-__all__ = ["RandomizedSection", "parse_ks", "randomized_section", "read_mechanism"]
+__all__ = ["RandomizedRun", "RandomizedSection", "parse_ks", "randomized_section", "read_mechanism"]
 
 
 
@@ -57,29 +58,25 @@ class RandomizedSection:
             "measurements": [m.to_json() for m in self.measurements] + [i.to_json() for i in self.implied],
         }
 
+    @property
+    def decidable(self) -> tuple[Measurement, ...]:
+        """What requirements are decided on: the measured levels, then the implied ones (as upper bounds)."""
+        attribute = self.measurements[0].attribute if self.measurements else None
+        return self.measurements + tuple(item.as_measurement(attribute) for item in self.implied)
+
     def print(self, console: Console) -> None:
         table = Table(title=f"randomized release ({self.mode} mode, {escape(self.mechanism)})", title_justify="left")
         for column in ("model", "k", "level", "how"):
             table.add_column(column, overflow="fold")
         for m in self.measurements:
             how = m.level.reason or str(m.witness.numbers.get("subset", "") if m.witness else "")
-            level = readable(m.level.value) if m.lower is None else _bounds_text(m.lower, m.level)
+            level = level_text(m)
             table.add_row(m.model, str(m.parameters.get("k", "")), level, escape(how or "measured"))
         for item in self.implied:
             path = " → ".join(f"{s.claim_id} ({s.status})" for s in item.derivation)
             table.add_row(item.model, str(item.parameters.get("k", "")), readable(item.level.value),
                           escape(f"implied: {path}"))
         console.print(table)
-
-
-def _bounds_text(lower: Level, upper: Level) -> str:
-    """A level known between two bounds, for the eye (the exact bounds are in the JSON)."""
-    if not upper.is_finite or not lower.is_finite:
-        return f"between {readable(lower.value)} and {readable(upper.value)} (not exact)"
-    low, high = f"{lower.number:.12g}", f"{upper.number:.12g}"
-    if low == high:
-        return f"≈ {low} (not exact; exact bounds with --json)"
-    return f"between {low} and {high} (not exact; exact bounds with --json)"
 
 
 def _settings(policy: Policy | None, mechanism: Path | None, ks: str | None, mode: str | None,
@@ -115,11 +112,14 @@ def randomized_section(report: Report, *, policy: Policy | None = None, mechanis
     """The randomized levels for a measured report, or ``None`` when no mechanism is given.
 
     The mechanism randomizes ``attribute`` (the first ``--sensitive`` column on the
-    command line, ``mechanism.attribute`` in a policy).
+    command line, ``mechanism.attribute`` in a policy). The subset sizes are the options'
+    (or the policy's ``mechanism.k``) and every ``k`` a requirement names.
     """
     settings = _settings(policy, mechanism, ks, mode, attribute)
     if settings is None:
         return None
+    required = tuple(r.k for r in (policy.requirements if policy is not None else ()) if r.k is not None)
+    settings = replace(settings, ks=tuple(dict.fromkeys(settings.ks + required)))
     loaded = read_mechanism(settings.file)
     if settings.attribute not in report.tables:
         raise PolicyError(f"mechanism attribute {settings.attribute!r} is not a measured sensitive attribute")
@@ -130,3 +130,20 @@ def randomized_section(report: Report, *, policy: Policy | None = None, mechanis
         measured, implied = audit_release(table, loaded, settings.ks)
         return RandomizedSection("auditor", str(settings.file), (measured,), implied)
     return RandomizedSection("publisher", str(settings.file), publisher_measurements(table, loaded, settings.ks))
+
+
+@dataclass
+class RandomizedRun:
+    """The randomized levels of one audit, measured once: :func:`verifier.audit.audit` calls it
+    with the report (its ``randomized`` hook) and the section stays here for the output."""
+
+    policy: Policy
+    mechanism: Path | None = None
+    ks: str | None = None
+    mode: str | None = None
+    section: RandomizedSection | None = None
+
+    def __call__(self, report: Report) -> tuple[Measurement, ...]:
+        self.section = randomized_section(report, policy=self.policy, mechanism=self.mechanism, ks=self.ks,
+                                          mode=self.mode, attribute=self.policy.sensitive[0].name)
+        return () if self.section is None else self.section.decidable

@@ -25,6 +25,8 @@ from verifier.results import Level, Measurement, jsonable
 
 __all__ = ["DerivationStep", "ImpliedLevel", "implied_levels", "audit_release"]
 
+_EPSILON = frozenset({"ldp", "dp", "k_eps_dp"})
+
 
 @dataclass(frozen=True)
 class DerivationStep:
@@ -51,6 +53,18 @@ class ImpliedLevel:
     premise_level: Level
     derivation: tuple[DerivationStep, ...]
     parameters: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_measurement(self, attribute: str | tuple[str, ...] | None) -> Measurement:
+        """The implied level as a measurement known between bounds: the trivial lower bound
+        (t ≥ 1, ε ≥ 0) and the implied level as the upper bound, so that a requirement passes
+        on it only when the guarantee meets the threshold."""
+        trivial = Level.of(0 if self.model in _EPSILON else 1)
+        parameters = {**self.parameters, "implied": True}
+        if self.model == "stochastic_t_closeness":
+            parameters["distance"] = "multiplicative"
+        path = " → ".join(f"{step.claim_id} ({step.status})" for step in self.derivation)
+        return Measurement(self.model, attribute, self.level, None, "at_most", parameters=parameters,
+                           notes=(f"implied from the measured {self.premise} by {path}",), lower=trivial)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -12,19 +12,26 @@ can take it, must agree.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from fractions import Fraction
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
+import sympy
 
+from verifier.certified import at_most
+from verifier.display import exact_text
 from verifier.diversity import entropy_l_satisfied
+from verifier.errors import PolicyError
 from verifier.measure import Report, measure
 from verifier.policy import Policy, Requirement
 from verifier.results import Measurement
 
-__all__ = ["Check", "AuditResult", "audit", "decide", "offending_classes"]
+Verdict = Literal["pass", "fail", "undecided"]
+
+__all__ = ["Check", "AuditResult", "Verdict", "audit", "decide", "decide_bounds", "offending_classes"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +41,18 @@ class Check:
     requirement: Requirement
     measurement: Measurement
     passed: bool
+    undecided: bool = False
+
+    @property
+    def verdict(self) -> Verdict:
+        """``pass``, ``fail``, or ``undecided`` (a level known only between bounds that straddle the threshold)."""
+        return "pass" if self.passed else "undecided" if self.undecided else "fail"
+
+    @property
+    def threshold_text(self) -> str:
+        """The threshold as written exactly (``3/20``, ``ln(5)``)."""
+        threshold = self.requirement.threshold
+        return str(threshold) if isinstance(threshold, (int, Fraction)) else exact_text(threshold)
 
     @property
     def reason(self) -> str:
@@ -44,9 +63,13 @@ class Check:
         """
         m = self.measurement
         sign = {"at_least": "≥", "at_most": "≤", "below": "<"}[m.comparison]
-        required = f"the policy requires {m.model} {sign} {self.requirement.threshold}"
+        required = f"the policy requires {m.model} {sign} {self.threshold_text}"
         if self.passed:
             return f"{m.model} is {m.level.exact}; {required}"
+        if self.undecided or m.lower is not None:
+            between = f"between {m.lower.exact} and {m.level.exact}" if m.lower is not None else m.level.exact
+            what = "undecided" if self.undecided else "fails"
+            return f"{what}: {m.model} is not known exactly, only {between}; {required}"
         witness = m.witness
         if m.model == "k_anonymity" and witness is not None and witness.qi is not None:
             return f"class {_class_text(witness.qi)} has {witness.size} records; {required}"
@@ -61,8 +84,9 @@ class Check:
         return {
             **self.measurement.to_json(),
             "requirement": self.requirement.key,
-            "threshold": str(self.requirement.threshold),
+            "threshold": self.threshold_text,
             "passed": self.passed,
+            "verdict": self.verdict,
             "reason": self.reason,
         }
 
@@ -106,8 +130,45 @@ def offending_classes(result: AuditResult, check: Check, limit: int) -> list[str
     return [f"class {_class_text(classes.describe(int(i)))}: {int(classes.sizes[i])} records" for i in small]
 
 
-def decide(report: Report, requirement: Requirement) -> Check:
+def _randomized_measurement(requirement: Requirement, found: Sequence[Measurement]) -> Measurement:
+    """The randomized measurement a requirement is about (model, attribute, distance, k)."""
+    for m in found:
+        distance = m.distance or m.parameters.get("distance")
+        if (m.model == requirement.model and m.attribute == requirement.attribute
+                and (requirement.distance is None or distance == requirement.distance)
+                and (requirement.k is None or m.parameters.get("k") == requirement.k)):
+            return m
+    if not found:
+        raise PolicyError(f"{requirement.key}: {requirement.model} is a level of a randomized release: "
+                          "give the mechanism ([mechanism] in the policy, or --mechanism FILE)")
+    raise PolicyError(f"{requirement.key}: no {requirement.model} level measured for attribute "
+                      f"{requirement.attribute!r} (the mechanism randomizes {found[0].attribute!r})")
+
+
+def decide_bounds(measurement: Measurement, threshold: Any) -> Verdict:
+    """Decide ``level ≤ threshold`` for a level known between bounds (or exactly).
+
+    ``pass`` only if the upper bound (the level) meets the threshold, ``fail`` only if the
+    lower bound does not; otherwise ``undecided``. Exact (:func:`verifier.certified.at_most`).
+    """
+    assert measurement.comparison == "at_most"
+    bound = threshold if not isinstance(threshold, Fraction) else sympy.Rational(threshold.numerator, threshold.denominator)
+    lower = measurement.lower if measurement.lower is not None else measurement.level
+    try:
+        if measurement.level.value is not None and at_most(measurement.level.value, bound):
+            return "pass"
+        if lower.value is None or not at_most(lower.value, bound):
+            return "fail"
+    except ArithmeticError:
+        pass
+    return "undecided"
+
+
+def decide(report: Report, requirement: Requirement, randomized: Sequence[Measurement] = ()) -> Check:
     """Decide one requirement on a report, exactly.
+
+    Requirements on randomized models are decided on ``randomized`` (the levels of the
+    mechanism, measured or implied) by :func:`decide_bounds`.
 
     Raises
     ------
@@ -118,6 +179,10 @@ def decide(report: Report, requirement: Requirement) -> Check:
         The closed-form decision and the integer decision of entropy l-diversity
         disagree (a defect, never expected).
     """
+    if requirement.randomized:
+        measurement = _randomized_measurement(requirement, randomized)
+        verdict = decide_bounds(measurement, requirement.threshold)
+        return Check(requirement, measurement, verdict == "pass", undecided=verdict == "undecided")
     measurement = report.find(requirement.model, requirement.attribute, distance=requirement.distance, l=requirement.l)
     threshold = requirement.threshold
     if requirement.model == "entropy_l_diversity":
@@ -137,7 +202,14 @@ def decide(report: Report, requirement: Requirement) -> Check:
     return Check(requirement, measurement, passed)
 
 
-def audit(frame: pd.DataFrame, policy: Policy, *, source: str | None = None, progress: bool | None = None) -> AuditResult:
+def audit(
+    frame: pd.DataFrame,
+    policy: Policy,
+    *,
+    source: str | None = None,
+    progress: bool | None = None,
+    randomized: Callable[[Report], Sequence[Measurement]] | None = None,
+) -> AuditResult:
     """Measure ``frame`` once under ``policy`` and decide each of its requirements.
 
     Parameters
@@ -150,6 +222,10 @@ def audit(frame: pd.DataFrame, policy: Policy, *, source: str | None = None, pro
         The file the table came from (default: the policy's ``data.path``).
     progress
         Passed to :func:`~verifier.measure.measure`.
+    randomized
+        Given the report, the levels of the randomized release (measured in publisher
+        mode; measured and implied in auditor mode) that requirements on randomized
+        models are decided on.
     """
     report = measure(
         frame,
@@ -162,4 +238,5 @@ def audit(frame: pd.DataFrame, policy: Policy, *, source: str | None = None, pro
         source=source or (str(policy.data) if policy.data else "data"),
         progress=progress,
     )
-    return AuditResult(policy, report, tuple(decide(report, r) for r in policy.requirements))
+    found = tuple(randomized(report)) if randomized is not None else ()
+    return AuditResult(policy, report, tuple(decide(report, r, found) for r in policy.requirements))

@@ -44,7 +44,7 @@ import pandas as pd
 
 from verifier._exact_max import INT64_SAFE, first_by_qi, screen_margin
 from verifier.counts import AttributeSpec, Classes, CountTable
-from verifier.errors import DataError
+from verifier.errors import DataError, PolicyError
 from verifier.mechanism import AnyMechanism
 
 __all__ = [
@@ -333,7 +333,7 @@ _KEPS = "(k,ε)-DP (Ekenstedt et al. 2022, Def. 8)"
 
 def _check_size(size: int, n: int, what: str) -> None:
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or not 1 <= size <= n - 1:
-        raise ValueError(f"{what}: expected an integer k in [1, N-1] = [1, {n - 1}], found {size!r}")
+        raise PolicyError(f"{what}: expected an integer k in [1, N-1] = [1, {n - 1}], found {size!r}")
 
 
 @dataclass(frozen=True)
