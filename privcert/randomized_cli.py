@@ -129,7 +129,12 @@ def randomized_section(report: Report, *, policy: Policy | None = None, mechanis
 
         measured, implied = audit_release(table, loaded, settings.ks)
         return RandomizedSection("auditor", str(settings.file), (measured,), implied)
-    return RandomizedSection("publisher", str(settings.file), publisher_measurements(table, loaded, settings.ks))
+    named = dict.fromkeys(r.distance for r in (policy.requirements if policy is not None else ())
+                          if r.model == "stochastic_t_closeness" and r.distance not in (None, "multiplicative"))
+    hierarchy = policy.hierarchies.get(settings.attribute) if policy is not None else None
+    distances = tuple((d, hierarchy if d == "hierarchical" else None) for d in named)
+    return RandomizedSection("publisher", str(settings.file),
+                             publisher_measurements(table, loaded, settings.ks, distances))  # type: ignore[arg-type]
 
 
 @dataclass

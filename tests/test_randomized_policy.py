@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -131,3 +132,22 @@ def test_randomized_requirement_needs_a_mechanism(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "give the mechanism ([mechanism] in the policy, or --mechanism FILE)" in result.stderr
     result = runner.invoke(app, ["audit", "--policy", str(tmp_path / "p.toml"), "--mechanism", str(EXAMPLE / "mechanism.csv")])
     assert result.exit_code == 1 and "ldp" in result.stdout  # ln(5) > 1
+
+
+def test_stochastic_emd_requirement(tmp_path: Path) -> None:
+    """Equal-distance stochastic t-closeness of the example: decided at its exact level."""
+    from verifier.load import load_table
+    from verifier.mechanism import load_mechanism
+    from verifier.measure import measure
+    from verifier.counts import AttributeSpec
+    from verifier.stochastic_emd import stochastic_emd
+
+    table = measure(load_table(EXAMPLE / "original.csv"), ("age", "zip"), (AttributeSpec(("disease",)),)).tables["disease"]
+    level = stochastic_emd(table, load_mechanism(EXAMPLE / "mechanism.csv"), "equal").level.exact
+    passing = require("stochastic_t_closeness", level) + 'distance = "equal"\n'
+    exit_code, document, _ = audit(tmp_path, passing)
+    assert exit_code == 0 and document["measurements"][0]["distance"] == "equal"
+    assert document["measurements"][0]["exact"] == level
+    below = Fraction(level) - Fraction(1, 10**9)
+    exit_code, document, _ = audit(tmp_path, require("stochastic_t_closeness", str(below)) + 'distance = "equal"\n')
+    assert exit_code == 1 and document["measurements"][0]["verdict"] == "fail"

@@ -29,10 +29,13 @@ from typing import Any
 import sympy
 
 from verifier.counts import CountTable
+from verifier.emd import Distance
 from verifier.errors import DataError
+from verifier.hierarchy import Hierarchy
 from verifier.mechanism import AnyMechanism, Mechanism
 from verifier.randomized import Extreme, dp, k_eps_dp, kt_closeness, ldp, multiplicative_t
 from verifier.results import Level, Measurement, Witness
+from verifier.stochastic_emd import stochastic_emd
 
 __all__ = ["RANDOMIZED_MODELS", "publisher_measurements", "auditor_ldp", "describe_subset", "ratio_level"]
 
@@ -125,7 +128,10 @@ def auditor_ldp(release: CountTable, mechanism: AnyMechanism) -> Measurement:
     return _ldp_measurement(release, mechanism, ldp(mechanism), data_independent=True)
 
 
-def publisher_measurements(table: CountTable, mechanism: AnyMechanism, ks: Sequence[int] = ()) -> tuple[Measurement, ...]:
+def publisher_measurements(
+    table: CountTable, mechanism: AnyMechanism, ks: Sequence[int] = (),
+    distances: Sequence[tuple[Distance, Hierarchy | None]] = (),
+) -> tuple[Measurement, ...]:
     """Every randomized level of the release of ``table``'s attribute through ``mechanism``.
 
     Parameters
@@ -137,12 +143,15 @@ def publisher_measurements(table: CountTable, mechanism: AnyMechanism, ks: Seque
         The matrix ``M[true value, bucket]``; every value of the attribute must be a row.
     ks
         Subset sizes for ``kt_closeness`` and ``k_eps_dp`` (each in ``[1, N-1]``).
+    distances
+        EMD ground distances (with the hierarchy for ``hierarchical``) for which
+        ``stochastic_t_closeness`` is also measured (:func:`verifier.stochastic_emd.stochastic_emd`).
 
     Returns
     -------
     tuple of Measurement
-        ``stochastic_t_closeness``, ``ldp``, ``dp``, then ``kt_closeness`` and ``k_eps_dp``
-        for each k; comparison ``at_most`` for all.
+        ``stochastic_t_closeness`` (multiplicative, then each EMD distance), ``ldp``,
+        ``dp``, then ``kt_closeness`` and ``k_eps_dp`` for each k; comparison ``at_most``.
     """
     out = []
     found = multiplicative_t(table, mechanism)
@@ -156,6 +165,7 @@ def publisher_measurements(table: CountTable, mechanism: AnyMechanism, ks: Seque
                 numbers={"direction": found.side}),
         k=smallest, distance="multiplicative",
     ))
+    out.extend(stochastic_emd(table, mechanism, distance, hierarchy) for distance, hierarchy in distances)
     out.append(_ldp_measurement(table, mechanism, ldp(mechanism, table)))
     if table.n > 1:
         one = dp(table, mechanism)
