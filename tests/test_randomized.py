@@ -242,3 +242,39 @@ def test_stochastic_emd_refuses_interval_mechanisms() -> None:
     table = sufficient_table([0], [0], [2], mechanism.values, 1)
     with pytest.raises(MechanismError, match="needs an exact mechanism"):
         stochastic_emd(table, bounded, "equal")
+
+
+@pytest.mark.parametrize(("n", "k", "ratio"), [(3, 2, F(2)), (5, 2, F(3)), (6, 4, F(7, 2)), (4, 1, F(5))])
+def test_implied_levels_are_reached_on_the_tight_mechanism(graph: Graph, n: int, k: int, ratio: Fraction) -> None:
+    """M = [[m, Tm], [Tm, m]] with m = 1/(T+1) (ε-LDP: e^ε = T); k records of value 0, N-k of value 1.
+
+    The k records of value 0 have the smallest Pr(b0) = m against Pr_D(b0) = (km + (N-k)Tm)/N, so
+    (k,t) = (k + (N-k)T)/N: the corrected Thm. 3 bound (Ekenstedt et al. 2022), reached exactly;
+    removing the N-k records of value 1 leaves them, so (N-k, ε)-DP has the same e^ε (Thm. 4(1)).
+    """
+    m = 1 / (ratio + 1)
+    mechanism = Mechanism(("v0", "v1"), ("b0", "b1"), ((m, ratio * m), (ratio * m, m)))
+    table = sufficient_table([0, 1], [0, 1], [k, n - k], mechanism.values, 2)
+    eps = sympy.log(sympy.Rational(ratio.numerator, ratio.denominator))
+    implied = {(i.model, i.parameters.get("k")): i for i in implied_levels("ldp", eps, n, min(k, n - k), [k, n - k], graph)}
+    tight = F(k + (n - k) * ratio, n)
+    assert randomized.ldp(mechanism, table).ratio == ratio
+    assert randomized.kt_closeness(table, mechanism, k).ratio == tight
+    assert implied[("kt_closeness", k)].level.value == sympy.Rational(tight)
+    assert randomized.k_eps_dp(table, mechanism, n - k).ratio == tight
+    assert sympy.exp(implied[("k_eps_dp", n - k)].level.value) == sympy.Rational(tight)
+
+
+@settings(max_examples=100, deadline=None)
+@given(releases(), st.data())
+def test_thm4_equivalence_both_ways(release: tuple[CountTable, Mechanism, list[int], list[int]], data: st.DataObject) -> None:
+    """Ekenstedt et al. 2022, Thm. 4(1): (k, t)-closeness ⇔ (N-k, ln t)-DP, checked at random thresholds t
+    in both directions (and so the two optimal levels coincide)."""
+    table, mechanism, _, _ = release
+    k = data.draw(st.integers(1, table.n - 1))
+    t = F(data.draw(st.integers(1, 400)), data.draw(st.integers(1, 100)))
+    closeness, dp_level = randomized.kt_closeness(table, mechanism, k), randomized.k_eps_dp(table, mechanism, table.n - k)
+    close = closeness.ratio is not None and closeness.ratio <= t
+    private = dp_level.ratio is not None and dp_level.ratio <= t
+    assert close == private
+    assert closeness.ratio == dp_level.ratio
