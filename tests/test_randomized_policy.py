@@ -53,7 +53,7 @@ def verdicts(document: dict) -> list[tuple[str, str, str]]:
 
 
 def test_bundled_examples_pass() -> None:
-    for name in ("publisher.toml", "auditor.toml"):
+    for name in ("publisher.toml", "auditor.toml", "laplace.toml"):
         result = runner.invoke(app, ["audit", "--policy", str(EXAMPLE / name), "--json", "-"])
         assert result.exit_code == 0, result.output
         assert all(m["verdict"] == "pass" for m in json.loads(result.stdout)["measurements"])

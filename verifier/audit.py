@@ -22,12 +22,12 @@ import pandas as pd
 import sympy
 
 from verifier.certified import at_most
-from verifier.display import exact_text
+from verifier.display import approximate, exact_text
 from verifier.diversity import entropy_l_satisfied
 from verifier.errors import PolicyError
 from verifier.measure import Report, measure
 from verifier.policy import Policy, Requirement
-from verifier.results import Measurement
+from verifier.results import Level, Measurement
 
 Verdict = Literal["pass", "fail", "undecided"]
 
@@ -66,10 +66,9 @@ class Check:
         required = f"the policy requires {m.model} {sign} {self.threshold_text}"
         if self.passed:
             return f"{m.model} is {m.level.exact}; {required}"
-        if self.undecided or m.lower is not None:
-            between = f"between {m.lower.exact} and {m.level.exact}" if m.lower is not None else m.level.exact
-            what = "undecided" if self.undecided else "fails"
-            return f"{what}: {m.model} is not known exactly, only {between}; {required}"
+        if m.lower is not None:
+            return (f"{m.model} is not known exactly, only between {_short(m.lower)} and {_short(m.level)} "
+                    f"(exact bounds in the JSON); {required}")
         witness = m.witness
         if m.model == "k_anonymity" and witness is not None and witness.qi is not None:
             return f"class {_class_text(witness.qi)} has {witness.size} records; {required}"
@@ -112,6 +111,12 @@ class AuditResult:
             "measurements": [check.to_json() for check in self.checks],
             "passed": self.passed,
         }
+
+
+def _short(level: Level) -> str:
+    """A bound as its exact form when short, else ``≈`` 12 significant digits."""
+    text = level.exact
+    return text if len(text) <= 24 or level.value is None else f"≈ {approximate(level.value, 12)}"
 
 
 def _class_text(qi: Mapping[str, Any]) -> str:
