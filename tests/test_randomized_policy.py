@@ -151,3 +151,12 @@ def test_stochastic_emd_requirement(tmp_path: Path) -> None:
     below = Fraction(level) - Fraction(1, 10**9)
     exit_code, document, _ = audit(tmp_path, require("stochastic_t_closeness", str(below)) + 'distance = "equal"\n')
     assert exit_code == 1 and document["measurements"][0]["verdict"] == "fail"
+
+
+def test_auditor_requirement_the_theory_cannot_reach_is_undecided(tmp_path: Path) -> None:
+    """The EMD version of stochastic t-closeness is implied by nothing: the auditor cannot certify it."""
+    exit_code, document, text = audit(tmp_path, require("stochastic_t_closeness", "1/2") + 'distance = "equal"\n',
+                                      mode="auditor")
+    assert exit_code == 1 and verdicts(document) == [("stochastic_t_closeness", "1/2", "undecided")]
+    assert document["measurements"][0]["reason"].startswith("stochastic_t_closeness is not known exactly")
+    assert "UNDECIDED" in text

@@ -20,12 +20,10 @@ import sympy
 from theory.graph import Graph, build_graph
 from verifier.counts import CountTable
 from verifier.mechanism import AnyMechanism
-from verifier.randomized_release import auditor_ldp
+from verifier.randomized_release import auditor_ldp, trivial_level
 from verifier.results import Level, Measurement, jsonable
 
 __all__ = ["DerivationStep", "ImpliedLevel", "implied_levels", "audit_release"]
-
-_EPSILON = frozenset({"ldp", "dp", "k_eps_dp"})
 
 
 @dataclass(frozen=True)
@@ -58,13 +56,13 @@ class ImpliedLevel:
         """The implied level as a measurement known between bounds: the trivial lower bound
         (t ≥ 1, ε ≥ 0) and the implied level as the upper bound, so that a requirement passes
         on it only when the guarantee meets the threshold."""
-        trivial = Level.of(0 if self.model in _EPSILON else 1)
         parameters = {**self.parameters, "implied": True}
         if self.model == "stochastic_t_closeness":
             parameters["distance"] = "multiplicative"
         path = " → ".join(f"{step.claim_id} ({step.status})" for step in self.derivation)
         return Measurement(self.model, attribute, self.level, None, "at_most", parameters=parameters,
-                           notes=(f"implied from the measured {self.premise} by {path}",), lower=trivial)
+                           notes=(f"implied from the measured {self.premise} by {path}",),
+                           lower=trivial_level(self.model))
 
     def to_json(self) -> dict[str, Any]:
         return {

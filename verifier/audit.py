@@ -26,7 +26,8 @@ from verifier.display import approximate, exact_text
 from verifier.diversity import entropy_l_satisfied
 from verifier.errors import PolicyError
 from verifier.measure import Report, measure
-from verifier.policy import Policy, Requirement
+from verifier.policy import DISTANCES, Policy, Requirement
+from verifier.randomized_release import trivial_level
 from verifier.results import Level, Measurement
 
 Verdict = Literal["pass", "fail", "undecided"]
@@ -146,8 +147,18 @@ def _randomized_measurement(requirement: Requirement, found: Sequence[Measuremen
     if not found:
         raise PolicyError(f"{requirement.key}: {requirement.model} is a level of a randomized release: "
                           "give the mechanism ([mechanism] in the policy, or --mechanism FILE)")
-    raise PolicyError(f"{requirement.key}: no {requirement.model} level measured for attribute "
-                      f"{requirement.attribute!r} (the mechanism randomizes {found[0].attribute!r})")
+    if requirement.attribute != found[0].attribute:
+        raise PolicyError(f"{requirement.key}: the mechanism randomizes {found[0].attribute!r}, "
+                          f"not {requirement.attribute!r}")
+    if not any(m.parameters.get("data_independent") for m in found):
+        raise PolicyError(f"{requirement.key}: no {requirement.model} level was measured for this requirement")
+    # Auditor mode: the theory implies no level of this model (for this k or distance) from ε-LDP.
+    return Measurement(requirement.model, requirement.attribute,
+                       Level.infinite(f"auditor mode: the implication map gives no {requirement.model} level "
+                                      "from the measured ε-LDP"),
+                       None, "at_most", distance=requirement.distance if requirement.distance in DISTANCES else None,
+                       parameters={"k": requirement.k} if requirement.k is not None else {},
+                       lower=trivial_level(requirement.model, requirement.distance))
 
 
 def decide_bounds(measurement: Measurement, threshold: Any) -> Verdict:

@@ -37,12 +37,19 @@ from verifier.randomized import Extreme, dp, k_eps_dp, kt_closeness, ldp, multip
 from verifier.results import Level, Measurement, Witness
 from verifier.stochastic_emd import stochastic_emd
 
-__all__ = ["RANDOMIZED_MODELS", "publisher_measurements", "auditor_ldp", "describe_subset", "ratio_level"]
+__all__ = ["RANDOMIZED_MODELS", "EPSILON_MODELS", "trivial_level", "publisher_measurements", "auditor_ldp", "describe_subset", "ratio_level"]
 
 RANDOMIZED_MODELS = ("stochastic_t_closeness", "ldp", "dp", "kt_closeness", "k_eps_dp")
 """Model ids of the randomized levels, in report order."""
 
-_EPSILON = frozenset({"ldp", "dp", "k_eps_dp"})
+EPSILON_MODELS = frozenset({"ldp", "dp", "k_eps_dp"})
+"""The randomized models whose level is ε (natural logarithm); the others' is t."""
+
+
+def trivial_level(model: str, distance: str | None = None) -> Level:
+    """The bound every release meets: ε ≥ 0, t ≥ 1 (multiplicative distances), t ≥ 0 (EMD): the
+    lower bound of a level known only from above."""
+    return Level.of(0 if model in EPSILON_MODELS or distance not in (None, "multiplicative") else 1)
 
 
 def ratio_level(model: str, ratio: Fraction | None, reason: str) -> Level:
@@ -50,7 +57,7 @@ def ratio_level(model: str, ratio: Fraction | None, reason: str) -> Level:
     if ratio is None:
         return Level.infinite(reason)
     value = sympy.Rational(ratio.numerator, ratio.denominator)
-    return Level.of(sympy.log(value) if model in _EPSILON else value)
+    return Level.of(sympy.log(value) if model in EPSILON_MODELS else value)
 
 
 def _lower(model: str, extreme: Extreme, reason: str) -> Level | None:
@@ -79,7 +86,7 @@ _NOT_EXACT = ("not exact: the mechanism's probabilities are transcendental; the 
 
 def _measurement(model: str, table: CountTable, extreme: Extreme, reason: str, witness: Witness,
                  **parameters: Any) -> Measurement:
-    notes = (("ε in natural logarithm",) if model in _EPSILON else ()) + (() if extreme.exact else (_NOT_EXACT,))
+    notes = (("ε in natural logarithm",) if model in EPSILON_MODELS else ()) + (() if extreme.exact else (_NOT_EXACT,))
     return Measurement(model, table.attribute, ratio_level(model, extreme.ratio, reason), witness, "at_most",
                        parameters=parameters, notes=notes, lower=_lower(model, extreme, reason))
 

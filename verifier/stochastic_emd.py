@@ -77,10 +77,12 @@ def stochastic_emd(
         raise MechanismError(f"stochastic t-closeness with the EMD: N·L = {table.n}·{common} is beyond 64-bit "
                              f"integers (L, the common denominator of {mechanism.name}, is too large)")
     weights = (numerators * np.array([common // d for d in denominators], dtype=object)).astype(np.int64)
-    rows = weights[mechanism_rows(table, mechanism)]  # table value code × bucket, each row sums to L
+    # Masses n[E, ·] @ W are integers ≤ |E| L: below 2^53 every float64 partial sum is exact (BLAS).
+    dtype = np.float64 if table.n * common < 2**53 else np.int64
+    rows = weights[mechanism_rows(table, mechanism)].astype(dtype)  # table value code × bucket, rows sum to L
     cls, buckets, masses = [], [], []
     for start, stop, block in table.blocks(max(1, (1 << 20) // max(table.m, 1)) * table.m):
-        mass = np.asarray(block, dtype=np.int64) @ rows
+        mass = (np.asarray(block, dtype=dtype) @ rows).astype(np.int64)
         where = np.nonzero(mass)
         cls.append(where[0] + start)
         buckets.append(where[1])
