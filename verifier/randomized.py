@@ -282,7 +282,9 @@ def _multiplicative(table: CountTable, columns: _Columns, rows: np.ndarray) -> E
     num, den = columns.num[rows][:, reachable], columns.den[rows][:, reachable]  # table value code × reachable bucket
     t_num = np.array([columns.num_totals[b] for b in buckets], dtype=object)
     t_den = np.array([columns.den_totals[b] for b in buckets], dtype=object)
-    num_f, den_f, t_num_f, t_den_f = (a.astype(np.float64) for a in (num, den, t_num, t_den))
+    same = columns.num is columns.den  # an exact mechanism: one product per block, not two
+    num_f, t_num_f, t_den_f = (a.astype(np.float64) for a in (num, t_num, t_den))
+    den_f = num_f if same else den.astype(np.float64)
     sizes = np.asarray(table.sizes)
     n = columns.n
 
@@ -297,7 +299,8 @@ def _multiplicative(table: CountTable, columns: _Columns, rows: np.ndarray) -> E
     for start, stop, block in table.blocks(max(_BLOCK_CELLS // width, 1) * table.m):
         block_f = block.astype(np.float64)
         size = sizes[start:stop].astype(np.float64)[:, None]
-        level = levels(block_f @ num_f, block_f @ den_f, size)
+        s_num = block_f @ num_f
+        level = levels(s_num, s_num if same else block_f @ den_f, size)
         per_class[start:stop] = np.where(sizes[start:stop] > 0, level.max(axis=1), -1.0)
     top = float(per_class.max())
     if top < 0:
@@ -382,11 +385,15 @@ def _sized(columns: _Columns, ks: np.ndarray, removal: bool) -> list[Extreme]:
     kk = ks.astype(dtype)
     orders: dict[_Order, _Sorted] = {}
 
+    def key(b: int, descending: bool, from_num: bool) -> _Order:
+        """Orders by ``num`` and by ``den`` are one order when they are the same matrix."""
+        return b, descending, from_num or columns.num is columns.den
+
     def first(b: int, descending: bool, from_num: bool) -> np.ndarray:
-        key = (b, descending, from_num)
-        if key not in orders:
-            orders[key] = _Sorted.of(columns, columns.num if from_num else columns.den, b, descending, exact)
-        return orders[key].sum_of_first(ks)
+        order = key(b, descending, from_num)
+        if order not in orders:
+            orders[order] = _Sorted.of(columns, columns.num if order[2] else columns.den, b, descending, exact)
+        return orders[order].sum_of_first(ks)
 
     def total(value: int) -> np.ndarray:
         return np.full(ks.size, value, dtype=dtype) if exact else np.array([value] * ks.size, dtype=object)
@@ -399,12 +406,12 @@ def _sized(columns: _Columns, ks: np.ndarray, removal: bool) -> list[Extreme]:
         if removal:
             # Pr_D / Pr_{D-K} with the k largest removed; Pr_{D-K} / Pr_D with the k smallest removed.
             rest = n - kk
-            ratios.append((top * rest, (bottom - first(b, True, False)) * n, b, "table/subset", (b, True, False)))
-            ratios.append(((top - first(b, False, True)) * n, bottom * rest, b, "subset/table", (b, False, True)))
+            ratios.append((top * rest, (bottom - first(b, True, False)) * n, b, "table/subset", key(b, True, False)))
+            ratios.append(((top - first(b, False, True)) * n, bottom * rest, b, "subset/table", key(b, False, True)))
         else:
             # Pr_D / Pr_K with the k smallest; Pr_K / Pr_D with the k largest.
-            ratios.append((top * kk, first(b, False, False) * n, b, "table/subset", (b, False, False)))
-            ratios.append((first(b, True, True) * n, bottom * kk, b, "subset/table", (b, True, True)))
+            ratios.append((top * kk, first(b, False, False) * n, b, "table/subset", key(b, False, False)))
+            ratios.append((first(b, True, True) * n, bottom * kk, b, "subset/table", key(b, True, True)))
     results = []
     nums = np.array([r[0].astype(np.float64) for r in ratios])
     dens = np.array([r[1].astype(np.float64) for r in ratios])
