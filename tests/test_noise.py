@@ -98,7 +98,7 @@ def inside(bounds: Extreme, exact: Extreme) -> bool:
         lower_ok or bounds.lower is None and exact.ratio is None)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(releases(max_n=8), st.data())
 def test_interval_levels_enclose_the_exact_levels(release: tuple[CountTable, Mechanism, list[int], list[int]],
                                                   data: st.DataObject) -> None:
