@@ -30,6 +30,14 @@ Every ratio is decided on integers: column ``b`` of ``M`` is scaled to integers 
 over the common denominator ``L_b`` (:meth:`~verifier.mechanism.Mechanism.scaled`),
 which cancels in every ratio. Screens run in float64; candidates within the rounding
 margin are recomputed exactly (ARCHITECTURE.md, "Exact decisions").
+
+A mechanism known only between bounds (:class:`~verifier.mechanism.IntervalMechanism`:
+``A_low ≤ A ≤ A_high`` over one denominator per column) is measured twice. Every ratio is a
+quotient of two non-negative combinations of one column's entries (for (k,ε)-DP,
+``T_b - high_b(k)`` is the sum over the other ``N - k`` records), so taking numerators from
+``A_high`` and denominators from ``A_low`` gives an upper bound of each ratio and of their
+maximum, and the converse a lower bound; the result carries both (``Extreme.lower``,
+``Extreme.exact = False``).
 """
 
 from __future__ import annotations
@@ -202,10 +210,10 @@ class _Columns:
         return np.flatnonzero(self.totals)
 
 
-Measure = Callable[[np.ndarray, np.ndarray], Extreme]
+_Measure = Callable[[np.ndarray, np.ndarray], Extreme]
 
 
-def _bounded(mechanism: AnyMechanism, measure: Measure) -> Extreme:
+def _bounded(mechanism: AnyMechanism, measure: _Measure) -> Extreme:
     """``measure(num, den)`` once for an exact mechanism; the upper and the lower bound otherwise."""
     low, high = mechanism.scaled_bounds
     if mechanism.exact:
