@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from privcert.anonymize_noise_cli import noise_command
 from privcert.anonymize_rr_cli import rr_command
 from verifier.errors import PolicyError
 
@@ -155,3 +156,4 @@ def bucketize(
 
 
 app.command("rr")(rr_command)
+app.command("noise")(noise_command)

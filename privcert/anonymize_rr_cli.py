@@ -7,15 +7,21 @@ mechanism (CSV, ``value,<bucket>,...``, exact) that ``privcert measure --mechani
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from verifier.errors import DataError, PolicyError
 
-__all__ = ["rr_command"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from verifier.mechanism import AnyMechanism
+
+__all__ = ["rr_command", "write_release"]
 
 
 def _keep(text: str) -> Fraction:
@@ -45,39 +51,58 @@ def rr_command(
     uniform: the replacement is uniform over the column's values (Ekenstedt et al. 2022, Fig. 4);
     empirical: it is drawn from the column's empirical distribution (Fig. 5).
     """
-    import numpy as np
     import pandas as pd
-    from rich.console import Console
 
     from mechanisms.randomized_response import (
         empirical_frequencies,
         ldp_randomized_response,
         tclo_randomized_response,
     )
-    from privcert.cli import _reporting_errors
-    from verifier.load import load_table
-    from verifier.mechanism import write_mechanism
+    from verifier.mechanism import Mechanism, write_mechanism
 
-    with _reporting_errors():
+    def build(column: pd.Series) -> tuple[Mechanism, Callable[[Path], None], pd.Series]:
         if mode not in ("uniform", "empirical"):
             raise PolicyError(f"--mode: expected uniform or empirical, found {mode!r}")
         probability = _keep(keep)
-        frame = load_table(data)
-        if sensitive not in frame.columns:
-            raise DataError(f"{data}: column {sensitive!r} not found; the table has columns {list(map(str, frame.columns))}")
-        column = frame[sensitive]
-        if column.isna().any():
-            raise DataError(f"{data}: column {sensitive!r} has missing values; randomized response needs a value per record")
         _, uniques = pd.factorize(column, sort=True)
         values = tuple(uniques.tolist())
         mechanism = (
             ldp_randomized_response(values, keep=probability) if mode == "uniform"
             else tclo_randomized_response(values, empirical_frequencies(column, values), probability)
         )
+        return mechanism, lambda path: write_mechanism(mechanism, path), column
+
+    write_release(data, sensitive, out, mechanism_out, seed, build, ".mechanism.csv")
+
+
+def write_release(
+    data: Path, sensitive: str, out: Path, mechanism_out: Path | None, seed: int,
+    build: Callable[[pd.Series], tuple[AnyMechanism, Callable[[Path], None], pd.Series]], suffix: str,
+) -> None:
+    """Read DATA, build the mechanism from the column, sample a seeded release, write both files.
+
+    ``build(column)`` returns the mechanism, the function that writes its published file
+    (default name: the release's with ``suffix``) and the column as the mechanism's row
+    labels (what is sampled).
+    """
+    import numpy as np
+    from rich.console import Console
+
+    from privcert.cli import _reporting_errors
+    from verifier.load import load_table
+
+    with _reporting_errors():
+        frame = load_table(data)
+        if sensitive not in frame.columns:
+            raise DataError(f"{data}: column {sensitive!r} not found; the table has columns {list(map(str, frame.columns))}")
+        column = frame[sensitive]
+        if column.isna().any():
+            raise DataError(f"{data}: column {sensitive!r} has missing values; a randomized release needs a value per record")
+        mechanism, write, labels = build(column)
         release = frame.copy()
-        release[sensitive] = mechanism.sample(column, np.random.default_rng(seed), source=str(data))
+        release[sensitive] = mechanism.sample(labels, np.random.default_rng(seed), source=str(data))
         release.to_csv(out, index=False)
-        target = mechanism_out if mechanism_out is not None else out.with_name(out.name.removesuffix(".csv") + ".mechanism.csv")
-        write_mechanism(mechanism, target)
+        target = mechanism_out if mechanism_out is not None else out.with_name(out.name.removesuffix(".csv") + suffix)
+        write(target)
     Console().print(f"wrote {out} ({len(release)} records) and its mechanism {target} ({mechanism.name}, seed {seed})",
                     highlight=False, markup=False)

@@ -137,6 +137,7 @@ def verify_command(
 ) -> None:
     """Check a certificate: signature, then every measurement, re-measured from the release (--data) or from the embedded count tables."""
     from reports.signing import CertificateError, load_public_key, open_envelope
+    from privcert.randomized_cli import RandomizedRun
     from reports.verification import check_embedded_counts, check_measurements, check_release
     from verifier.audit import audit
     from verifier.errors import VerifierError
@@ -159,14 +160,17 @@ def verify_command(
             typer.echo(f"verdict certified: {statement.predicate.get('verdict')} (the count tables are not embedded: "
                        "pass --data to re-check the release)")
             return
-        findings = check_embedded_counts(statement)
+        findings = check_embedded_counts(statement, randomized=RandomizedRun)
         done = f"embedded count tables: sha256 matches; {measured} measurements re-measured from them and identical"
     else:
         try:
             findings = check_release(statement, data)
             if not findings:
-                findings = check_measurements(statement, lambda policy: audit(load_table(data, encoding=encoding), policy, source=str(data)),
-                                              data.parent)
+                findings = check_measurements(
+                    statement,
+                    lambda policy: audit(load_table(data, encoding=encoding), policy, source=str(data),
+                                         randomized=RandomizedRun(policy)),
+                    data.parent)
         except (OSError, VerifierError) as error:
             raise _bad_input(str(error)) from error
         done = f"release: sha256 matches; {measured} measurements re-measured and identical"

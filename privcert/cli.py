@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 
     from verifier.audit import AuditResult
     from verifier.counts import AttributeSpec, Missing
+    from verifier.measure import Report
     from verifier.policy import Policy
 
 SCHEMA_VERSION = "1"
@@ -319,14 +320,15 @@ def measure_command(
                 randomized.print(console)
 
 
-def _audit(data: Path | None, policy: Policy, encoding: str = "utf-8") -> AuditResult:
+def _audit(data: Path | None, policy: Policy, encoding: str = "utf-8",
+           randomized: Callable[[Report], Any] | None = None) -> AuditResult:
     from verifier.audit import audit
     from verifier.load import load_table
 
     path = data if data is not None else policy.data
     if path is None:
         raise PolicyError(f"{policy.source}: no release given: pass DATA or set data.path in the policy")
-    return audit(load_table(path, encoding=encoding), policy, source=str(path))
+    return audit(load_table(path, encoding=encoding), policy, source=str(path), randomized=randomized)
 
 
 @app.command("audit")
@@ -347,14 +349,14 @@ def audit_command(
 ) -> None:
     """Audit a release against a policy: exit 0 if every requirement holds, 1 if one fails, 2 on bad input."""
     from privcert.output import print_audit, summary
-    from privcert.randomized_cli import randomized_section
+    from privcert.randomized_cli import RandomizedRun
     from verifier.policy import load_policy
 
     with _reporting_errors():
         parsed = load_policy(policy)
-        result = _audit(data, parsed, encoding)
-        randomized = randomized_section(result.report, policy=parsed, mechanism=mechanism, ks=k, mode=mode,
-                                        attribute=parsed.sensitive[0].name)
+        run = RandomizedRun(parsed, mechanism, k, mode)
+        result = _audit(data, parsed, encoding, run)
+        randomized = run.section
         release = Path(result.report.source)
         document = _document(result.to_json(), release, dict(result.report.timings),
                              {"randomized": randomized.to_json()} if randomized else {})

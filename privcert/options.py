@@ -15,7 +15,8 @@ JsonOption = Annotated[str | None, typer.Option(
     "--json", metavar="FILE|-", help="Write the results as JSON to this file (written atomically), or '-' for stdout only.")]
 EncodingOption = Annotated[str, typer.Option("--encoding", metavar="NAME", help="The CSV file's text encoding.")]
 MechanismOption = Annotated[Path | None, typer.Option(
-    "--mechanism", metavar="FILE", help="Mechanism CSV (value,<bucket>,...): also measure the randomized levels.")]
+    "--mechanism", metavar="FILE",
+    help="Mechanism CSV (value,<bucket>,...) or noise mechanism TOML: also measure the randomized levels.")]
 KOption = Annotated[str | None, typer.Option("--k", metavar="K,...", help="Subset sizes for (k,t)-closeness and (k,ε)-DP, e.g. 2,5,10.")]
 ModeOption = Annotated[str | None, typer.Option(
     "--mode", metavar="MODE", help="publisher (DATA is the original data, default) or auditor (DATA is the release).")]

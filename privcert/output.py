@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -49,14 +50,24 @@ def level_text(measurement: Measurement) -> str:
     """The exact level, and its decimal value when the exact form is not plain (``3/8 ≈ 0.375``)."""
     from verifier.display import readable
 
-    if not measurement.level.is_finite:
-        return "∞" if measurement.level.value is not None else "undefined"
-    return readable(measurement.level.value)
+    lower, upper = measurement.lower, measurement.level
+    if lower is not None:
+        if not (lower.is_finite and upper.is_finite):
+            return f"between {level_text(replace(measurement, lower=None, level=lower))} and " \
+                   f"{level_text(replace(measurement, lower=None))} (not exact)"
+        low, high = f"{lower.number:.12g}", f"{upper.number:.12g}"
+        if low == high:
+            return f"≈ {low} (not exact; exact bounds with --json)"
+        return f"between {low} and {high} (not exact; exact bounds with --json)"
+    if not upper.is_finite:
+        return "∞" if upper.value is not None else "undefined"
+    return readable(upper.value)
 
 
 def model_text(measurement: Measurement) -> str:
     """The model id, with the distance or the l it was measured with."""
-    detail = measurement.distance or (f"l={measurement.parameters['l']}" if "l" in measurement.parameters else None)
+    parameters = measurement.parameters
+    detail = measurement.distance or next((f"{name}={parameters[name]}" for name in ("l", "k") if name in parameters), None)
     return measurement.model + (f" ({detail})" if detail else "")
 
 
@@ -128,16 +139,20 @@ def print_audit(console: Console, result: AuditResult, violations: int = 0) -> N
         required = f"{_SIGN[m.comparison]} {exact_text(_as_expr(check.requirement.threshold))}"
         number = check.requirement.key.removeprefix("require[").removesuffix("]")
         rows.append((number, model_text(m), safe(attribute_label(m.attribute)), level_text(m), required,
-                     "pass" if check.passed else "FAIL", witness_text(m)))
+                     {"pass": "pass", "fail": "FAIL", "undecided": "UNDECIDED"}[check.verdict], witness_text(m)))
     print_rows(console, f"audit against {safe(result.policy.source)}",
                ("#", "model", "attribute", "level", "required", "result", "witness"), rows)
     for check in result.checks:
-        if not check.passed:
+        if check.undecided:
+            console.file.write(f"  {check.requirement.key} is undecided (counts as not holding): {safe(check.reason)}\n")
+        elif not check.passed:
             console.file.write(f"  {check.requirement.key} fails: {safe(check.reason)}\n")
             for line in offending_classes(result, check, violations):
                 console.file.write(f"    {safe(line)}\n")
     failed = sum(not check.passed for check in result.checks)
-    console.file.write(f"FAIL: {failed} of {len(result.checks)} requirement(s) do not hold\n" if failed
+    undecided = sum(check.undecided for check in result.checks)
+    console.file.write(f"FAIL: {failed} of {len(result.checks)} requirement(s) do not hold"
+                       f"{f' ({undecided} undecided)' if undecided else ''}\n" if failed
                        else f"PASS: all {len(result.checks)} requirement(s) hold\n")
 
 

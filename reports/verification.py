@@ -15,7 +15,7 @@ Each failure is reported as one :class:`Finding` that says what differs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +24,9 @@ from reports.statement import Statement, canonical, sha256_file
 from verifier.audit import AuditResult, audit_tables
 from verifier.errors import VerifierError
 from verifier.hierarchy import Hierarchy
+from verifier.measure import Report
 from verifier.policy import Policy, parse_policy
+from verifier.results import Measurement
 
 __all__ = ["Finding", "check_release", "check_measurements", "check_embedded_counts"]
 
@@ -68,12 +70,17 @@ def check_measurements(statement: Statement, rerun: Callable[[Policy], AuditResu
     return tuple(findings)
 
 
-def check_embedded_counts(statement: Statement) -> tuple[Finding, ...]:
+def check_embedded_counts(
+    statement: Statement,
+    randomized: Callable[[Policy], Callable[[Report], Sequence[Measurement]]] | None = None,
+) -> tuple[Finding, ...]:
     """Re-measure from the count tables embedded in the certificate, without the release.
 
     Their canonical SHA-256 must be the one the certificate names; then the audit is run
     on them under the certified policy (with the embedded hierarchies) and every
-    measurement must be identical.
+    measurement must be identical. ``randomized``, given the policy, returns the hook that
+    measures the randomized levels from the report (:func:`verifier.audit.audit`), for a
+    policy with a ``[mechanism]``.
     """
     counts = statement.predicate.get("counts")
     if not isinstance(counts, Mapping) or "tables" not in counts:
@@ -90,7 +97,8 @@ def check_embedded_counts(statement: Statement) -> tuple[Finding, ...]:
             return (Finding(f"the embedded count tables are for the attributes {[list(s.columns) for s in specs]}, "
                             f"the certified policy measures {[list(s.columns) for s in policy.attributes]} "
                             "(or their kind, order or missing-value rule differ)"),)
-        result = audit_tables(classes, tables, policy, source="embedded count tables")
+        hook = randomized(policy) if randomized is not None and policy.mechanism is not None else None
+        result = audit_tables(classes, tables, policy, source="embedded count tables", randomized=hook)
     except (EmbeddedCountsError, VerifierError) as error:
         return (Finding(f"the embedded count tables cannot be re-measured: {error}"),)
     return _compare(statement, result)

@@ -320,7 +320,7 @@ def test_defaults(folder: Path) -> None:
 
 @pytest.mark.parametrize("model", sorted(MODELS))
 def test_every_model_can_be_required(folder: Path, model: str) -> None:
-    extra = {"recursive_cl_diversity": "l = 2\n"}.get(model, "")
+    extra = {"recursive_cl_diversity": "l = 2\n", "kt_closeness": "k = 2\n", "k_eps_dp": "k = 2\n"}.get(model, "")
     attribute = 'attribute = "salary"\n' if MODELS[model].attribute else ""
     requirement = _parse(_require(f'model = "{model}"\n{attribute}{extra}threshold = 1'), folder).requirements[0]
     assert requirement.model == model and requirement.threshold == 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 import sympy
@@ -22,8 +23,11 @@ from theory.graph import Graph, build_graph
 from theory.implied import implied_levels
 from verifier import randomized
 from verifier.counts import CountTable
-from verifier.mechanism import Mechanism
+from verifier.errors import MechanismError
+from verifier.hierarchy import load_hierarchy
+from verifier.mechanism import IntervalMechanism, Mechanism
 from verifier.randomized import Extreme, sufficient_table
+from verifier.stochastic_emd import stochastic_emd
 
 F = Fraction
 
@@ -193,3 +197,84 @@ def test_measured_levels_never_exceed_the_implied_ones(graph: Graph, release: tu
         value = sympy.Rational(level.numerator, level.denominator)
         bound = sympy.exp(item.level.value) if item.model in ("dp", "k_eps_dp") else item.level.value
         assert sympy.Le(value, bound) == sympy.true, (item.model, value, bound)
+
+
+def class_distributions(table: CountTable, mechanism: Mechanism, truth: list[int], owner: list[int]
+                        ) -> tuple[list[list[Fraction]], list[Fraction]]:
+    """Pr_E(B_b) per class and Pr_D(B_b), straight from Domingo-Ferrer & Soria-Comas 2015, Def. 3."""
+    width = len(mechanism.buckets)
+    whole = [sum((mechanism.matrix[v][b] for v in truth), F(0)) / len(truth) for b in range(width)]
+    per_class = []
+    for c in range(table.classes.count):
+        members = [truth[i] for i, o in enumerate(owner) if o == c]
+        per_class.append([sum((mechanism.matrix[v][b] for v in members), F(0)) / len(members) for b in range(width)])
+    return per_class, whole
+
+
+@settings(max_examples=100, deadline=None)
+@given(releases())
+def test_stochastic_emd_matches_the_formulas(release: tuple[CountTable, Mechanism, list[int], list[int]]) -> None:
+    """Equal: half the L1 distance; ordered: Σ |cumulative difference| / (m - 1) (Li et al. 2007)."""
+    table, mechanism, truth, owner = release
+    per_class, whole = class_distributions(table, mechanism, truth, owner)
+    m = len(whole)
+    equal = max(sum(abs(p - q) for p, q in zip(dist, whole)) / 2 for dist in per_class)
+    ordered = max(sum(abs(sum(dist[:i + 1]) - sum(whole[:i + 1])) for i in range(m)) / max(m - 1, 1)
+                  for dist in per_class)
+    assert stochastic_emd(table, mechanism, "equal").level.value == sympy.Rational(equal)
+    assert stochastic_emd(table, mechanism, "ordered").level.value == sympy.Rational(ordered)
+
+
+def test_stochastic_emd_flat_hierarchy_is_the_equal_distance(tmp_path: Path) -> None:
+    """Every leaf under the root (height 1): moving mass between any two buckets costs 1, as with 'equal'."""
+    mechanism = Mechanism(("a", "b", "c"), ("a", "b", "c"), (("1/2", "1/4", "1/4"), ("1/4", "1/2", "1/4"), (0, 0, 1)))
+    table = sufficient_table([0, 0, 1, 1], [0, 1, 2, 0], [3, 1, 2, 2], mechanism.values, 2)
+    (tmp_path / "h.csv").write_text("a,*\nb,*\nc,*\n")
+    flat = stochastic_emd(table, mechanism, "hierarchical", load_hierarchy(tmp_path / "h.csv"))
+    # class 0: Pr_E = (7, 5, 4)/16, Pr_D = (11, 7, 14)/32: (3 + 3 + 6)/64 = 3/16.
+    assert flat.level.value == stochastic_emd(table, mechanism, "equal").level.value == sympy.Rational(3, 16)
+    assert flat.witness is not None and flat.witness.qi == {"class": 0} and flat.witness.size == 4
+
+
+def test_stochastic_emd_refuses_interval_mechanisms() -> None:
+    mechanism = Mechanism(("a",), ("x",), ((1,),))
+    bounded = IntervalMechanism(("a",), ("x",), ((F(1),),), ((F(1),),))
+    table = sufficient_table([0], [0], [2], mechanism.values, 1)
+    with pytest.raises(MechanismError, match="needs an exact mechanism"):
+        stochastic_emd(table, bounded, "equal")
+
+
+@pytest.mark.parametrize(("n", "k", "ratio"), [(3, 2, F(2)), (5, 2, F(3)), (6, 4, F(7, 2)), (4, 1, F(5))])
+def test_implied_levels_are_reached_on_the_tight_mechanism(graph: Graph, n: int, k: int, ratio: Fraction) -> None:
+    """M = [[m, Tm], [Tm, m]] with m = 1/(T+1) (ε-LDP: e^ε = T); k records of value 0, N-k of value 1.
+
+    The k records of value 0 have the smallest Pr(b0) = m against Pr_D(b0) = (km + (N-k)Tm)/N, so
+    (k,t) = (k + (N-k)T)/N: the corrected Thm. 3 bound (Ekenstedt et al. 2022), reached exactly;
+    removing the N-k records of value 1 leaves them, so (N-k, ε)-DP has the same e^ε (Thm. 4(1)).
+    """
+    m = 1 / (ratio + 1)
+    mechanism = Mechanism(("v0", "v1"), ("b0", "b1"), ((m, ratio * m), (ratio * m, m)))
+    table = sufficient_table([0, 1], [0, 1], [k, n - k], mechanism.values, 2)
+    eps = sympy.log(sympy.Rational(ratio.numerator, ratio.denominator))
+    implied = {(i.model, i.parameters.get("k")): i for i in implied_levels("ldp", eps, n, min(k, n - k), [k, n - k], graph)}
+    tight = F(k + (n - k) * ratio, n)
+    assert randomized.ldp(mechanism, table).ratio == ratio
+    assert randomized.kt_closeness(table, mechanism, k).ratio == tight
+    assert implied[("kt_closeness", k)].level.value == sympy.Rational(tight)
+    assert randomized.k_eps_dp(table, mechanism, n - k).ratio == tight
+    assert sympy.exp(implied[("k_eps_dp", n - k)].level.value) == sympy.Rational(tight)
+
+
+@settings(max_examples=100, deadline=None)
+@given(releases(), st.data())
+def test_thm4_equivalence_both_ways(release: tuple[CountTable, Mechanism, list[int], list[int]], data: st.DataObject) -> None:
+    """Ekenstedt et al. 2022, Thm. 4(1): (k, t)-closeness ⇔ (N-k, ln t)-DP, checked at random thresholds t
+    in both directions (and so the two optimal levels coincide)."""
+    table, mechanism, _, _ = release
+    k = data.draw(st.integers(1, table.n - 1))
+    t = F(data.draw(st.integers(1, 400)), data.draw(st.integers(1, 100)))
+    closeness, dp_level = randomized.kt_closeness(table, mechanism, k), randomized.k_eps_dp(table, mechanism, table.n - k)
+    close = closeness.ratio is not None and closeness.ratio <= t
+    private = dp_level.ratio is not None and dp_level.ratio <= t
+    assert close == private
+    assert closeness.ratio == dp_level.ratio

@@ -82,6 +82,22 @@ def test_table_iii_multiplicative_one_ldp_grows() -> None:
     assert levels.k_anonymity(table) == 2
 
 
+def test_table_v_kt_depends_on_sigma_and_the_caption_needs_mu_at_most_half() -> None:
+    """Ekenstedt et al. 2022, Table V: a_1 = (2μ - σ, σ | 2μ - σ, σ), two classes: multiplicative t = 1 for
+    every σ, and with μ = 1/4, σ = 1/100 the (2,t) level is μ/σ = 25 (the smallest pair {σ, σ} against Pr_D = μ).
+
+    The proof's "t_0 = μ/σ" assumes only μ > σ. With μ = 27/50, σ = 1/10 (still a valid table:
+    2μ - σ = 49/50 ≤ 1) bucket a_2 dominates: the pair {2μ - σ, 2μ - σ} has Pr(a_2) = 1/50 against
+    Pr_D(a_2) = 1 - μ = 23/50, ratio 23 > μ/σ = 27/5. The claim needs μ ≤ 1/2 (then
+    (1 - μ)/(1 - 2μ + σ) ≤ μ/σ), or t_0 = max(μ/σ, (1 - μ)/(1 - 2μ + σ)).
+    """
+    for mu, sigma, t in ((F(1, 4), F(1, 100), F(25)), (F(27, 50), F(1, 10), F(23))):
+        table = two_buckets([2 * mu - sigma, sigma, 2 * mu - sigma, sigma], [[0, 1], [2, 3]])
+        assert levels.multiplicative_t(table) == 1
+        assert levels.kt_closeness_t(table, 2) == t == max(mu / sigma, (1 - mu) / (1 - 2 * mu + sigma))
+    assert F(23) != F(27, 50) / F(1, 10)
+
+
 def test_table_vi_is_two_close_for_every_sigma() -> None:
     """Ekenstedt et al. 2022, Table VI, μ = 1/4: Pr_D(a_1) = (μ + 2μ + μ - σ + σ)/4 = μ; the smallest pair
     {μ - σ, σ} averages μ/2, so t = 2 (a_2 ratios stay below 2 because μ <= 1/2); the LDP

@@ -19,8 +19,8 @@ import sympy
 
 from theory.graph import Graph, build_graph
 from verifier.counts import CountTable
-from verifier.mechanism import Mechanism
-from verifier.randomized_release import auditor_ldp
+from verifier.mechanism import AnyMechanism
+from verifier.randomized_release import auditor_ldp, trivial_level
 from verifier.results import Level, Measurement, jsonable
 
 __all__ = ["DerivationStep", "ImpliedLevel", "implied_levels", "audit_release"]
@@ -51,6 +51,18 @@ class ImpliedLevel:
     premise_level: Level
     derivation: tuple[DerivationStep, ...]
     parameters: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_measurement(self, attribute: str | tuple[str, ...] | None) -> Measurement:
+        """The implied level as a measurement known between bounds: the trivial lower bound
+        (t ≥ 1, ε ≥ 0) and the implied level as the upper bound, so that a requirement passes
+        on it only when the guarantee meets the threshold."""
+        parameters = {**self.parameters, "implied": True}
+        if self.model == "stochastic_t_closeness":
+            parameters["distance"] = "multiplicative"
+        path = " → ".join(f"{step.claim_id} ({step.status})" for step in self.derivation)
+        return Measurement(self.model, attribute, self.level, None, "at_most", parameters=parameters,
+                           notes=(f"implied from the measured {self.premise} by {path}",),
+                           lower=trivial_level(self.model))
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -124,7 +136,7 @@ def implied_levels(
 
 
 def audit_release(
-    release: CountTable, mechanism: Mechanism, ks: Sequence[int] = (), graph: Graph | None = None
+    release: CountTable, mechanism: AnyMechanism, ks: Sequence[int] = (), graph: Graph | None = None
 ) -> tuple[Measurement, tuple[ImpliedLevel, ...]]:
     """Auditor mode on a release: ε-LDP measured from ``M``, and the levels it implies.
 

@@ -12,20 +12,28 @@ can take it, must agree.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from fractions import Fraction
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
+import sympy
 
+from verifier.certified import at_most
+from verifier.display import approximate, exact_text
 from verifier.diversity import entropy_l_satisfied
 from verifier.counts import Classes, CountTable
+from verifier.errors import PolicyError
 from verifier.measure import Report, measure, measure_tables
-from verifier.policy import Policy, Requirement
-from verifier.results import Measurement
+from verifier.policy import DISTANCES, Policy, Requirement
+from verifier.randomized_release import trivial_level
+from verifier.results import Level, Measurement
 
-__all__ = ["Check", "AuditResult", "audit", "audit_tables", "decide", "offending_classes"]
+Verdict = Literal["pass", "fail", "undecided"]
+
+__all__ = ["Check", "AuditResult", "Verdict", "audit", "audit_tables", "decide", "decide_bounds", "offending_classes"]
 
 
 @dataclass(frozen=True)
@@ -35,6 +43,18 @@ class Check:
     requirement: Requirement
     measurement: Measurement
     passed: bool
+    undecided: bool = False
+
+    @property
+    def verdict(self) -> Verdict:
+        """``pass``, ``fail``, or ``undecided`` (a level known only between bounds that straddle the threshold)."""
+        return "pass" if self.passed else "undecided" if self.undecided else "fail"
+
+    @property
+    def threshold_text(self) -> str:
+        """The threshold as written exactly (``3/20``, ``ln(5)``)."""
+        threshold = self.requirement.threshold
+        return str(threshold) if isinstance(threshold, (int, Fraction)) else exact_text(threshold)
 
     @property
     def reason(self) -> str:
@@ -45,9 +65,12 @@ class Check:
         """
         m = self.measurement
         sign = {"at_least": "≥", "at_most": "≤", "below": "<"}[m.comparison]
-        required = f"the policy requires {m.model} {sign} {self.requirement.threshold}"
+        required = f"the policy requires {m.model} {sign} {self.threshold_text}"
         if self.passed:
             return f"{m.model} is {m.level.exact}; {required}"
+        if m.lower is not None:
+            return (f"{m.model} is not known exactly, only between {_short(m.lower)} and {_short(m.level)} "
+                    f"(exact bounds in the JSON); {required}")
         witness = m.witness
         if m.model == "k_anonymity" and witness is not None and witness.qi is not None:
             return f"class {_class_text(witness.qi)} has {witness.size} records; {required}"
@@ -62,8 +85,9 @@ class Check:
         return {
             **self.measurement.to_json(),
             "requirement": self.requirement.key,
-            "threshold": str(self.requirement.threshold),
+            "threshold": self.threshold_text,
             "passed": self.passed,
+            "verdict": self.verdict,
             "reason": self.reason,
         }
 
@@ -97,6 +121,12 @@ class AuditResult:
         }
 
 
+def _short(level: Level) -> str:
+    """A bound as its exact form when short, else ``≈`` 12 significant digits."""
+    text = level.exact
+    return text if len(text) <= 24 or level.value is None else f"≈ {approximate(level.value, 12)}"
+
+
 def _class_text(qi: Mapping[str, Any]) -> str:
     return "{" + ", ".join(f"{k}: {'(missing)' if v is None else v}" for k, v in qi.items()) + "}"
 
@@ -113,8 +143,55 @@ def offending_classes(result: AuditResult, check: Check, limit: int) -> list[str
     return [f"class {_class_text(classes.describe(int(i)))}: {int(classes.sizes[i])} records" for i in small]
 
 
-def decide(report: Report, requirement: Requirement) -> Check:
+def _randomized_measurement(requirement: Requirement, found: Sequence[Measurement]) -> Measurement:
+    """The randomized measurement a requirement is about (model, attribute, distance, k)."""
+    for m in found:
+        distance = m.distance or m.parameters.get("distance")
+        if (m.model == requirement.model and m.attribute == requirement.attribute
+                and (requirement.distance is None or distance == requirement.distance)
+                and (requirement.k is None or m.parameters.get("k") == requirement.k)):
+            return m
+    if not found:
+        raise PolicyError(f"{requirement.key}: {requirement.model} is a level of a randomized release: "
+                          "give the mechanism ([mechanism] in the policy, or --mechanism FILE)")
+    if requirement.attribute != found[0].attribute:
+        raise PolicyError(f"{requirement.key}: the mechanism randomizes {found[0].attribute!r}, "
+                          f"not {requirement.attribute!r}")
+    if not any(m.parameters.get("data_independent") for m in found):
+        raise PolicyError(f"{requirement.key}: no {requirement.model} level was measured for this requirement")
+    # Auditor mode: the theory implies no level of this model (for this k or distance) from ε-LDP.
+    return Measurement(requirement.model, requirement.attribute,
+                       Level.infinite(f"auditor mode: the implication map gives no {requirement.model} level "
+                                      "from the measured ε-LDP"),
+                       None, "at_most", distance=requirement.distance if requirement.distance in DISTANCES else None,
+                       parameters={"k": requirement.k} if requirement.k is not None else {},
+                       lower=trivial_level(requirement.model, requirement.distance))
+
+
+def decide_bounds(measurement: Measurement, threshold: Any) -> Verdict:
+    """Decide ``level ≤ threshold`` for a level known between bounds (or exactly).
+
+    ``pass`` only if the upper bound (the level) meets the threshold, ``fail`` only if the
+    lower bound does not; otherwise ``undecided``. Exact (:func:`verifier.certified.at_most`).
+    """
+    assert measurement.comparison == "at_most"
+    bound = threshold if not isinstance(threshold, Fraction) else sympy.Rational(threshold.numerator, threshold.denominator)
+    lower = measurement.lower if measurement.lower is not None else measurement.level
+    try:
+        if measurement.level.value is not None and at_most(measurement.level.value, bound):
+            return "pass"
+        if lower.value is None or not at_most(lower.value, bound):
+            return "fail"
+    except ArithmeticError:
+        pass
+    return "undecided"
+
+
+def decide(report: Report, requirement: Requirement, randomized: Sequence[Measurement] = ()) -> Check:
     """Decide one requirement on a report, exactly.
+
+    Requirements on randomized models are decided on ``randomized`` (the levels of the
+    mechanism, measured or implied) by :func:`decide_bounds`.
 
     Raises
     ------
@@ -125,6 +202,10 @@ def decide(report: Report, requirement: Requirement) -> Check:
         The closed-form decision and the integer decision of entropy l-diversity
         disagree (a defect, never expected).
     """
+    if requirement.randomized:
+        measurement = _randomized_measurement(requirement, randomized)
+        verdict = decide_bounds(measurement, requirement.threshold)
+        return Check(requirement, measurement, verdict == "pass", undecided=verdict == "undecided")
     measurement = report.find(requirement.model, requirement.attribute, distance=requirement.distance, l=requirement.l)
     threshold = requirement.threshold
     if requirement.model == "entropy_l_diversity":
@@ -144,7 +225,14 @@ def decide(report: Report, requirement: Requirement) -> Check:
     return Check(requirement, measurement, passed)
 
 
-def audit(frame: pd.DataFrame, policy: Policy, *, source: str | None = None, progress: bool | None = None) -> AuditResult:
+def audit(
+    frame: pd.DataFrame,
+    policy: Policy,
+    *,
+    source: str | None = None,
+    progress: bool | None = None,
+    randomized: Callable[[Report], Sequence[Measurement]] | None = None,
+) -> AuditResult:
     """Measure ``frame`` once under ``policy`` and decide each of its requirements.
 
     Parameters
@@ -157,6 +245,10 @@ def audit(frame: pd.DataFrame, policy: Policy, *, source: str | None = None, pro
         The file the table came from (default: the policy's ``data.path``).
     progress
         Passed to :func:`~verifier.measure.measure`.
+    randomized
+        Given the report, the levels of the randomized release (measured in publisher
+        mode; measured and implied in auditor mode) that requirements on randomized
+        models are decided on.
     """
     report = measure(
         frame,
@@ -169,14 +261,21 @@ def audit(frame: pd.DataFrame, policy: Policy, *, source: str | None = None, pro
         source=source or (str(policy.data) if policy.data else "data"),
         progress=progress,
     )
-    return AuditResult(policy, report, tuple(decide(report, r) for r in policy.requirements))
+    return _decided(policy, report, randomized)
 
 
-def audit_tables(classes: Classes, tables: Sequence[CountTable], policy: Policy, *, source: str = "count tables") -> AuditResult:
+def audit_tables(classes: Classes, tables: Sequence[CountTable], policy: Policy, *, source: str = "count tables",
+                 randomized: Callable[[Report], Sequence[Measurement]] | None = None) -> AuditResult:
     """:func:`audit` on count tables already built (one per attribute of ``policy``, in its order).
 
     A certificate that carries its count tables is re-checked this way without the release.
     """
     report = measure_tables(classes, tables, hierarchies=policy.hierarchies, buckets=policy.buckets, l=policy.l,
                             risk_threshold=policy.risk_threshold, source=source)
-    return AuditResult(policy, report, tuple(decide(report, r) for r in policy.requirements))
+    return _decided(policy, report, randomized)
+
+
+def _decided(policy: Policy, report: Report, randomized: Callable[[Report], Sequence[Measurement]] | None) -> AuditResult:
+    """Every requirement of ``policy`` decided on ``report`` and the randomized levels measured from it."""
+    found = tuple(randomized(report)) if randomized is not None else ()
+    return AuditResult(policy, report, tuple(decide(report, r, found) for r in policy.requirements))

@@ -8,8 +8,10 @@ level of a randomized release is a function of this matrix and the counts
 ``n[class, true value]`` (:mod:`verifier.randomized`).
 
 Entries are exact (:class:`fractions.Fraction`) and every row sums to exactly 1. A
-mechanism whose probabilities are not rational (Laplace, Gaussian) is not a
-:class:`Mechanism`; its builders say so.
+mechanism whose probabilities are not rational (Laplace, Gaussian noise) is an
+:class:`IntervalMechanism`: each entry is known only between two exact bounds (computed
+with outward-rounded interval arithmetic by its builder), and every level measured on it
+is an interval, never a single value passed off as exact.
 
 A mechanism file is a CSV with the header ``value,<bucket>,<bucket>,...`` and one row per
 true value; entries are decimals (``0.25``) or fractions (``1/4``), read by the exact
@@ -31,7 +33,7 @@ import pandas as pd
 from verifier.errors import DataError, InputFileNotFoundError, MechanismError
 from verifier.literal import Domain, LiteralError, parse_exact
 
-__all__ = ["Mechanism", "load_mechanism", "parse_mechanism", "write_mechanism"]
+__all__ = ["Mechanism", "IntervalMechanism", "AnyMechanism", "load_mechanism", "parse_mechanism", "write_mechanism"]
 
 Row = tuple[Fraction, ...]
 _PROBABILITY = Domain(lower=Fraction(0), upper=Fraction(1))
@@ -59,6 +61,57 @@ def _exact_entry(value: object, where: str) -> Fraction:
     if not 0 <= result <= 1:
         raise MechanismError(f"{where}: expected a probability in [0, 1], found {result}")
     return result
+
+
+def _check_labels(name: str, values: tuple[Hashable, ...], buckets: tuple[Hashable, ...]) -> None:
+    for what, labels in (("true values", values), ("buckets", buckets)):
+        if not labels:
+            raise MechanismError(f"{name}: expected at least one of the {what}, found none")
+        seen: set[Hashable] = set()
+        for label in labels:
+            if label in seen:
+                raise MechanismError(f"{name}: {what} must be distinct, found {label!r} twice")
+            seen.add(label)
+
+
+def _codes(values: tuple[Hashable, ...], name: str, column: Sequence[Hashable] | pd.Series | np.ndarray,
+           source: str) -> np.ndarray:
+    labels = pd.Series(column, dtype=object)
+    codes = pd.Index(values, dtype=object).get_indexer(labels.to_numpy())
+    unknown = np.flatnonzero(codes < 0)
+    if unknown.size:
+        row = int(unknown[0])
+        raise DataError(
+            f"{source}: record {row + 1} has true value {labels.iloc[row]!r}, which is not a row of {name} "
+            f"(expected one of {list(values)})"
+        )
+    return codes
+
+
+def _sample(codes: np.ndarray, probabilities: np.ndarray, buckets: tuple[Hashable, ...],
+            rng: np.random.Generator) -> np.ndarray:
+    """Inverse-CDF sampling: one uniform per record, the bucket where it falls in its row."""
+    cumulative = np.cumsum(probabilities, axis=1)
+    cumulative[:, -1] = 1.0
+    draws = rng.random(codes.size)
+    released = np.empty(codes.size, dtype=np.int64)
+    for code in range(probabilities.shape[0]):
+        mine = codes == code
+        released[mine] = np.searchsorted(cumulative[code], draws[mine], side="right")
+    return np.asarray(buckets, dtype=object)[np.minimum(released, len(buckets) - 1)]
+
+
+def _scale(columns: Sequence[Row]) -> tuple[np.ndarray, tuple[int, ...]]:
+    """Integer numerators over each column's common denominator (the lcm of its entries')."""
+    rows, cols = len(columns[0]), len(columns)
+    numerators = np.empty((rows, cols), dtype=object)
+    denominators = []
+    for b, column in enumerate(columns):
+        common = math.lcm(*(p.denominator for p in column))
+        denominators.append(common)
+        for v, p in enumerate(column):
+            numerators[v, b] = p.numerator * (common // p.denominator)
+    return numerators, tuple(denominators)
 
 
 @dataclass(frozen=True)
@@ -102,14 +155,7 @@ class Mechanism:
 
     def __post_init__(self) -> None:
         values, buckets = tuple(self.values), tuple(self.buckets)
-        for what, labels in (("true values", values), ("buckets", buckets)):
-            if not labels:
-                raise MechanismError(f"{self.name}: expected at least one of the {what}, found none")
-            seen: set[Hashable] = set()
-            for label in labels:
-                if label in seen:
-                    raise MechanismError(f"{self.name}: {what} must be distinct, found {label!r} twice")
-                seen.add(label)
+        _check_labels(self.name, values, buckets)
         rows = tuple(self.matrix)
         if len(rows) != len(values):
             raise MechanismError(f"{self.name}: expected one row per true value ({len(values)}), found {len(rows)} rows")
@@ -144,6 +190,9 @@ class Mechanism:
         """``Pr(Z(v) ∈ B_bucket)`` for every true value ``v``, in row order."""
         return tuple(row[bucket] for row in self.matrix)
 
+    exact = True
+    """Every entry is known exactly (levels are single exact values)."""
+
     @cached_property
     def scaled(self) -> tuple[np.ndarray, tuple[int, ...]]:
         """Integer numerators per column: ``M[v, b] = A[v, b] / L_b`` exactly (computed once).
@@ -151,16 +200,13 @@ class Mechanism:
         ``A`` (an object array of Python ints, shape ``(values, buckets)``) and
         the common denominators ``L_b`` (the lcm of column ``b``'s denominators).
         """
-        rows, cols = self.shape
-        numerators = np.empty((rows, cols), dtype=object)
-        denominators = []
-        for b in range(cols):
-            column = self.column(b)
-            common = math.lcm(*(p.denominator for p in column))
-            denominators.append(common)
-            for v, p in enumerate(column):
-                numerators[v, b] = p.numerator * (common // p.denominator)
-        return numerators, tuple(denominators)
+        return _scale([self.column(b) for b in range(len(self.buckets))])
+
+    @property
+    def scaled_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(A_low, A_high)`` over the denominators ``L_b``: both ``A`` for an exact mechanism."""
+        numerators, _ = self.scaled
+        return numerators, numerators
 
     def codes(self, column: Sequence[Hashable] | pd.Series | np.ndarray, source: str = "data") -> np.ndarray:
         """The row of each record's true value.
@@ -170,16 +216,7 @@ class Mechanism:
         DataError
             A record holds a value that is not a row of the mechanism (names the row).
         """
-        labels = pd.Series(column, dtype=object)
-        codes = pd.Index(self.values, dtype=object).get_indexer(labels.to_numpy())
-        unknown = np.flatnonzero(codes < 0)
-        if unknown.size:
-            row = int(unknown[0])
-            raise DataError(
-                f"{source}: record {row + 1} has true value {labels.iloc[row]!r}, which is not a row of {self.name} "
-                f"(expected one of {list(self.values)})"
-            )
-        return codes
+        return _codes(self.values, self.name, column, source)
 
     def then(self, other: Mechanism) -> Mechanism:
         """Sequential composition: ``other`` applied to this mechanism's output (``M_self M_other``).
@@ -207,21 +244,103 @@ class Mechanism:
         Inverse-CDF sampling with one uniform per record from ``rng`` (a seeded generator
         gives a reproducible release). Returns an object array of bucket labels.
         """
-        codes = self.codes(column, source)
-        cumulative = np.cumsum(np.array(self.matrix, dtype=np.float64), axis=1)
-        cumulative[:, -1] = 1.0
-        draws = rng.random(codes.size)
-        released = np.empty(codes.size, dtype=np.int64)
-        for code in range(len(self.values)):
-            mine = codes == code
-            released[mine] = np.searchsorted(cumulative[code], draws[mine], side="right")
-        return np.asarray(self.buckets, dtype=object)[np.minimum(released, len(self.buckets) - 1)]
+        return _sample(self.codes(column, source), np.array(self.matrix, dtype=np.float64), self.buckets, rng)
 
     def to_rows(self) -> list[list[str]]:
         """The CSV form: header ``value,<bucket>,...``, then one row per true value (``p/q`` text)."""
         return [["value", *map(str, self.buckets)]] + [
             [str(value), *map(str, row)] for value, row in zip(self.values, self.matrix)
         ]
+
+
+@dataclass(frozen=True)
+class IntervalMechanism:
+    """A mechanism whose entries are known between exact bounds: ``low[v][b] ≤ M[v, b] ≤ high[v][b]``.
+
+    For mechanisms with transcendental probabilities (Laplace or Gaussian noise), whose
+    builders compute each entry with outward-rounded interval arithmetic. Every level
+    measured on it is an interval ``[lower, upper]`` that contains the true level
+    (:mod:`verifier.randomized`); ``exact`` is ``False``.
+
+    Parameters
+    ----------
+    values, buckets
+        As for :class:`Mechanism`.
+    low, high
+        Exact bounds (Fractions) of every entry, ``0 ≤ low ≤ high ≤ 1``, with
+        ``Σ_b low ≤ 1 ≤ Σ_b high`` in every row.
+    name
+        What the mechanism is, for messages and reports.
+
+    Raises
+    ------
+    MechanismError
+        Empty or repeated labels, a ragged matrix, bounds out of order or outside [0, 1],
+        or a row whose bounds cannot sum to 1.
+    """
+
+    values: tuple[Hashable, ...]
+    buckets: tuple[Hashable, ...]
+    low: tuple[Row, ...]
+    high: tuple[Row, ...]
+    name: str = "mechanism"
+
+    exact = False
+    """Entries are intervals: every level is reported with its lower and upper bound."""
+
+    def __post_init__(self) -> None:
+        values, buckets = tuple(self.values), tuple(self.buckets)
+        _check_labels(self.name, values, buckets)
+        low, high = tuple(map(tuple, self.low)), tuple(map(tuple, self.high))
+        if len(low) != len(values) or len(high) != len(values):
+            raise MechanismError(f"{self.name}: expected one row of bounds per true value ({len(values)}), "
+                                 f"found {len(low)} lower and {len(high)} upper rows")
+        for value, lows, highs in zip(values, low, high):
+            if len(lows) != len(buckets) or len(highs) != len(buckets):
+                raise MechanismError(f"{self.name}: row of true value {value!r}: expected {len(buckets)} bounds per side")
+            for bucket, a, b in zip(buckets, lows, highs):
+                if not (isinstance(a, Fraction) and isinstance(b, Fraction) and 0 <= a <= b <= 1):
+                    raise MechanismError(f"{self.name}: row of true value {value!r}, bucket {bucket!r}: "
+                                         f"expected Fraction bounds 0 ≤ low ≤ high ≤ 1, found [{a}, {b}]")
+            if not sum(lows, Fraction(0)) <= 1 <= sum(highs, Fraction(0)):
+                raise MechanismError(f"{self.name}: row of true value {value!r}: the bounds cannot sum to 1 "
+                                     f"(lower sum {sum(lows, Fraction(0))}, upper sum {sum(highs, Fraction(0))})")
+        object.__setattr__(self, "values", values)
+        object.__setattr__(self, "buckets", buckets)
+        object.__setattr__(self, "low", low)
+        object.__setattr__(self, "high", high)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(number of true values, number of buckets)``."""
+        return len(self.values), len(self.buckets)
+
+    @cached_property
+    def scaled_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(A_low, A_high)``: integer numerators of both bounds over one denominator ``L_b`` per column."""
+        width = len(self.buckets)
+        numerators, _ = _scale([tuple(row[b] for row in self.low) + tuple(row[b] for row in self.high)
+                                for b in range(width)])
+        rows = len(self.values)
+        return numerators[:rows], numerators[rows:]
+
+    def codes(self, column: Sequence[Hashable] | pd.Series | np.ndarray, source: str = "data") -> np.ndarray:
+        """The row of each record's true value (see :meth:`Mechanism.codes`)."""
+        return _codes(self.values, self.name, column, source)
+
+    def sample(
+        self, column: Sequence[Hashable] | pd.Series | np.ndarray, rng: np.random.Generator, source: str = "data"
+    ) -> np.ndarray:
+        """A release drawn from the midpoints of the bounds (see :meth:`Mechanism.sample`).
+
+        Sampling is not certified: the bounds are far narrower than float64's resolution.
+        """
+        middle = np.array([[float((a + b) / 2) for a, b in zip(lows, highs)] for lows, highs in zip(self.low, self.high)])
+        return _sample(self.codes(column, source), middle, self.buckets, rng)
+
+
+AnyMechanism = Mechanism | IntervalMechanism
+"""A mechanism with exact entries or with entries known between exact bounds."""
 
 
 def parse_mechanism(rows: Sequence[Sequence[str]], *, source: str = "<mechanism>") -> Mechanism:

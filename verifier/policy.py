@@ -22,6 +22,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, cast
 
+import sympy
+
 from verifier._mechanism_policy import MechanismPolicy, parse_mechanism_section
 from verifier._policy_reader import Reader, describe
 from verifier.buckets import Bucketing, EqualFrequency, Groups, Ranges
@@ -30,7 +32,7 @@ from verifier.errors import HierarchyError, InputFileNotFoundError, PolicyError
 from verifier.hierarchy import Hierarchy, load_hierarchy
 from verifier.text_file import read_text
 
-__all__ = ["Policy", "Requirement", "Sensitive", "MODELS", "DISTANCES", "load_policy", "parse_policy", "joint_spec"]
+__all__ = ["Policy", "Requirement", "Sensitive", "MODELS", "DISTANCES", "STOCHASTIC_DISTANCES", "load_policy", "parse_policy", "joint_spec"]
 
 DISTANCES: tuple[str, ...] = ("equal", "ordered", "hierarchical")
 """Ground distances of ``t_closeness`` (Li et al. 2007, "Earth Mover Distance")."""
@@ -45,6 +47,8 @@ class _Rule:
     upper: Fraction | None = None
     integer: bool = False
     lower_open: bool = False
+    randomized: bool = False
+    k: bool = False
 
 
 MODELS: Mapping[str, _Rule] = {
@@ -60,8 +64,21 @@ MODELS: Mapping[str, _Rule] = {
     "enhanced_beta_likeness": _Rule(attribute=True, lower=Fraction(0)),
     "delta_disclosure": _Rule(attribute=True, lower=Fraction(0)),
     "delta_disclosure_present": _Rule(attribute=True, lower=Fraction(0)),
+    "stochastic_t_closeness": _Rule(attribute=True, lower=Fraction(0), randomized=True),
+    "kt_closeness": _Rule(attribute=True, lower=Fraction(1), randomized=True, k=True),
+    "ldp": _Rule(attribute=True, lower=Fraction(0), randomized=True),
+    "dp": _Rule(attribute=True, lower=Fraction(0), randomized=True),
+    "k_eps_dp": _Rule(attribute=True, lower=Fraction(0), randomized=True, k=True),
 }
-"""The model ids a ``[[require]]`` table may name, with the range of their thresholds."""
+"""The model ids a ``[[require]]`` table may name, with the range of their thresholds.
+
+The randomized models (``randomized=True``: levels of the mechanism named by the
+``[mechanism]`` table or ``--mechanism``, docs/randomized.md) take thresholds written as a
+rational, ``ln(q)`` or ``e^x``; ``kt_closeness`` and ``k_eps_dp`` also take ``k``.
+"""
+
+STOCHASTIC_DISTANCES: tuple[str, ...] = ("multiplicative", *DISTANCES)
+"""Distances of ``stochastic_t_closeness`` (Domingo-Ferrer & Soria-Comas 2015, Def. 3-4)."""
 
 
 @dataclass(frozen=True)
@@ -86,7 +103,8 @@ class Requirement:
     model
         A model id of :data:`MODELS`.
     threshold
-        The exact threshold (``k``, ``l``, ``t``, ``c``, ``α``, ``β``, ``δ``, risk).
+        The exact threshold (``k``, ``l``, ``t``, ``c``, ``α``, ``β``, ``δ``, risk, ``ε``):
+        a Fraction, or for randomized models a sympy number (``ln(5)``, ``e^(1/2)``).
     attribute
         The sensitive attribute, the tuple of a declared joint attribute, or ``None``
         for quasi-identifier-only models.
@@ -95,16 +113,24 @@ class Requirement:
     l
         For ``recursive_cl_diversity``: the ``l`` of (c, l)-diversity; the threshold
         is then ``c``.
+    k
+        For ``kt_closeness`` and ``k_eps_dp``: the subset size.
     key
         Where the requirement is in the policy (``require[2]``), for messages.
     """
 
     model: str
-    threshold: Fraction
+    threshold: Fraction | sympy.Expr
     attribute: str | tuple[str, ...] | None = None
     distance: str | None = None
     l: int | None = None
     key: str = "require"
+    k: int | None = None
+
+    @property
+    def randomized(self) -> bool:
+        """Whether the model is a level of a randomized mechanism (decided on bounds)."""
+        return MODELS[self.model].randomized
 
 
 @dataclass(frozen=True)
@@ -367,18 +393,51 @@ def _requirement(
     allowed = ["model", "threshold"]
     if rule.attribute:
         allowed.append("attribute")
-    if model == "t_closeness":
+    if model in ("t_closeness", "stochastic_t_closeness"):
         allowed.append("distance")
     if model == "recursive_cl_diversity":
         allowed.append("l")
+    if rule.k:
+        allowed.append("k")
     read.keys(body, key, allowed=tuple(allowed), required=tuple(a for a in allowed if a != "distance"), what=model)
+    attribute = _attribute(read, body["attribute"], f"{key}.attribute", by_name, joint) if rule.attribute else None
+    if rule.randomized:
+        return _randomized_requirement(read, body, key, model, attribute, by_name)
     threshold = read.fraction(
         body["threshold"], f"{key}.threshold", rule.lower, rule.upper, integer=rule.integer, lower_open=rule.lower_open
     )
-    attribute = _attribute(read, body["attribute"], f"{key}.attribute", by_name, joint) if rule.attribute else None
     distance = _distance(read, body.get("distance"), f"{key}.distance", attribute, by_name) if model == "t_closeness" else None
     l_value = read.integer(body["l"], f"{key}.l", minimum=1) if model == "recursive_cl_diversity" else None
     return Requirement(model, threshold, attribute, distance, l_value, key)
+
+
+def _randomized_requirement(
+    read: Reader, body: Mapping[str, Any], key: str, model: str, attribute: Any, by_name: Mapping[str, Sensitive]
+) -> Requirement:
+    """A requirement on a randomized level: threshold a rational, ``ln(q)`` or ``e^x``; ``k`` where needed."""
+    from verifier.literal import Domain, LiteralError, parse_exact
+
+    distance = None
+    lower, upper = MODELS[model].lower, None
+    if model == "stochastic_t_closeness":
+        distance = read.choice(body.get("distance", "multiplicative"), f"{key}.distance", STOCHASTIC_DISTANCES)
+        if distance == "multiplicative":
+            lower = Fraction(1)
+        else:
+            _distance(read, distance, f"{key}.distance", attribute, by_name)
+            upper = Fraction(1)
+    expected = f"a number ≥ {lower}{f' and ≤ {upper}' if upper is not None else ''} (rational, ln(q) or e^x)"
+    value = body["threshold"]
+    if not isinstance(value, (int, Decimal, str)) or isinstance(value, bool):
+        read.fail(f"{key}.threshold", expected, describe(value))
+    try:
+        threshold = parse_exact(value, f"{key}.threshold", Domain(lower=lower, upper=upper))
+    except LiteralError as error:
+        read.fail(f"{key}.threshold", expected, f"{describe(value)} ({str(error).removeprefix(f'{key}.threshold: ')})")
+    if threshold == sympy.oo:
+        read.fail(f"{key}.threshold", expected, "inf (every release meets it)")
+    k = read.integer(body["k"], f"{key}.k", minimum=1) if MODELS[model].k else None
+    return Requirement(model, threshold, attribute, distance, None, key, k)
 
 
 def _attribute(

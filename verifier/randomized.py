@@ -30,12 +30,20 @@ Every ratio is decided on integers: column ``b`` of ``M`` is scaled to integers 
 over the common denominator ``L_b`` (:meth:`~verifier.mechanism.Mechanism.scaled`),
 which cancels in every ratio. Screens run in float64; candidates within the rounding
 margin are recomputed exactly (ARCHITECTURE.md, "Exact decisions").
+
+A mechanism known only between bounds (:class:`~verifier.mechanism.IntervalMechanism`:
+``A_low ≤ A ≤ A_high`` over one denominator per column) is measured twice. Every ratio is a
+quotient of two non-negative combinations of one column's entries (for (k,ε)-DP,
+``T_b - high_b(k)`` is the sum over the other ``N - k`` records), so taking numerators from
+``A_high`` and denominators from ``A_low`` gives an upper bound of each ratio and of their
+maximum, and the converse a lower bound; the result carries both (``Extreme.lower``,
+``Extreme.exact = False``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
@@ -44,8 +52,8 @@ import pandas as pd
 
 from verifier._exact_max import INT64_SAFE, first_by_qi, screen_margin
 from verifier.counts import AttributeSpec, Classes, CountTable
-from verifier.errors import DataError
-from verifier.mechanism import Mechanism
+from verifier.errors import DataError, PolicyError
+from verifier.mechanism import AnyMechanism
 
 __all__ = [
     "Extreme",
@@ -87,6 +95,12 @@ class Extreme:
     subset
         The records involved, as ``(mechanism row, multiplicity)``: the k-subset of
         (k,t)-closeness, the k removed records of (k,ε)-DP, the two rows of ε-LDP.
+    exact
+        ``False`` for a mechanism known between bounds (:class:`~verifier.mechanism.IntervalMechanism`):
+        then ``ratio`` is an upper bound of the level, ``lower`` a lower bound, and the
+        witness is the one of the upper bound.
+    lower
+        The lower bound (``None`` = ∞); equal to ``ratio`` when ``exact``.
     """
 
     ratio: Fraction | None
@@ -94,6 +108,12 @@ class Extreme:
     side: Side
     cls: int | None = None
     subset: Subset = ()
+    exact: bool = True
+    lower: Fraction | None = None
+
+    def __post_init__(self) -> None:
+        if self.exact:
+            object.__setattr__(self, "lower", self.ratio)
 
     @property
     def infinite(self) -> bool:
@@ -136,7 +156,7 @@ def sufficient_table(
     )
 
 
-def mechanism_rows(table: CountTable, mechanism: Mechanism) -> np.ndarray:
+def mechanism_rows(table: CountTable, mechanism: AnyMechanism) -> np.ndarray:
     """The row of ``M`` of each of the table's values (in the table's value order).
 
     Values are matched as written, with ``str`` as a fallback so that a value read as a
@@ -163,24 +183,44 @@ def mechanism_rows(table: CountTable, mechanism: Mechanism) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Columns:
-    """The data's view of ``M``: the per-row totals ``N_v`` and the scaled columns."""
+    """The data's view of ``M``: the per-row totals ``N_v`` and the scaled columns.
 
-    numerators: np.ndarray  # A[v, b], Python ints (object array), rows of M
+    ``num`` feeds the numerators of every ratio and ``den`` its denominators: both are
+    ``A`` for an exact mechanism; for an interval mechanism ``(A_high, A_low)`` gives each
+    ratio's upper bound and ``(A_low, A_high)`` its lower bound.
+    """
+
+    num: np.ndarray  # A[v, b], Python ints (object array), rows of M
+    den: np.ndarray
     totals: np.ndarray  # N_v per row of M (int64)
     n: int
-    bucket_totals: tuple[int, ...]  # T_b · L_b, exact
+    num_totals: tuple[int, ...]  # T_b · L_b from num, exact
+    den_totals: tuple[int, ...]
 
     @classmethod
-    def of(cls, table: CountTable, mechanism: Mechanism) -> _Columns:
+    def of(cls, table: CountTable, mechanism: AnyMechanism, num: np.ndarray, den: np.ndarray) -> _Columns:
         rows = mechanism_rows(table, mechanism)
         totals = np.bincount(rows, weights=table.totals, minlength=len(mechanism.values)).astype(np.int64)
-        numerators, _ = mechanism.scaled
-        bucket_totals = tuple(int(t) for t in totals.astype(object) @ numerators)
-        return cls(numerators, totals, int(totals.sum()), bucket_totals)
+        weights = totals.astype(object)
+        return cls(num, den, totals, int(totals.sum()),
+                   tuple(int(t) for t in weights @ num), tuple(int(t) for t in weights @ den))
 
     @property
     def present(self) -> np.ndarray:
         return np.flatnonzero(self.totals)
+
+
+_Measure = Callable[[np.ndarray, np.ndarray], Extreme]
+
+
+def _bounded(mechanism: AnyMechanism, measure: _Measure) -> Extreme:
+    """``measure(num, den)`` once for an exact mechanism; the upper and the lower bound otherwise."""
+    low, high = mechanism.scaled_bounds
+    if mechanism.exact:
+        return measure(low, low)
+    upper, lower = measure(high, low), measure(low, high)
+    floor = None if lower.ratio is None else max(lower.ratio, Fraction(1))
+    return replace(upper, lower=floor, exact=False)
 
 
 def _worst(candidates: Sequence[tuple[Fraction | None, int, Side]]) -> tuple[Fraction | None, int, Side]:
@@ -191,7 +231,12 @@ def _worst(candidates: Sequence[tuple[Fraction | None, int, Side]]) -> tuple[Fra
     return max(candidates, key=lambda item: (item[0], -item[1]))
 
 
-def ldp(mechanism: Mechanism, table: CountTable | None = None) -> Extreme:
+def _quotient(num: int, den: int) -> Fraction | None:
+    """``num/den`` (``None`` = ∞ when ``den = 0``)."""
+    return None if den == 0 else Fraction(num, den)
+
+
+def ldp(mechanism: AnyMechanism, table: CountTable | None = None) -> Extreme:
     r"""Optimal ``e^ε`` of ε-LDP: the largest ratio of two rows' probabilities of one bucket.
 
     .. math:: e^{\varepsilon} = \max_b \max_{v, w} M[v, b] / M[w, b]
@@ -203,21 +248,25 @@ def ldp(mechanism: Mechanism, table: CountTable | None = None) -> Extreme:
     ----------
     Ekenstedt et al. 2022, Definition 6.
     """
-    rows = range(len(mechanism.values)) if table is None else _Columns.of(table, mechanism).present.tolist()
-    found: list[tuple[Fraction | None, int, Side]] = []
-    subsets: dict[int, Subset] = {}
-    for b in range(len(mechanism.buckets)):
-        column = [(mechanism.matrix[v][b], v) for v in rows]
-        (low, low_row), (high, high_row) = min(column), max(column, key=lambda item: (item[0], -item[1]))
-        if high == 0:
-            continue
-        found.append((None if low == 0 else high / low, b, "highest/lowest"))
-        subsets[b] = ((high_row, 1), (low_row, 1))
-    ratio, bucket, side = _worst(found)
-    return Extreme(ratio, bucket, side, subset=subsets[bucket])
+    def measure(num: np.ndarray, den: np.ndarray) -> Extreme:
+        rows = (range(len(mechanism.values)) if table is None
+                else _Columns.of(table, mechanism, num, den).present.tolist())
+        found: list[tuple[Fraction | None, int, Side]] = []
+        subsets: dict[int, Subset] = {}
+        for b in range(len(mechanism.buckets)):
+            high, high_row = max(((int(num[v, b]), v) for v in rows), key=lambda item: (item[0], -item[1]))
+            low, low_row = min((int(den[v, b]), v) for v in rows)
+            if high == 0:
+                continue
+            found.append((_quotient(high, low), b, "highest/lowest"))
+            subsets[b] = ((high_row, 1), (low_row, 1))
+        ratio, bucket, side = _worst(found)
+        return Extreme(ratio, bucket, side, subset=subsets[bucket])
+
+    return _bounded(mechanism, measure)
 
 
-def multiplicative_t(table: CountTable, mechanism: Mechanism) -> Extreme:
+def multiplicative_t(table: CountTable, mechanism: AnyMechanism) -> Extreme:
     r"""Optimal t of multiplicative (= stochastic) t-closeness over the table's classes.
 
     .. math::
@@ -231,45 +280,57 @@ def multiplicative_t(table: CountTable, mechanism: Mechanism) -> Extreme:
     ----------
     Ekenstedt et al. 2022, Definition 4; Domingo-Ferrer & Soria-Comas 2015, Definitions 3-4, Proposition 2.
     """
-    columns = _Columns.of(table, mechanism)
-    rows = mechanism_rows(table, mechanism)
-    reachable = np.array([t > 0 for t in columns.bucket_totals])
-    scaled = columns.numerators[rows][:, reachable]  # table value code × reachable bucket
-    totals = np.array([t for t in columns.bucket_totals if t > 0], dtype=object)
-    scaled_f, totals_f = scaled.astype(np.float64), totals.astype(np.float64)
+    return _bounded(mechanism, lambda num, den: _multiplicative(table, _Columns.of(table, mechanism, num, den),
+                                                                mechanism_rows(table, mechanism)))
+
+
+def _multiplicative(table: CountTable, columns: _Columns, rows: np.ndarray) -> Extreme:
+    reachable = np.array([t > 0 for t in columns.num_totals])
+    buckets = np.flatnonzero(reachable)
+    num, den = columns.num[rows][:, reachable], columns.den[rows][:, reachable]  # table value code × reachable bucket
+    t_num = np.array([columns.num_totals[b] for b in buckets], dtype=object)
+    t_den = np.array([columns.den_totals[b] for b in buckets], dtype=object)
+    same = columns.num is columns.den  # an exact mechanism: one product per block, not two
+    num_f, t_num_f, t_den_f = (a.astype(np.float64) for a in (num, t_num, t_den))
+    den_f = num_f if same else den.astype(np.float64)
     sizes = np.asarray(table.sizes)
+    n = columns.n
+
+    def levels(s_num: np.ndarray, s_den: np.ndarray, size: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            above = np.where(t_den_f > 0, s_num * n / (size * t_den_f), np.inf)
+            below = np.where(s_den > 0, size * t_num_f / (s_den * n), np.inf)
+        return np.maximum(above, below)
+
     per_class = np.full(table.classes.count, -1.0)
     width = max(table.m, int(reachable.sum()), 1)
     for start, stop, block in table.blocks(max(_BLOCK_CELLS // width, 1) * table.m):
-        s = block.astype(np.float64) @ scaled_f
+        block_f = block.astype(np.float64)
         size = sizes[start:stop].astype(np.float64)[:, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = s * columns.n / (size * totals_f)
-            level = np.where(s > 0, np.maximum(ratio, 1.0 / ratio), np.inf)
+        s_num = block_f @ num_f
+        level = levels(s_num, s_num if same else block_f @ den_f, size)
         per_class[start:stop] = np.where(sizes[start:stop] > 0, level.max(axis=1), -1.0)
     top = float(per_class.max())
     if top < 0:
         raise DataError(f"attribute {table.attribute!r}: the table has no class with rows")
     threshold = top if np.isinf(top) else top - screen_margin(top, table.m + 4)
     close = np.flatnonzero(per_class >= threshold)
-    buckets = np.flatnonzero(reachable)
     found: list[tuple[Fraction | None, int, Side, int]] = []
     for cls, row in zip(close.tolist(), (row for _, rows in table.rows(close) for row in rows)):
         held = np.flatnonzero(row)
-        s_f = row[held].astype(np.float64) @ scaled_f[held]
-        with np.errstate(divide="ignore"):
-            ratio_f = s_f * columns.n / (float(sizes[cls]) * totals_f)
-            level_f = np.where(s_f > 0, np.maximum(ratio_f, 1.0 / ratio_f), np.inf)
+        counts = row[held].astype(np.float64)
+        level_f = levels(counts @ num_f[held], counts @ den_f[held], float(sizes[cls]))
         for position in np.flatnonzero(level_f >= threshold).tolist():
-            s = sum(int(row[v]) * scaled[v, position] for v in held)
-            own, expected = s * columns.n, int(sizes[cls]) * totals[position]
+            s_num = sum(int(row[v]) * num[v, position] for v in held)
+            s_den = sum(int(row[v]) * den[v, position] for v in held)
+            size_ = int(sizes[cls])
+            above = _quotient(s_num * n, size_ * t_den[position])
+            below = _quotient(size_ * t_num[position], s_den * n)
             b = int(buckets[position])
-            if s == 0:
-                found.append((None, b, "table/class", cls))
-            elif own >= expected:
-                found.append((Fraction(own, expected), b, "class/table", cls))
+            if below is None or (above is not None and above < below):
+                found.append((below, b, "table/class", cls))
             else:
-                found.append((Fraction(expected, own), b, "table/class", cls))
+                found.append((above, b, "class/table", cls))
     best = _worst([(r, b, side) for r, b, side, _ in found])[0]
     tied = [item for item in found if item[0] == best]
     chosen = first_by_qi(table.classes, sorted({item[3] for item in tied}))
@@ -283,7 +344,7 @@ _KEPS = "(k,ε)-DP (Ekenstedt et al. 2022, Def. 8)"
 
 def _check_size(size: int, n: int, what: str) -> None:
     if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or not 1 <= size <= n - 1:
-        raise ValueError(f"{what}: expected an integer k in [1, N-1] = [1, {n - 1}], found {size!r}")
+        raise PolicyError(f"{what}: expected an integer k in [1, N-1] = [1, {n - 1}], found {size!r}")
 
 
 @dataclass(frozen=True)
@@ -296,9 +357,9 @@ class _Sorted:
     sums: np.ndarray  # cumulative Σ N_v A[v, b], exact (int64 or object)
 
     @classmethod
-    def of(cls, columns: _Columns, bucket: int, descending: bool, exact: bool) -> _Sorted:
+    def of(cls, columns: _Columns, matrix: np.ndarray, bucket: int, descending: bool, exact: bool) -> _Sorted:
         present = columns.present
-        weights = columns.numerators[present, bucket]
+        weights = matrix[present, bucket]
         order = np.argsort(-weights if descending else weights, kind="stable")  # ties: smaller row first
         rows, weights = present[order], weights[order]
         dtype = np.int64 if exact else object
@@ -320,56 +381,79 @@ class _Sorted:
         return tuple(taken + [(int(self.rows[position]), int(k - (self.counts[position - 1] if position else 0)))])
 
 
-def _sized(
-    table: CountTable, mechanism: Mechanism, ks: np.ndarray, removal: bool
-) -> list[Extreme]:
+_Order = tuple[int, bool, bool]  # (bucket, descending, from num)
+
+
+def _sized(columns: _Columns, ks: np.ndarray, removal: bool) -> list[Extreme]:
     """(k,t)-closeness (``removal=False``) or (k,ε)-DP (``removal=True``) for every k in ``ks``."""
-    columns = _Columns.of(table, mechanism)
     n = columns.n
-    for k in ks.tolist():
-        _check_size(k, n, _KEPS if removal else _KT)
-    largest = max(max(columns.bucket_totals), 1)
+    largest = max(max(columns.num_totals), max(columns.den_totals), 1)
     exact = n * n * largest * 4 < INT64_SAFE
     dtype = np.int64 if exact else object
     kk = ks.astype(dtype)
-    orders = {(b, descending): _Sorted.of(columns, b, descending, exact)
-              for b, total in enumerate(columns.bucket_totals) if total for descending in (False, True)}
-    ratios: list[tuple[np.ndarray, np.ndarray, int, Side, bool]] = []  # (num, den, bucket, side, largest first?)
-    for b, total in enumerate(columns.bucket_totals):
-        if total == 0:
+    orders: dict[_Order, _Sorted] = {}
+
+    def key(b: int, descending: bool, from_num: bool) -> _Order:
+        """Orders by ``num`` and by ``den`` are one order when they are the same matrix."""
+        return b, descending, from_num or columns.num is columns.den
+
+    def first(b: int, descending: bool, from_num: bool) -> np.ndarray:
+        order = key(b, descending, from_num)
+        if order not in orders:
+            orders[order] = _Sorted.of(columns, columns.num if order[2] else columns.den, b, descending, exact)
+        return orders[order].sum_of_first(ks)
+
+    def total(value: int) -> np.ndarray:
+        return np.full(ks.size, value, dtype=dtype) if exact else np.array([value] * ks.size, dtype=object)
+
+    ratios: list[tuple[np.ndarray, np.ndarray, int, Side, _Order]] = []
+    for b, t_num in enumerate(columns.num_totals):
+        if t_num == 0:
             continue
-        low, high = orders[(b, False)].sum_of_first(ks), orders[(b, True)].sum_of_first(ks)
-        t = np.full(ks.size, total, dtype=dtype) if exact else np.array([total] * ks.size, dtype=object)
+        top, bottom = total(t_num), total(columns.den_totals[b])
         if removal:
             # Pr_D / Pr_{D-K} with the k largest removed; Pr_{D-K} / Pr_D with the k smallest removed.
             rest = n - kk
-            ratios.append((t * rest, (t - high) * n, b, "table/subset", True))
-            ratios.append(((t - low) * n, t * rest, b, "subset/table", False))
+            ratios.append((top * rest, (bottom - first(b, True, False)) * n, b, "table/subset", key(b, True, False)))
+            ratios.append(((top - first(b, False, True)) * n, bottom * rest, b, "subset/table", key(b, False, True)))
         else:
             # Pr_D / Pr_K with the k smallest; Pr_K / Pr_D with the k largest.
-            ratios.append((t * kk, low * n, b, "table/subset", False))
-            ratios.append((high * n, t * kk, b, "subset/table", True))
+            ratios.append((top * kk, first(b, False, False) * n, b, "table/subset", key(b, False, False)))
+            ratios.append((first(b, True, True) * n, bottom * kk, b, "subset/table", key(b, True, True)))
     results = []
     nums = np.array([r[0].astype(np.float64) for r in ratios])
     dens = np.array([r[1].astype(np.float64) for r in ratios])
     with np.errstate(divide="ignore", invalid="ignore"):
         approx = np.where(dens > 0, nums / dens, np.inf)
-    top = approx.max(axis=0)
+    top_ratio = approx.max(axis=0)
     for j, k in enumerate(ks.tolist()):
-        margin = 0.0 if np.isinf(top[j]) else screen_margin(float(top[j]), 8)
+        margin = 0.0 if np.isinf(top_ratio[j]) else screen_margin(float(top_ratio[j]), 8)
         found: list[tuple[Fraction | None, int, Side]] = []
-        sides: dict[tuple[int, Side], bool] = {}
-        for i in np.flatnonzero(approx[:, j] >= top[j] - margin).tolist():
-            num, den, b, side, largest_first = ratios[i]
-            found.append((None if int(den[j]) == 0 else max(Fraction(int(num[j]), int(den[j])), Fraction(1)), b, side))
-            sides[(b, side)] = largest_first
+        keys: dict[tuple[int, Side], _Order] = {}
+        for i in np.flatnonzero(approx[:, j] >= top_ratio[j] - margin).tolist():
+            num, den, b, side, key = ratios[i]
+            ratio = _quotient(int(num[j]), int(den[j]))
+            found.append((None if ratio is None else max(ratio, Fraction(1)), b, side))
+            keys[(b, side)] = key
         ratio, bucket, side = _worst(found)
-        chosen = orders[(bucket, sides[(bucket, side)])].subset(int(k))
-        results.append(Extreme(ratio, bucket, side, subset=chosen))
+        results.append(Extreme(ratio, bucket, side, subset=orders[keys[(bucket, side)]].subset(int(k))))
     return results
 
 
-def kt_closeness(table: CountTable, mechanism: Mechanism, k: int) -> Extreme:
+def _sized_bounded(table: CountTable, mechanism: AnyMechanism, ks: np.ndarray, removal: bool) -> list[Extreme]:
+    """:func:`_sized` for every k, with lower bounds when the mechanism is not exact."""
+    for k in ks.tolist():
+        _check_size(k, int(np.asarray(table.totals).sum()), _KEPS if removal else _KT)
+    low, high = mechanism.scaled_bounds
+    if mechanism.exact:
+        return _sized(_Columns.of(table, mechanism, low, low), ks, removal)
+    upper = _sized(_Columns.of(table, mechanism, high, low), ks, removal)
+    lower = _sized(_Columns.of(table, mechanism, low, high), ks, removal)
+    return [replace(u, lower=None if v.ratio is None else max(v.ratio, Fraction(1)), exact=False)
+            for u, v in zip(upper, lower)]
+
+
+def kt_closeness(table: CountTable, mechanism: AnyMechanism, k: int) -> Extreme:
     r"""Optimal t of (k, t)-closeness: every k-subset of records is t-close to the release.
 
     .. math::
@@ -385,10 +469,10 @@ def kt_closeness(table: CountTable, mechanism: Mechanism, k: int) -> Extreme:
     Ekenstedt et al. 2022, Definition 7; Appendix B (proof of Lemma 2, ``E^k_min``, ``E^k_max``).
     """
     _check_size(k, table.n, _KT)
-    return _sized(table, mechanism, np.array([k], dtype=np.int64), removal=False)[0]
+    return _sized_bounded(table, mechanism, np.array([k], dtype=np.int64), removal=False)[0]
 
 
-def kt_curve(table: CountTable, mechanism: Mechanism, ks: Sequence[int] | None = None) -> tuple[Extreme, ...]:
+def kt_curve(table: CountTable, mechanism: AnyMechanism, ks: Sequence[int] | None = None) -> tuple[Extreme, ...]:
     """(k, t)-closeness for every k in ``ks`` (default ``1..N-1``) in one vectorized pass.
 
     Ratios are screened in float64 for all k together (in chunks), then decided exactly
@@ -399,11 +483,11 @@ def kt_curve(table: CountTable, mechanism: Mechanism, ks: Sequence[int] | None =
     chunk = max(1, _BLOCK_CELLS // max(1, 2 * len(mechanism.buckets)))
     out: list[Extreme] = []
     for start in range(0, sizes.size, chunk):
-        out.extend(_sized(table, mechanism, sizes[start:start + chunk], removal=False))
+        out.extend(_sized_bounded(table, mechanism, sizes[start:start + chunk], removal=False))
     return tuple(out)
 
 
-def k_eps_dp(table: CountTable, mechanism: Mechanism, k: int) -> Extreme:
+def k_eps_dp(table: CountTable, mechanism: AnyMechanism, k: int) -> Extreme:
     r"""Optimal ``e^ε`` of (k, ε)-DP, with ``Q`` returning the record distribution.
 
     .. math::
@@ -419,10 +503,10 @@ def k_eps_dp(table: CountTable, mechanism: Mechanism, k: int) -> Extreme:
     Ekenstedt et al. 2022, Definition 8; Appendix F (choice of Q).
     """
     _check_size(k, table.n, _KEPS)
-    return _sized(table, mechanism, np.array([k], dtype=np.int64), removal=True)[0]
+    return _sized_bounded(table, mechanism, np.array([k], dtype=np.int64), removal=True)[0]
 
 
-def dp(table: CountTable, mechanism: Mechanism) -> Extreme:
+def dp(table: CountTable, mechanism: AnyMechanism) -> Extreme:
     """Optimal ``e^ε`` of ε-DP (one record removed): (1, ε)-DP.
 
     References

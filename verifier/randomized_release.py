@@ -23,70 +23,98 @@ records with the lowest Pr('flu'): 3 × 'cold', 2 × 'asthma'".
 from __future__ import annotations
 
 from collections.abc import Sequence
+from fractions import Fraction
 from typing import Any
 
 import sympy
 
 from verifier.counts import CountTable
+from verifier.emd import Distance
 from verifier.errors import DataError
-from verifier.mechanism import Mechanism
+from verifier.hierarchy import Hierarchy
+from verifier.mechanism import AnyMechanism, Mechanism
 from verifier.randomized import Extreme, dp, k_eps_dp, kt_closeness, ldp, multiplicative_t
 from verifier.results import Level, Measurement, Witness
+from verifier.stochastic_emd import stochastic_emd
 
-__all__ = ["RANDOMIZED_MODELS", "publisher_measurements", "auditor_ldp", "describe_subset", "ratio_level"]
+__all__ = ["RANDOMIZED_MODELS", "EPSILON_MODELS", "trivial_level", "publisher_measurements", "auditor_ldp", "describe_subset", "ratio_level"]
 
 RANDOMIZED_MODELS = ("stochastic_t_closeness", "ldp", "dp", "kt_closeness", "k_eps_dp")
 """Model ids of the randomized levels, in report order."""
 
-_EPSILON = frozenset({"ldp", "dp", "k_eps_dp"})
+EPSILON_MODELS = frozenset({"ldp", "dp", "k_eps_dp"})
+"""The randomized models whose level is ε (natural logarithm); the others' is t."""
 
 
-def ratio_level(model: str, extreme: Extreme, reason: str) -> Level:
+def trivial_level(model: str, distance: str | None = None) -> Level:
+    """The bound every release meets: ε ≥ 0, t ≥ 1 (multiplicative distances), t ≥ 0 (EMD): the
+    lower bound of a level known only from above."""
+    return Level.of(0 if model in EPSILON_MODELS or distance not in (None, "multiplicative") else 1)
+
+
+def ratio_level(model: str, ratio: Fraction | None, reason: str) -> Level:
     """The level as reported: ``t`` itself, or ``ε = ln(e^ε)`` for the DP family; ∞ with ``reason``."""
-    if extreme.ratio is None:
+    if ratio is None:
         return Level.infinite(reason)
-    value = sympy.Rational(extreme.ratio.numerator, extreme.ratio.denominator)
-    return Level.of(sympy.log(value) if model in _EPSILON else value)
+    value = sympy.Rational(ratio.numerator, ratio.denominator)
+    return Level.of(sympy.log(value) if model in EPSILON_MODELS else value)
 
 
-def describe_subset(extreme: Extreme, mechanism: Mechanism, removal: bool) -> str:
+def _lower(model: str, extreme: Extreme, reason: str) -> Level | None:
+    """The lower bound of a level measured on an interval mechanism (``None`` when exact)."""
+    return None if extreme.exact else ratio_level(model, extreme.lower, reason)
+
+
+def _label(value: object) -> str:
+    """A true value in words: text quoted (``'flu'``), numbers as written (``5/2``)."""
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def describe_subset(extreme: Extreme, mechanism: AnyMechanism, removal: bool) -> str:
     """The witness subset in words: ``the 5 records with the lowest Pr('flu'): 3 × 'cold', 2 × 'asthma'``."""
     size = sum(count for _, count in extreme.subset)
     highest = extreme.side == ("table/subset" if removal else "subset/table")
-    members = ", ".join(f"{count} × {mechanism.values[row]!r}" for row, count in extreme.subset)
+    members = ", ".join(f"{count} × {_label(mechanism.values[row])}" for row, count in extreme.subset)
     what = "removing " if removal else ""
     return (f"{what}the {size} record{'s' if size != 1 else ''} with the {'highest' if highest else 'lowest'} "
-            f"Pr({mechanism.buckets[extreme.bucket]!r}): {members}")
+            f"Pr({_label(mechanism.buckets[extreme.bucket])}): {members}")
 
 
-def _measurement(model: str, table: CountTable, level: Level, witness: Witness, **parameters: Any) -> Measurement:
-    return Measurement(model, table.attribute, level, witness, "at_most", parameters=parameters,
-                       notes=("ε in natural logarithm",) if model in _EPSILON else ())
+_NOT_EXACT = ("not exact: the mechanism's probabilities are transcendental; the level lies between "
+              "the bounds, computed with outward-rounded interval arithmetic")
 
 
-def _sized(model: str, table: CountTable, mechanism: Mechanism, k: int) -> Measurement:
+def _measurement(model: str, table: CountTable, extreme: Extreme, reason: str, witness: Witness,
+                 **parameters: Any) -> Measurement:
+    notes = (("ε in natural logarithm",) if model in EPSILON_MODELS else ()) + (() if extreme.exact else (_NOT_EXACT,))
+    return Measurement(model, table.attribute, ratio_level(model, extreme.ratio, reason), witness, "at_most",
+                       parameters=parameters, notes=notes, lower=_lower(model, extreme, reason))
+
+
+def _sized(model: str, table: CountTable, mechanism: AnyMechanism, k: int) -> Measurement:
     removal = model == "k_eps_dp"
     extreme = (k_eps_dp if removal else kt_closeness)(table, mechanism, k)
     subset = describe_subset(extreme, mechanism, removal)
     witness = Witness(value=mechanism.buckets[extreme.bucket], numbers={"subset": subset, "direction": extreme.side})
     reason = f"{subset} gives Pr({mechanism.buckets[extreme.bucket]!r}) = 0 against a positive Pr_D"
-    return _measurement(model, table, ratio_level(model, extreme, reason), witness, k=k)
+    return _measurement(model, table, extreme, reason, witness, k=k)
 
 
-def _ldp_measurement(table: CountTable, mechanism: Mechanism, local: Extreme, **parameters: Any) -> Measurement:
+def _ldp_measurement(table: CountTable, mechanism: AnyMechanism, local: Extreme, **parameters: Any) -> Measurement:
     (high, _), (low, _) = local.subset
     pair = {"highest": mechanism.values[high], "lowest": mechanism.values[low]}
     bucket = mechanism.buckets[local.bucket]
+    numbers: dict[str, Any] = dict(pair)
+    if isinstance(mechanism, Mechanism):
+        numbers["probabilities"] = [mechanism.matrix[high][local.bucket], mechanism.matrix[low][local.bucket]]
     return _measurement(
-        "ldp", table,
-        ratio_level("ldp", local, f"true value {pair['lowest']!r} never releases bucket {bucket!r}, {pair['highest']!r} can"),
-        Witness(value=bucket, numbers={**pair, "probabilities": [mechanism.matrix[high][local.bucket],
-                                                                 mechanism.matrix[low][local.bucket]]}),
-        **parameters,
+        "ldp", table, local,
+        f"true value {pair['lowest']!r} never releases bucket {bucket!r}, {pair['highest']!r} can",
+        Witness(value=bucket, numbers=numbers), **parameters,
     )
 
 
-def auditor_ldp(release: CountTable, mechanism: Mechanism) -> Measurement:
+def auditor_ldp(release: CountTable, mechanism: AnyMechanism) -> Measurement:
     """Auditor mode: ε-LDP of ``mechanism`` over every row of ``M`` (no original data needed).
 
     ``release`` is the count table of the released attribute; each of its values must be a
@@ -107,7 +135,10 @@ def auditor_ldp(release: CountTable, mechanism: Mechanism) -> Measurement:
     return _ldp_measurement(release, mechanism, ldp(mechanism), data_independent=True)
 
 
-def publisher_measurements(table: CountTable, mechanism: Mechanism, ks: Sequence[int] = ()) -> tuple[Measurement, ...]:
+def publisher_measurements(
+    table: CountTable, mechanism: AnyMechanism, ks: Sequence[int] = (),
+    distances: Sequence[tuple[Distance, Hierarchy | None]] = (),
+) -> tuple[Measurement, ...]:
     """Every randomized level of the release of ``table``'s attribute through ``mechanism``.
 
     Parameters
@@ -119,12 +150,15 @@ def publisher_measurements(table: CountTable, mechanism: Mechanism, ks: Sequence
         The matrix ``M[true value, bucket]``; every value of the attribute must be a row.
     ks
         Subset sizes for ``kt_closeness`` and ``k_eps_dp`` (each in ``[1, N-1]``).
+    distances
+        EMD ground distances (with the hierarchy for ``hierarchical``) for which
+        ``stochastic_t_closeness`` is also measured (:func:`verifier.stochastic_emd.stochastic_emd`).
 
     Returns
     -------
     tuple of Measurement
-        ``stochastic_t_closeness``, ``ldp``, ``dp``, then ``kt_closeness`` and ``k_eps_dp``
-        for each k; comparison ``at_most`` for all.
+        ``stochastic_t_closeness`` (multiplicative, then each EMD distance), ``ldp``,
+        ``dp``, then ``kt_closeness`` and ``k_eps_dp`` for each k; comparison ``at_most``.
     """
     out = []
     found = multiplicative_t(table, mechanism)
@@ -132,18 +166,18 @@ def publisher_measurements(table: CountTable, mechanism: Mechanism, ks: Sequence
     assert found.cls is not None
     smallest = int(table.classes.sizes.min())
     out.append(_measurement(
-        "stochastic_t_closeness", table,
-        ratio_level("stochastic_t_closeness", found,
-                    f"class {table.classes.describe(found.cls)} cannot release bucket {bucket!r}, which others can"),
+        "stochastic_t_closeness", table, found,
+        f"class {table.classes.describe(found.cls)} cannot release bucket {bucket!r}, which others can",
         Witness(qi=table.classes.describe(found.cls), size=int(table.sizes[found.cls]), value=bucket,
                 numbers={"direction": found.side}),
         k=smallest, distance="multiplicative",
     ))
+    out.extend(stochastic_emd(table, mechanism, distance, hierarchy) for distance, hierarchy in distances)
     out.append(_ldp_measurement(table, mechanism, ldp(mechanism, table)))
     if table.n > 1:
         one = dp(table, mechanism)
         subset = describe_subset(one, mechanism, removal=True)
-        out.append(_measurement("dp", table, ratio_level("dp", one, f"{subset} empties a bucket"),
+        out.append(_measurement("dp", table, one, f"{subset} empties a bucket",
                                 Witness(value=mechanism.buckets[one.bucket], numbers={"subset": subset})))
     for k in ks:
         out.append(_sized("kt_closeness", table, mechanism, k))

@@ -187,6 +187,10 @@ class Measurement:
         Fixed parameters of the measurement (e.g. ``{"l": 2}``).
     notes
         Facts a reader needs (e.g. "natural logarithm"; rows excluded).
+    lower
+        ``None`` when ``level`` is the exact level. Otherwise the level is not known
+        exactly (a mechanism with transcendental probabilities, or a level implied by the
+        theory): the true level lies between ``lower`` and ``level``, both exact bounds.
     """
 
     model: str
@@ -197,6 +201,7 @@ class Measurement:
     distance: str | None = None
     parameters: Mapping[str, Any] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    lower: Level | None = None
 
     def to_json(self) -> dict[str, Any]:
         attribute: Any = list(self.attribute) if isinstance(self.attribute, tuple) else self.attribute
@@ -215,6 +220,8 @@ class Measurement:
         }
         if self.level.reason is not None:
             out["reason"] = self.level.reason
+        if self.lower is not None:
+            out["bounds"] = {"exact": False, "lower": self.lower.exact, "upper": self.level.exact}
         return out
 
 
