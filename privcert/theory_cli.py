@@ -109,51 +109,33 @@ def _sized(definition_id: str, size: str | None) -> str:
     return definition_id if size is None else f"{definition_id}(k={size})"
 
 
-def _counterexample(value: object) -> Any:
-    if value is None or isinstance(value, dict):
-        return value
-    to_json = getattr(value, "to_json", None)
-    return to_json() if to_json is not None else str(value)
-
-
 @app.command()
 def claims(
     as_json: bool = typer.Option(False, "--json", metavar="FILE|-", help="Print the JSON contract."),
+    recheck: bool = typer.Option(False, "--recheck", help="Check every claim now, ignoring the cached statuses."),
     deep: bool = typer.Option(False, "--deep", metavar="DEEP", help="Also search every implication with Z3 (slow)."),
     max_n: int = typer.Option(4, "--max-n", metavar="N", min=1, max=MAX_N, help=f"Largest N for --deep (at most {MAX_N})."),
     timeout: float = typer.Option(10.0, "--timeout", metavar="SECONDS", help="Seconds per Z3 call for --deep."),
 ) -> None:
-    """Every registered claim with the status earned by checking it."""
-    import sympy
+    """Every registered claim with the status earned by checking it (cached until the theory's code changes)."""
+    from theory.status_cache import claim_row, claim_rows
 
-    from theory.checks import check_all
-    from theory.claims import all_claims
+    if deep:
+        from theory.checks import check_all
+        from theory.claims import all_claims
 
-    outcomes = check_all(deep=deep, max_n=max_n, timeout_s=timeout)
-    rows = []
-    for item in all_claims():
-        outcome = outcomes[item.id]
-        rows.append({
-            "id": item.id,
-            "source": {"paper": item.source.paper, "section": item.source.section, "item": item.source.item,
-                       "reference": item.source.reference},
-            "kind": item.kind,
-            "premise": item.premise,
-            "conclusion": item.conclusion,
-            "printed": sympy.sstr(item.printed),
-            "status": outcome.status,
-            "corrected": _text(item.corrected),
-            "counterexample": _counterexample(outcome.counterexample),
-            "checked_by": list(outcome.checked_by),
-            "detail": outcome.detail,
-        })
+        outcomes = check_all(deep=True, max_n=max_n, timeout_s=timeout)
+        rows = [claim_row(item, outcomes[item.id]) for item in all_claims()]
+    else:
+        rows, _ = claim_rows(recheck=recheck)
     if as_json:
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     for row in rows:
-        typer.echo(f"{row['id']:<26} {row['kind']:<16} {row['status']:<10} {row['printed']}")
-        if row["corrected"]:
-            typer.echo(f"{'':<26} corrected: {row['corrected']}")
+        tight = {True: "  (tight)", False: "  (not tight)"}.get(row["tight"], "")
+        typer.echo(f"{row['id']:<26} {row['kind']:<16} {row['status']:<10} {row['statement']}{tight}")
+        if row["statement_corrected"]:
+            typer.echo(f"{'':<26} corrected: {row['statement_corrected']}")
         if row["status"] != "proven":
             typer.echo(f"{'':<26} why: {row['detail']}")
 
@@ -172,11 +154,12 @@ def implies(
 
     from theory.definitions import definition
     from theory.graph import build_graph
+    from theory.status_cache import cached_statuses
 
     _definition(premise)
     _definition(conclusion)
     _in_domain(premise, _level(level), "--level")
-    answer = build_graph().implies(premise, conclusion, _params(param), _level(level))
+    answer = build_graph(cached_statuses()).implies(premise, conclusion, _params(param), _level(level))
     if answer.value is not None and answer.value.free_symbols:
         missing = ", ".join(sorted(str(symbol) for symbol in answer.value.free_symbols))
         _fail(f"--level: the guaranteed level of {conclusion} depends on {missing}; pass each with --param NAME=VALUE")
@@ -261,6 +244,7 @@ def refute(
     """Search (Z3) for a counterexample to a claim's printed and corrected forms."""
     from theory.claims import UnknownClaimError, claim
     from theory.search import refute_claim
+    from theory.status_cache import counterexample_json
 
     try:
         item = claim(claim_id)
@@ -270,7 +254,7 @@ def refute(
     typer.echo(json.dumps({
         "id": item.id,
         "status": outcome.status,
-        "counterexample": _counterexample(outcome.counterexample),
+        "counterexample": counterexample_json(outcome.counterexample),
         "checked_by": list(outcome.checked_by),
         "detail": outcome.detail,
     }, indent=2, ensure_ascii=False))
@@ -328,16 +312,16 @@ def _own_units(definition_id: str, ratio_level: object) -> sympy.Expr:
 @app.command(name="map")
 def draw_map(out: Path = typer.Option(Path("map.svg"), "--out", metavar="FILE", help="SVG file to write.")) -> None:
     """Draw the implication map (Ekenstedt et al. 2022, Figs. 1-2) with checked statuses."""
-    from theory.checks import check_all
     from theory.claims import all_claims
     from theory.graph import build_graph
     from theory.map import render_map
+    from theory.status_cache import cached_statuses
 
     if out.suffix.lower() not in MAP_FORMATS:
         _fail(f"--out {str(out)!r}: expected a file ending in {', '.join(MAP_FORMATS)}, found {out.suffix or 'no suffix'!r}")
     if not out.parent.is_dir():
         _fail(f"--out {str(out)!r}: the directory {str(out.parent)!r} does not exist")
-    outcomes = check_all()
+    outcomes = cached_statuses()
     bounds: dict[str, tuple[str, ...]] = {}
     for item in all_claims():
         if item.kind == "bound" and item.conclusion is not None:

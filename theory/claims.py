@@ -115,6 +115,9 @@ class Claim:
         The corrected statement (same shape as ``printed``) when the printed one is wrong.
     note
         What the paper says about it, and the difference when corrected.
+    tight
+        For a bound: ``True`` when some table attains it (the claim's check exhibits one),
+        ``False`` when it is known not to be attained; ``None`` when not stated.
     """
 
     id: str
@@ -126,6 +129,7 @@ class Claim:
     conditions: tuple[sympy.Basic, ...] = ()
     corrected: sympy.Basic | None = None
     note: str = ""
+    tight: bool | None = None
 
     @property
     def effective(self) -> sympy.Basic:
