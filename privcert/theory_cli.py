@@ -159,7 +159,10 @@ def implies(
     _definition(premise)
     _definition(conclusion)
     _in_domain(premise, _level(level), "--level")
-    answer = build_graph(cached_statuses()).implies(premise, conclusion, _params(param), _level(level))
+    try:
+        answer = build_graph(cached_statuses()).implies(premise, conclusion, _params(param), _level(level))
+    except ValueError as error:
+        _fail(str(error))
     if answer.value is not None and answer.value.free_symbols:
         missing = ", ".join(sorted(str(symbol) for symbol in answer.value.free_symbols))
         _fail(f"--level: the guaranteed level of {conclusion} depends on {missing}; pass each with --param NAME=VALUE")

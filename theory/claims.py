@@ -182,8 +182,9 @@ CLAIM_MODULES: tuple[str, ...] = (
     "theory._claims_domingoferrer2015",
     "theory._claims_soriacomas2015",
     "theory._claims_mechanisms",
+    "theory._claims_privcert",
 )
-"""The modules holding the claim data, one per paper (mechanisms: Ekenstedt et al. 2022, Sec. V)."""
+"""The modules holding the claim data, one per paper (mechanisms: Ekenstedt et al. 2022, Sec. V; privcert: derived here)."""
 
 
 class UnknownClaimError(KeyError):

@@ -27,7 +27,6 @@ import sympy
 
 from theory._claims_ekenstedt2022 import Assumption as _Assumption
 from theory._sizes import Role, size_for
-from theory.checks import CHECKS
 from theory.claims import CheckResult, Claim, Source, all_claims, sizes
 from theory.definitions import N, definition, k, k0, k1, k_dp, k_t
 
@@ -207,6 +206,8 @@ class Graph:
         records = _records(params["N"]) if "N" in params else N
         start = (premise, self._size(premise, "premise", params))
         target = (conclusion, self._size(conclusion, "conclusion", params))
+        for state in (start, target):
+            _check_partition(state, records)
         x = _level_symbol(premise)
         found = list(self._paths(_Path(start, x, (), ()), target, records, params))
         if not found:
@@ -287,7 +288,9 @@ class Graph:
             (s for s in (edge.conclusion_size.free_symbols if edge.conclusion_size is not None else ())
              if s in _EDGE_SIZES and s not in binding), key=str)
         choices: list[dict[sympy.Basic, sympy.Expr]] = [{}]
-        if free:
+        if free and edge.conclusion in CLASS_BASED and "k" in params:
+            choices = [{free[0]: sympy.Integer(int(params["k"]))}]  # the smallest class is a fact, not a choice
+        elif free:
             choices = [{free[0]: c} for c in self._candidates(edge, free[0], binding, target, records)]
         for choice in choices:
             full = {**binding, **choice}
@@ -416,12 +419,25 @@ class Graph:
         return None
 
 
+def _check_partition(state: tuple[str, sympy.Expr | None], records: sympy.Expr) -> None:
+    """A smallest class of k records among N exists only for k = N (one class) or 2k <= N."""
+    definition_id, size = state
+    if definition_id not in CLASS_BASED or size is None or not (size.is_number and records.is_number):
+        return
+    if not (size == records or 2 * size <= records) or size < 1:
+        raise ValueError(
+            f"{definition_id}: no partition of N = {records} records has a smallest class of k = {size} "
+            f"(expected k = N, one class, or 1 <= k <= N/2)")
+
+
 def _truthy(value: object) -> bool:
     return value is True or str(value).lower() in ("1", "true", "yes")
 
 
 def build_graph(statuses: Mapping[str, CheckResult] | None = None) -> Graph:
     """The map from the registered claims; statuses are checked now unless given."""
+    from theory.checks import CHECKS
+
     edges: list[Edge] = []
     for item in all_claims():
         if item.premise is None or item.conclusion is None:
