@@ -202,8 +202,10 @@ def implies(
         relation = "≥" if target.direction == "larger_is_stronger" else "≤"
         typer.echo(f"bound: {formula(target.level)} {relation} {formula(answer.f)}")
     if answer.value is not None:
-        typer.echo(f"guaranteed: {_level_text(conclusion, answer.value)} "
-                   f"for {premise} at {_level_text(premise, _level(level))}")
+        from theory.explain import level_text
+
+        typer.echo(f"guaranteed: {level_text(conclusion, answer.value)} "
+                   f"for {premise} at {level_text(premise, _level(level))}")
     for step in answer.path:
         typer.echo(f"  {_sized(step.premise, _text(step.premise_size))} → {_sized(step.conclusion, _text(step.conclusion_size))}: "
                    f"{formula(step.f)}  [{step.claim_id}: {step.source}]")
@@ -222,20 +224,6 @@ def _headline(answer: Any) -> str:
     if answer.holds == "no":
         return "no"
     return "unknown: no claim connects them" if not answer.path and not answer.evidence else "unknown"
-
-
-def _level_text(definition_id: str, value: sympy.Expr | None) -> str:
-    """A level with its symbol: ``t = 3/2 ≈ 1.5``, ``ε = ln(2) ≈ 0.6931 (e^ε = 2)``."""
-    import sympy
-    from verifier.display import formula, readable
-
-    from theory.definitions import definition
-
-    symbol = formula(definition(definition_id).level)
-    text = f"{symbol} = {readable(value)}"
-    if symbol == "ε" and value is not None and value.is_finite:
-        text += f" (e^ε = {readable(sympy.simplify(sympy.exp(value)))})"
-    return text
 
 
 @app.command()
@@ -273,6 +261,7 @@ def witness(
     """A table satisfying A at a fixed level whose B level exceeds BOUND."""
     from verifier.display import exact_text
 
+    from theory.explain import level_text
     from theory.witnesses import NoWitnessError
     from theory.witnesses import witness as find
 
@@ -295,8 +284,8 @@ def witness(
         "family": found.family,
         "table": found.table.to_json(),
         "detail": found.detail,
-        "summary": f"{premise} at {_level_text(premise, premise_level)}; "
-                   f"{conclusion} at {_level_text(conclusion, conclusion_level)}, beyond {_level_text(conclusion, value)}",
+        "summary": f"{premise} at {level_text(premise, premise_level)}; "
+                   f"{conclusion} at {level_text(conclusion, conclusion_level)}, beyond {level_text(conclusion, value)}",
     }, indent=2, ensure_ascii=False))
 
 
@@ -310,6 +299,26 @@ def _own_units(definition_id: str, ratio_level: object) -> sympy.Expr:
     if is_ratio_definition(definition_id):
         return sympy.oo if value == sympy.oo else sympy.log(value)
     return value
+
+
+@app.command()
+def explain(
+    audit: Path = typer.Argument(..., metavar="AUDIT.json", help="The JSON of `privcert audit --json` or `privcert measure --json`."),
+    as_json: bool = typer.Option(False, "--json", metavar="FILE|-", help="Print the list of implied guarantees as JSON."),
+) -> None:
+    """What the audit's measured levels imply about every other definition, with the derivation path."""
+    from verifier.errors import VerifierError
+
+    from theory.explain import explain_file
+
+    try:
+        found = explain_file(audit)
+    except VerifierError as error:
+        _fail(str(error))
+    if as_json:
+        typer.echo(json.dumps(found.to_json(), indent=2, ensure_ascii=False))
+        return
+    typer.echo(found.text())
 
 
 @app.command(name="map")

@@ -76,7 +76,10 @@ def test_implies_answers_in_words() -> None:
     many = runner.invoke(app, ["theory", "implies", "dp", "ldp", "--level", "1", "--param", "N=100"])
     assert many.stdout.splitlines()[0] == "dp ⇒ ldp: no"
     none = runner.invoke(app, ["theory", "implies", "t_closeness", "dp"])
-    assert none.stdout.splitlines()[0] == "t_closeness ⇒ dp: unknown: no claim connects them"
+    assert none.stdout.splitlines()[0] == "t_closeness ⇒ dp: no"
+    assert "privcert:emd_not_dp" in none.stdout
+    unknown = runner.invoke(app, ["theory", "implies", "basic_beta_likeness", "kt_closeness"])
+    assert unknown.stdout.splitlines()[0] == "basic_beta_likeness ⇒ kt_closeness: unknown: no claim connects them"
 
 
 def test_witness_levels_in_their_own_units() -> None:

@@ -30,7 +30,8 @@ from theory.claims import CheckResult, claim
 from theory.definitions import N, alpha, beta, c, definition, delta, ell, eps, k, risk, t
 from theory.tables import ProbabilityTable
 
-__all__ = ["CHECKS", "VALUES", "Counts", "release_levels", "sample_releases", "spread_family", "bound_of"]
+__all__ = ["CHECKS", "VALUES", "Counts", "release_levels", "sample_releases", "spread_family", "singleton_value_family",
+           "released", "bound_of"]
 
 VALUES = ("a", "b", "c", "d")
 """The sensitive values of the sample releases (ordered as listed; hierarchy {a,b}, {c,d})."""
@@ -225,6 +226,33 @@ def _non_implication(claim_id: str, premise_key: str, conclusion_key: str) -> Ch
                   "; ".join(seen) + f", while {conclusion_key} is infinite")
 
 
+def singleton_value_family(m: int) -> list[dict[str, int]]:
+    """``E_1 = {a×m}``, ``E_2 = {a×(m-1), c}``: m-anonymous, EMD ``1/(2m)``, the value c held once."""
+    return [{"a": m}, {"a": m - 1, "c": 1}]
+
+
+def released(counts: Counts) -> ProbabilityTable:
+    """The release as a probability table of its records (one 0/1 row per record, Ekenstedt et al. 2022, Sec. III)."""
+    values = sorted({value for row in counts for value in row})
+    rows = [[1 if v == value else 0 for v in values] for row in counts for value, n in row.items() for _ in range(n)]
+    return ProbabilityTable.from_rows(rows)
+
+
+def _deterministic_family(premise_key: str, target: str) -> CheckResult:
+    measure = levels.dp_ratio if target == "dp" else levels.ldp_ratio
+    seen = []
+    for m in (2, 4, 8):
+        counts = singleton_value_family(m)
+        found = release_levels(counts)
+        if found[premise_key] == sympy.oo or measure(released(counts)) != sympy.oo:
+            return result("unknown", ["verifier, exact levels"], f"m = {m}: {premise_key} = {found[premise_key]}, "
+                          f"{target} ratio {measure(released(counts))}")
+        seen.append(f"m = {m}: {premise_key} = {found[premise_key]}")
+    return result("proven", ["witness family E_1 = {a×m}, E_2 = {a×(m-1), c} released as it is: the verifier's "
+                             f"{premise_key}, the exact {target} level of its 0/1 table"],
+                  "; ".join(seen) + f", while {target} is infinite (c is held once)")
+
+
 def _deterministic_tables(size: int) -> Iterator[tuple[int, ...]]:
     """Every multiset of values of ``size`` records over up to three values (as counts, two values or more)."""
     for drawn in combinations_with_replacement(range(3), size):
@@ -326,6 +354,8 @@ CHECKS: dict[str, Callable[[], CheckResult]] = {
         [{"a": 1, "b": 1}, {"a": 1, "b": 1, "c": 1}]),
     "privcert:recursive_to_alpha": _recursive_to_alpha,
     "privcert:k_risk": _k_risk,
+    **{f"privcert:{short}_not_{target}": (lambda key=key, target=target: _deterministic_family(key, target))
+       for short, key in (("k", "k_anonymity"), ("emd", "t_closeness_equal")) for target in ("dp", "ldp")},
     "privcert:deterministic_not_ldp": _deterministic_ldp,
     "privcert:deterministic_dp": _deterministic_dp,
 }

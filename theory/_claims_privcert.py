@@ -50,6 +50,12 @@ Proofs
   the family ``E_1 = {a×m}``, ``E_j = {a×(m-1), c}`` (j = 2..m) has EMD ≤ ``(m-1)/m²``
   and δ over present values ``ln(m/(m-1))``, both tending to 0, while ``E_1`` lacks the
   value c: multiplicative t and δ are infinite.
+* **k-anonymity and EMD say nothing about DP** (``privcert:k_not_dp``, ``privcert:emd_not_dp``,
+  ``privcert:k_not_ldp``, ``privcert:emd_not_ldp``): the release ``E_1 = {a×m}``,
+  ``E_2 = {a×(m-1), c}`` is m-anonymous with EMD ``1/(2m)`` (the class distributions
+  differ from the table's by ``1/(2m)`` on a and c), and the value c is held once:
+  removing that record makes its share 0, so ε-DP (Def. 5 reading) is infinite, and
+  ε-LDP is infinite on every deterministic release with two values.
 * **Deterministic releases** (``privcert:deterministic_not_ldp``,
   ``privcert:deterministic_dp``). A release that publishes each record's (generalised)
   value is a probability table with 0/1 rows. Two records with different values give
@@ -158,6 +164,13 @@ CLAIMS: tuple[Claim, ...] = (
         "privcert:k_risk", _src("k-anonymity ⇔ prosecutor risk"), "equivalence",
         "k_anonymity", "prosecutor_risk", sympy.Eq(risk, 1 / k), (),
         note="The verifier's highest prosecutor risk is 1/(smallest class).", tight=True),
+    *(Claim(
+        f"privcert:{short}_not_{target}", _src(f"{name} ⇏ {label} (deterministic releases)"), "non_implication",
+        premise, target, NotImplies(_sym(premise), _sym(target)), (),
+        note=f"Witness family E_1 = {{a×m}}, E_2 = {{a×(m-1), c}}, released as it is: k = m and EMD = 1/(2m) "
+        f"under every ground distance, while the value c is held once: ε-DP (Def. 5 reading) and ε-LDP are infinite.")
+      for short, premise, name in (("k", "k_anonymity", "k-anonymity"), ("emd", "t_closeness", "EMD t-closeness"))
+      for target, label in (("dp", "ε-DP"), ("ldp", "ε-LDP"))),
     Claim(
         "privcert:deterministic_not_ldp", _src("a deterministic release is never ε-LDP"), "bound",
         None, "ldp", sympy.Eq(eps, sympy.oo, evaluate=False), (),
