@@ -261,7 +261,8 @@ def _params(source: Measured, records: int, smallest: int | None, singletons: bo
     if source.model == "delta_disclosure" or (
             source.model == "multiplicative_t_closeness" and source.parameters.get("bucketing") == "distinct values"):
         params["distinct_buckets"] = True
-    if source.model == "recursive_cl_diversity" and int(source.parameters.get("l", 1)) >= 2:
+    l = source.parameters.get("l")
+    if source.model == "recursive_cl_diversity" and isinstance(l, int) and l >= 2:
         params["recursive_l_at_least_2"] = True
     if singletons:
         params["singleton_classes"] = True
