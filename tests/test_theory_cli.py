@@ -65,6 +65,13 @@ def test_implies_paper_example_json() -> None:
     assert payload["path"][0]["claim"] == "ekenstedt2022:thm3a" and payload["path"][0]["to_size"] == "5"
 
 
+def test_implies_refuses_a_smallest_class_no_partition_has() -> None:
+    """3 records cannot be split into classes whose smallest has 2 records: exit 2, not "unknown"."""
+    result = runner.invoke(app, ["theory", "implies", "ldp", "stochastic_t_closeness", "--param", "N=3", "--param", "k=2"])
+    assert result.exit_code == 2
+    assert "no partition of N = 3 records has a smallest class of k = 2" in result.stderr
+
+
 def test_implies_answers_in_words() -> None:
     """Headline first; a path valid only for N = 2 says so (not "yes"); levels with symbol and e^ε."""
     only = runner.invoke(app, ["theory", "implies", "dp", "ldp", "--level", "1"])
