@@ -109,51 +109,33 @@ def _sized(definition_id: str, size: str | None) -> str:
     return definition_id if size is None else f"{definition_id}(k={size})"
 
 
-def _counterexample(value: object) -> Any:
-    if value is None or isinstance(value, dict):
-        return value
-    to_json = getattr(value, "to_json", None)
-    return to_json() if to_json is not None else str(value)
-
-
 @app.command()
 def claims(
     as_json: bool = typer.Option(False, "--json", metavar="FILE|-", help="Print the JSON contract."),
+    recheck: bool = typer.Option(False, "--recheck", help="Check every claim now, ignoring the cached statuses."),
     deep: bool = typer.Option(False, "--deep", metavar="DEEP", help="Also search every implication with Z3 (slow)."),
     max_n: int = typer.Option(4, "--max-n", metavar="N", min=1, max=MAX_N, help=f"Largest N for --deep (at most {MAX_N})."),
     timeout: float = typer.Option(10.0, "--timeout", metavar="SECONDS", help="Seconds per Z3 call for --deep."),
 ) -> None:
-    """Every registered claim with the status earned by checking it."""
-    import sympy
+    """Every registered claim with the status earned by checking it (cached until the theory's code changes)."""
+    from theory.status_cache import claim_row, claim_rows
 
-    from theory.checks import check_all
-    from theory.claims import all_claims
+    if deep:
+        from theory.checks import check_all
+        from theory.claims import all_claims
 
-    outcomes = check_all(deep=deep, max_n=max_n, timeout_s=timeout)
-    rows = []
-    for item in all_claims():
-        outcome = outcomes[item.id]
-        rows.append({
-            "id": item.id,
-            "source": {"paper": item.source.paper, "section": item.source.section, "item": item.source.item,
-                       "reference": item.source.reference},
-            "kind": item.kind,
-            "premise": item.premise,
-            "conclusion": item.conclusion,
-            "printed": sympy.sstr(item.printed),
-            "status": outcome.status,
-            "corrected": _text(item.corrected),
-            "counterexample": _counterexample(outcome.counterexample),
-            "checked_by": list(outcome.checked_by),
-            "detail": outcome.detail,
-        })
+        outcomes = check_all(deep=True, max_n=max_n, timeout_s=timeout)
+        rows = [claim_row(item, outcomes[item.id]) for item in all_claims()]
+    else:
+        rows, _ = claim_rows(recheck=recheck)
     if as_json:
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     for row in rows:
-        typer.echo(f"{row['id']:<26} {row['kind']:<16} {row['status']:<10} {row['printed']}")
-        if row["corrected"]:
-            typer.echo(f"{'':<26} corrected: {row['corrected']}")
+        tight = {True: "  (tight)", False: "  (not tight)"}.get(row["tight"], "")
+        typer.echo(f"{row['id']:<26} {row['kind']:<16} {row['status']:<10} {row['statement']}{tight}")
+        if row["statement_corrected"]:
+            typer.echo(f"{'':<26} corrected: {row['statement_corrected']}")
         if row["status"] != "proven":
             typer.echo(f"{'':<26} why: {row['detail']}")
 
@@ -172,11 +154,15 @@ def implies(
 
     from theory.definitions import definition
     from theory.graph import build_graph
+    from theory.status_cache import cached_statuses
 
     _definition(premise)
     _definition(conclusion)
     _in_domain(premise, _level(level), "--level")
-    answer = build_graph().implies(premise, conclusion, _params(param), _level(level))
+    try:
+        answer = build_graph(cached_statuses()).implies(premise, conclusion, _params(param), _level(level))
+    except ValueError as error:
+        _fail(str(error))
     if answer.value is not None and answer.value.free_symbols:
         missing = ", ".join(sorted(str(symbol) for symbol in answer.value.free_symbols))
         _fail(f"--level: the guaranteed level of {conclusion} depends on {missing}; pass each with --param NAME=VALUE")
@@ -216,8 +202,10 @@ def implies(
         relation = "≥" if target.direction == "larger_is_stronger" else "≤"
         typer.echo(f"bound: {formula(target.level)} {relation} {formula(answer.f)}")
     if answer.value is not None:
-        typer.echo(f"guaranteed: {_level_text(conclusion, answer.value)} "
-                   f"for {premise} at {_level_text(premise, _level(level))}")
+        from theory.explain import level_text
+
+        typer.echo(f"guaranteed: {level_text(conclusion, answer.value)} "
+                   f"for {premise} at {level_text(premise, _level(level))}")
     for step in answer.path:
         typer.echo(f"  {_sized(step.premise, _text(step.premise_size))} → {_sized(step.conclusion, _text(step.conclusion_size))}: "
                    f"{formula(step.f)}  [{step.claim_id}: {step.source}]")
@@ -238,20 +226,6 @@ def _headline(answer: Any) -> str:
     return "unknown: no claim connects them" if not answer.path and not answer.evidence else "unknown"
 
 
-def _level_text(definition_id: str, value: sympy.Expr | None) -> str:
-    """A level with its symbol: ``t = 3/2 ≈ 1.5``, ``ε = ln(2) ≈ 0.6931 (e^ε = 2)``."""
-    import sympy
-    from verifier.display import formula, readable
-
-    from theory.definitions import definition
-
-    symbol = formula(definition(definition_id).level)
-    text = f"{symbol} = {readable(value)}"
-    if symbol == "ε" and value is not None and value.is_finite:
-        text += f" (e^ε = {readable(sympy.simplify(sympy.exp(value)))})"
-    return text
-
-
 @app.command()
 def refute(
     claim_id: str = typer.Argument(..., metavar="CLAIM_ID", help="A registered claim id."),
@@ -261,6 +235,7 @@ def refute(
     """Search (Z3) for a counterexample to a claim's printed and corrected forms."""
     from theory.claims import UnknownClaimError, claim
     from theory.search import refute_claim
+    from theory.status_cache import counterexample_json
 
     try:
         item = claim(claim_id)
@@ -270,7 +245,7 @@ def refute(
     typer.echo(json.dumps({
         "id": item.id,
         "status": outcome.status,
-        "counterexample": _counterexample(outcome.counterexample),
+        "counterexample": counterexample_json(outcome.counterexample),
         "checked_by": list(outcome.checked_by),
         "detail": outcome.detail,
     }, indent=2, ensure_ascii=False))
@@ -286,6 +261,7 @@ def witness(
     """A table satisfying A at a fixed level whose B level exceeds BOUND."""
     from verifier.display import exact_text
 
+    from theory.explain import level_text
     from theory.witnesses import NoWitnessError
     from theory.witnesses import witness as find
 
@@ -308,8 +284,8 @@ def witness(
         "family": found.family,
         "table": found.table.to_json(),
         "detail": found.detail,
-        "summary": f"{premise} at {_level_text(premise, premise_level)}; "
-                   f"{conclusion} at {_level_text(conclusion, conclusion_level)}, beyond {_level_text(conclusion, value)}",
+        "summary": f"{premise} at {level_text(premise, premise_level)}; "
+                   f"{conclusion} at {level_text(conclusion, conclusion_level)}, beyond {level_text(conclusion, value)}",
     }, indent=2, ensure_ascii=False))
 
 
@@ -325,19 +301,39 @@ def _own_units(definition_id: str, ratio_level: object) -> sympy.Expr:
     return value
 
 
+@app.command()
+def explain(
+    audit: Path = typer.Argument(..., metavar="AUDIT.json", help="The JSON of `privcert audit --json` or `privcert measure --json`."),
+    as_json: bool = typer.Option(False, "--json", metavar="FILE|-", help="Print the list of implied guarantees as JSON."),
+) -> None:
+    """What the audit's measured levels imply about every other definition, with the derivation path."""
+    from verifier.errors import VerifierError
+
+    from theory.explain import explain_file
+
+    try:
+        found = explain_file(audit)
+    except VerifierError as error:
+        _fail(str(error))
+    if as_json:
+        typer.echo(json.dumps(found.to_json(), indent=2, ensure_ascii=False))
+        return
+    typer.echo(found.text())
+
+
 @app.command(name="map")
 def draw_map(out: Path = typer.Option(Path("map.svg"), "--out", metavar="FILE", help="SVG file to write.")) -> None:
     """Draw the implication map (Ekenstedt et al. 2022, Figs. 1-2) with checked statuses."""
-    from theory.checks import check_all
     from theory.claims import all_claims
     from theory.graph import build_graph
     from theory.map import render_map
+    from theory.status_cache import cached_statuses
 
     if out.suffix.lower() not in MAP_FORMATS:
         _fail(f"--out {str(out)!r}: expected a file ending in {', '.join(MAP_FORMATS)}, found {out.suffix or 'no suffix'!r}")
     if not out.parent.is_dir():
         _fail(f"--out {str(out)!r}: the directory {str(out.parent)!r} does not exist")
-    outcomes = check_all()
+    outcomes = cached_statuses()
     bounds: dict[str, tuple[str, ...]] = {}
     for item in all_claims():
         if item.kind == "bound" and item.conclusion is not None:

@@ -1,14 +1,19 @@
-"""Shared test fixtures: every results document a test writes is checked against the shipped JSON Schema."""
+"""Shared test set-up: every results document a test writes is checked against the shipped JSON Schema, and
+every test run checks theory claims into its own cache directory, never the user's."""
 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
 import jsonschema
 import pytest
+
+os.environ.setdefault("PRIVCERT_CACHE_DIR", tempfile.mkdtemp(prefix="privcert-test-cache-"))
 
 RESULTS_SCHEMA = json.loads((resources.files("privcert.data") / "schema" / "results.schema.json").read_text())
 

@@ -32,7 +32,7 @@ def test_claims_json_contract(claims_json: list[dict]) -> None:
     for row in claims_json:
         assert {"id", "source", "kind", "printed", "status", "corrected", "counterexample", "checked_by"} <= set(row)
         assert row["kind"] in KINDS and row["status"] in STATUSES
-        assert row["source"]["paper"].endswith(("2007", "2015", "2022")) and row["source"]["item"]
+        assert row["source"]["paper"].endswith(("2007", "2015", "2022", "(derived here)")) and row["source"]["item"]
         assert isinstance(row["printed"], str) and row["printed"]
         assert row["corrected"] is None or isinstance(row["corrected"], str)
         assert isinstance(row["checked_by"], list) and row["checked_by"]
@@ -65,6 +65,13 @@ def test_implies_paper_example_json() -> None:
     assert payload["path"][0]["claim"] == "ekenstedt2022:thm3a" and payload["path"][0]["to_size"] == "5"
 
 
+def test_implies_refuses_a_smallest_class_no_partition_has() -> None:
+    """3 records cannot be split into classes whose smallest has 2 records: exit 2, not "unknown"."""
+    result = runner.invoke(app, ["theory", "implies", "ldp", "stochastic_t_closeness", "--param", "N=3", "--param", "k=2"])
+    assert result.exit_code == 2
+    assert "no partition of N = 3 records has a smallest class of k = 2" in result.stderr
+
+
 def test_implies_answers_in_words() -> None:
     """Headline first; a path valid only for N = 2 says so (not "yes"); levels with symbol and e^ε."""
     only = runner.invoke(app, ["theory", "implies", "dp", "ldp", "--level", "1"])
@@ -76,7 +83,10 @@ def test_implies_answers_in_words() -> None:
     many = runner.invoke(app, ["theory", "implies", "dp", "ldp", "--level", "1", "--param", "N=100"])
     assert many.stdout.splitlines()[0] == "dp ⇒ ldp: no"
     none = runner.invoke(app, ["theory", "implies", "t_closeness", "dp"])
-    assert none.stdout.splitlines()[0] == "t_closeness ⇒ dp: unknown: no claim connects them"
+    assert none.stdout.splitlines()[0] == "t_closeness ⇒ dp: no"
+    assert "privcert:emd_not_dp" in none.stdout
+    unknown = runner.invoke(app, ["theory", "implies", "basic_beta_likeness", "kt_closeness"])
+    assert unknown.stdout.splitlines()[0] == "basic_beta_likeness ⇒ kt_closeness: unknown: no claim connects them"
 
 
 def test_witness_levels_in_their_own_units() -> None:

@@ -6,9 +6,24 @@ import dataclasses
 import pytest
 import sympy
 
-from theory.definitions import DEFINITIONS, UnknownDefinitionError, definition, definition_ids, eps, k, t
+from theory.definitions import (
+    DEFINITIONS,
+    UnknownDefinitionError,
+    alpha,
+    beta,
+    c,
+    definition,
+    definition_ids,
+    delta,
+    ell,
+    eps,
+    k,
+    risk,
+    t,
+)
+from theory.references import REFERENCES
 
-PAPERS = {"Domingo-Ferrer & Soria-Comas 2015", "Ekenstedt et al. 2022", "Soria-Comas et al. 2015"}
+PAPERS = set(REFERENCES)
 
 EXPECTED = {
     # id: (level symbol, direction) -- Ekenstedt et al. 2022, Def. 1 and the remark after Lemma 1: smaller t
@@ -21,7 +36,24 @@ EXPECTED = {
     "dp": (eps, "smaller_is_stronger"),
     "ldp": (eps, "smaller_is_stronger"),
     "k_eps_dp": (eps, "smaller_is_stronger"),
+    # The other models the verifier measures.
+    "prosecutor_risk": (risk, "smaller_is_stronger"),
+    "alpha_k_anonymity": (alpha, "smaller_is_stronger"),
+    "distinct_l_diversity": (ell, "larger_is_stronger"),
+    "entropy_l_diversity": (ell, "larger_is_stronger"),
+    "recursive_cl_diversity": (c, "smaller_is_stronger"),
+    "basic_beta_likeness": (beta, "smaller_is_stronger"),
+    "enhanced_beta_likeness": (beta, "smaller_is_stronger"),
+    "delta_disclosure": (delta, "smaller_is_stronger"),
+    "delta_disclosure_present": (delta, "smaller_is_stronger"),
 }
+
+
+def test_every_verifier_model_is_a_definition() -> None:
+    schema_models = {"k_anonymity", "prosecutor_risk", "alpha_k_anonymity", "distinct_l_diversity",
+                     "entropy_l_diversity", "recursive_cl_diversity", "t_closeness", "multiplicative_t_closeness",
+                     "basic_beta_likeness", "enhanced_beta_likeness", "delta_disclosure", "delta_disclosure_present"}
+    assert schema_models <= set(definition_ids())
 
 
 def test_ids_are_the_verifier_model_ids() -> None:

@@ -115,6 +115,9 @@ class Claim:
         The corrected statement (same shape as ``printed``) when the printed one is wrong.
     note
         What the paper says about it, and the difference when corrected.
+    tight
+        For a bound: ``True`` when some table attains it (the claim's check exhibits one),
+        ``False`` when it is known not to be attained; ``None`` when not stated.
     """
 
     id: str
@@ -126,6 +129,7 @@ class Claim:
     conditions: tuple[sympy.Basic, ...] = ()
     corrected: sympy.Basic | None = None
     note: str = ""
+    tight: bool | None = None
 
     @property
     def effective(self) -> sympy.Basic:
@@ -178,8 +182,9 @@ CLAIM_MODULES: tuple[str, ...] = (
     "theory._claims_domingoferrer2015",
     "theory._claims_soriacomas2015",
     "theory._claims_mechanisms",
+    "theory._claims_privcert",
 )
-"""The modules holding the claim data, one per paper (mechanisms: Ekenstedt et al. 2022, Sec. V)."""
+"""The modules holding the claim data, one per paper (mechanisms: Ekenstedt et al. 2022, Sec. V; privcert: derived here)."""
 
 
 class UnknownClaimError(KeyError):

@@ -39,6 +39,12 @@ __all__ = [
     "k1",
     "t1",
     "eps1",
+    "alpha",
+    "risk",
+    "ell",
+    "c",
+    "beta",
+    "delta",
 ]
 
 Direction = Literal["smaller_is_stronger", "larger_is_stronger"]
@@ -64,6 +70,19 @@ t1 = sympy.Symbol("t_1", positive=True)
 """The conclusion's t when premise and conclusion both have a t level."""
 eps1 = sympy.Symbol("epsilon_1", nonnegative=True)
 """The conclusion's ε when premise and conclusion both have an ε level."""
+
+alpha = sympy.Symbol("alpha", positive=True)
+"""The α of (α,k)-anonymity: the largest in-class frequency of a value (Wong et al. 2006)."""
+risk = sympy.Symbol("R", positive=True)
+"""The highest prosecutor re-identification risk 1/min|E| (El Emam & Dankar 2008)."""
+ell = sympy.Symbol("l", positive=True)
+"""The l of distinct and entropy l-diversity (Machanavajjhala et al. 2007)."""
+c = sympy.Symbol("c", positive=True)
+"""The c of recursive (c,l)-diversity (Machanavajjhala et al. 2007, Def. 4.3)."""
+beta = sympy.Symbol("beta", nonnegative=True)
+"""The β of basic and enhanced β-likeness (Cao & Karras 2012)."""
+delta = sympy.Symbol("delta", nonnegative=True)
+"""The δ of δ-disclosure privacy (Brickell & Shmatikov 2008), natural logarithm."""
 
 _P003 = "Ekenstedt et al. 2022"
 _P000 = "Domingo-Ferrer & Soria-Comas 2015"
@@ -199,6 +218,102 @@ DEFINITIONS: tuple[Definition, ...] = (
         "removing any k records changes the probability of every output set by a factor at most e^ε",
     ),
 )
+
+_VERIFIER_MODELS: tuple[Definition, ...] = (
+    Definition(
+        "prosecutor_risk",
+        "prosecutor re-identification risk",
+        risk,
+        "smaller_is_stronger",
+        sympy.Interval.Lopen(0, 1),
+        ("N",),
+        Source("El Emam & Dankar 2008", "3", "prosecutor risk"),
+        "no record is re-identified with probability above R = 1/(smallest class)",
+    ),
+    Definition(
+        "alpha_k_anonymity",
+        "(α,k)-anonymity (α part)",
+        alpha,
+        "smaller_is_stronger",
+        sympy.Interval.Lopen(0, 1),
+        ("N",),
+        Source("Wong et al. 2006", "3", "Def. 2"),
+        "no value makes up more than a fraction α of any class",
+    ),
+    Definition(
+        "distinct_l_diversity",
+        "distinct l-diversity",
+        ell,
+        "larger_is_stronger",
+        sympy.Range(1, sympy.oo),
+        ("N",),
+        Source("Machanavajjhala et al. 2007", "4", "distinct l-diversity"),
+        "every class holds at least l distinct values",
+    ),
+    Definition(
+        "entropy_l_diversity",
+        "entropy l-diversity",
+        ell,
+        "larger_is_stronger",
+        sympy.Interval(1, sympy.oo),
+        ("N",),
+        Source("Machanavajjhala et al. 2007", "4", "Def. 4.2"),
+        "every class's entropy is at least ln l",
+    ),
+    Definition(
+        "recursive_cl_diversity",
+        "recursive (c,l)-diversity",
+        c,
+        "smaller_is_stronger",
+        sympy.Interval(0, sympy.oo),
+        ("N", "l"),
+        Source("Machanavajjhala et al. 2007", "4", "Def. 4.3"),
+        "in every class the most frequent count r_1 is below c times r_l + ... + r_m",
+    ),
+    Definition(
+        "basic_beta_likeness",
+        "basic β-likeness",
+        beta,
+        "smaller_is_stronger",
+        sympy.Interval(0, sympy.oo),
+        ("N",),
+        Source("Cao & Karras 2012", "3", "Def. 2"),
+        "no class raises a value's frequency p to q with (q - p)/p above β",
+    ),
+    Definition(
+        "enhanced_beta_likeness",
+        "enhanced β-likeness",
+        beta,
+        "smaller_is_stronger",
+        sympy.Interval(0, sympy.oo),
+        ("N",),
+        Source("Cao & Karras 2012", "3", "Def. 3"),
+        "no class raises a value's frequency p to q with (q - p)/p above min(β, -ln p)",
+    ),
+    Definition(
+        "delta_disclosure",
+        "δ-disclosure privacy",
+        delta,
+        "smaller_is_stronger",
+        sympy.Interval(0, sympy.oo),
+        ("N",),
+        Source("Brickell & Shmatikov 2008", "3", "Def. 4"),
+        "for every class and every value of the table, |ln(q/p)| is below δ",
+    ),
+    Definition(
+        "delta_disclosure_present",
+        "δ-disclosure over the values present in each class",
+        delta,
+        "smaller_is_stronger",
+        sympy.Interval(0, sympy.oo),
+        ("N",),
+        Source("Brickell & Shmatikov 2008", "3", "Def. 4, over the values a class holds (as ARX, pyCANON)"),
+        "for every class and every value it holds, |ln(q/p)| is below δ",
+    ),
+)
+"""The other models the verifier measures (ids are its JSON model ids)."""
+
+DEFINITIONS = DEFINITIONS + _VERIFIER_MODELS
 
 _BY_ID = {d.id: d for d in DEFINITIONS}
 

@@ -27,7 +27,6 @@ import sympy
 
 from theory._claims_ekenstedt2022 import Assumption as _Assumption
 from theory._sizes import Role, size_for
-from theory.checks import CHECKS
 from theory.claims import CheckResult, Claim, Source, all_claims, sizes
 from theory.definitions import N, definition, k, k0, k1, k_dp, k_t
 
@@ -187,8 +186,21 @@ class Graph:
         """Checked non-implications (status proven or corrected)."""
         return tuple(e for e in self.edges if e.f is None and e.status in ("proven", "corrected"))
 
+    def reachable(self, premise: str) -> frozenset[str]:
+        """Definitions reached from ``premise`` along usable edges, sizes and conditions ignored (a cheap
+        over-approximation: a definition outside it is never reached by :meth:`implies`)."""
+        seen, frontier = {premise}, [premise]
+        while frontier:
+            current = frontier.pop()
+            for edge in self.usable():
+                if edge.premise == current and edge.conclusion not in seen:
+                    seen.add(edge.conclusion)
+                    frontier.append(edge.conclusion)
+        return frozenset(seen - {premise})
+
     def implies(
-        self, premise: str, conclusion: str, params: Mapping[str, object] | None = None, level: object | None = None
+        self, premise: str, conclusion: str, params: Mapping[str, object] | None = None, level: object | None = None,
+        *, derive: bool = True,
     ) -> Answer:
         """Does ``premise`` imply ``conclusion``; with which composed f, along which path?
 
@@ -200,6 +212,9 @@ class Graph:
             ``dp_within_classes``, ``classwise_views``: true/false).
         level
             The premise's level (a number: t, or ε); the answer then holds B's level.
+        derive
+            Also search a "no" derived from a non-implication elsewhere on the map (slow);
+            ``False`` cites direct non-implications only.
         """
         definition(premise)
         definition(conclusion)
@@ -207,26 +222,29 @@ class Graph:
         records = _records(params["N"]) if "N" in params else N
         start = (premise, self._size(premise, "premise", params))
         target = (conclusion, self._size(conclusion, "conclusion", params))
+        for state in (start, target):
+            _check_partition(state, records)
         x = _level_symbol(premise)
         found = list(self._paths(_Path(start, x, (), ()), target, records, params))
         if not found:
-            return self._refusal(premise, conclusion, start, target, records, params)
+            return self._refusal(premise, conclusion, start, target, records, params, derive)
         value = None if level is None else sympy.nsimplify(sympy.sympify(level), rational=True)
         best = self._best(found, x, value, conclusion)
         f = sympy.simplify(best.f)
         steps = tuple(self._valued(best.steps, x, value))
         return Answer(
             premise, conclusion, "yes", steps, f, best.conditions,
-            None if value is None else sympy.simplify(f.subs(x, value)),
+            None if value is None else sympy.simplify(best.f.subs(x, value)),
             alternatives=len(found) - 1,
             detail=" -> ".join(s.claim_id for s in steps),
         )
 
     def strongest_level(
-        self, premise: str, level: object, conclusion: str, params: Mapping[str, object] | None = None
+        self, premise: str, level: object, conclusion: str, params: Mapping[str, object] | None = None,
+        *, derive: bool = True,
     ) -> Answer:
         """The strongest level of ``conclusion`` that ``premise`` at ``level`` guarantees."""
-        return self.implies(premise, conclusion, params, level)
+        return self.implies(premise, conclusion, params, level, derive=derive)
 
     def relation(self, a: str, b: str, params: Mapping[str, object] | None = None) -> str:
         """Ekenstedt et al. 2022, Def. 3 between a and b: ``equivalent``, ``reciprocal``, ``generalisation``
@@ -287,7 +305,9 @@ class Graph:
             (s for s in (edge.conclusion_size.free_symbols if edge.conclusion_size is not None else ())
              if s in _EDGE_SIZES and s not in binding), key=str)
         choices: list[dict[sympy.Basic, sympy.Expr]] = [{}]
-        if free:
+        if free and edge.conclusion in CLASS_BASED and "k" in params:
+            choices = [{free[0]: sympy.Integer(int(params["k"]))}]  # the smallest class is a fact, not a choice
+        elif free:
             choices = [{free[0]: c} for c in self._candidates(edge, free[0], binding, target, records)]
         for choice in choices:
             full = {**binding, **choice}
@@ -379,21 +399,34 @@ class Graph:
         return None if path is None else tuple(s.claim_id for s in path.steps)
 
     def _refusal(self, premise: str, conclusion: str, start: tuple[str, sympy.Expr | None],
-                 target: tuple[str, sympy.Expr | None], records: sympy.Expr, params: Mapping[str, object]) -> Answer:
+                 target: tuple[str, sympy.Expr | None], records: sympy.Expr, params: Mapping[str, object],
+                 derive: bool = True) -> Answer:
         """A "no" from a non-implication A ⇏ B, directly or derived: if A ⇒ X and Y ⇒ B then
-        X ⇏ Y (else A ⇒ X ⇒ Y ⇒ B); derived only when N is a number."""
-        evidence = [
-            e.claim_id for e in self.non_implications()
-            if (e.premise, e.conclusion) == (premise, conclusion) and self._covers(e, start[1], target[1], records, params)
-        ]
+        X ⇏ Y (else A ⇒ X ⇒ Y ⇒ B); derived only when N is a number and ``derive``."""
+        evidence = self._direct_evidence(premise, conclusion, start, target, records, params)
         if evidence:
             return Answer(premise, conclusion, "no", evidence=tuple(evidence), detail="non-implication: " + ", ".join(evidence))
-        derived = self._derived_refusal(start, target, records, params) if records.is_number else None
+        derived = self._derived_refusal(start, target, records, params) if records.is_number and derive else None
         if derived is None:
             return Answer(premise, conclusion, "unknown", detail="no path and no non-implication claim")
         edge, chain = derived
         return Answer(premise, conclusion, "no", evidence=chain,
                       detail=f"derived from {edge.claim_id} ({edge.premise} ⇏ {edge.conclusion}) via {' -> '.join(chain)}")
+
+    def _direct_evidence(self, premise: str, conclusion: str, start: tuple[str, sympy.Expr | None],
+                         target: tuple[str, sympy.Expr | None], records: sympy.Expr,
+                         params: Mapping[str, object]) -> list[str]:
+        return [e.claim_id for e in self.non_implications()
+                if (e.premise, e.conclusion) == (premise, conclusion)
+                and self._covers(e, start[1], target[1], records, params)]
+
+    def refusal(self, premise: str, conclusion: str, params: Mapping[str, object] | None = None) -> tuple[str, ...]:
+        """The checked non-implications ``premise ⇏ conclusion`` that apply under ``params`` (no path search)."""
+        params = dict(params or {})
+        records = _records(params["N"]) if "N" in params else N
+        start = (premise, self._size(premise, "premise", params))
+        target = (conclusion, self._size(conclusion, "conclusion", params))
+        return tuple(self._direct_evidence(premise, conclusion, start, target, records, params))
 
     def _derived_refusal(self, start: tuple[str, sympy.Expr | None], target: tuple[str, sympy.Expr | None],
                          records: sympy.Expr, params: Mapping[str, object]) -> tuple[Edge, tuple[str, ...]] | None:
@@ -416,16 +449,31 @@ class Graph:
         return None
 
 
+def _check_partition(state: tuple[str, sympy.Expr | None], records: sympy.Expr) -> None:
+    """A smallest class of k records among N exists only for k = N (one class) or 2k <= N."""
+    definition_id, size = state
+    if definition_id not in CLASS_BASED or size is None or not (size.is_number and records.is_number):
+        return
+    if not (size == records or 2 * size <= records) or size < 1:
+        raise ValueError(
+            f"{definition_id}: no partition of N = {records} records has a smallest class of k = {size} "
+            f"(expected k = N, one class, or 1 <= k <= N/2)")
+
+
 def _truthy(value: object) -> bool:
     return value is True or str(value).lower() in ("1", "true", "yes")
 
 
 def build_graph(statuses: Mapping[str, CheckResult] | None = None) -> Graph:
     """The map from the registered claims; statuses are checked now unless given."""
+    if statuses is None:
+        from theory.checks import check_all
+
+        statuses = check_all()
     edges: list[Edge] = []
     for item in all_claims():
         if item.premise is None or item.conclusion is None:
             continue
-        outcome = statuses[item.id] if statuses is not None else CHECKS[item.id]()
+        outcome = statuses[item.id]
         edges.extend(_edges_of(item, outcome))
     return Graph(tuple(edges))

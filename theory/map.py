@@ -1,10 +1,14 @@
 """Draw the implication map (Ekenstedt et al. 2022, Figs. 1-2) as SVG with matplotlib.
 
-Nodes are the definitions; every implication or equivalence claim is an arrow labelled
-with its level map f and its claim id. Styles say how the claim fared when checked:
-solid for proven, solid with "(corrected)" for corrected (the corrected f is shown),
-dashed grey for refuted printed forms, red with a cross for non-implications, dotted for
-unknown. Text is kept as SVG text (not paths), so the file is searchable.
+Nodes are the definitions; every implication, equivalence or non-implication claim is an
+arrow carrying a short number, and the list under the map gives, for each number, the
+claim id, its level map f (readable: ``ln``, ``ε``, ``∞``) and its checked status. Styles say
+how the claim fared when checked: solid blue for proven, solid orange for corrected (the
+corrected f is listed), dashed grey for refuted printed forms, red with a cross for
+non-implications, dotted for unknown. A definition no claim relates is marked
+"isolated". Every label is placed where its box (measured by matplotlib's renderer)
+overlaps no other label or node, so the map stays readable. Text is kept as SVG text
+(not paths), so the file is searchable.
 
 References
 ----------
@@ -14,7 +18,7 @@ Ekenstedt et al. 2022, Figs. 1-2 (the implication map), Def. 3.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 import matplotlib
@@ -22,24 +26,42 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
-import sympy  # noqa: E402
+from matplotlib.transforms import Bbox  # noqa: E402
 
 from theory.definitions import DEFINITIONS  # noqa: E402
 from theory.graph import Edge, Graph  # noqa: E402
 
-__all__ = ["POSITIONS", "edge_style", "edge_label", "render_map"]
+__all__ = ["POSITIONS", "ISOLATED", "edge_style", "edge_label", "render_map"]
 
 POSITIONS: dict[str, tuple[float, float]] = {
-    "k_anonymity": (-2.5, 2.0),
-    "t_closeness": (-2.5, -1.0),
-    "stochastic_t_closeness": (1.0, 9.0),
-    "multiplicative_t_closeness": (1.0, 5.0),
-    "kt_closeness": (6.5, 5.0),
-    "ldp": (12.0, 9.0),
-    "k_eps_dp": (12.0, 1.0),
-    "dp": (17.0, 1.0),
+    "t_closeness": (0.0, 12.0),
+    "stochastic_t_closeness": (8.0, 12.0),
+    "ldp": (16.0, 12.0),
+    "dp": (23.0, 12.0),
+    "delta_disclosure_present": (-5.0, 8.0),
+    "delta_disclosure": (1.5, 8.0),
+    "multiplicative_t_closeness": (8.0, 8.0),
+    "kt_closeness": (16.0, 8.0),
+    "k_eps_dp": (23.0, 8.0),
+    "enhanced_beta_likeness": (-3.0, 4.0),
+    "basic_beta_likeness": (4.0, 4.0),
+    "k_anonymity": (13.0, 4.0),
+    "prosecutor_risk": (20.0, 4.0),
+    "recursive_cl_diversity": (-3.0, 0.0),
+    "alpha_k_anonymity": (4.0, 0.0),
+    "entropy_l_diversity": (11.0, 0.0),
+    "distinct_l_diversity": (18.0, 0.0),
 }
-"""Node positions: t-closeness family on the left, DP family on the right (as Ekenstedt et al. 2022, Fig. 2)."""
+"""Node positions: EMD, δ and β on the left, the t-closeness family in the middle, the DP
+family on the right (as Ekenstedt et al. 2022, Fig. 2), k-anonymity and l-diversity below."""
+
+ISOLATED = "isolated: no claim relates it"
+"""The mark under a definition no claim relates to another."""
+
+_LIST_COLUMNS = 2
+_SEARCH = [(dx * 0.35, dy * 0.3) for radius in range(0, 9) for dx in range(-radius, radius + 1)
+           for dy in range(-radius, radius + 1) if max(abs(dx), abs(dy)) == radius]
+"""Offsets (data units) tried, nearest first, until a label overlaps nothing placed."""
 
 
 def edge_style(edge: Edge) -> dict[str, object]:
@@ -56,11 +78,14 @@ def edge_style(edge: Edge) -> dict[str, object]:
 
 
 def edge_label(edge: Edge) -> str:
-    """``f = ...  [claim id]`` with a status mark: ✗ non-implication, (corrected), (refuted)."""
+    """``claim id: premise → conclusion, f`` with a status mark: ⇏, (corrected), (refuted), (unknown)."""
+    from verifier.display import formula
+
     if edge.f is None:
-        text = f"⇏ [{edge.claim_id}]"
+        text = f"[{edge.claim_id}] {edge.premise} ⇏ {edge.conclusion}"
     else:
-        text = f"{sympy.sstr(edge.f)}  [{edge.claim_id}{' rev' if edge.reverse else ''}]"
+        reverse = " (reverse)" if edge.reverse else ""
+        text = f"[{edge.claim_id}{reverse}] {edge.premise} → {edge.conclusion}: {formula(edge.f)}"
     if edge.status == "corrected" and edge.f is not None:
         text += " (corrected)"
     elif edge.status in ("refuted", "unknown"):
@@ -71,69 +96,113 @@ def edge_label(edge: Edge) -> str:
 def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ...]] | None = None) -> Path:
     """Write the map of ``graph`` to ``out`` (SVG; the suffix picks another format) and return the path.
 
-    ``bounds`` maps a definition id to lines about its closed-form bound claims, written
-    under nodes that have no arrows (EMD t-closeness: Soria-Comas et al. 2015, Props. 1-2).
+    ``bounds`` maps a definition id to lines about its closed-form bound claims, listed
+    under the map (Soria-Comas et al. 2015, Props. 1-2 for EMD t-closeness).
     """
     out = Path(out)
     groups: dict[tuple[str, str], list[Edge]] = defaultdict(list)
     for edge in graph.edges:
-        groups[(edge.premise, edge.conclusion)].append(edge)
+        groups[tuple(sorted((edge.premise, edge.conclusion)))].append(edge)
+    lines = [edge_label(edge) for edge in graph.edges]
+    notes = [f"{name}: {line}" for name, found in (bounds or {}).items() for line in found]
+    rows = -(-(len(lines) + len(notes)) // _LIST_COLUMNS)
     with plt.rc_context({"svg.fonttype": "none", "font.size": 7}):
-        figure, axes = plt.subplots(figsize=(19, 12))
+        figure = plt.figure(figsize=(26, 13 + 0.16 * rows))
+        axes = figure.add_axes((0.01, 0.16 * rows / (13 + 0.16 * rows) + 0.02, 0.98, 0.9 * 13 / (13 + 0.16 * rows)))
+        axes.set_xlim(-8.5, 26.5)
+        axes.set_ylim(-1.5, 13.5)
+        axes.axis("off")
+        axes.set_title("Implication map (Ekenstedt et al. 2022, Figs. 1-2, and the relations derived here); "
+                       "statuses from checking each claim; numbers refer to the list below", fontsize=10)
+        renderer = figure.canvas.get_renderer()
+        placed: list[Bbox] = []
+        connected = {e.premise for e in graph.edges} | {e.conclusion for e in graph.edges}
         for item in DEFINITIONS:
             x, y = POSITIONS[item.id]
-            axes.annotate(
-                item.name, (x, y), ha="center", va="center", fontsize=9, zorder=3,
-                bbox={"boxstyle": "round,pad=0.4", "facecolor": "#f4f6f7", "edgecolor": "#2c3e50"},
-            )
-        _bound_notes(axes, graph, bounds)
-        for (premise, conclusion), edges in groups.items():
-            start, end = POSITIONS[premise], POSITIONS[conclusion]
+            node = axes.text(x, y, item.name, ha="center", va="center", fontsize=9, zorder=3,
+                             bbox={"boxstyle": "round,pad=0.4", "facecolor": "#f4f6f7", "edgecolor": "#2c3e50"})
+            placed.append(node.get_window_extent(renderer).expanded(1.05, 1.2))
+            if item.id not in connected:
+                _place(axes, renderer, placed, ISOLATED, (x, y - 0.7), color="#7f8c8d", fontsize=7)
+        number = {id(edge): index for index, edge in enumerate(graph.edges, start=1)}
+        for edges in groups.values():
             for index, edge in enumerate(edges):
-                _draw(axes, edge, start, end, index)
-        axes.set_xlim(-4.5, 19.5)
-        axes.set_ylim(-2.5, 10.5)
-        axes.axis("off")
-        axes.set_title("Implication map (Ekenstedt et al. 2022, Figs. 1-2), statuses from checking each claim")
+                _draw(axes, renderer, placed, edge, index, number[id(edge)])
+        _list(figure, lines, notes, rows)
         _legend(axes)
-        figure.savefig(out, format=out.suffix.lstrip(".") or "svg", bbox_inches="tight")
+        figure.savefig(out, format=out.suffix.lstrip(".") or "svg")
         plt.close(figure)
     return out
 
 
-def _draw(axes: plt.Axes, edge: Edge, start: tuple[float, float], end: tuple[float, float], index: int) -> None:
+def _overlaps(box: Bbox, placed: list[Bbox]) -> bool:
+    return any(box.overlaps(other) for other in placed)
+
+
+def _place(axes: plt.Axes, renderer: object, placed: list[Bbox], text: str, at: tuple[float, float],
+           **style: object) -> None:
+    """Put ``text`` at ``at`` or the nearest offset where its box overlaps nothing placed."""
+    label = axes.text(*at, text, ha="center", va="center", zorder=4, **style)
+    for dx, dy in _SEARCH:
+        label.set_position((at[0] + dx, at[1] + dy))
+        box = label.get_window_extent(renderer).expanded(1.1, 1.2)
+        if not _overlaps(box, placed):
+            placed.append(box)
+            return
+    raise RuntimeError(f"no free place for the map label {text!r} near {at}")
+
+
+def _curve_points(start: tuple[float, float], end: tuple[float, float], bend: float) -> Iterator[tuple[float, float]]:
+    """Points along matplotlib's ``arc3`` curve (a quadratic Bézier), from the middle outwards."""
+    mid_x, mid_y = (start[0] + end[0]) / 2, (start[1] + end[1]) / 2
+    control = (mid_x + bend * (end[1] - start[1]), mid_y - bend * (end[0] - start[0]))
+    for u in (0.5, 0.4, 0.6, 0.3, 0.7):
+        yield ((1 - u) ** 2 * start[0] + 2 * u * (1 - u) * control[0] + u**2 * end[0],
+               (1 - u) ** 2 * start[1] + 2 * u * (1 - u) * control[1] + u**2 * end[1])
+
+
+def _draw(axes: plt.Axes, renderer: object, placed: list[Bbox], edge: Edge, index: int, number: int) -> None:
     style = edge_style(edge)
+    start, end = POSITIONS[edge.premise], POSITIONS[edge.conclusion]
     if start == end:
         x, y = start
-        label_at = (x, y - 0.9 - 0.35 * index)
-        axes.annotate("", (x + 0.4, y - 0.3), (x - 0.4, y - 0.3), zorder=1,
-                      arrowprops={"arrowstyle": "->", "connectionstyle": "arc3,rad=1.4", **style})
+        axes.annotate("", (x + 0.8, y - 0.35), (x - 0.8, y - 0.35), zorder=1,
+                      arrowprops={"arrowstyle": "->", "connectionstyle": f"arc3,rad={1.2 + 0.25 * index}", **style})
+        anchors: list[tuple[float, float]] = [(x, y - 1.1 - 0.3 * index)]
     else:
-        bend = 0.12 + 0.14 * index
+        bend = (0.08 + 0.09 * index) * (-1 if edge.reverse else 1)
         axes.annotate("", end, start, zorder=1,
                       arrowprops={"arrowstyle": "->", "connectionstyle": f"arc3,rad={bend}",
-                                  "shrinkA": 22, "shrinkB": 22, **style})
-        mid_x, mid_y = (start[0] + end[0]) / 2, (start[1] + end[1]) / 2
-        normal = (end[1] - start[1], start[0] - end[0])  # matplotlib's arc3 bends towards +rad (dy, -dx)
-        apex = (mid_x + bend * normal[0] / 2, mid_y + bend * normal[1] / 2)
-        label_at = (apex[0], apex[1] + (-0.3 if edge.reverse else 0.22))
+                                  "shrinkA": 24, "shrinkB": 24, **style})
+        anchors = list(_curve_points(start, end, bend))
         if edge.f is None:
-            axes.plot(*apex, marker="x", markersize=9, markeredgewidth=2, color=style["color"], zorder=5)
-    axes.annotate(edge_label(edge), label_at, ha="center", va="center", color=style["color"], fontsize=6.5,
-                  zorder=4, bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
+            axes.plot(*anchors[0], marker="x", markersize=9, markeredgewidth=2, color=style["color"], zorder=5)
+    label = axes.text(*anchors[0], str(number), ha="center", va="center", color=style["color"], fontsize=7,
+                      zorder=4, bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none"})
+    for anchor in anchors:
+        for dx, dy in _SEARCH:
+            label.set_position((anchor[0] + dx, anchor[1] + dy))
+            box = label.get_window_extent(renderer).expanded(1.1, 1.2)
+            if not _overlaps(box, placed):
+                placed.append(box)
+                return
+    raise RuntimeError(f"no free place for the number of {edge.claim_id}")
 
 
-def _bound_notes(axes: plt.Axes, graph: Graph, bounds: Mapping[str, tuple[str, ...]] | None) -> None:
-    connected = {e.premise for e in graph.edges} | {e.conclusion for e in graph.edges}
-    for definition_id, lines in (bounds or {}).items():
-        if definition_id not in connected and lines:
-            x, y = POSITIONS[definition_id]
-            axes.annotate("\n".join(lines), (x, y - 0.5), ha="center", va="top", fontsize=6.5, color="#34495e")
+def _list(figure: plt.Figure, lines: list[str], notes: list[str], rows: int) -> None:
+    """The numbered list of arrows, then the bound claims, in columns under the map."""
+    entries = [f"{i:>3}  {line}" for i, line in enumerate(lines, start=1)] + [f"  •  {note}" for note in notes]
+    height = figure.get_figheight()
+    for column in range(_LIST_COLUMNS):
+        chunk = entries[column * rows:(column + 1) * rows]
+        for row, entry in enumerate(chunk):
+            figure.text(0.01 + column / _LIST_COLUMNS, (0.16 * (rows - row)) / height, entry,
+                        fontsize=7, family="DejaVu Sans", va="center", ha="left")
 
 
 def _legend(axes: plt.Axes) -> None:
     entries = [
-        ("proven implication (f)", "#1f4e79", "-"),
+        ("proven implication", "#1f4e79", "-"),
         ("corrected implication (corrected f)", "#d35400", "-"),
         ("refuted printed claim", "#999999", "--"),
         ("non-implication (x)", "#c0392b", "-"),
@@ -141,4 +210,4 @@ def _legend(axes: plt.Axes) -> None:
     ]
     for label, color, linestyle in entries:
         axes.plot([], [], label=label, color=color, linestyle=linestyle)
-    axes.legend(loc="lower right", fontsize=7, frameon=False)
+    axes.legend(loc="upper left", fontsize=7, frameon=False)

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Reference", "REFERENCES", "reference"]
+__all__ = ["Reference", "REFERENCES", "PRIVCERT", "reference"]
+
+PRIVCERT = "privcert (derived here)"
+"""The source of the relations privcert derives itself (no paper states them)."""
 
 
 @dataclass(frozen=True)
@@ -20,9 +23,11 @@ class Reference:
     authors: str
     title: str
     venue: str
-    year: int
+    year: int | None
 
     def __str__(self) -> str:
+        if self.year is None:
+            return f"{self.authors}: {self.title} ({self.venue})."
         return f'{self.authors}. "{self.title}." {self.venue}, {self.year}.'
 
 
@@ -43,10 +48,35 @@ REFERENCES: dict[str, Reference] = {
         "soriacomas2015", "Jordi Soria-Comas, Josep Domingo-Ferrer, David Sánchez and Sergio Martínez",
         "t-Closeness through Microaggregation: Strict Privacy with Enhanced Utility Preservation",
         "IEEE Transactions on Knowledge and Data Engineering 27(11): 3098-3110", 2015),
+    "El Emam & Dankar 2008": Reference(
+        "elemam2008", "Khaled El Emam and Fida Kamal Dankar",
+        "Protecting privacy using k-anonymity",
+        "Journal of the American Medical Informatics Association 15(5): 627-637", 2008),
+    "Wong et al. 2006": Reference(
+        "wong2006", "Raymond Chi-Wing Wong, Jiuyong Li, Ada Wai-Chee Fu and Ke Wang",
+        "(α, k)-anonymity: an enhanced k-anonymity model for privacy preserving data publishing",
+        "Proceedings of the 12th ACM SIGKDD Conference (KDD): 754-759", 2006),
+    "Machanavajjhala et al. 2007": Reference(
+        "machanavajjhala2007", "Ashwin Machanavajjhala, Daniel Kifer, Johannes Gehrke and Muthuramakrishnan Venkitasubramaniam",
+        "ℓ-diversity: Privacy beyond k-anonymity",
+        "ACM Transactions on Knowledge Discovery from Data 1(1), article 3", 2007),
+    "Brickell & Shmatikov 2008": Reference(
+        "brickell2008", "Justin Brickell and Vitaly Shmatikov",
+        "The cost of privacy: destruction of data-mining utility in anonymized data publishing",
+        "Proceedings of the 14th ACM SIGKDD Conference (KDD): 70-78", 2008),
+    "Cao & Karras 2012": Reference(
+        "cao2012", "Jianneng Cao and Panagiotis Karras",
+        "Publishing microdata with a robust privacy guarantee",
+        "Proceedings of the VLDB Endowment 5(11): 1388-1399", 2012),
+    PRIVCERT: Reference(
+        "privcert", "privcert",
+        "derived here: relations no paper states, each proved in its claim's docstring and checked "
+        "against the verifier's exact measures",
+        "theory/_claims_privcert.py, docs/theory.md", None),
 }
-"""The papers of the specification, by the short name their claims' sources use."""
+"""The works the claims' sources name, by the short name they use (``PRIVCERT``: derived here)."""
 
 
 def reference(paper: str) -> Reference | None:
-    """The full reference of a paper named by authors and year (``None``: privcert's own claim)."""
+    """The full reference of a work named by authors and year (:data:`PRIVCERT` for privcert's own claims)."""
     return REFERENCES.get(paper)

@@ -87,6 +87,9 @@ def formula(value: sympy.Basic) -> str:
     >>> epsilon, t = sympy.symbols("epsilon t", positive=True)
     >>> formula(2 * epsilon), formula(sympy.log(t**2)), formula(sympy.exp(epsilon) + sympy.oo)
     ('2·ε', 'ln(t^2)', '∞')
+    >>> formula(sympy.floor(t / epsilon))
+    'floor(t/ε)'
+
     """
     if value == sympy.oo:
         return "∞"
@@ -96,7 +99,7 @@ def formula(value: sympy.Basic) -> str:
     text = exact_text(value) if isinstance(value, sympy.Expr) else sympy.sstr(value)
     for name, letter in _GREEK.items():
         text = re.sub(rf"\b{name}(_?\d*)\b", lambda m, g=letter: g + m.group(1).replace("_", ""), text)
-    text = text.replace("oo", "∞").replace("*", "·")
+    text = re.sub(r"\boo\b", "∞", text).replace("*", "·")
     for relation, symbol in _RELATIONS.items():
         text = text.replace(f" {relation} ", f" {symbol} ")
     return text

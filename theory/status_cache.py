@@ -1,0 +1,189 @@
+"""Claim statuses earned by checking, kept on disk between runs.
+
+Checking every claim (:func:`theory.checks.check_all`) takes seconds; its outcome only
+changes when the code that states or checks a claim changes. The outcome is therefore
+stored as JSON in the user's cache directory, keyed on a SHA-256 of the source files
+of the ``theory`` and ``verifier`` packages (the claims, their checks, and the exact
+measures the checks re-measure with). A cache whose key differs, or that cannot be
+read or parsed, is ignored and rewritten; ``recheck=True`` always checks afresh. A
+status read from the cache was earned by the same code checking the same claims.
+
+The cache directory is ``$PRIVCERT_CACHE_DIR`` when set, else
+``$XDG_CACHE_HOME/privcert``, else ``~/.cache/privcert``.
+
+References
+----------
+Ekenstedt et al. 2022, Def. 2 (the implications whose claims are checked).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator, Mapping
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from theory.claims import CheckResult, Claim
+
+__all__ = ["CACHE_ENV", "cache_dir", "cache_file", "source_hash", "statement", "claim_row", "claim_rows", "counterexample_json", "cached_statuses"]
+
+CACHE_ENV = "PRIVCERT_CACHE_DIR"
+"""Environment variable naming the cache directory (tests point it at a temporary one)."""
+_PACKAGES = ("theory", "verifier")
+_FORMAT = 1
+
+
+def cache_dir() -> Path:
+    """``$PRIVCERT_CACHE_DIR``, else ``$XDG_CACHE_HOME/privcert``, else ``~/.cache/privcert``."""
+    if os.environ.get(CACHE_ENV):
+        return Path(os.environ[CACHE_ENV])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "privcert"
+
+
+def cache_file() -> Path:
+    """The file holding the checked claims."""
+    return cache_dir() / "theory_claims.json"
+
+
+def _sources() -> Iterator[tuple[str, Path]]:
+    root = Path(__file__).resolve().parent.parent
+    for package in _PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            yield path.relative_to(root).as_posix(), path
+
+
+@cache
+def source_hash() -> str:
+    """SHA-256 over the relative paths and bytes of every ``.py`` file of ``theory`` and ``verifier``."""
+    digest = hashlib.sha256(f"format {_FORMAT}\n".encode())
+    for name, path in _sources():
+        digest.update(name.encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def counterexample_json(value: object) -> Any:
+    """A counterexample as JSON: a table's ``to_json()``, a dict as is, anything else as text."""
+    if value is None or isinstance(value, dict):
+        return value
+    to_json = getattr(value, "to_json", None)
+    return to_json() if to_json is not None else str(value)
+
+
+def statement(value: Any) -> str:
+    """A claim's statement for a reader: ``t = (k + (N - k)·e^ε)/N``, ``A ⇏ B (if k_1 ≤ N - 2)``.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> t, eps = sympy.symbols("t epsilon", positive=True)
+    >>> statement(sympy.Eq(eps, sympy.log(t**2)))
+    'ε = ln(t^2)'
+    """
+    import sympy
+    from verifier.display import formula
+
+    relations = {sympy.Eq: "=", sympy.Le: "≤", sympy.Lt: "<", sympy.Ge: "≥", sympy.Gt: ">"}
+    for kind, symbol in relations.items():
+        if isinstance(value, kind):
+            return f"{formula(value.lhs)} {symbol} {formula(value.rhs)}"
+    if isinstance(value, sympy.And):
+        return " and ".join(statement(part) for part in value.args)
+    if isinstance(value, sympy.core.function.AppliedUndef) and value.func.__name__ == "NotImplies":
+        premise, conclusion, *conditions = value.args
+        text = f"{premise} ⇏ {conclusion}"
+        return text + (f" (if {' and '.join(statement(c) for c in conditions)})" if conditions else "")
+    return formula(value)
+
+
+def claim_row(item: Claim, outcome: CheckResult) -> dict[str, Any]:
+    """One claim and its checked outcome as JSON (the contract of ``privcert theory claims --json``).
+
+    ``printed`` and ``corrected`` are sympy's text (stable, machine-readable);
+    ``statement`` and ``statement_corrected`` the same for a reader (``ln``, ``ε``, ``∞``).
+    """
+    import sympy
+
+    return {
+        "id": item.id,
+        "source": {"paper": item.source.paper, "section": item.source.section, "item": item.source.item,
+                   "reference": item.source.reference},
+        "kind": item.kind,
+        "premise": item.premise,
+        "conclusion": item.conclusion,
+        "printed": sympy.sstr(item.printed),
+        "statement": statement(item.printed),
+        "status": outcome.status,
+        "corrected": None if item.corrected is None else sympy.sstr(item.corrected),
+        "statement_corrected": None if item.corrected is None else statement(item.corrected),
+        "tight": item.tight,
+        "counterexample": counterexample_json(outcome.counterexample),
+        "checked_by": list(outcome.checked_by),
+        "detail": outcome.detail,
+    }
+
+
+def _fresh_rows() -> list[dict[str, Any]]:
+    from theory.checks import check_all
+    from theory.claims import all_claims
+
+    outcomes = check_all()
+    return [claim_row(item, outcomes[item.id]) for item in all_claims()]
+
+
+def _read(key: str) -> list[dict[str, Any]] | None:
+    try:
+        stored = json.loads(cache_file().read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(stored, dict) or stored.get("key") != key or not isinstance(stored.get("rows"), list):
+        return None
+    rows = stored["rows"]
+    if not all(isinstance(row, dict) and {"id", "status", "checked_by", "detail"} <= set(row) for row in rows):
+        return None
+    return rows
+
+
+def _write(key: str, rows: list[dict[str, Any]]) -> None:
+    """Write atomically (temporary file, then rename); a cache that cannot be written is skipped."""
+    target = cache_file()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent, delete=False,
+                                         prefix=".theory_claims.", suffix=".tmp") as stream:
+            json.dump({"key": key, "rows": rows}, stream, ensure_ascii=False)
+        os.replace(stream.name, target)
+    except OSError:
+        return
+
+
+def claim_rows(*, recheck: bool = False) -> tuple[list[dict[str, Any]], bool]:
+    """Every claim with its checked status (:func:`claim_row`), and whether it came from the cache.
+
+    Parameters
+    ----------
+    recheck
+        Check every claim now even when the cache is current (the cache is rewritten).
+    """
+    key = source_hash()
+    rows = None if recheck else _read(key)
+    if rows is not None:
+        return rows, True
+    rows = _fresh_rows()
+    _write(key, rows)
+    return rows, False
+
+
+def cached_statuses(*, recheck: bool = False) -> Mapping[str, CheckResult]:
+    """``{claim id: CheckResult}`` from :func:`claim_rows` (a counterexample in its JSON form)."""
+    from theory.claims import CheckResult
+
+    rows, _ = claim_rows(recheck=recheck)
+    return {row["id"]: CheckResult(row["status"], row["counterexample"], tuple(row["checked_by"]), row["detail"])
+            for row in rows}
