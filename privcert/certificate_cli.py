@@ -39,7 +39,9 @@ def write_certificate(result: AuditResult, release: Path, policy: Path, key: Pat
     and its views to ``html`` and ``pdf``.
 
     ``embed_counts`` puts the count tables in the certificate (their SHA-256 is always
-    there). Views of an unsigned audit show the same content without a signature.
+    there). Views of an unsigned audit show the same content without a signature. The
+    guarantees the measured levels imply (:func:`theory.explain.explain`) go into the
+    predicate as ``implied``.
     """
     if key is None and out is None and html is None and pdf is None:
         return
@@ -49,13 +51,15 @@ def write_certificate(result: AuditResult, release: Path, policy: Path, key: Pat
     from reports.signing import CertificateError, load_signer, sign
     from reports.statement import build_statement
     from reports.views import write_views
+    from theory.explain import explain
 
     try:
         signer = None if key is None else load_signer(key)
     except (OSError, CertificateError) as error:
         raise _bad_input(f"--sign {key}: {error}") from error
     statement = build_statement(result, release, policy.read_text(encoding="utf-8"),
-                                counts=counts_section(result, embed=embed_counts), randomized=randomized)
+                                counts=counts_section(result, embed=embed_counts),
+                                implied=explain(result.to_json()).to_json(), randomized=randomized)
     text = None
     if signer is not None and out is not None:
         text = json.dumps(sign(statement, signer), indent=2) + "\n"

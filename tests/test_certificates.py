@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from privcert.cli import app
 from reports.signing import CertificateError, generate_keys, load_public_key, load_signer, open_envelope, sign
 from reports.statement import PREDICATE_TYPE, STATEMENT_TYPE, build_statement, canonical, sha256_file
+from theory.explain import explain
 from verifier.audit import audit
 from verifier.load import load_table
 from verifier.policy import load_policy
@@ -123,6 +124,23 @@ def test_audit_sign_then_verify_end_to_end(workdir: Path) -> None:
         release.write_bytes(bytes(changed))
         result = runner.invoke(app, ["verify", str(cert), "--public-key", f"{key}.pub", "--data", str(release)])
         assert result.exit_code == 1 and "SHA-256" in result.stdout
+
+
+def test_signed_certificate_carries_the_guarantees_the_levels_imply(workdir: Path) -> None:
+    key, cert = workdir / "key", workdir / "cert.json"
+    assert runner.invoke(app, ["keygen", "--out", str(key)]).exit_code == 0
+    runner.invoke(app, ["audit", str(workdir / "release.csv"), "--policy", str(workdir / "policy.toml"),
+                        "--sign", str(key), "--certificate", str(cert)])
+    predicate = open_envelope(json.loads(cert.read_text()), load_public_key(Path(f"{key}.pub"))).predicate
+    audit_json = audit(load_table(workdir / "release.csv"), load_policy(workdir / "policy.toml")).to_json()
+    assert predicate["implied"] == explain(audit_json).to_json()
+    by_definition = {item["definition"]: item for item in predicate["implied"]}
+    # Table 4 is 3-anonymous: the prosecutor risk is at most 1/3, by a relation derived in privcert
+    risk = by_definition["prosecutor_risk"]
+    assert (risk["level"], risk["from"]["model"]) == ("1/3", "k_anonymity")
+    assert [step["claim"] for step in risk["derivation"]] == ["privcert:k_risk"]
+    # and about ε-DP nothing follows from a deterministic release's levels
+    assert by_definition["dp"]["implied"] is False
 
 
 def test_verify_detects_a_changed_measurement_behind_a_valid_digest(workdir: Path) -> None:
