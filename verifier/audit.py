@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from verifier.counts import qi_order
 from verifier.diversity import entropy_l_satisfied
 from verifier.measure import Report, measure
 from verifier.policy import Policy, Requirement
@@ -95,14 +96,15 @@ def _class_text(qi: Mapping[str, Any]) -> str:
 
 
 def offending_classes(result: AuditResult, check: Check, limit: int) -> list[str]:
-    """The first ``limit`` classes (in class order) that break a failed k-anonymity requirement, with their sizes.
+    """The first ``limit`` classes (in the order of their QI values) that break a failed k-anonymity requirement.
 
     Other models list their witness (the class that attains the level) in the audit itself.
     """
     if limit <= 0 or check.passed or check.requirement.model != "k_anonymity" or not result.report.tables:
         return []
     classes = next(iter(result.report.tables.values())).classes
-    small = np.flatnonzero(classes.sizes < int(check.requirement.threshold))[:limit]
+    small = np.flatnonzero(classes.sizes < int(check.requirement.threshold))
+    small = small[qi_order(classes.keys.iloc[small], classes.qi)][:limit]
     return [f"class {_class_text(classes.describe(int(i)))}: {int(classes.sizes[i])} records" for i in small]
 
 

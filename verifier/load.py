@@ -19,6 +19,10 @@ Values as written
   byte-order mark) is an error naming the line.
 * Parquet columns keep their types; integer columns with missing values stay integers
   (never floats), and list, struct or map columns are an error naming the column.
+* A directory is a Parquet dataset: every ``.parquet``/``.pq`` file under it, in path
+  order (files whose name starts with ``_`` or ``.`` are skipped); Hive-style folders
+  ``name=value`` add a column ``name`` whose values are text, as written in the folder
+  names.
 """
 
 from __future__ import annotations
@@ -30,18 +34,32 @@ from pathlib import Path
 import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
-import pyarrow.parquet as pq
+import pyarrow.dataset as ds
 
 from verifier.errors import DataError, InputFileNotFoundError
 from verifier.text_file import decode_error
 
-__all__ = ["load_table", "SUFFIXES"]
+__all__ = ["load_table", "SUFFIXES", "parquet_files", "hive_columns", "parquet_dataset", "check_schema",
+           "release_format"]
 
 SUFFIXES: tuple[str, ...] = (".csv", ".csv.gz", ".parquet", ".pq")
 """The file name endings :func:`load_table` accepts."""
 
 
-def _format(path: Path) -> str:
+def release_format(path: Path) -> str:
+    """``csv`` or ``parquet``, by the file name's suffix; a directory is a Parquet dataset.
+
+    Raises
+    ------
+    InputFileNotFoundError
+        The path does not exist.
+    DataError
+        The suffix is not one of :data:`SUFFIXES`.
+    """
+    if not path.exists():
+        raise InputFileNotFoundError(f"{path}: data file not found")
+    if path.is_dir():
+        return "parquet"
     name = path.name.lower()
     if name.endswith((".csv", ".csv.gz")):
         return "csv"
@@ -112,16 +130,51 @@ def _read_csv(path: Path, encoding: str) -> pd.DataFrame:
     return table.to_pandas()
 
 
-def _read_parquet(path: Path) -> pd.DataFrame:
-    try:
-        table = pq.read_table(path)
-    except (pa.ArrowException, OSError) as error:
-        raise DataError(f"{path}: cannot read the file as Parquet: {error}") from error
-    _check_header(path, list(table.column_names))
-    for field in table.schema:
+def check_schema(path: Path, schema: pa.Schema) -> None:
+    """Refuse empty or repeated column names and list, struct or map columns (as for every Parquet release)."""
+    _check_header(path, list(schema.names))
+    for field in schema:
         if pa.types.is_nested(field.type):
             raise DataError(f"{path}: column {field.name!r} holds {field.type} values; expected scalar values "
                             "(text or numbers) in every column")
+
+
+def parquet_files(path: Path) -> list[Path]:
+    """The Parquet files of a dataset directory, in path order (``_*`` and ``.*`` names skipped)."""
+    files = sorted(
+        file for file in path.rglob("*")
+        if file.is_file() and file.name.lower().endswith((".parquet", ".pq"))
+        and not any(part.startswith(("_", ".")) for part in file.relative_to(path).parts)
+    )
+    if not files:
+        raise DataError(f"{path}: expected a Parquet dataset (a directory of .parquet files), found no .parquet file")
+    return files
+
+
+def hive_columns(path: Path, files: list[Path]) -> tuple[str, ...]:
+    """The Hive partition columns (``name=value`` folders) of a dataset directory."""
+    return tuple(part.partition("=")[0] for part in files[0].relative_to(path).parts[:-1] if "=" in part)
+
+
+def parquet_dataset(path: Path) -> ds.Dataset:
+    """A Parquet file or dataset directory; Hive partition values are read as text."""
+    if not path.is_dir():
+        return ds.dataset(path, format="parquet")
+    files = parquet_files(path)
+    partitions = hive_columns(path, files)
+    partitioning = ds.partitioning(pa.schema([(name, pa.string()) for name in partitions]), flavor="hive") \
+        if partitions else None
+    return ds.dataset([str(file) for file in files], format="parquet", partitioning=partitioning,
+                      partition_base_dir=str(path))
+
+
+def _read_parquet(path: Path) -> pd.DataFrame:
+    try:
+        dataset = parquet_dataset(path)
+        check_schema(path, dataset.schema)
+        table = dataset.to_table()
+    except (pa.ArrowException, OSError) as error:
+        raise DataError(f"{path}: cannot read the file as Parquet: {error}") from error
     return table.to_pandas(integer_object_nulls=True)
 
 
@@ -146,7 +199,7 @@ def load_table(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
     InputFileNotFoundError
         The file does not exist.
     DataError
-        The suffix is not supported, the path is a directory, or the file breaks one of
+        The suffix is not supported, a directory holds no Parquet file, or the file breaks one of
         the rules above (the message names the file, the line or column, what was
         expected and what was found).
 
@@ -159,11 +212,7 @@ def load_table(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
     {'zip': ['02138', '2138', nan], 'disease': ['flu', 'NA', 'flu']}
     """
     path = Path(path)
-    kind = _format(path)
-    if not path.exists():
-        raise InputFileNotFoundError(f"{path}: data file not found")
-    if path.is_dir():
-        raise DataError(f"{path}: expected a data file, found a directory")
+    kind = release_format(path)
     try:
         frame = _read_csv(path, encoding) if kind == "csv" else _read_parquet(path)
     except OSError as error:
