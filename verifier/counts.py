@@ -35,7 +35,7 @@ from verifier.errors import DataError, ExcludedRowsWarning, IdentifierColumnWarn
 from verifier.results import jsonable
 
 __all__ = ["AttributeSpec", "Classes", "CountTable", "count_tables", "count_tables_from_groups", "qi_order",
-           "first_row", "Locate", "Kind", "Missing"]
+           "first_row", "Locate", "check_columns", "Kind", "Missing"]
 
 Kind = Literal["categorical", "numerical", "ordinal"]
 Missing = Literal["error", "value", "exclude"]
@@ -289,9 +289,7 @@ def count_tables(
         a declared order, or a sensitive value is missing under ``missing = "error"``.
     """
     qi = tuple(qi)
-    if not qi:
-        raise PolicyError(f"{source}: at least one quasi-identifier column is needed")
-    _require_columns(frame, qi + tuple(c for a in attributes for c in a.columns), source)
+    check_columns(frame.columns, qi, attributes, source)
     if len(frame) == 0:
         raise DataError(f"{source}: the table has no rows")
 
@@ -306,8 +304,8 @@ def count_tables(
 
 
 def count_tables_from_groups(
-    classes: pd.DataFrame,
-    groups: Sequence[pd.DataFrame],
+    classes: tuple[pd.DataFrame, np.ndarray],
+    groups: Sequence[tuple[pd.DataFrame, np.ndarray]],
     qi: Sequence[str],
     attributes: Sequence[AttributeSpec],
     *,
@@ -319,12 +317,12 @@ def count_tables_from_groups(
     Parameters
     ----------
     classes
-        One row per distinct quasi-identifier combination: the QI columns and ``n``, its
-        number of rows (``SELECT qi..., COUNT(*) AS n ... GROUP BY qi...``).
+        One row per distinct quasi-identifier combination (the QI columns) and its
+        number of rows (``SELECT qi..., COUNT(*) ... GROUP BY qi...``).
     groups
-        One frame per attribute, in the order of ``attributes``: the QI columns, the
-        attribute's columns and ``n`` (``GROUP BY qi..., columns...``). Missing values are
-        groups of their own.
+        One per attribute, in the order of ``attributes``: the distinct combinations of
+        the QI columns and the attribute's columns, and their numbers of rows
+        (``GROUP BY qi..., columns...``). Missing values are groups of their own.
     qi, attributes, source
         As for :func:`count_tables`.
     locate
@@ -339,19 +337,19 @@ def count_tables_from_groups(
         not by first appearance. No measure depends on the numbering.
     """
     qi = tuple(qi)
-    sizes = classes["n"].to_numpy(dtype=np.int64)
+    frame, sizes = classes
     if int(sizes.sum()) == 0:
         raise DataError(f"{source}: the table has no rows")
-    order = qi_order(classes, qi)
-    keys = classes[list(qi)].iloc[order].reset_index(drop=True)
+    order = qi_order(frame, qi)
+    keys = frame[list(qi)].iloc[order].reset_index(drop=True)
     found = Classes(qi=qi, keys=keys, sizes=sizes[order])
     if found.rows > 1 and found.count == found.rows:
         _flag_identifiers(keys, qi, source)
     tables = []
-    for spec, group in zip(attributes, groups, strict=True):
+    for spec, (group, counts) in zip(attributes, groups, strict=True):
         group = group.reset_index(drop=True)
         ids = _class_ids(pd.concat([keys, group[list(qi)]], ignore_index=True), qi)[found.count:]
-        tables.append(_count(group, ids, found, spec, source, group["n"].to_numpy(dtype=np.int64), locate))
+        tables.append(_count(group, ids, found, spec, source, counts, locate))
     return found, tuple(tables)
 
 
@@ -412,12 +410,22 @@ def _first_occurrences(ids: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.r_[True, running[1:] > running[:-1]])
 
 
-def _require_columns(frame: pd.DataFrame, columns: Sequence[str], source: str) -> None:
-    missing = [c for c in dict.fromkeys(columns) if c not in frame.columns]
+def check_columns(names: Sequence[Any], qi: Sequence[str], attributes: Sequence[AttributeSpec], source: str) -> None:
+    """Require at least one quasi-identifier and every named column among the table's ``names``.
+
+    Raises
+    ------
+    PolicyError
+        No quasi-identifier.
+    DataError
+        A column is absent (the message lists the table's columns).
+    """
+    if not tuple(qi):
+        raise PolicyError(f"{source}: at least one quasi-identifier column is needed")
+    present = set(names)
+    missing = [c for c in dict.fromkeys(tuple(qi) + tuple(c for a in attributes for c in a.columns)) if c not in present]
     if missing:
-        raise DataError(
-            f"{source}: column(s) {missing} not found; the table has columns {list(map(str, frame.columns))}"
-        )
+        raise DataError(f"{source}: column(s) {missing} not found; the table has columns {list(map(str, names))}")
 
 
 def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str,

@@ -27,9 +27,12 @@ Values as written
 
 from __future__ import annotations
 
+import codecs
 import csv
+import gzip
 import io
 from pathlib import Path
+from typing import BinaryIO
 
 import pandas as pd
 import pyarrow as pa
@@ -40,7 +43,7 @@ from verifier.errors import DataError, InputFileNotFoundError
 from verifier.text_file import decode_error
 
 __all__ = ["load_table", "SUFFIXES", "parquet_files", "hive_columns", "parquet_dataset", "check_schema",
-           "release_format"]
+           "release_format", "csv_header", "check_csv"]
 
 SUFFIXES: tuple[str, ...] = (".csv", ".csv.gz", ".parquet", ".pq")
 """The file name endings :func:`load_table` accepts."""
@@ -88,13 +91,11 @@ def _check_header(path: Path, names: list[str]) -> None:
 def _read_csv(path: Path, encoding: str) -> pd.DataFrame:
     raw = path.read_bytes()
     if path.name.lower().endswith(".gz"):
-        import gzip
-
         try:
             raw = gzip.decompress(raw)
         except (OSError, EOFError) as error:
             raise DataError(f"{path}: cannot read the file as CSV: not a complete gzip file ({error})") from error
-    codec = "utf-8-sig" if encoding.replace("_", "-").lower() in ("utf-8", "utf8") else encoding
+    codec = _codec(encoding)
     try:
         text = raw.decode(codec)
     except UnicodeDecodeError as error:
@@ -128,6 +129,77 @@ def _read_csv(path: Path, encoding: str) -> pd.DataFrame:
         raise DataError(f"{path}: line {line}: expected {len(header)} fields as in the header, found {fields}; "
                         f"{len(invalid)} such row(s) in all")
     return table.to_pandas()
+
+
+def _codec(encoding: str) -> str:
+    return "utf-8-sig" if encoding.replace("_", "-").lower() in ("utf-8", "utf8") else encoding
+
+
+def _open_bytes(path: Path) -> BinaryIO:
+    return gzip.open(path, "rb") if path.name.lower().endswith(".gz") else path.open("rb")  # type: ignore[return-value]
+
+
+def csv_header(path: Path, encoding: str = "utf-8") -> list[str]:
+    """The column names of a CSV release, read from its first line and checked (no empty or repeated name)."""
+    try:
+        with _open_bytes(path) as raw, io.TextIOWrapper(raw, encoding=_codec(encoding), newline="") as text:
+            header = next(csv.reader(text), [])
+    except UnicodeDecodeError:
+        check_csv(path, encoding, fields=False)
+        raise
+    except LookupError as error:
+        raise DataError(f"{path}: unknown encoding {encoding!r}") from error
+    except (OSError, EOFError) as error:
+        raise DataError(f"{path}: cannot read the file as CSV: {error}") from error
+    _check_header(path, header)
+    return header
+
+
+def check_csv(path: Path, encoding: str = "utf-8", *, fields: bool = True) -> None:
+    """Check a CSV release by streaming it (never whole in memory), with the errors of :func:`load_table`.
+
+    Every byte must be valid in ``encoding`` (the error names the line and column) and,
+    when ``fields``, every row must have as many fields as the header (the error names
+    the line). Engines that read CSV themselves call it to say exactly what is wrong.
+
+    Raises
+    ------
+    DataError
+        The first thing wrong with the file.
+    """
+    codec = _codec(encoding)
+    try:
+        decoder = codecs.getincrementaldecoder(codec)()
+    except LookupError as error:
+        raise DataError(f"{path}: unknown encoding {encoding!r}") from error
+    line, line_start, offset = 1, 0, 0
+    with _open_bytes(path) as raw:
+        for chunk in iter(lambda: raw.read(1 << 24), b""):
+            pending = len(decoder.getstate()[0])
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError as error:
+                start = max(error.start - pending, 0)
+                newline = chunk.rfind(b"\n", 0, start)
+                column = start - newline if newline >= 0 else offset + start - line_start + 1
+                where = line + chunk.count(b"\n", 0, start)
+                raise DataError(f"{path}: line {where}, column {column}: byte "
+                                f"0x{chunk[start]:02x} is not valid {encoding} (save the file as UTF-8, or name "
+                                "its encoding)") from error
+            line += chunk.count(b"\n")
+            newline = chunk.rfind(b"\n")
+            line_start = offset + newline + 1 if newline >= 0 else line_start
+            offset += len(chunk)
+    if not fields:
+        return
+    with _open_bytes(path) as raw, io.TextIOWrapper(raw, encoding=codec, newline="") as text:
+        reader = csv.reader(text)
+        header = next(reader, [])
+        _check_header(path, header)
+        for row in reader:
+            if row and len(row) != len(header):
+                raise DataError(f"{path}: line {reader.line_num}: expected {len(header)} fields as in the header, "
+                                f"found {len(row)}")
 
 
 def check_schema(path: Path, schema: pa.Schema) -> None:
