@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 __all__ = ["JsonOption", "EncodingOption", "MechanismOption", "KOption", "ModeOption", "SignOption",
-           "CertificateOption", "ViolationsOption"]
+           "CertificateOption", "ViolationsOption", "EngineOption", "MasterOption", "QuietOption"]
 
 JsonOption = Annotated[str | None, typer.Option(
     "--json", metavar="FILE|-", help="Write the results as JSON to this file (written atomically), or '-' for stdout only.")]
@@ -22,3 +22,8 @@ SignOption = Annotated[Path | None, typer.Option("--sign", metavar="KEY", help="
 CertificateOption = Annotated[Path | None, typer.Option("--certificate", metavar="FILE", help="Where to write the signed certificate (JSON).")]
 ViolationsOption = Annotated[int, typer.Option(
     "--violations", metavar="N", min=0, help="List the first N classes that break a failed k-anonymity requirement.")]
+EngineOption = Annotated[str, typer.Option(
+    "--engine", metavar="ENGINE", help="Where the count tables are built: pandas (in memory, default), duckdb (out of core) or spark.")]
+MasterOption = Annotated[str | None, typer.Option(
+    "--master", metavar="URL", help="Spark master URL for --engine spark (default local[*]).")]
+QuietOption = Annotated[bool, typer.Option("--quiet", metavar="QUIET", help="No progress bar on stderr.")]

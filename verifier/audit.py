@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -21,6 +22,7 @@ import pandas as pd
 
 from verifier.counts import qi_order
 from verifier.diversity import entropy_l_satisfied
+from verifier.engines import Engine, EngineName
 from verifier.measure import Report, measure
 from verifier.policy import Policy, Requirement
 from verifier.results import Measurement
@@ -139,22 +141,32 @@ def decide(report: Report, requirement: Requirement) -> Check:
     return Check(requirement, measurement, passed)
 
 
-def audit(frame: pd.DataFrame, policy: Policy, *, source: str | None = None, progress: bool | None = None) -> AuditResult:
-    """Measure ``frame`` once under ``policy`` and decide each of its requirements.
+def audit(
+    data: pd.DataFrame | str | Path,
+    policy: Policy,
+    *,
+    source: str | None = None,
+    progress: bool | None = None,
+    engine: EngineName | Engine = "pandas",
+    encoding: str = "utf-8",
+) -> AuditResult:
+    """Measure the release once under ``policy`` and decide each of its requirements.
 
     Parameters
     ----------
-    frame
-        The released table.
+    data
+        The released table, or the path of its file or Parquet directory.
     policy
         The parsed policy (:func:`~verifier.policy.load_policy`).
     source
-        The file the table came from (default: the policy's ``data.path``).
-    progress
-        Passed to :func:`~verifier.measure.measure`.
+        The file the table came from (default: the path, else the policy's ``data.path``).
+    progress, engine, encoding
+        Passed to :func:`~verifier.measure.measure`: the engine builds the count tables.
     """
+    if source is None and not isinstance(data, pd.DataFrame):
+        source = str(data)
     report = measure(
-        frame,
+        data,
         policy.qi,
         policy.attributes,
         hierarchies=policy.hierarchies,
@@ -163,5 +175,7 @@ def audit(frame: pd.DataFrame, policy: Policy, *, source: str | None = None, pro
         risk_threshold=policy.risk_threshold,
         source=source or (str(policy.data) if policy.data else "data"),
         progress=progress,
+        engine=engine,
+        encoding=encoding,
     )
     return AuditResult(policy, report, tuple(decide(report, r) for r in policy.requirements))

@@ -25,7 +25,7 @@ from verifier.counts import AttributeSpec, Classes, CountTable, check_columns, c
 from verifier.engines import EngineName, Phase, ignore_phase
 from verifier.engines.locate import release_locator
 from verifier.errors import DataError
-from verifier.load import check_csv, check_schema, csv_header, release_format
+from verifier.load import check_csv, check_schema, csv_header, parquet_files, release_format
 
 __all__ = ["COUNT", "RELATION", "quote", "aggregation", "EngineReadError", "Runner", "SqlEngine",
            "first_lines"]
@@ -98,10 +98,12 @@ class SqlEngine(ABC):
                 if kind == "parquet":
                     check_schema(path, schema)
                 check_columns(schema.names, qi, attributes, source)
-                phase("scan", 0, len(statements), "aggregations")
+                partitions = len(parquet_files(path)) if path.is_dir() else 1
+                phase("scan", 0, len(statements), f"aggregations over {partitions:,} partition(s)")
                 for done, statement in enumerate(statements, start=1):
                     frames.append(_frame(run(statement)))
-                    phase("group", done, len(statements), "aggregations")
+                    rows = int(frames[0][1].sum())
+                    phase("group", done, len(statements), f"aggregations, {rows:,} rows in {partitions:,} partition(s)")
         except EngineReadError as error:
             if kind == "csv":
                 check_csv(path, encoding)
