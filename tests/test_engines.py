@@ -205,3 +205,24 @@ def test_engine_names_and_master_are_checked() -> None:
         get_engine("duckdb", master="local")
     with pytest.raises(PolicyError, match="pass a path, not a frame"):
         measure(pd.DataFrame({"q": [1]}), ["q"], [], engine="duckdb")
+
+
+def test_progress_shows_the_engine_phases_then_the_models() -> None:
+    import io
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from verifier.measure import _Steps
+
+    with Progress(console=Console(file=io.StringIO(), force_terminal=True)) as bar:
+        bar.add_task("scan", total=None)
+        steps = _Steps(bar)
+        steps.phase("group", 2, 4, "aggregations, 1,000 rows in 3 partition(s)")
+        assert (bar.tasks[0].description, bar.tasks[0].completed, bar.tasks[0].total) == (
+            "group: 2/4 aggregations, 1,000 rows in 3 partition(s)", 2, 4)
+        steps.total = 10
+        steps.advance("k_anonymity")
+        steps.advance("prosecutor_risk")
+        assert (bar.tasks[0].description, bar.tasks[0].completed, bar.tasks[0].total) == (
+            "measure: prosecutor_risk", 2, 10)
