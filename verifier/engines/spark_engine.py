@@ -13,6 +13,7 @@ checked for its encoding by one streaming pass on the driver
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -39,11 +40,16 @@ SESSION_CONFIG: dict[str, str] = {
 
 
 def spark_session(master: str, **config: str) -> SparkSession:
-    """The Spark session for ``master`` with :data:`SESSION_CONFIG` (and ``config``); an active one is reused."""
+    """The Spark session for ``master`` with :data:`SESSION_CONFIG` (and ``config``); an active one is reused.
+
+    In local mode the shuffle has one partition per core (Spark's default of 200 suits a
+    cluster; on one machine it costs a task per partition and aggregation).
+    """
     from pyspark.sql import SparkSession
 
+    local = {"spark.sql.shuffle.partitions": str(os.cpu_count() or 1)} if master.startswith("local") else {}
     builder = SparkSession.builder.master(master).appName("privcert")
-    for key, value in {**SESSION_CONFIG, **config}.items():
+    for key, value in {**SESSION_CONFIG, **local, **config}.items():
         builder = builder.config(key, value)
     session = builder.getOrCreate()
     for key, value in SESSION_CONFIG.items():
