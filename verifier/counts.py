@@ -5,6 +5,8 @@ Every measure of a deterministic release is a function of the counts
 (ARCHITECTURE.md, "Sufficient statistics"). :func:`count_tables` builds them with one
 group-by over the quasi-identifiers (per-column factorization into one integer key) and
 one bincount per sensitive attribute; nothing after it touches rows.
+:func:`count_tables_from_groups` builds the same tables from a group-by done by an
+engine (:mod:`verifier.engines`): distinct rows with their counts.
 
 Conventions:
 
@@ -15,8 +17,10 @@ Conventions:
   (the rows leave that attribute's table; they are counted, reported and warned about,
   and still count for the quasi-identifier-only models).
 * Row order and index labels never change a result: classes are numbered by first
-  appearance but every measure is a function of the multiset of classes, and sensitive
-  values are coded in sorted (or declared) order.
+  appearance (:func:`count_tables`) or in the order of their QI values
+  (:func:`count_tables_from_groups`, :func:`qi_order`), but every measure is a function
+  of the multiset of classes, ties are broken by QI values, and sensitive values are
+  coded in sorted (or declared) order.
 """
 
 from __future__ import annotations

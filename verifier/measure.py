@@ -1,8 +1,9 @@
 """Measure every privacy model on a released table: one group-by, then count tables.
 
 :func:`measure` is the verifier's front door. It builds the classes and the count tables
-with a single call to :func:`~verifier.counts.count_tables` (the only step that sees
-rows, ARCHITECTURE.md "Sufficient statistics"), then runs every model on every
+with a single call to :func:`~verifier.counts.count_tables`, or to an engine's
+``count_tables`` for a path (:mod:`verifier.engines`: pandas, DuckDB or Spark; the only
+step that sees rows, ARCHITECTURE.md "Sufficient statistics"), then runs every model on every
 sensitive attribute, each alone and each declared joint attribute (Domingo-Ferrer & Soria-Comas 2015, §4), and
 returns an immutable :class:`Report` with every :class:`~verifier.results.Measurement`,
 the class metrics and the time each model took.
