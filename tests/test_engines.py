@@ -230,3 +230,20 @@ def test_progress_shows_the_engine_phases_then_the_models() -> None:
         steps.advance("prosecutor_risk")
         assert (bar.tasks[0].description, bar.tasks[0].completed, bar.tasks[0].total) == (
             "measure: prosecutor_risk", 2, 10)
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_a_file_that_is_not_parquet_is_a_data_error(engine: str, tmp_path: Path) -> None:
+    (tmp_path / "release.parquet").write_text("zip,disease\n1,flu\n")
+    with pytest.raises(DataError, match="release.parquet: cannot read the file as (Parquet|PARQUET)"):
+        measure(tmp_path / "release.parquet", ["zip"], [AttributeSpec(("disease",))], engine=engine)
+
+
+def test_a_dataset_directory_has_a_digest_of_its_files(tmp_path: Path) -> None:
+    from reports.statement import sha256_file
+
+    _partitioned(tmp_path / "release", rows=30)
+    before = sha256_file(tmp_path / "release")
+    assert before == sha256_file(tmp_path / "release") and len(before) == 64
+    next((tmp_path / "release").rglob("*.parquet")).rename(tmp_path / "release" / "moved.parquet")
+    assert sha256_file(tmp_path / "release") != before

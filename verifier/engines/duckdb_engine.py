@@ -70,15 +70,14 @@ class DuckDBEngine(SqlEngine):
             "preserve_insertion_order": False,
             **({"threads": self.threads} if self.threads else {}),
         })
+        def run(statement: str) -> pa.Table:
+            try:
+                return connection.sql(statement).to_arrow_table()
+            except duckdb.Error as error:
+                raise EngineReadError(_message(str(error))) from error
+
         try:
-            connection.execute(f"CREATE VIEW release AS SELECT * FROM {_reader(path, kind, header, encoding)}")
-
-            def run(statement: str) -> pa.Table:
-                try:
-                    return connection.sql(statement).to_arrow_table()
-                except duckdb.Error as error:
-                    raise EngineReadError(_message(str(error))) from error
-
+            run(f"CREATE VIEW release AS SELECT * FROM {_reader(path, kind, header, encoding)}")
             yield run
         finally:
             connection.close()
