@@ -35,8 +35,10 @@ SESSION_CONFIG: dict[str, str] = {
     "spark.sql.ansi.doubleQuotedIdentifiers": "true",
     "spark.sql.sources.partitionColumnTypeInference.enabled": "false",
     "spark.sql.execution.arrow.pyspark.enabled": "true",
+    "spark.ui.showConsoleProgress": "false",
 }
-"""Settings every privcert Spark session runs with (the SQL of :mod:`verifier.engines.sql` needs the first two)."""
+"""Settings every privcert Spark session runs with (the SQL of :mod:`verifier.engines.sql` needs the first two;
+privcert shows its own progress, so Spark's console bar is off)."""
 
 
 def spark_session(master: str, **config: str) -> SparkSession:
@@ -53,7 +55,8 @@ def spark_session(master: str, **config: str) -> SparkSession:
         builder = builder.config(key, value)
     session = builder.getOrCreate()
     for key, value in SESSION_CONFIG.items():
-        session.conf.set(key, value)
+        if session.conf.isModifiable(key):
+            session.conf.set(key, value)
     return session
 
 
