@@ -31,11 +31,14 @@ from privcert.options import (
     EmbedCountsOption,
     EncodingOption,
     HtmlOption,
+    EngineOption,
     JsonOption,
     KOption,
+    MasterOption,
     MechanismOption,
     ModeOption,
     PdfOption,
+    QuietOption,
     SignOption,
     ViolationsOption,
 )
@@ -47,6 +50,7 @@ if TYPE_CHECKING:
 
     from verifier.audit import AuditResult
     from verifier.counts import AttributeSpec, Missing
+    from verifier.engines import Engine
     from verifier.measure import Report
     from verifier.policy import Policy
 
@@ -233,7 +237,7 @@ def _console() -> Console:
     return Console(highlight=False, soft_wrap=not sys.stdout.isatty())
 
 
-def _run_metadata(data: Path | None, timings: dict[str, float]) -> dict[str, Any]:
+def _run_metadata(data: Path | None, timings: dict[str, float], engine: str) -> dict[str, Any]:
     """Facts about this run, kept apart from the results so that two audits compare equal."""
     from datetime import UTC, datetime
 
@@ -244,7 +248,7 @@ def _run_metadata(data: Path | None, timings: dict[str, float]) -> dict[str, Any
         "version": _version(),
         "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "input": None if data is None else {"path": str(data), "sha256": sha256_file(data)},
-        "engine": "pandas",
+        "engine": engine,
         "timings": timings,
     }
 
@@ -271,9 +275,15 @@ def _write_json(document: dict[str, Any], target: str | None) -> bool:
     return False
 
 
-def _document(report_json: dict[str, Any], data: Path | None, timings: dict[str, float],
-              extra: dict[str, Any]) -> dict[str, Any]:
-    return {"schema_version": SCHEMA_VERSION, **report_json, **extra, "run": _run_metadata(data, timings)}
+def _document(report: Report, report_json: dict[str, Any], data: Path | None, extra: dict[str, Any]) -> dict[str, Any]:
+    run = _run_metadata(data, dict(report.timings), report.engine)
+    return {"schema_version": SCHEMA_VERSION, **report_json, **extra, "run": run}
+
+
+def _engine(engine: str, master: str | None) -> Engine:
+    from verifier.engines import get_engine
+
+    return get_engine(engine, master=master)
 
 
 ListOption = list[str] | None
@@ -281,7 +291,7 @@ ListOption = list[str] | None
 
 @app.command("measure")
 def measure_command(
-    data: Annotated[Path, typer.Argument(metavar="DATA", help="The release: .csv, .csv.gz, .parquet or .pq.")],
+    data: Annotated[Path, typer.Argument(metavar="DATA", help="The release: .csv, .csv.gz, .parquet, .pq, or a directory of Parquet files.")],
     qi: Annotated[str, typer.Option("--qi", metavar="NAMES", help="Quasi-identifier columns, comma-separated.")],
     sensitive: Annotated[str, typer.Option("--sensitive", metavar="NAMES", help="Sensitive columns, comma-separated.")],
     numerical: Annotated[ListOption, typer.Option("--numerical", metavar="NAMES", help="Sensitive columns that are numerical (comma-separated).")] = None,
@@ -295,12 +305,14 @@ def measure_command(
     k: KOption = None,
     mode: ModeOption = None,
     encoding: EncodingOption = "utf-8",
+    engine: EngineOption = "pandas",
+    master: MasterOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Measure every privacy model on a release and print the optimal levels."""
     from privcert.output import print_report
     from privcert.randomized_cli import parse_ks, randomized_section
     from verifier.hierarchy import load_hierarchy
-    from verifier.load import load_table
     from verifier.measure import measure
 
     with _reporting_errors():
@@ -308,11 +320,11 @@ def measure_command(
         names = tuple(spec.columns[0] for spec in specs if len(spec.columns) == 1)
         hierarchies = _assignments(hierarchy or [], "--hierarchy", names, lambda text, _: load_hierarchy(text))
         ls = parse_ks(",".join(l), "--l") if l else (2,)
-        frame = load_table(data, encoding=encoding)
-        report = measure(frame, _split(qi, "--qi"), specs, hierarchies=hierarchies, l=list(ls), source=str(data))
+        counter = _engine(engine, master)
+        report = measure(data, _split(qi, "--qi"), specs, hierarchies=hierarchies, l=list(ls), source=str(data),
+                         engine=counter, encoding=encoding, progress=False if quiet else None)
         randomized = randomized_section(report, mechanism=mechanism, ks=k, mode=mode, attribute=names[0])
-        document = _document(report.to_json(), data, dict(report.timings),
-                             {"randomized": randomized.to_json()} if randomized else {})
+        document = _document(report, report.to_json(), data, {"randomized": randomized.to_json()} if randomized else {})
         if not _write_json(document, json_out):
             console = _console()
             print_report(console, report)
@@ -320,15 +332,15 @@ def measure_command(
                 randomized.print(console)
 
 
-def _audit(data: Path | None, policy: Policy, encoding: str = "utf-8",
-           randomized: Callable[[Report], Any] | None = None) -> AuditResult:
+def _audit(data: Path | None, policy: Policy, encoding: str = "utf-8", engine: Engine | None = None,
+           quiet: bool = False, randomized: Callable[[Report], Any] | None = None) -> AuditResult:
     from verifier.audit import audit
-    from verifier.load import load_table
 
     path = data if data is not None else policy.data
     if path is None:
         raise PolicyError(f"{policy.source}: no release given: pass DATA or set data.path in the policy")
-    return audit(load_table(path, encoding=encoding), policy, source=str(path), randomized=randomized)
+    return audit(path, policy, source=str(path), encoding=encoding, engine=engine or "pandas",
+                 progress=False if quiet else None, randomized=randomized)
 
 
 @app.command("audit")
@@ -346,6 +358,9 @@ def audit_command(
     pdf: PdfOption = None,
     encoding: EncodingOption = "utf-8",
     violations: ViolationsOption = 0,
+    engine: EngineOption = "pandas",
+    master: MasterOption = None,
+    quiet: QuietOption = False,
 ) -> None:
     """Audit a release against a policy: exit 0 if every requirement holds, 1 if one fails, 2 on bad input."""
     from privcert.output import print_audit, summary
@@ -355,10 +370,10 @@ def audit_command(
     with _reporting_errors():
         parsed = load_policy(policy)
         run = RandomizedRun(parsed, mechanism, k, mode)
-        result = _audit(data, parsed, encoding, run)
+        result = _audit(data, parsed, encoding, _engine(engine, master), quiet, run)
         randomized = run.section
         release = Path(result.report.source)
-        document = _document(result.to_json(), release, dict(result.report.timings),
+        document = _document(result.report, result.to_json(), release,
                              {"randomized": randomized.to_json()} if randomized else {})
         publisher = randomized is not None and randomized.mode == "publisher"
         if embed_counts and publisher:

@@ -9,7 +9,7 @@ import typer
 
 __all__ = ["JsonOption", "EncodingOption", "MechanismOption", "KOption", "ModeOption", "SignOption",
            "CertificateOption", "ViolationsOption", "EmbedCountsOption",
-           "HtmlOption", "PdfOption"]
+           "HtmlOption", "PdfOption", "EngineOption", "MasterOption", "QuietOption"]
 
 JsonOption = Annotated[str | None, typer.Option(
     "--json", metavar="FILE|-", help="Write the results as JSON to this file (written atomically), or '-' for stdout only.")]
@@ -29,3 +29,8 @@ EmbedCountsOption = Annotated[bool | None, typer.Option(
     "without the release (default: on, except for original data in publisher mode).")]
 HtmlOption = Annotated[Path | None, typer.Option("--html", metavar="FILE", help="Write the certificate's HTML view (one self-contained file).")]
 PdfOption = Annotated[Path | None, typer.Option("--pdf", metavar="FILE", help="Write the certificate's PDF view (the signed certificate attached).")]
+EngineOption = Annotated[str, typer.Option(
+    "--engine", metavar="ENGINE", help="Where the count tables are built: pandas (in memory, default), duckdb (out of core) or spark.")]
+MasterOption = Annotated[str | None, typer.Option(
+    "--master", metavar="URL", help="Spark master URL for --engine spark (default local[*]).")]
+QuietOption = Annotated[bool, typer.Option("--quiet", metavar="QUIET", help="No progress bar on stderr.")]

@@ -71,7 +71,16 @@ def canonical(document: Any) -> bytes:
 
 
 def sha256_file(path: Path) -> str:
-    """Hex SHA-256 of a file's bytes, read in chunks."""
+    """Hex SHA-256 of a file's bytes, read in chunks.
+
+    For a directory (a Parquet dataset): the SHA-256 of the lines ``<relative path>
+    <file's SHA-256>`` of every file under it, in path order, so that renaming, moving,
+    adding or changing any file changes the digest.
+    """
+    if path.is_dir():
+        lines = (f"{file.relative_to(path).as_posix()} {sha256_file(file)}\n"
+                 for file in sorted(p for p in path.rglob("*") if p.is_file()))
+        return hashlib.sha256("".join(lines).encode("utf-8")).hexdigest()
     digest = hashlib.sha256()
     with path.open("rb") as stream:
         for chunk in iter(lambda: stream.read(1 << 20), b""):
@@ -140,7 +149,7 @@ def build_predicate(
     when = (time or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
     checks = [check.to_json() for check in result.checks]
     predicate = {
-        "tool": {"name": "privcert", "version": version("privcert")},
+        "tool": {"name": "privcert", "version": version("privcert"), "engine": result.report.engine},
         "schema_version": SCHEMA_VERSION,
         "time": when.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "policy": {"source": Path(result.policy.source).name, "text": policy_text},

@@ -74,11 +74,24 @@ def test_missing_file_is_also_a_file_not_found_error(tmp_path: Path) -> None:
         load_table(tmp_path / "absent.parquet")
 
 
-def test_a_directory_is_not_a_data_file(tmp_path: Path) -> None:
+def test_a_directory_without_parquet_files_is_an_error(tmp_path: Path) -> None:
     folder = tmp_path / "folder.csv"
     folder.mkdir()
-    with pytest.raises(DataError, match="folder.csv: expected a data file, found a directory"):
+    (folder / "notes.csv").write_text("a\n1\n")
+    with pytest.raises(DataError, match="folder.csv: expected a Parquet dataset .*found no .parquet file"):
         load_table(folder)
+
+
+def test_a_partitioned_parquet_directory_reads_partition_values_as_text(tmp_path: Path) -> None:
+    for zip_code, part in (("02138", "a"), ("2138", "b")):
+        folder = tmp_path / "release" / f"zip={zip_code}"
+        folder.mkdir(parents=True)
+        pd.DataFrame({"disease": [f"flu-{part}", None]}).to_parquet(folder / "part-0.parquet")
+    (tmp_path / "release" / "_SUCCESS").write_text("")
+    frame = load_table(tmp_path / "release")
+    assert list(frame.columns) == ["disease", "zip"]
+    assert frame["zip"].tolist() == ["02138", "02138", "2138", "2138"]
+    assert frame["disease"].fillna("(missing)").tolist() == ["flu-a", "(missing)", "flu-b", "(missing)"]
 
 
 def test_suffixes_are_documented() -> None:

@@ -13,10 +13,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import numpy as np
-import pandas as pd
 
-from verifier.counts import Classes
-from verifier.results import jsonable
+from verifier.counts import Classes, qi_order
 
 __all__ = ["INT64_SAFE", "screen_margin", "exact_argmax", "first_by_qi", "exact_ints"]
 
@@ -70,21 +68,11 @@ def exact_argmax(numerators: np.ndarray, denominators: np.ndarray) -> tuple[Frac
 
 
 def first_by_qi(classes: Classes, indices: Sequence[int] | np.ndarray) -> int:
-    """The class among ``indices`` whose quasi-identifier values sort first.
+    """The class among ``indices`` whose quasi-identifier values sort first (:func:`~verifier.counts.qi_order`).
 
-    Values are compared column by column (in QI order) by the ``repr`` of their JSON
-    form, so the choice is a function of the values alone. Classes are numbered by first
-    appearance in the table, so the index itself depends on row order; the QI values do
-    not. Vectorized: one ``repr`` per distinct value of each column among the candidates,
-    then ``np.lexsort`` (hundreds of thousands of tied classes cost milliseconds).
+    Classes may be numbered by first appearance in the table, so the index itself can
+    depend on row order; the QI values do not. Hundreds of thousands of tied classes
+    cost milliseconds.
     """
     indices = np.asarray(indices, dtype=np.int64)
-    keys = classes.keys.iloc[indices]
-    ranks = []
-    for column in reversed(classes.qi):
-        codes, uniques = pd.factorize(keys[column], use_na_sentinel=False)
-        text = np.array([repr(jsonable(v)) for v in uniques], dtype=object)
-        rank = np.empty(len(text), dtype=np.int64)
-        rank[np.argsort(text, kind="stable")] = np.arange(len(text))
-        ranks.append(rank[codes])
-    return int(indices[np.lexsort(ranks)[0]])
+    return int(indices[qi_order(classes.keys.iloc[indices], classes.qi)[0]])

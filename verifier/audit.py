@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
@@ -22,9 +23,10 @@ import pandas as pd
 import sympy
 
 from verifier.certified import at_most
+from verifier.counts import Classes, CountTable, qi_order
 from verifier.display import approximate, exact_text
 from verifier.diversity import entropy_l_satisfied
-from verifier.counts import Classes, CountTable
+from verifier.engines import Engine, EngineName
 from verifier.errors import PolicyError
 from verifier.measure import Report, measure, measure_tables
 from verifier.policy import DISTANCES, Policy, Requirement
@@ -132,14 +134,15 @@ def _class_text(qi: Mapping[str, Any]) -> str:
 
 
 def offending_classes(result: AuditResult, check: Check, limit: int) -> list[str]:
-    """The first ``limit`` classes (in class order) that break a failed k-anonymity requirement, with their sizes.
+    """The first ``limit`` classes (in the order of their QI values) that break a failed k-anonymity requirement.
 
     Other models list their witness (the class that attains the level) in the audit itself.
     """
     if limit <= 0 or check.passed or check.requirement.model != "k_anonymity" or not result.report.tables:
         return []
     classes = next(iter(result.report.tables.values())).classes
-    small = np.flatnonzero(classes.sizes < int(check.requirement.threshold))[:limit]
+    small = np.flatnonzero(classes.sizes < int(check.requirement.threshold))
+    small = small[qi_order(classes.keys.iloc[small], classes.qi)][:limit]
     return [f"class {_class_text(classes.describe(int(i)))}: {int(classes.sizes[i])} records" for i in small]
 
 
@@ -226,32 +229,36 @@ def decide(report: Report, requirement: Requirement, randomized: Sequence[Measur
 
 
 def audit(
-    frame: pd.DataFrame,
+    data: pd.DataFrame | str | Path,
     policy: Policy,
     *,
     source: str | None = None,
     progress: bool | None = None,
     randomized: Callable[[Report], Sequence[Measurement]] | None = None,
+    engine: EngineName | Engine = "pandas",
+    encoding: str = "utf-8",
 ) -> AuditResult:
-    """Measure ``frame`` once under ``policy`` and decide each of its requirements.
+    """Measure the release once under ``policy`` and decide each of its requirements.
 
     Parameters
     ----------
-    frame
-        The released table.
+    data
+        The released table, or the path of its file or Parquet directory.
     policy
         The parsed policy (:func:`~verifier.policy.load_policy`).
     source
-        The file the table came from (default: the policy's ``data.path``).
-    progress
-        Passed to :func:`~verifier.measure.measure`.
+        The file the table came from (default: the path, else the policy's ``data.path``).
+    progress, engine, encoding
+        Passed to :func:`~verifier.measure.measure`: the engine builds the count tables.
     randomized
         Given the report, the levels of the randomized release (measured in publisher
         mode; measured and implied in auditor mode) that requirements on randomized
         models are decided on.
     """
+    if source is None and not isinstance(data, pd.DataFrame):
+        source = str(data)
     report = measure(
-        frame,
+        data,
         policy.qi,
         policy.attributes,
         hierarchies=policy.hierarchies,
@@ -260,6 +267,8 @@ def audit(
         risk_threshold=policy.risk_threshold,
         source=source or (str(policy.data) if policy.data else "data"),
         progress=progress,
+        engine=engine,
+        encoding=encoding,
     )
     return _decided(policy, report, randomized)
 

@@ -5,6 +5,8 @@ Every measure of a deterministic release is a function of the counts
 (ARCHITECTURE.md, "Sufficient statistics"). :func:`count_tables` builds them with one
 group-by over the quasi-identifiers (per-column factorization into one integer key) and
 one bincount per sensitive attribute; nothing after it touches rows.
+:func:`count_tables_from_groups` builds the same tables from a group-by done by an
+engine (:mod:`verifier.engines`): distinct rows with their counts.
 
 Conventions:
 
@@ -15,15 +17,17 @@ Conventions:
   (the rows leave that attribute's table; they are counted, reported and warned about,
   and still count for the quasi-identifier-only models).
 * Row order and index labels never change a result: classes are numbered by first
-  appearance but every measure is a function of the multiset of classes, and sensitive
-  values are coded in sorted (or declared) order.
+  appearance (:func:`count_tables`) or in the order of their QI values
+  (:func:`count_tables_from_groups`, :func:`qi_order`), but every measure is a function
+  of the multiset of classes, ties are broken by QI values, and sensitive values are
+  coded in sorted (or declared) order.
 """
 
 from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -34,7 +38,8 @@ import pandas as pd
 from verifier.errors import DataError, ExcludedRowsWarning, IdentifierColumnWarning, PolicyError
 from verifier.results import jsonable
 
-__all__ = ["AttributeSpec", "Classes", "CountTable", "count_tables", "Kind", "Missing"]
+__all__ = ["AttributeSpec", "Classes", "CountTable", "count_tables", "count_tables_from_groups", "qi_order",
+           "first_row", "Locate", "check_columns", "Kind", "Missing"]
 
 Kind = Literal["categorical", "numerical", "ordinal"]
 Missing = Literal["error", "value", "exclude"]
@@ -239,6 +244,24 @@ class CountTable:
         )
 
 
+def _row_label(frame: pd.DataFrame, position: int) -> str:
+    label = frame.index[position]
+    return f"row {position + 1} (index label {jsonable(label)!r})"
+
+
+Locate = Callable[[pd.DataFrame, Sequence[str], np.ndarray], tuple[int, str]]
+"""Where the first offending row is: ``locate(frame, columns, mask)`` takes the rows of
+``frame`` flagged by ``mask`` (their values of ``columns`` are at fault) and returns the
+position in ``frame`` of the offending row that comes first in the release, and how an
+error message names that row."""
+
+
+def first_row(frame: pd.DataFrame, columns: Sequence[str], mask: np.ndarray) -> tuple[int, str]:
+    """:data:`Locate` for a frame that is the release itself: the first flagged row."""
+    position = int(np.flatnonzero(mask)[0])
+    return position, _row_label(frame, position)
+
+
 def count_tables(
     frame: pd.DataFrame,
     qi: Sequence[str],
@@ -270,9 +293,7 @@ def count_tables(
         a declared order, or a sensitive value is missing under ``missing = "error"``.
     """
     qi = tuple(qi)
-    if not qi:
-        raise PolicyError(f"{source}: at least one quasi-identifier column is needed")
-    _require_columns(frame, qi + tuple(c for a in attributes for c in a.columns), source)
+    check_columns(frame.columns, qi, attributes, source)
     if len(frame) == 0:
         raise DataError(f"{source}: the table has no rows")
 
@@ -284,6 +305,73 @@ def count_tables(
 
     tables = tuple(_count(frame, ids, classes, spec, source) for spec in attributes)
     return classes, tables
+
+
+def count_tables_from_groups(
+    classes: tuple[pd.DataFrame, np.ndarray],
+    groups: Sequence[tuple[pd.DataFrame, np.ndarray]],
+    qi: Sequence[str],
+    attributes: Sequence[AttributeSpec],
+    *,
+    source: str = "data",
+    locate: Locate = first_row,
+) -> tuple[Classes, tuple[CountTable, ...]]:
+    """Build the classes and count tables from a group-by done elsewhere (an engine).
+
+    Parameters
+    ----------
+    classes
+        One row per distinct quasi-identifier combination (the QI columns) and its
+        number of rows (``SELECT qi..., COUNT(*) ... GROUP BY qi...``).
+    groups
+        One per attribute, in the order of ``attributes``: the distinct combinations of
+        the QI columns and the attribute's columns, and their numbers of rows
+        (``GROUP BY qi..., columns...``). Missing values are groups of their own.
+    qi, attributes, source
+        As for :func:`count_tables`.
+    locate
+        Finds the release row that an error message names (the frames hold distinct
+        values, not rows).
+
+    Returns
+    -------
+    (Classes, tuple of CountTable)
+        The same as :func:`count_tables` on the rows, except the class numbering: classes
+        are numbered in the order of their quasi-identifier values (:func:`qi_order`),
+        not by first appearance. No measure depends on the numbering.
+    """
+    qi = tuple(qi)
+    frame, sizes = classes
+    if int(sizes.sum()) == 0:
+        raise DataError(f"{source}: the table has no rows")
+    order = qi_order(frame, qi)
+    keys = frame[list(qi)].iloc[order].reset_index(drop=True)
+    found = Classes(qi=qi, keys=keys, sizes=sizes[order])
+    if found.rows > 1 and found.count == found.rows:
+        _flag_identifiers(keys, qi, source)
+    tables = []
+    for spec, (group, counts) in zip(attributes, groups, strict=True):
+        group = group.reset_index(drop=True)
+        ids = _class_ids(pd.concat([keys, group[list(qi)]], ignore_index=True), qi)[found.count:]
+        tables.append(_count(group, ids, found, spec, source, counts, locate))
+    return found, tuple(tables)
+
+
+def qi_order(keys: pd.DataFrame, qi: Sequence[str]) -> np.ndarray:
+    """The positions of ``keys`` sorted by their quasi-identifier values: a row-order-free order of classes.
+
+    Values are compared column by column (in QI order) by the ``repr`` of their JSON
+    form, so the order is a function of the values alone. Vectorized: one ``repr`` per
+    distinct value of each column, then ``np.lexsort``.
+    """
+    ranks = []
+    for column in reversed(tuple(qi)):
+        codes, uniques = pd.factorize(keys[column], use_na_sentinel=False)
+        text = np.array([repr(jsonable(v)) for v in uniques], dtype=object)
+        rank = np.empty(len(text), dtype=np.int64)
+        rank[np.argsort(text, kind="stable")] = np.arange(len(text))
+        ranks.append(rank[codes])
+    return np.lexsort(ranks) if ranks else np.arange(len(keys))
 
 
 def _class_ids(frame: pd.DataFrame, qi: Sequence[str]) -> np.ndarray:
@@ -326,23 +414,29 @@ def _first_occurrences(ids: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.r_[True, running[1:] > running[:-1]])
 
 
-def _require_columns(frame: pd.DataFrame, columns: Sequence[str], source: str) -> None:
-    missing = [c for c in dict.fromkeys(columns) if c not in frame.columns]
+def check_columns(names: Sequence[Any], qi: Sequence[str], attributes: Sequence[AttributeSpec], source: str) -> None:
+    """Require at least one quasi-identifier and every named column among the table's ``names``.
+
+    Raises
+    ------
+    PolicyError
+        No quasi-identifier.
+    DataError
+        A column is absent (the message lists the table's columns).
+    """
+    if not tuple(qi):
+        raise PolicyError(f"{source}: at least one quasi-identifier column is needed")
+    present = set(names)
+    missing = [c for c in dict.fromkeys(tuple(qi) + tuple(c for a in attributes for c in a.columns)) if c not in present]
     if missing:
-        raise DataError(
-            f"{source}: column(s) {missing} not found; the table has columns {list(map(str, frame.columns))}"
-        )
+        raise DataError(f"{source}: column(s) {missing} not found; the table has columns {list(map(str, names))}")
 
 
-def _row_label(frame: pd.DataFrame, position: int) -> str:
-    label = frame.index[position]
-    return f"row {position + 1} (index label {jsonable(label)!r})"
-
-
-def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str) -> tuple[np.ndarray, tuple[Any, ...]]:
+def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str,
+           locate: Locate = first_row) -> tuple[np.ndarray, tuple[Any, ...]]:
     """Code the attribute's values: ``-1`` marks a missing value."""
     if len(spec.columns) > 1:
-        parts = [_codes(frame, AttributeSpec((c,), missing=spec.missing), source) for c in spec.columns]
+        parts = [_codes(frame, AttributeSpec((c,), missing=spec.missing), source, locate) for c in spec.columns]
         missing = np.zeros(len(frame), dtype=bool)
         combined = np.zeros(len(frame), dtype=np.int64)
         for codes, uniques in parts:
@@ -363,7 +457,7 @@ def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str) -> tuple[np.nd
     column = spec.columns[0]
     series = frame[column]
     if spec.kind == "numerical":
-        series = _exact_numbers(frame, series, column, source)
+        series = _exact_numbers(frame, series, column, source, locate)
     if spec.order is not None:
         domain = spec.order if spec.kind == "ordinal" else tuple(sorted(spec.order))
         index = pd.Index(domain)
@@ -372,9 +466,9 @@ def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str) -> tuple[np.nd
         codes = index.get_indexer(series).astype(np.int64)
         outside = (codes < 0) & series.notna().to_numpy()
         if outside.any():
-            position = int(np.flatnonzero(outside)[0])
+            position, where = locate(frame, (column,), outside)
             raise DataError(
-                f"{source}: column {column!r}, {_row_label(frame, position)}: value "
+                f"{source}: column {column!r}, {where}: value "
                 f"{jsonable(series.iloc[position])!r} is not in the declared {'order' if spec.kind == 'ordinal' else 'domain'} "
                 f"{list(domain)}"
             )
@@ -410,49 +504,54 @@ def exact_number(text: str) -> int | Decimal | None:
     return value.normalize()
 
 
-def _exact_numbers(frame: pd.DataFrame, series: pd.Series, column: str, source: str) -> pd.Series:
-    """A numerical column's values, exact: text parsed by :func:`exact_number`, numbers checked finite."""
+def _exact_numbers(frame: pd.DataFrame, series: pd.Series, column: str, source: str,
+                   locate: Locate = first_row) -> pd.Series:
+    """A numerical column's values, exact: text parsed by :func:`exact_number`, numbers checked finite.
+
+    Each distinct value is parsed once.
+    """
     if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype):
         finite = np.isfinite(series.to_numpy(dtype=float, na_value=0.0))
         if not finite.all():
-            position = int(np.flatnonzero(~finite)[0])
-            raise DataError(f"{source}: column {column!r} is declared numerical but {_row_label(frame, position)} "
+            position, where = locate(frame, (column,), ~finite)
+            raise DataError(f"{source}: column {column!r} is declared numerical but {where} "
                             f"holds {series.iloc[position]!r}; expected a finite number")
         return series
     codes, uniques = pd.factorize(series, use_na_sentinel=True)
-    parsed: list[int | Decimal] = []
-    for index, text in enumerate(uniques.tolist()):
-        value = exact_number(text) if isinstance(text, str) else (
-            int(text) if isinstance(text, int) and not isinstance(text, bool) else None)
-        if value is None:
-            position = int(np.flatnonzero(codes == index)[0])
-            raise DataError(f"{source}: column {column!r} is declared numerical but {_row_label(frame, position)} "
-                            f"holds {text!r}; expected a finite decimal number such as 12, -3.5 or 1e6")
-        parsed.append(value)
+    parsed = [exact_number(text) if isinstance(text, str) else (
+        int(text) if isinstance(text, int) and not isinstance(text, bool) else None) for text in uniques.tolist()]
+    bad = [index for index, value in enumerate(parsed) if value is None]
+    if bad:
+        position, where = locate(frame, (column,), np.isin(codes, bad))
+        raise DataError(f"{source}: column {column!r} is declared numerical but {where} "
+                        f"holds {series.iloc[position]!r}; expected a finite decimal number such as 12, -3.5 or 1e6")
     values = np.empty(len(parsed) + 1, dtype=object)
     values[:-1] = parsed
     values[-1] = None
     return pd.Series(values[codes], index=series.index, dtype=object)
 
 
-def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: AttributeSpec, source: str) -> CountTable:
-    codes, values = _codes(frame, spec, source)
+def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: AttributeSpec, source: str,
+           weights: np.ndarray | None = None, locate: Locate = first_row) -> CountTable:
+    """One attribute's count table from rows (``weights`` = None) or from distinct rows with their counts."""
+    codes, values = _codes(frame, spec, source, locate)
     missing = codes < 0
     excluded = 0
     if missing.any():
         name = spec.name if isinstance(spec.name, str) else list(spec.name)
+        absent = int(missing.sum()) if weights is None else int(weights[missing].sum())
         if spec.missing == "error":
-            position = int(np.flatnonzero(missing)[0])
+            _, where = locate(frame, spec.columns, missing)
             raise DataError(
-                f"{source}: sensitive attribute {name!r} has {int(missing.sum())} missing value(s), "
-                f"the first at {_row_label(frame, position)}; set missing = \"value\" (a category of "
+                f"{source}: sensitive attribute {name!r} has {absent} missing value(s), "
+                f"the first at {where}; set missing = \"value\" (a category of "
                 "its own) or missing = \"exclude\" for this attribute in the policy"
             )
         if spec.missing == "value":
             codes = np.where(missing, len(values), codes)
             values = values + (None,)
         else:
-            excluded = int(missing.sum())
+            excluded = absent
             warnings.warn(
                 f"{source}: {excluded} row(s) with a missing value of {name!r} excluded from its measures "
                 "(missing = \"exclude\")",
@@ -460,6 +559,7 @@ def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: Attribu
                 stacklevel=3,
             )
             ids, codes = ids[~missing], codes[~missing]
+            weights = None if weights is None else weights[~missing]
     m = len(values)
     if m == 0:
         raise DataError(f"{source}: sensitive attribute {spec.name!r} has no non-missing value")
@@ -467,7 +567,11 @@ def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: Attribu
     keys += codes
     del codes, missing
     cells_total = classes.count * m
-    if cells_total <= max(4 * len(keys), 1 << 20):
+    if weights is not None:
+        cells, inverse = np.unique(keys, return_inverse=True)
+        counts = np.zeros(cells.size, dtype=np.int64)
+        np.add.at(counts, inverse, np.asarray(weights, dtype=np.int64))
+    elif cells_total <= max(4 * len(keys), 1 << 20):
         dense = np.bincount(keys, minlength=cells_total)
         cells = np.flatnonzero(dense)
         counts = dense[cells]
@@ -482,7 +586,14 @@ def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: Attribu
         class_index=class_index,
         value_index=cells % m,
         count=counts,
-        sizes=np.bincount(class_index, weights=counts, minlength=classes.count).astype(np.int64),
-        totals=np.bincount(cells % m, weights=counts, minlength=m).astype(np.int64),
+        sizes=_sums(class_index, counts, classes.count),
+        totals=_sums(cells % m, counts, m),
         excluded=excluded,
     )
+
+
+def _sums(index: np.ndarray, counts: np.ndarray, length: int) -> np.ndarray:
+    """``out[i] = sum of counts where index == i``, in exact int64 (never a float sum)."""
+    out = np.zeros(length, dtype=np.int64)
+    np.add.at(out, index, counts)
+    return out

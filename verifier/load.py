@@ -19,29 +19,50 @@ Values as written
   byte-order mark) is an error naming the line.
 * Parquet columns keep their types; integer columns with missing values stay integers
   (never floats), and list, struct or map columns are an error naming the column.
+* A directory is a Parquet dataset: every ``.parquet``/``.pq`` file under it, in path
+  order (files whose name starts with ``_`` or ``.`` are skipped); Hive-style folders
+  ``name=value`` add a column ``name`` whose values are text, as written in the folder
+  names.
 """
 
 from __future__ import annotations
 
+import codecs
 import csv
+import gzip
 import io
 from pathlib import Path
+from typing import BinaryIO
 
 import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
-import pyarrow.parquet as pq
+import pyarrow.dataset as ds
 
 from verifier.errors import DataError, InputFileNotFoundError
 from verifier.text_file import decode_error
 
-__all__ = ["load_table", "SUFFIXES"]
+__all__ = ["load_table", "SUFFIXES", "parquet_files", "hive_columns", "parquet_dataset", "check_schema",
+           "release_format", "csv_header", "check_csv"]
 
 SUFFIXES: tuple[str, ...] = (".csv", ".csv.gz", ".parquet", ".pq")
 """The file name endings :func:`load_table` accepts."""
 
 
-def _format(path: Path) -> str:
+def release_format(path: Path) -> str:
+    """``csv`` or ``parquet``, by the file name's suffix; a directory is a Parquet dataset.
+
+    Raises
+    ------
+    InputFileNotFoundError
+        The path does not exist.
+    DataError
+        The suffix is not one of :data:`SUFFIXES`.
+    """
+    if not path.exists():
+        raise InputFileNotFoundError(f"{path}: data file not found")
+    if path.is_dir():
+        return "parquet"
     name = path.name.lower()
     if name.endswith((".csv", ".csv.gz")):
         return "csv"
@@ -70,13 +91,11 @@ def _check_header(path: Path, names: list[str]) -> None:
 def _read_csv(path: Path, encoding: str) -> pd.DataFrame:
     raw = path.read_bytes()
     if path.name.lower().endswith(".gz"):
-        import gzip
-
         try:
             raw = gzip.decompress(raw)
         except (OSError, EOFError) as error:
             raise DataError(f"{path}: cannot read the file as CSV: not a complete gzip file ({error})") from error
-    codec = "utf-8-sig" if encoding.replace("_", "-").lower() in ("utf-8", "utf8") else encoding
+    codec = _codec(encoding)
     try:
         text = raw.decode(codec)
     except UnicodeDecodeError as error:
@@ -112,16 +131,122 @@ def _read_csv(path: Path, encoding: str) -> pd.DataFrame:
     return table.to_pandas()
 
 
-def _read_parquet(path: Path) -> pd.DataFrame:
+def _codec(encoding: str) -> str:
+    return "utf-8-sig" if encoding.replace("_", "-").lower() in ("utf-8", "utf8") else encoding
+
+
+def _open_bytes(path: Path) -> BinaryIO:
+    return gzip.open(path, "rb") if path.name.lower().endswith(".gz") else path.open("rb")  # type: ignore[return-value]
+
+
+def csv_header(path: Path, encoding: str = "utf-8") -> list[str]:
+    """The column names of a CSV release, read from its first line and checked (no empty or repeated name)."""
     try:
-        table = pq.read_table(path)
-    except (pa.ArrowException, OSError) as error:
-        raise DataError(f"{path}: cannot read the file as Parquet: {error}") from error
-    _check_header(path, list(table.column_names))
-    for field in table.schema:
+        with _open_bytes(path) as raw, io.TextIOWrapper(raw, encoding=_codec(encoding), newline="") as text:
+            header = next(csv.reader(text), [])
+    except UnicodeDecodeError:
+        check_csv(path, encoding, fields=False)
+        raise
+    except LookupError as error:
+        raise DataError(f"{path}: unknown encoding {encoding!r}") from error
+    except (OSError, EOFError) as error:
+        raise DataError(f"{path}: cannot read the file as CSV: {error}") from error
+    _check_header(path, header)
+    return header
+
+
+def check_csv(path: Path, encoding: str = "utf-8", *, fields: bool = True) -> None:
+    """Check a CSV release by streaming it (never whole in memory), with the errors of :func:`load_table`.
+
+    Every byte must be valid in ``encoding`` (the error names the line and column) and,
+    when ``fields``, every row must have as many fields as the header (the error names
+    the line). Engines that read CSV themselves call it to say exactly what is wrong.
+
+    Raises
+    ------
+    DataError
+        The first thing wrong with the file.
+    """
+    codec = _codec(encoding)
+    try:
+        decoder = codecs.getincrementaldecoder(codec)()
+    except LookupError as error:
+        raise DataError(f"{path}: unknown encoding {encoding!r}") from error
+    line, line_start, offset = 1, 0, 0
+    with _open_bytes(path) as raw:
+        for chunk in iter(lambda: raw.read(1 << 24), b""):
+            pending = len(decoder.getstate()[0])
+            try:
+                decoder.decode(chunk)
+            except UnicodeDecodeError as error:
+                start = max(error.start - pending, 0)
+                newline = chunk.rfind(b"\n", 0, start)
+                column = start - newline if newline >= 0 else offset + start - line_start + 1
+                where = line + chunk.count(b"\n", 0, start)
+                raise DataError(f"{path}: line {where}, column {column}: byte "
+                                f"0x{chunk[start]:02x} is not valid {encoding} (save the file as UTF-8, or name "
+                                "its encoding)") from error
+            line += chunk.count(b"\n")
+            newline = chunk.rfind(b"\n")
+            line_start = offset + newline + 1 if newline >= 0 else line_start
+            offset += len(chunk)
+    if not fields:
+        return
+    with _open_bytes(path) as raw, io.TextIOWrapper(raw, encoding=codec, newline="") as text:
+        reader = csv.reader(text)
+        header = next(reader, [])
+        _check_header(path, header)
+        for row in reader:
+            if row and len(row) != len(header):
+                raise DataError(f"{path}: line {reader.line_num}: expected {len(header)} fields as in the header, "
+                                f"found {len(row)}")
+
+
+def check_schema(path: Path, schema: pa.Schema) -> None:
+    """Refuse empty or repeated column names and list, struct or map columns (as for every Parquet release)."""
+    _check_header(path, list(schema.names))
+    for field in schema:
         if pa.types.is_nested(field.type):
             raise DataError(f"{path}: column {field.name!r} holds {field.type} values; expected scalar values "
                             "(text or numbers) in every column")
+
+
+def parquet_files(path: Path) -> list[Path]:
+    """The Parquet files of a dataset directory, in path order (``_*`` and ``.*`` names skipped)."""
+    files = sorted(
+        file for file in path.rglob("*")
+        if file.is_file() and file.name.lower().endswith((".parquet", ".pq"))
+        and not any(part.startswith(("_", ".")) for part in file.relative_to(path).parts)
+    )
+    if not files:
+        raise DataError(f"{path}: expected a Parquet dataset (a directory of .parquet files), found no .parquet file")
+    return files
+
+
+def hive_columns(path: Path, files: list[Path]) -> tuple[str, ...]:
+    """The Hive partition columns (``name=value`` folders) of a dataset directory."""
+    return tuple(part.partition("=")[0] for part in files[0].relative_to(path).parts[:-1] if "=" in part)
+
+
+def parquet_dataset(path: Path) -> ds.Dataset:
+    """A Parquet file or dataset directory; Hive partition values are read as text."""
+    if not path.is_dir():
+        return ds.dataset(path, format="parquet")
+    files = parquet_files(path)
+    partitions = hive_columns(path, files)
+    partitioning = ds.partitioning(pa.schema([(name, pa.string()) for name in partitions]), flavor="hive") \
+        if partitions else None
+    return ds.dataset([str(file) for file in files], format="parquet", partitioning=partitioning,
+                      partition_base_dir=str(path))
+
+
+def _read_parquet(path: Path) -> pd.DataFrame:
+    try:
+        dataset = parquet_dataset(path)
+        check_schema(path, dataset.schema)
+        table = dataset.to_table()
+    except (pa.ArrowException, OSError) as error:
+        raise DataError(f"{path}: cannot read the file as Parquet: {error}") from error
     return table.to_pandas(integer_object_nulls=True)
 
 
@@ -146,7 +271,7 @@ def load_table(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
     InputFileNotFoundError
         The file does not exist.
     DataError
-        The suffix is not supported, the path is a directory, or the file breaks one of
+        The suffix is not supported, a directory holds no Parquet file, or the file breaks one of
         the rules above (the message names the file, the line or column, what was
         expected and what was found).
 
@@ -159,11 +284,7 @@ def load_table(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
     {'zip': ['02138', '2138', nan], 'disease': ['flu', 'NA', 'flu']}
     """
     path = Path(path)
-    kind = _format(path)
-    if not path.exists():
-        raise InputFileNotFoundError(f"{path}: data file not found")
-    if path.is_dir():
-        raise DataError(f"{path}: expected a data file, found a directory")
+    kind = release_format(path)
     try:
         frame = _read_csv(path, encoding) if kind == "csv" else _read_parquet(path)
     except OSError as error:

@@ -1,8 +1,9 @@
 """Measure every privacy model on a released table: one group-by, then count tables.
 
 :func:`measure` is the verifier's front door. It builds the classes and the count tables
-with a single call to :func:`~verifier.counts.count_tables` (the only step that sees
-rows, ARCHITECTURE.md "Sufficient statistics"), then runs every model on every
+with a single call to :func:`~verifier.counts.count_tables`, or to an engine's
+``count_tables`` for a path (:mod:`verifier.engines`: pandas, DuckDB or Spark; the only
+step that sees rows, ARCHITECTURE.md "Sufficient statistics"), then runs every model on every
 sensitive attribute, each alone and each declared joint attribute (Domingo-Ferrer & Soria-Comas 2015, §4), and
 returns an immutable :class:`Report` with every :class:`~verifier.results.Measurement`,
 the class metrics and the time each model took.
@@ -24,6 +25,7 @@ from __future__ import annotations
 import sys
 import time
 from functools import partial
+from pathlib import Path
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -37,6 +39,7 @@ from rich.progress import Progress
 from verifier.anonymity import ClassMetrics, alpha_k_anonymity, class_metrics, k_anonymity, prosecutor_risk
 from verifier.buckets import Bucketing
 from verifier.counts import AttributeSpec, Classes, CountTable, count_tables
+from verifier.engines import Engine, EngineName, get_engine
 from verifier.diversity import distinct_l_diversity, entropy_l_diversity, recursive_cl_diversity
 from verifier.emd import t_closeness
 from verifier.errors import PolicyError
@@ -86,6 +89,9 @@ class Report:
     tables
         The count tables by attribute, for callers that decide more (``audit``);
         not part of the JSON.
+    engine
+        The engine that built the count tables (:mod:`verifier.engines`); a fact about
+        the run, not the release, so not compared and not part of the results' JSON.
     """
 
     source: str
@@ -97,6 +103,7 @@ class Report:
     metrics: ClassMetrics
     timings: Mapping[str, float]
     tables: Mapping[Attribute, CountTable] = field(repr=False, compare=False, default_factory=dict)
+    engine: EngineName = field(default="pandas", compare=False)
 
     def find(
         self, model: str, attribute: Attribute | None = None, *, distance: str | None = None, l: int | None = None
@@ -146,7 +153,7 @@ class Report:
 
 
 def measure(
-    frame: pd.DataFrame,
+    data: pd.DataFrame | str | Path,
     qi: Sequence[str],
     attributes: Sequence[AttributeSpec],
     *,
@@ -154,15 +161,18 @@ def measure(
     buckets: Mapping[str, Bucketing] | None = None,
     l: int | Sequence[int] = 2,
     risk_threshold: Fraction = Fraction(1, 5),
-    source: str = "data",
+    source: str | None = None,
     progress: bool | None = None,
+    engine: EngineName | Engine = "pandas",
+    encoding: str = "utf-8",
 ) -> Report:
     """Measure every model on every attribute of a released table.
 
     Parameters
     ----------
-    frame
-        The released table.
+    data
+        The released table: a frame, or the path of a CSV or Parquet file or of a
+        directory of Parquet files, read by ``engine``.
     qi
         The quasi-identifier columns.
     attributes
@@ -177,10 +187,18 @@ def measure(
     risk_threshold
         Prosecutor risk above which a record counts as at risk.
     source
-        The file the table came from, for messages and the report.
+        The file the table came from, for messages and the report (default: the path,
+        or ``data`` for a frame).
     progress
-        Show a progress bar on stderr; by default only for tables of at least
-        :data:`PROGRESS_ROWS` rows when stderr is a terminal.
+        Show a progress bar on stderr (phase: scan, group, measure); by default only
+        when stderr is a terminal, and for a frame only from :data:`PROGRESS_ROWS` rows.
+    engine
+        Which engine builds the count tables from a path: ``pandas`` (default),
+        ``duckdb`` or ``spark`` (:func:`verifier.engines.get_engine`), or an engine
+        object (for example a :class:`~verifier.engines.spark_engine.SparkEngine` with
+        its master URL). A frame is always counted by pandas.
+    encoding
+        The text encoding of a CSV path.
 
     Raises
     ------
@@ -193,11 +211,21 @@ def measure(
     HierarchyError
         A value of the attribute is not a leaf of its hierarchy.
     """
+    counter = get_engine(engine) if isinstance(engine, str) else engine
+    framed = isinstance(data, pd.DataFrame)
+    if framed and counter.name != "pandas":
+        raise PolicyError(f"--engine {counter.name}: reads the release from its file; pass a path, not a frame")
+    source = source or ("data" if framed else str(data))
     if progress is None:
-        progress = len(frame) >= PROGRESS_ROWS and sys.stderr.isatty()
-    return _measure(lambda: count_tables(frame, qi, attributes, source=source), qi, attributes,
-                    hierarchies=hierarchies, buckets=buckets, l=l, risk_threshold=risk_threshold, source=source,
-                    progress=progress)
+        progress = sys.stderr.isatty() and (not framed or len(data) >= PROGRESS_ROWS)
+
+    def build(step: _Steps) -> tuple[Classes, tuple[CountTable, ...]]:
+        if isinstance(data, pd.DataFrame):
+            return count_tables(data, qi, attributes, source=source)
+        return counter.count_tables(Path(data), qi, attributes, source=source, encoding=encoding, phase=step.phase)
+
+    return _measure(build, qi, attributes, hierarchies=hierarchies, buckets=buckets, l=l,
+                    risk_threshold=risk_threshold, source=source, progress=progress, engine=counter.name)
 
 
 def measure_tables(
@@ -217,12 +245,12 @@ def measure_tables(
     the counts ``n[class, value]`` (ARCHITECTURE.md, "Sufficient statistics").
     """
     tables = tuple(tables)
-    return _measure(lambda: (classes, tables), classes.qi, [t.spec for t in tables], hierarchies=hierarchies,
+    return _measure(lambda step: (classes, tables), classes.qi, [t.spec for t in tables], hierarchies=hierarchies,
                     buckets=buckets, l=l, risk_threshold=risk_threshold, source=source, progress=False)
 
 
 def _measure(
-    build: Callable[[], tuple[Classes, tuple[CountTable, ...]]],
+    build: Callable[[_Steps], tuple[Classes, tuple[CountTable, ...]]],
     qi: Sequence[str],
     attributes: Sequence[AttributeSpec],
     *,
@@ -232,6 +260,7 @@ def _measure(
     risk_threshold: Fraction,
     source: str,
     progress: bool,
+    engine: EngineName = "pandas",
 ) -> Report:
     hierarchies = dict(hierarchies or {})
     buckets = dict(buckets or {})
@@ -240,7 +269,7 @@ def _measure(
     timings: dict[str, float] = {}
     start = time.perf_counter()
     with _progress(progress) as step:
-        classes, tables = _timed(timings, "count_tables", step, build)
+        classes, tables = _timed(timings, "count_tables", step, lambda: build(step))
         plans = [_plan(table, hierarchies.get(label := attribute_label(table.attribute)), buckets.get(label), ls)
                  for table in tables]
         step.total = 3 + sum(len(plan) for plan in plans)
@@ -262,6 +291,7 @@ def _measure(
         metrics=metrics,
         timings=timings,
         tables={t.attribute: t for t in tables},
+        engine=engine,
     )
 
 
@@ -330,15 +360,22 @@ def _timed(timings: dict[str, float], name: str, step: _Steps, run: Callable[[],
 
 @dataclass
 class _Steps:
-    """Advances a rich progress bar (if any) as the steps of a run start."""
+    """Advances a rich progress bar (if any): the engine's phases (scan, group), then one step per model."""
 
     bar: Progress | None = None
     total: int | None = None
 
+    def phase(self, name: str, done: int, total: int | None, unit: str) -> None:
+        """A :data:`verifier.engines.Phase`: ``scan``/``group`` with the rows, partitions or aggregations done."""
+        if self.bar is not None:
+            self.bar.update(self.bar.task_ids[0], total=total, completed=done,
+                            description=f"{name}: {done:,}{'' if total is None else f'/{total:,}'} {unit}")
+
     def advance(self, name: str) -> None:
         if self.bar is not None:
-            task = self.bar.task_ids[0]
-            self.bar.update(task, total=self.total, completed=self.bar.tasks[0].completed + 1, description=name)
+            task = self.bar.tasks[0]
+            completed = task.completed if task.total == self.total else 0
+            self.bar.update(task.id, total=self.total, completed=completed + 1, description=f"measure: {name}")
 
 
 @contextmanager
@@ -348,5 +385,5 @@ def _progress(show: bool) -> Iterator[_Steps]:
         yield _Steps()
         return
     with Progress(console=Console(stderr=True), transient=True) as bar:
-        bar.add_task("measuring", total=None)
+        bar.add_task("scan", total=None)
         yield _Steps(bar)

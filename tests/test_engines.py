@@ -1,0 +1,249 @@
+"""Engines (verifier/engines): pandas, DuckDB and Spark give identical measurements.
+
+Every measure runs on count tables, so the engines must hand back the same classes
+(up to numbering) and the same counts: the JSON of every measurement, witness included,
+and of the randomized levels must be identical, byte for byte, whatever the engine.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from privcert.cli import app
+from verifier.audit import audit
+from verifier.counts import AttributeSpec
+from verifier.engines import get_engine
+from verifier.engines.duckdb_engine import DuckDBEngine
+from verifier.engines.spark_engine import SparkEngine, spark_session
+from verifier.engines.sql import aggregation
+from verifier.errors import DataError, ExcludedRowsWarning, PolicyError
+from verifier.hierarchy import load_hierarchy
+from verifier.mechanism import load_mechanism
+from verifier.measure import measure
+from verifier.policy import joint_spec, load_policy
+from verifier.randomized_release import publisher_measurements
+
+ROOT = Path(__file__).parents[1]
+TABLE4 = ROOT / "examples" / "table4"
+QI = ("zip", "age")
+DISEASES = ("flu", "gastritis", "colitis")
+SALARIES = ("3", "9007199254740993", "9007199254740992", "2.50", "2.5", "-1e3", "0.1", "1" + "0" * 30, None)
+SPECS: tuple[AttributeSpec, ...] = (
+    AttributeSpec(("disease",)),
+    AttributeSpec(("salary",), kind="numerical", missing="exclude"),
+    AttributeSpec(("job",), missing="value"),
+    AttributeSpec(("grade",), kind="ordinal", order=("low", "mid", "high")),
+)
+SPECS = SPECS + (joint_spec([SPECS[0], SPECS[2]]),)
+MECHANISM = "value,flu,gastritis,colitis\nflu,1/2,1/4,1/4\ngastritis,1/4,1/2,1/4\ncolitis,1/8,1/8,3/4\n"
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[SparkEngine]:
+    """One local Spark (2 cores, loopback, no UI, 2 shuffle partitions) for the whole test session."""
+    session = spark_session("local[2]", **{"spark.driver.host": "127.0.0.1", "spark.ui.enabled": "false",
+                                            "spark.sql.shuffle.partitions": "2", "spark.default.parallelism": "2"})
+    yield SparkEngine("local[2]")
+    session.stop()
+
+
+@st.composite
+def _releases(draw: st.DrawFn) -> pd.DataFrame:
+    rows = draw(st.integers(3, 30))  # (k,t)-closeness needs k ≤ N-1 for k = 2
+
+    def column(values: Sequence[Any]) -> list[Any]:
+        return draw(st.lists(st.sampled_from(values), min_size=rows, max_size=rows))
+
+    return pd.DataFrame({
+        "zip": column(["476**", "4790*", "02138", "2138", None]),
+        "age": column(["2*", "3*", None]),
+        "disease": column(DISEASES),
+        "salary": column(SALARIES),
+        "job": column(["nurse", "clerk", None]),
+        "grade": column(["low", "mid", "high"]),
+    })
+
+
+def _json(path: Path, engine: Any, tmp: Path) -> str:
+    """Everything measured, as the CLI writes it: the report and the randomized levels of ``disease``."""
+    hierarchy = load_hierarchy(TABLE4 / "disease_hierarchy.csv")
+    (tmp / "mechanism.csv").write_text(MECHANISM)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExcludedRowsWarning)
+        report = measure(path, QI, SPECS, hierarchies={"disease": hierarchy}, l=[2, 3], engine=engine, progress=False)
+    document = report.to_json()
+    document["randomized"] = [m.to_json() for m in publisher_measurements(
+        report.tables["disease"], load_mechanism(tmp / "mechanism.csv"), (1, 2))]
+    return json.dumps(document, sort_keys=True, ensure_ascii=False)
+
+
+def _assert_same_json(frame: pd.DataFrame, tmp: Path, engines: Sequence[Any]) -> None:
+    path = tmp / "release.csv"
+    frame.to_csv(path, index=False)
+    expected = _json(path, "pandas", tmp)
+    assert '"model": "t_closeness"' in expected and '"hierarchical"' in expected and "randomized" in expected
+    for engine in engines:
+        assert _json(path, engine, tmp) == expected, f"engine {getattr(engine, 'name', engine)}"
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(frame=_releases(), order=st.randoms())
+def test_duckdb_measures_exactly_as_pandas(frame: pd.DataFrame, order: Any, tmp_path: Path) -> None:
+    _assert_same_json(frame, tmp_path, [DuckDBEngine()])
+    shuffled = frame.sample(frac=1, random_state=order.randint(0, 2**31)).reset_index(drop=True)
+    expected = _json(tmp_path / "release.csv", "pandas", tmp_path)
+    shuffled.to_csv(tmp_path / "release.csv", index=False)
+    assert _json(tmp_path / "release.csv", DuckDBEngine(), tmp_path) == expected, "row order changes nothing"
+    typed = frame.assign(age=frame["age"].map({"2*": 20, "3*": 30}).astype("Int64"))
+    typed.to_parquet(tmp_path / "release.parquet")
+    assert _json(tmp_path / "release.parquet", DuckDBEngine(), tmp_path) == _json(
+        tmp_path / "release.parquet", "pandas", tmp_path), "Parquet, with an integer QI column holding missing values"
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(frame=_releases())
+def test_spark_measures_exactly_as_pandas(frame: pd.DataFrame, spark: SparkEngine, tmp_path: Path) -> None:
+    _assert_same_json(frame, tmp_path, [spark])
+
+
+def _partitioned(root: Path, rows: int = 3000) -> pd.DataFrame:
+    """A release written as Hive-partitioned Parquet (by region), with missing values and typed columns."""
+    generator = np.random.default_rng(7)
+    frame = pd.DataFrame({
+        "region": generator.choice(["north", "south", "east"], rows),
+        "age": pd.array(np.where(generator.random(rows) < 0.05, None, generator.integers(20, 60, rows) // 10 * 10),
+                        dtype="Int64"),
+        "zip": np.where(generator.random(rows) < 0.05, None, generator.choice(["02138", "2138", "476**"], rows)),
+        "disease": generator.choice(list(DISEASES), rows),
+        "salary": [str(v) for v in generator.choice([3, 2**62 + 1, 2**62], rows)],
+    })
+    pq.write_to_dataset(pa.Table.from_pandas(frame, preserve_index=False), root, partition_cols=["region"])
+    return frame
+
+
+def _policy(tmp: Path) -> Path:
+    policy = tmp / "policy.toml"
+    policy.write_text(
+        '[data]\nqi = ["region", "age", "zip"]\n\n[sensitive.disease]\n\n[sensitive.salary]\nkind = "numerical"\n\n'
+        '[[require]]\nmodel = "k_anonymity"\nthreshold = 2\n\n'
+        '[[require]]\nmodel = "t_closeness"\nattribute = "salary"\nthreshold = 0.3\n\n'
+        '[[require]]\nmodel = "entropy_l_diversity"\nattribute = "disease"\nthreshold = 2\n'
+    )
+    return policy
+
+
+def test_spark_audits_a_partitioned_parquet_dataset_as_pandas_does(spark: SparkEngine, tmp_path: Path) -> None:
+    frame = _partitioned(tmp_path / "release")
+    policy = load_policy(_policy(tmp_path))
+    expected = audit(tmp_path / "release", policy).to_json()
+    assert expected["rows"] == len(frame)
+    assert expected["classes"] == len(frame.drop_duplicates(["region", "age", "zip"]))
+    for engine in (spark, DuckDBEngine()):
+        result = audit(tmp_path / "release", policy, engine=engine)
+        assert result.report.engine == engine.name
+        assert json.dumps(result.to_json(), sort_keys=True) == json.dumps(expected, sort_keys=True)
+
+
+def test_cli_records_the_engine_in_the_json_and_the_certificate(tmp_path: Path) -> None:
+    runner = CliRunner()
+    keys = tmp_path / "key"
+    assert runner.invoke(app, ["keygen", "--out", str(keys)]).exit_code == 0
+    documents = {}
+    for engine in ("pandas", "duckdb"):
+        out = tmp_path / f"{engine}.json"
+        result = runner.invoke(app, ["audit", "--policy", str(TABLE4 / "policy.toml"), "--engine", engine, "--quiet",
+                                     "--json", str(out), "--sign", str(keys), "--certificate",
+                                     str(tmp_path / f"{engine}.cert.json")], catch_exceptions=False)
+        assert result.exit_code == 1, result.output  # Table 4 is not 0.2-close
+        documents[engine] = json.loads(out.read_text())
+        assert documents[engine]["run"]["engine"] == engine
+        envelope = json.loads((tmp_path / f"{engine}.cert.json").read_text())
+        import base64
+
+        statement = json.loads(base64.b64decode(envelope["payload"]))
+        assert statement["predicate"]["tool"]["engine"] == engine
+    assert documents["pandas"]["measurements"] == documents["duckdb"]["measurements"]
+
+
+@pytest.mark.parametrize("engine", ["duckdb", "spark"])
+def test_errors_name_the_release_row_as_pandas_does(engine: str, spark: SparkEngine, tmp_path: Path) -> None:
+    path = tmp_path / "release.csv"
+    path.write_text("zip,salary,disease\n1,10,flu\n2,x,\n3,y,flu\n")
+    numerical = [AttributeSpec(("salary",), kind="numerical")]
+    with pytest.raises(DataError, match=r"column 'salary' is declared numerical but row 2 .*holds 'x'"):
+        measure(path, ["zip"], numerical, engine=engine)
+    with pytest.raises(DataError, match=r"'disease' has 1 missing value\(s\), the first at row 2"):
+        measure(path, ["zip"], [AttributeSpec(("disease",))], engine=engine)
+    with pytest.raises(DataError, match=r"column\(s\) \['wage'\] not found"):
+        measure(path, ["zip"], [AttributeSpec(("wage",))], engine=engine)
+    path.write_text("zip,disease\n1,flu\n2,flu,extra\n")
+    with pytest.raises(DataError, match=r"release.csv: line 3: expected 2 fields as in the header, found 3"):
+        measure(path, ["zip"], [AttributeSpec(("disease",))], engine=engine)
+    path.write_bytes(b"zip,disease\n1,flu\n2,fl\xffu\n")
+    with pytest.raises(DataError, match=r"release.csv: line 3, column 5: byte 0xff is not valid utf-8"):
+        measure(path, ["zip"], [AttributeSpec(("disease",))], engine=engine)
+
+
+def test_the_aggregation_is_one_statement_with_quoted_names() -> None:
+    assert aggregation(["zip", 'a "b"', "zip"]) == (
+        'SELECT "zip", "a ""b""", COUNT(*) AS "privcert_count" FROM release GROUP BY "zip", "a ""b"""')
+
+
+def test_engine_names_and_master_are_checked() -> None:
+    with pytest.raises(PolicyError, match="--engine: expected one of pandas, duckdb, spark, found 'polars'"):
+        get_engine("polars")
+    with pytest.raises(PolicyError, match="--master local: applies to --engine spark only"):
+        get_engine("duckdb", master="local")
+    with pytest.raises(PolicyError, match="pass a path, not a frame"):
+        measure(pd.DataFrame({"q": [1]}), ["q"], [], engine="duckdb")
+
+
+def test_progress_shows_the_engine_phases_then_the_models() -> None:
+    import io
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from verifier.measure import _Steps
+
+    with Progress(console=Console(file=io.StringIO(), force_terminal=True)) as bar:
+        bar.add_task("scan", total=None)
+        steps = _Steps(bar)
+        steps.phase("group", 2, 4, "aggregations, 1,000 rows in 3 partition(s)")
+        assert (bar.tasks[0].description, bar.tasks[0].completed, bar.tasks[0].total) == (
+            "group: 2/4 aggregations, 1,000 rows in 3 partition(s)", 2, 4)
+        steps.total = 10
+        steps.advance("k_anonymity")
+        steps.advance("prosecutor_risk")
+        assert (bar.tasks[0].description, bar.tasks[0].completed, bar.tasks[0].total) == (
+            "measure: prosecutor_risk", 2, 10)
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_a_file_that_is_not_parquet_is_a_data_error(engine: str, tmp_path: Path) -> None:
+    (tmp_path / "release.parquet").write_text("zip,disease\n1,flu\n")
+    with pytest.raises(DataError, match="release.parquet: cannot read the file as (Parquet|PARQUET)"):
+        measure(tmp_path / "release.parquet", ["zip"], [AttributeSpec(("disease",))], engine=engine)
+
+
+def test_a_dataset_directory_has_a_digest_of_its_files(tmp_path: Path) -> None:
+    from reports.statement import sha256_file
+
+    _partitioned(tmp_path / "release", rows=30)
+    before = sha256_file(tmp_path / "release")
+    assert before == sha256_file(tmp_path / "release") and len(before) == 64
+    next((tmp_path / "release").rglob("*.parquet")).rename(tmp_path / "release" / "moved.parquet")
+    assert sha256_file(tmp_path / "release") != before

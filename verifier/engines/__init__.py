@@ -1,0 +1,93 @@
+"""Engines: where the one group-by that builds the count tables runs.
+
+Building the count tables is the only step of an audit that sees rows (ARCHITECTURE.md,
+"Engines"). An engine reads a release (CSV, Parquet, or a directory of Parquet files)
+and returns the :class:`~verifier.counts.Classes` and the
+:class:`~verifier.counts.CountTable` of each sensitive attribute; every measure after
+that is the same code whatever the engine.
+
+* ``pandas`` (the default): the release is loaded into memory
+  (:func:`verifier.load.load_table`) and counted by :func:`verifier.counts.count_tables`.
+* ``duckdb``: in-process, reads the files directly and spills to disk past its memory
+  limit, so a release larger than memory can be audited on one machine.
+* ``spark``: Apache Spark (PySpark), on a cluster (``master``) or ``local[*]``.
+
+DuckDB and Spark run the same SQL (:mod:`verifier.engines.sql`): one aggregation per
+attribute, quasi-identifiers × the attribute's columns → ``COUNT(*)`` (a 64-bit
+integer), plus one over the quasi-identifiers alone for the classes. The distinct
+values that come back are coded, parsed (numerical attributes, exactly) and checked in
+Python by the same functions as the pandas path
+(:func:`verifier.counts.count_tables_from_groups`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Literal, Protocol
+
+from verifier.counts import AttributeSpec, Classes, CountTable
+from verifier.errors import PolicyError
+
+__all__ = ["ENGINES", "EngineName", "Engine", "Phase", "get_engine", "ignore_phase"]
+
+EngineName = Literal["pandas", "duckdb", "spark"]
+ENGINES: tuple[EngineName, ...] = ("pandas", "duckdb", "spark")
+
+Phase = Callable[[str, int, int | None, str], None]
+"""Progress of a count: ``phase(name, done, total, unit)``, e.g. ``("group", 2, 4, "aggregations")``."""
+
+
+def ignore_phase(name: str, done: int, total: int | None, unit: str) -> None:
+    """A :data:`Phase` that shows nothing."""
+
+
+class Engine(Protocol):
+    """Builds the classes and count tables of a release file or dataset directory."""
+
+    name: EngineName
+
+    def count_tables(
+        self,
+        path: Path,
+        qi: Sequence[str],
+        attributes: Sequence[AttributeSpec],
+        *,
+        source: str,
+        encoding: str = "utf-8",
+        phase: Phase = ignore_phase,
+    ) -> tuple[Classes, tuple[CountTable, ...]]:
+        """The classes and one count table per attribute, as :func:`verifier.counts.count_tables` gives them."""
+        ...
+
+
+def get_engine(name: str, *, master: str | None = None) -> Engine:
+    """The engine called ``name`` (``pandas``, ``duckdb`` or ``spark``).
+
+    Parameters
+    ----------
+    name
+        The engine.
+    master
+        Spark's master URL (default ``local[*]``); only for ``spark``.
+
+    Raises
+    ------
+    PolicyError
+        An unknown engine, or ``master`` given for an engine other than Spark.
+    """
+    if name not in ENGINES:
+        raise PolicyError(f"--engine: expected one of {', '.join(ENGINES)}, found {name!r}")
+    if master is not None and name != "spark":
+        raise PolicyError(f"--master {master}: applies to --engine spark only, found --engine {name}")
+    if name == "pandas":
+        from verifier.engines.pandas_engine import PandasEngine
+
+        return PandasEngine()
+    if name == "duckdb":
+        from verifier.engines.duckdb_engine import DuckDBEngine
+
+        return DuckDBEngine()
+    from verifier.engines.spark_engine import SparkEngine
+
+    return SparkEngine(master or "local[*]")
