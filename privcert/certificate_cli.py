@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -16,7 +17,9 @@ import typer
 from privcert.options import EncodingOption
 
 if TYPE_CHECKING:
+    from privcert.randomized_cli import RandomizedRun
     from verifier.audit import AuditResult
+    from verifier.policy import Policy
 
 __all__ = ["keygen_command", "report_command", "verify_command", "write_certificate"]
 
@@ -139,10 +142,9 @@ def verify_command(
     data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help="The release: check its digest and re-run the audit (default: re-measure the embedded count tables).")] = None,
     encoding: EncodingOption = "utf-8",
 ) -> None:
-    """Check a certificate: signature, then every measurement, re-measured from the release (--data) or from the embedded count tables."""
+    """Check a certificate: signature, then every measurement and randomized level, re-measured from the release (--data) or from the embedded count tables."""
     from reports.signing import CertificateError, load_public_key, open_envelope
-    from privcert.randomized_cli import RandomizedRun
-    from reports.verification import check_embedded_counts, check_measurements, check_release
+    from reports.verification import check_embedded_counts, check_measurements, check_randomized, check_release
     from verifier.audit import audit
     from verifier.errors import VerifierError
     from verifier.load import load_table
@@ -159,12 +161,13 @@ def verify_command(
         raise typer.Exit(1) from error
     typer.echo(f"signature: valid ({statement.subject_name}, sha256 {statement.subject_sha256})")
     measured = len(statement.predicate["measurements"])
+    rerun = _Rerun(statement.predicate.get("randomized"))
     if data is None:
         if "tables" not in statement.predicate.get("counts", {}):
             typer.echo(f"verdict certified: {statement.predicate.get('verdict')} (the count tables are not embedded: "
                        "pass --data to re-check the release)")
             return
-        findings = check_embedded_counts(statement, randomized=RandomizedRun)
+        findings = check_embedded_counts(statement, randomized=rerun)
         done = f"embedded count tables: sha256 matches; {measured} measurements re-measured from them and identical"
     else:
         try:
@@ -173,13 +176,43 @@ def verify_command(
                 findings = check_measurements(
                     statement,
                     lambda policy: audit(load_table(data, encoding=encoding), policy, source=str(data),
-                                         randomized=RandomizedRun(policy)),
+                                         randomized=rerun(policy)),
                     data.parent)
         except (OSError, VerifierError) as error:
             raise _bad_input(str(error)) from error
         done = f"release: sha256 matches; {measured} measurements re-measured and identical"
+    if not findings:
+        findings = check_randomized(statement, rerun.section())
+        done += "; randomized levels measured again and identical" if rerun.section() else ""
     for finding in findings:
         typer.echo(f"INVALID: {finding.what}")
     if findings:
         raise typer.Exit(1)
     typer.echo(f"{done}; verdict {statement.predicate['verdict']}")
+
+
+_SUBSET_MODELS = ("kt_closeness", "k_eps_dp")  # their parameter k is a subset size (--k), not the smallest class
+
+
+@dataclass
+class _Rerun:
+    """The randomized levels measured again for ``verify``: the certified policy's ``[mechanism]``
+    with the mode and subset sizes of the certificate's ``randomized`` section (``audit --mode``
+    and ``--k`` may have set them), kept for the comparison once the audit has measured them."""
+
+    certified: dict[str, Any] | None
+    runs: list[RandomizedRun] = field(default_factory=list)
+
+    def __call__(self, policy: Policy) -> RandomizedRun:
+        from privcert.randomized_cli import RandomizedRun
+
+        certified = self.certified if policy.mechanism is not None and self.certified is not None else {}
+        ks = [m["parameters"]["k"] for m in certified.get("measurements") or () if m.get("model") in _SUBSET_MODELS]
+        self.runs.append(RandomizedRun(policy, ks=",".join(str(k) for k in dict.fromkeys(ks)) or None,
+                                       mode=certified.get("mode")))
+        return self.runs[-1]
+
+    def section(self) -> dict[str, Any] | None:
+        """The randomized section measured again (``None``: no audit ran, or no ``[mechanism]``)."""
+        run = self.runs[-1] if self.runs else None
+        return None if run is None or run.section is None else run.section.to_json()

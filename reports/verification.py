@@ -8,7 +8,10 @@ A certificate is trusted only as far as each of these holds:
    measurements, byte for byte in canonical JSON (RFC 8785), and count tables with the
    SHA-256 the certificate names;
 4. without the release: the count tables embedded in the certificate have that SHA-256,
-   and auditing them gives the same measurements.
+   and auditing them gives the same measurements;
+5. for a randomized release, the randomized levels measured again (publisher or auditor
+   mode, Ekenstedt et al. 2022) are the certificate's ``randomized`` section, byte for
+   byte in canonical JSON.
 
 Each failure is reported as one :class:`Finding` that says what differs.
 """
@@ -18,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from reports.embedded_counts import EmbeddedCountsError, counts_sha256, decode_counts, release_counts
 from reports.statement import Statement, canonical, sha256_file
@@ -28,7 +32,7 @@ from verifier.measure import Report
 from verifier.policy import Policy, parse_policy
 from verifier.results import Measurement
 
-__all__ = ["Finding", "check_release", "check_measurements", "check_embedded_counts"]
+__all__ = ["Finding", "check_release", "check_measurements", "check_embedded_counts", "check_randomized"]
 
 
 @dataclass(frozen=True)
@@ -112,13 +116,46 @@ def _compare(statement: Statement, result: AuditResult) -> tuple[Finding, ...]:
     if len(certified) != len(measured):
         findings.append(Finding(f"the certificate lists {len(certified)} measurements, the audit gives {len(measured)}"))
     for index, (before, after) in enumerate(zip(certified, measured, strict=False), start=1):
-        if canonical(before) != canonical(after):
-            keys = sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
-            findings.append(Finding(f"measurement {index} ({before.get('requirement')}, {before.get('model')}) "
-                                    f"differs in {', '.join(keys)}: certified {[before.get(k) for k in keys]}, "
-                                    f"measured {[after.get(k) for k in keys]}"))
+        findings.extend(_differs(f"measurement {index} ({before.get('requirement')}, {before.get('model')})",
+                                 before, after))
     verdict = "pass" if result.passed else "fail"
     if statement.predicate.get("verdict") != verdict:
         findings.append(Finding(f"the certificate's verdict is {statement.predicate.get('verdict')!r}, "
                                 f"the audit's is {verdict!r}"))
     return tuple(findings)
+
+
+def check_randomized(statement: Statement, measured: Mapping[str, Any] | None) -> tuple[Finding, ...]:
+    """The certificate's ``randomized`` section against the one measured again (``None``: no mechanism).
+
+    The section holds the levels of the randomized release (Ekenstedt et al. 2022,
+    Defs. 4-8; in auditor mode also the levels implied by the theory's map), whether or
+    not a requirement names them: each must be identical in canonical JSON, as must the
+    mode. The mechanism's path is where the auditor read it (the levels depend on its
+    content, which the re-measured levels check), so it is not compared.
+    """
+    certified = statement.predicate.get("randomized")
+    if certified is None and measured is None:
+        return ()
+    if not isinstance(certified, Mapping):
+        return (Finding("the certified policy declares a [mechanism], but the certificate has no randomized levels"),)
+    if measured is None:
+        return (Finding("the certificate has randomized levels, but its policy declares no [mechanism] to "
+                        "measure them again"),)
+    findings = list(_differs("the randomized section", {"mode": certified.get("mode")}, {"mode": measured.get("mode")}))
+    before, after = list(certified.get("measurements") or []), list(measured.get("measurements") or [])
+    if len(before) != len(after):
+        findings.append(Finding(f"the certificate lists {len(before)} randomized levels, measuring again gives "
+                                f"{len(after)}"))
+    for index, (one, other) in enumerate(zip(before, after, strict=False), start=1):
+        findings.extend(_differs(f"randomized level {index} ({one.get('model')}, {one.get('parameters')})", one, other))
+    return tuple(findings)
+
+
+def _differs(what: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> tuple[Finding, ...]:
+    """One finding naming the keys in which ``before`` (certified) and ``after`` (measured) differ, if any."""
+    if canonical(before) == canonical(after):
+        return ()
+    keys = sorted(k for k in set(before) | set(after) if canonical(before.get(k)) != canonical(after.get(k)))
+    return (Finding(f"{what} differs in {', '.join(keys)}: certified {[before.get(k) for k in keys]}, "
+                    f"measured {[after.get(k) for k in keys]}"),)

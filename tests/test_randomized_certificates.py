@@ -1,0 +1,98 @@
+"""``privcert verify`` on certificates of randomized releases: the ``randomized`` section is measured again.
+
+The levels of a randomized release (Ekenstedt et al. 2022, Defs. 4-8) are in the
+certificate whether or not a requirement names them; a publisher who signs a false one
+is caught by measuring them again, from the release (``--data``) or from the embedded
+count tables (auditor mode).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from privcert.cli import app
+from reports.signing import load_signer, sign
+from reports.statement import Statement
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "randomized"
+DATA = {"publisher": "original.csv", "auditor": "release.csv"}
+runner = CliRunner()
+
+
+def _certified(folder: Path, mode: str) -> Path:
+    for name in ("original.csv", "release.csv", "mechanism.csv", f"{mode}.toml"):
+        shutil.copy(EXAMPLE / name, folder / name)
+    assert runner.invoke(app, ["keygen", "--out", str(folder / "key")]).exit_code == 0
+    done = runner.invoke(app, ["audit", "--policy", str(folder / f"{mode}.toml"), "--sign", str(folder / "key"),
+                               "--certificate", str(folder / "cert.json")])
+    assert done.exit_code == 0, done.output
+    return folder / "cert.json"
+
+
+def _verify(certificate: Path, *data: str) -> Any:
+    return runner.invoke(app, ["verify", str(certificate), "--public-key", str(certificate.parent / "key.pub"), *data])
+
+
+def _resigned(certificate: Path, change: Any) -> None:
+    """The certificate's statement changed by ``change`` and signed again with the same key."""
+    statement = json.loads(base64.b64decode(json.loads(certificate.read_text())["payload"]))
+    change(statement["predicate"])
+    forged = sign(Statement.from_json(statement), load_signer(certificate.parent / "key"))
+    certificate.write_text(json.dumps(forged))
+
+
+@pytest.mark.parametrize("mode", ["publisher", "auditor"])
+def test_a_good_certificate_of_a_randomized_release_verifies(tmp_path: Path, mode: str,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    certificate = _certified(tmp_path, mode)
+    done = _verify(certificate, "--data", str(tmp_path / DATA[mode]))
+    assert done.exit_code == 0, done.output
+    assert "randomized levels measured again and identical; verdict pass" in done.stdout
+    if mode == "auditor":  # the count tables are embedded; the policy names mechanism.csv beside it
+        monkeypatch.chdir(tmp_path)
+        embedded = _verify(certificate)
+        assert embedded.exit_code == 0, embedded.output
+        assert embedded.stdout.startswith("signature: valid")
+        assert "embedded count tables: sha256 matches; 3 measurements" in embedded.stdout
+        assert "randomized levels measured again and identical" in embedded.stdout
+
+
+def _kt_at_2(predicate: dict[str, Any]) -> dict[str, Any]:
+    """The (k,t)-closeness level at k = 2: in the certificate, named by no requirement (they name k = 50)."""
+    return next(m for m in predicate["randomized"]["measurements"]
+                if m["model"] == "kt_closeness" and m["parameters"] == {"k": 2})
+
+
+@pytest.mark.parametrize(("mode", "certified"), [("publisher", "625/176"), ("auditor", "1249/250")])
+def test_a_changed_randomized_level_is_invalid(tmp_path: Path, mode: str, certified: str,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    certificate = _certified(tmp_path, mode)
+    assert _kt_at_2(json.loads(base64.b64decode(json.loads(certificate.read_text())["payload"]))["predicate"])[
+        "exact"] == certified
+    _resigned(certificate, lambda predicate: _kt_at_2(predicate).update(exact="1"))
+    runs = [["--data", str(tmp_path / DATA[mode])]] + ([[]] if mode == "auditor" else [])
+    monkeypatch.chdir(tmp_path)
+    for data in runs:
+        done = _verify(certificate, *data)
+        assert done.exit_code == 1, done.output
+        assert f"INVALID: randomized level 4 (kt_closeness, {{'k': 2}}) differs in exact: certified ['1'], " \
+               f"measured ['{certified}']" in done.stdout
+
+
+def test_a_changed_mode_or_a_dropped_section_is_invalid(tmp_path: Path) -> None:
+    certificate = _certified(tmp_path, "publisher")
+    data = ["--data", str(tmp_path / "original.csv")]
+    _resigned(certificate, lambda predicate: predicate["randomized"]["measurements"].pop())
+    done = _verify(certificate, *data)
+    assert done.exit_code == 1 and "the certificate lists 8 randomized levels, measuring again gives 9" in done.stdout
+    _resigned(certificate, lambda predicate: predicate.pop("randomized"))
+    done = _verify(certificate, *data)
+    assert done.exit_code == 1
+    assert "the certified policy declares a [mechanism], but the certificate has no randomized levels" in done.stdout
