@@ -101,7 +101,7 @@ def view(
         Whether the signature was checked before rendering (``privcert report`` without
         ``--public-key`` does not check it, and the page says so).
     """
-    from reports.plots import figures
+    from reports.plots import figures, implication_map
 
     rows = [_row(m) for m in predicate.get("measurements", [])]
     counts = predicate.get("counts")
@@ -125,6 +125,7 @@ def view(
         "policy": predicate.get("policy"),
         "counts": None if not isinstance(counts, Mapping) else {"sha256": counts.get("sha256"), "embedded": "tables" in counts},
         "implied": predicate.get("implied"),
+        "implication_map": implication_map(predicate.get("implied") or ()),
         "randomized": _randomized(predicate["randomized"]) if isinstance(predicate.get("randomized"), Mapping) else None,
         "figures": figures(predicate, tables),
         "signature": signature,

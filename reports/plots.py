@@ -15,14 +15,18 @@ Figures
   that attains the level (the witness) beside its distribution in the whole table
   (Li, Li & Venkatasubramanian 2007, Definition 2: the distance between the two is t);
 * for a randomized release, the (k,t)-closeness level over the subset size k
-  (Ekenstedt et al. 2022, Def. 7).
+  (Ekenstedt et al. 2022, Def. 7);
+* the part of the implication map the certificate's implied guarantees were derived on
+  (:func:`implication_map`): the measured definitions, the implied ones and the claims
+  between them.
 """
 
 from __future__ import annotations
 
 import io
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,7 +37,7 @@ from verifier.counts import Classes, CountTable
 from verifier.measure import attribute_label
 from verifier.results import jsonable
 
-__all__ = ["Figure", "figures"]
+__all__ = ["Figure", "figures", "implication_map"]
 
 _LABEL = 32
 _TICKS = 24
@@ -138,18 +142,24 @@ def _kt_curve(randomized: Mapping[str, Any]) -> Figure | None:
     return Figure("(k,t)-closeness of the randomized release over the subset size k", _svg(figure))
 
 
-def figures(predicate: Mapping[str, Any], tables: Sequence[CountTable]) -> tuple[Figure, ...]:
-    """The figures of a certificate (or audit) whose count tables are ``tables`` (may be empty)."""
+@contextmanager
+def _style() -> Iterator[None]:
+    """Text stays text in the SVG (and the reader's fonts draw it), hashes are salted for reproducible bytes."""
     import matplotlib
 
-    by_attribute = {attribute_label(t.attribute): t for t in tables}
-    out: list[Figure | None] = []
     style: dict[Any, Any] = {"svg.fonttype": "none", "svg.hashsalt": "privcert", "font.family": "DejaVu Sans",
                              "font.size": 9}
     with matplotlib.rc_context(style), warnings.catch_warnings():
-        # Text stays text in the SVG and the reader's fonts draw it: a glyph missing from
-        # matplotlib's layout font (a script it lacks) does not matter.
+        # A glyph missing from matplotlib's layout font (a script it lacks) does not matter.
         warnings.filterwarnings("ignore", message="Glyph .* missing from font", category=UserWarning)
+        yield
+
+
+def figures(predicate: Mapping[str, Any], tables: Sequence[CountTable]) -> tuple[Figure, ...]:
+    """The figures of a certificate (or audit) whose count tables are ``tables`` (may be empty)."""
+    by_attribute = {attribute_label(t.attribute): t for t in tables}
+    out: list[Figure | None] = []
+    with _style():
         if tables:
             out.append(_class_sizes(tables[0].classes))
         for measurement in predicate.get("measurements", []):
@@ -160,3 +170,76 @@ def figures(predicate: Mapping[str, Any], tables: Sequence[CountTable]) -> tuple
         if isinstance(predicate.get("randomized"), Mapping):
             out.append(_kt_curve(predicate["randomized"]))
     return tuple(f for f in out if f is not None)
+
+
+@dataclass(frozen=True)
+class _Step:
+    """One edge of the map: ``source`` implies ``target`` by ``claim`` (checked ``status``)."""
+
+    source: str
+    target: str
+    claim: str
+    status: str
+
+
+def _layers(measured: Sequence[str], steps: Sequence[_Step]) -> dict[str, int]:
+    """Each definition's distance in claims from the nearest measured one (0 for the measured).
+
+    Every derivation starts at a measured definition and its steps are chained, so every
+    definition of ``steps`` is reached.
+    """
+    layer = dict.fromkeys(measured, 0)
+    frontier, depth = list(measured), 0
+    while frontier:
+        depth += 1
+        frontier = sorted({s.target for s in steps if s.source in frontier and s.target not in layer})
+        layer.update(dict.fromkeys(frontier, depth))
+    return layer
+
+
+def implication_map(implied: Sequence[Mapping[str, Any]]) -> Figure | None:
+    """The part of the implication map the implied guarantees were derived on, or ``None`` without a derivation.
+
+    Nodes are the definitions in the derivation steps of ``implied`` (the predicate's
+    ``implied`` list, :func:`theory.explain.explain`): the measured ones (where a
+    derivation starts) filled, the implied ones outlined, in columns by their distance
+    in claims from a measured one. Each step is an arrow labelled with its claim id (and
+    its status when not ``proven``). Every label has a row of its own, so none overlaps
+    another; the arrow to a target passes through its claim's label.
+    """
+    guarantees = [g for g in implied if g.get("implied") and g.get("derivation")]
+    steps = tuple(dict.fromkeys(_Step(str(s["from"]), str(s["to"]), str(s["claim"]), str(s.get("status", "")))
+                                for g in guarantees for s in g["derivation"]))
+    if not steps:
+        return None
+    measured = sorted({str(g["derivation"][0]["from"]) for g in guarantees})
+    layer = _layers(measured, steps)
+    items = sorted([(2 * layer[n], 0, n, None) for n in layer]
+                   + [(layer[s.source] + layer[s.target], 1, s.claim, s) for s in steps],
+                   key=lambda item: (item[0], item[1], item[2], str(item[3])))
+    rows = {(kind, name if step is None else step): -index for index, (_, kind, name, step) in enumerate(items)}
+    with _style():
+        figure, axes = _axes(0.3 * len(items) + 0.3)
+        axes.set_axis_off()
+        axes.set_xlim(-0.8, max(layer.values()) + 0.8)
+        axes.set_ylim(-len(items) + 0.5, 0.5)
+        for step in steps:
+            start, end = (layer[step.source], rows[(0, step.source)]), (layer[step.target], rows[(0, step.target)])
+            middle = ((start[0] + end[0]) / 2, rows[(1, step)])
+            dashed = "-" if step.status == "proven" else "--"
+            axes.plot([start[0], middle[0]], [start[1], middle[1]], color="#56606b", linewidth=0.8, linestyle=dashed)
+            axes.annotate("", xy=end, xytext=middle, arrowprops={"arrowstyle": "-|>", "color": "#56606b",
+                                                                 "linewidth": 0.8, "linestyle": dashed,
+                                                                 "shrinkA": 0, "shrinkB": 9})
+            label = _label(step.claim) + ("" if step.status == "proven" else f" ({_label(step.status)})")
+            axes.text(*middle, label, ha="center", va="center", fontsize=7.5, color="#1d232a",
+                      bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none"})
+        for node, column in layer.items():
+            filled = node in measured
+            axes.text(column, rows[(0, node)], _label(node), ha="center", va="center",
+                      color="white" if filled else "#1d232a", fontweight="bold" if filled else "normal",
+                      bbox={"boxstyle": "round,pad=0.3", "facecolor": "#3b6ea5" if filled else "white",
+                            "edgecolor": "#3b6ea5"})
+        caption = ("The part of the implication map used: measured definitions (filled) imply the others (outlined) "
+                   "along the claims on the arrows (dashed: a claim whose status is not proven)")
+        return Figure(caption, _svg(figure))

@@ -50,7 +50,8 @@ def test_html_shows_verdict_every_measurement_and_the_verify_command(table4: Cer
     assert levels == ["3", "3", "3/8", "4/9"]
     assert "does not meet the threshold 1/5" in html
     assert f"privcert verify {table4.certificate} --public-key {table4.certificate.parent / 'key.pub'}" in html
-    assert html.count("<svg") == 3  # class sizes, and the worst class of each t-closeness requirement
+    # class sizes, the worst class of each t-closeness requirement, and the implication map used
+    assert html.count("<svg") == 4
 
 
 def test_html_is_self_contained(table4: Certified) -> None:
@@ -125,6 +126,55 @@ def test_implied_guarantees_are_listed_when_present() -> None:
     assert "Implied guarantees" in html and "β = 3" in html
     assert "t_closeness → beta_likeness by soriacomas2015:x (proven)" in html
     assert "no claim leads from these levels to &lt;dp&gt;." in html
+
+
+def svg_texts(svg: str) -> list[str]:
+    """The text of every ``<text>`` element of an SVG document, as a reader gets it."""
+    from xml.etree import ElementTree
+
+    return ["".join(element.itertext()) for element in ElementTree.fromstring(svg).iter()
+            if element.tag.rsplit("}", 1)[-1] == "text"]
+
+
+def test_the_implication_map_names_every_definition_and_claim_of_the_derivations(table4: Certified) -> None:
+    html = table4.html.read_text(encoding="utf-8")
+    figure = re.search(r'<figure id="implication-map">(<svg.*?</svg>)', html, re.DOTALL)
+    assert figure is not None and html.index('id="implied"') < figure.start() < html.index('id="figures"')
+    steps = [step for g in table4.predicate["implied"] if g["implied"] for step in g["derivation"]]
+    assert steps  # Table 4's levels imply guarantees (risk from k-anonymity at least)
+    texts = svg_texts(figure.group(1))
+    definitions = {step[side] for step in steps for side in ("from", "to")}
+    claims = {step["claim"] + ("" if step["status"] == "proven" else f" ({step['status']})") for step in steps}
+    assert set(texts) == definitions | claims and len(texts) == len(definitions) + len(claims)
+
+
+def test_the_implication_map_draws_only_the_steps_used_and_labels_their_status() -> None:
+    from reports.plots import implication_map
+
+    implied = [
+        {"definition": "dp", "implied": True, "level": "ln(2)", "readable": "ε = ln(2)",
+         "from": {"model": "ldp", "attribute": "d", "level": "ln(2)"},
+         "derivation": [{"claim": "a2022:x", "status": "proven", "from": "ldp", "to": "kt_closeness"},
+                        {"claim": "a2022:y", "status": "corrected", "from": "kt_closeness", "to": "dp"}]},
+        {"definition": "kt_closeness", "implied": True, "level": "2", "readable": "t = 2",
+         "from": {"model": "ldp", "attribute": "d", "level": "ln(2)"},
+         "derivation": [{"claim": "a2022:x", "status": "proven", "from": "ldp", "to": "kt_closeness"}]},
+        {"definition": "beta_likeness", "implied": False, "nothing": "no claim leads there"},
+    ]
+    figure = implication_map(implied)
+    assert figure is not None
+    assert sorted(svg_texts(figure.svg)) == ["a2022:x", "a2022:y (corrected)", "dp", "kt_closeness", "ldp"]
+    assert implication_map(implied[2:]) is None and implication_map([]) is None
+
+
+def test_without_implied_guarantees_there_is_no_implication_map() -> None:
+    from reports.statement import build_predicate
+
+    result = audit(load_table(TABLE4 / "release.csv"), load_policy(TABLE4 / "policy.toml"))
+    nothing = [{"definition": "dp", "implied": False, "nothing": "no claim leads from these levels to dp."}]
+    for implied in (None, nothing):
+        html = render_html(view(build_predicate(result, "", implied=implied)))
+        assert 'id="implication-map"' not in html and "implication map" not in html
 
 
 def test_jupyter_views_use_the_same_page() -> None:
