@@ -1,7 +1,7 @@
 """The HTML certificate in a real browser: headless Chromium through Selenium (Debian chromium, chromium-driver).
 
-The test opens the page from disk, reads the verdict and every measurement from the DOM
-(``textContent`` for SVG text), checks that nothing from the release became an element,
+The test opens the page from disk, reads the verdict, every measurement and the labels of
+the implication map from the DOM (``textContent`` for SVG text), checks that nothing from the release became an element,
 and saves screenshots (desktop and phone width) in the test's temporary folder.
 """
 
@@ -60,6 +60,12 @@ def test_the_browser_shows_the_verdict_and_every_measurement(browser, table4: Ce
     svg_text = browser.execute_script(
         "return Array.from(document.querySelectorAll('svg text')).map(t => t.textContent).join(' ')")
     assert "class size |E| (records)" in svg_text and "worst class" in svg_text and "gastric ulcer" in svg_text
+    map_text = browser.execute_script(
+        "return Array.from(document.querySelectorAll('#implied #implication-map svg text')).map(t => t.textContent)")
+    steps = [step for g in table4.predicate["implied"] if g["implied"] for step in g["derivation"]]
+    assert sorted(map_text) == sorted({step[side] for step in steps for side in ("from", "to")}
+                                      | {step["claim"] for step in steps}) == ["k_anonymity", "privcert:k_risk",
+                                                                             "prosecutor_risk"]
     assert browser.execute_script("return document.querySelectorAll('script, img, iframe, link').length") == 0
     desktop = tmp_path / "certificate-desktop.png"
     assert browser.save_screenshot(str(desktop)) and desktop.stat().st_size > 10_000
