@@ -206,8 +206,10 @@ class _Rerun:
     def __call__(self, policy: Policy) -> RandomizedRun:
         from privcert.randomized_cli import RandomizedRun
 
-        certified = self.certified if policy.mechanism is not None and self.certified is not None else {}
-        ks = [m["parameters"]["k"] for m in certified.get("measurements") or () if m.get("model") in _SUBSET_MODELS]
+        certified = self.certified if policy.mechanism is not None and isinstance(self.certified, dict) else {}
+        ks = [(m.get("parameters") or {}).get("k") for m in certified.get("measurements") or ()
+              if isinstance(m, dict) and m.get("model") in _SUBSET_MODELS]
+        ks = [k for k in ks if k is not None]
         self.runs.append(RandomizedRun(policy, ks=",".join(str(k) for k in dict.fromkeys(ks)) or None,
                                        mode=certified.get("mode")))
         return self.runs[-1]

@@ -86,13 +86,23 @@ def test_a_changed_randomized_level_is_invalid(tmp_path: Path, mode: str, certif
                f"measured ['{certified}']" in done.stdout
 
 
-def test_a_changed_mode_or_a_dropped_section_is_invalid(tmp_path: Path) -> None:
+def test_a_changed_mode_a_dropped_level_or_section_is_invalid(tmp_path: Path) -> None:
     certificate = _certified(tmp_path, "publisher")
+    original = certificate.read_text()
     data = ["--data", str(tmp_path / "original.csv")]
-    _resigned(certificate, lambda predicate: predicate["randomized"]["measurements"].pop())
-    done = _verify(certificate, *data)
-    assert done.exit_code == 1 and "the certificate lists 8 randomized levels, measuring again gives 9" in done.stdout
-    _resigned(certificate, lambda predicate: predicate.pop("randomized"))
-    done = _verify(certificate, *data)
-    assert done.exit_code == 1
-    assert "the certified policy declares a [mechanism], but the certificate has no randomized levels" in done.stdout
+    expected = {
+        "mode": "INVALID: measurement 2 (require[2], ldp) differs in parameters: certified [{}], "
+                "measured [{'data_independent': True}]",
+        "level": "INVALID: the certificate lists 8 randomized levels, measuring again gives 9",
+        "section": "INVALID: the certified policy declares a [mechanism], but the certificate has no randomized levels",
+    }
+    changes = {
+        "mode": lambda predicate: predicate["randomized"].update(mode="auditor"),  # measured again as the auditor
+        "level": lambda predicate: predicate["randomized"]["measurements"].pop(),
+        "section": lambda predicate: predicate.pop("randomized"),
+    }
+    for name, change in changes.items():
+        certificate.write_text(original)
+        _resigned(certificate, change)
+        done = _verify(certificate, *data)
+        assert done.exit_code == 1 and expected[name] in done.stdout, (name, done.output)
