@@ -167,7 +167,7 @@ def verify_command(
             typer.echo(f"verdict certified: {statement.predicate.get('verdict')} (the count tables are not embedded: "
                        "pass --data to re-check the release)")
             return
-        findings = check_embedded_counts(statement, randomized=rerun)
+        findings = check_embedded_counts(statement, certificate.parent, randomized=rerun)
         done = f"embedded count tables: sha256 matches; {measured} measurements re-measured from them and identical"
     else:
         try:

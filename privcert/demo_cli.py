@@ -43,7 +43,7 @@ def _verified(certificate: Path, public_key: Path, release: Path) -> str:
     findings = (check_release(statement, release)
                 + check_measurements(statement, lambda policy: audit(load_table(release), policy, source=str(release)),
                                      release.parent)
-                + check_embedded_counts(statement))
+                + check_embedded_counts(statement, certificate.parent))
     if findings:
         return "INVALID: " + "; ".join(finding.what for finding in findings)
     return (f"valid: signature, release digest, {len(statement.predicate['measurements'])} measurements re-measured "

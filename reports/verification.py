@@ -76,6 +76,7 @@ def check_measurements(statement: Statement, rerun: Callable[[Policy], AuditResu
 
 def check_embedded_counts(
     statement: Statement,
+    base: Path,
     randomized: Callable[[Policy], Callable[[Report], Sequence[Measurement]]] | None = None,
 ) -> tuple[Finding, ...]:
     """Re-measure from the count tables embedded in the certificate, without the release.
@@ -95,7 +96,7 @@ def check_embedded_counts(
                         f"{counts.get('sha256')}"),)
     try:
         classes, tables, hierarchies = decode_counts(counts["tables"])
-        policy = certified_policy(statement, Path.cwd(), hierarchies)
+        policy = certified_policy(statement, base, hierarchies)
         specs = tuple(table.spec for table in tables)
         if specs != policy.attributes:
             return (Finding(f"the embedded count tables are for the attributes {[list(s.columns) for s in specs]}, "
