@@ -25,6 +25,7 @@ import sympy
 from theory._checks_domingoferrer2015 import CHECKS as _CHECKS_DOMINGOFERRER2015
 from theory._checks_ekenstedt2022 import CHECKS as _CHECKS_EKENSTEDT2022
 from theory._checks_ekenstedt2022_tables import CHECKS as _CHECKS_TABLES
+from theory._checks_mechanisms import CHECKS as _CHECKS_MECHANISMS
 from theory._checks_privcert import CHECKS as _CHECKS_PRIVCERT
 from theory._checks_soriacomas2015 import CHECKS as _CHECKS_SORIACOMAS2015
 from theory.claims import CheckResult, Claim, all_claims, claim
@@ -32,13 +33,7 @@ from theory.claims import CheckResult, Claim, all_claims, claim
 __all__ = ["CHECKS", "check", "check_all", "deep_search"]
 
 
-def _mechanism_checks() -> dict[str, Callable[[], CheckResult]]:
-    from theory._claims_mechanisms import CHECKS as mechanisms
-
-    return dict(mechanisms)
-
-
-CHECKS: dict[str, Callable[[], CheckResult]] = {**_CHECKS_EKENSTEDT2022, **_CHECKS_TABLES, **_CHECKS_DOMINGOFERRER2015, **_CHECKS_SORIACOMAS2015, **_mechanism_checks(), **_CHECKS_PRIVCERT}
+CHECKS: dict[str, Callable[[], CheckResult]] = {**_CHECKS_EKENSTEDT2022, **_CHECKS_TABLES, **_CHECKS_DOMINGOFERRER2015, **_CHECKS_SORIACOMAS2015, **_CHECKS_MECHANISMS, **_CHECKS_PRIVCERT}
 """claim id -> zero-argument check."""
 
 

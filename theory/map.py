@@ -20,16 +20,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import matplotlib
+from theory.definitions import DEFINITIONS
+from theory.graph import Edge, Graph
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.transforms import Bbox  # noqa: E402
-
-from theory.definitions import DEFINITIONS  # noqa: E402
-from theory.graph import Edge, Graph  # noqa: E402
+if TYPE_CHECKING:
+    from matplotlib import pyplot as plt
+    from matplotlib.transforms import Bbox
 
 __all__ = ["POSITIONS", "ISOLATED", "edge_style", "edge_label", "render_map"]
 
@@ -97,8 +95,14 @@ def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ..
     """Write the map of ``graph`` to ``out`` (SVG; the suffix picks another format) and return the path.
 
     ``bounds`` maps a definition id to lines about its closed-form bound claims, listed
-    under the map (Soria-Comas et al. 2015, Props. 1-2 for EMD t-closeness).
+    under the map (Soria-Comas et al. 2015, Props. 1-2 for EMD t-closeness). matplotlib
+    is imported here, on the first drawing, with the Agg backend.
     """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
     out = Path(out)
     groups: dict[tuple[str, str], list[Edge]] = defaultdict(list)
     for edge in graph.edges:
