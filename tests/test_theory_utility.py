@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from theory import levels
-from theory._claims_mechanisms import CHECKS, CLAIMS, table_for
+from theory._checks_mechanisms import CHECKS, table_for
+from theory._claims_mechanisms import CLAIMS
 from theory.planner import exp_epsilon_for_t, implied_t, plan
 from theory.randomized_response import (
     EQ1_DERIVED,

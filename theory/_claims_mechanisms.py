@@ -19,8 +19,6 @@ Ekenstedt et al. 2022, Sec. V.A (eqs. (1)-(2)), Sec. V.B (eqs. (5)-(6)).
 
 from __future__ import annotations
 
-from typing import Any
-
 import sympy
 
 from theory.claims import Claim, Source
@@ -43,7 +41,6 @@ from theory.utility import F2_DERIVED, F2_PRINTED
 
 __all__ = ["CLAIMS", "CHECKS", "table_for"]
 
-_FROM_CHECKS = ("CHECKS", "table_for")
 
 _PAPER = "Ekenstedt et al. 2022"
 _U = sympy.Symbol("U")
@@ -111,11 +108,3 @@ CLAIMS: tuple[Claim, ...] = (
     ),
 )
 
-
-def __getattr__(name: str) -> Any:
-    """``CHECKS`` and ``table_for`` from :mod:`theory._checks_mechanisms`, imported on first use."""
-    if name in _FROM_CHECKS:
-        from theory import _checks_mechanisms
-
-        return getattr(_checks_mechanisms, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
