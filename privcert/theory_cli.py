@@ -6,11 +6,8 @@ definition or claim id, or a malformed ``--param``; the message lists the valid 
 
 from __future__ import annotations
 
-import atexit
-import gc
 import json
 from fractions import Fraction
-from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypedDict
 
@@ -26,18 +23,6 @@ MAX_N = 8
 """Largest table searched by Z3 from the command line (the search grows exponentially in N)."""
 
 MAP_FORMATS = (".svg", ".png", ".pdf")
-
-
-@cache
-def _freeze_at_exit() -> None:
-    """Spare the interpreter its garbage collections at exit over the sympy and matplotlib objects still alive.
-
-    They live until the process ends, and the collector's passes over them while the
-    interpreter shuts down took about 0.5 s of a 3 s ``privcert theory map``; :func:`gc.freeze`,
-    run at exit, moves them out of the collector's reach (the memory goes with the process).
-    Registered once per process.
-    """
-    atexit.register(gc.freeze)
 
 
 def _fail(message: str) -> NoReturn:
@@ -133,7 +118,6 @@ def claims(
     timeout: float = typer.Option(10.0, "--timeout", metavar="SECONDS", help="Seconds per Z3 call for --deep."),
 ) -> None:
     """Every registered claim with the status earned by checking it (cached until the theory's code changes)."""
-    _freeze_at_exit()
     from theory.status_cache import claim_row, claim_rows
 
     if deep:
@@ -165,7 +149,6 @@ def implies(
     as_json: bool = typer.Option(False, "--json", metavar="FILE|-", help="Print JSON."),
 ) -> None:
     """Does A imply B? The best path, its composed f, and B's level for a given level of A."""
-    _freeze_at_exit()
     import sympy
     from verifier.display import formula
 
@@ -324,7 +307,6 @@ def explain(
     as_json: bool = typer.Option(False, "--json", metavar="FILE|-", help="Print the list of implied guarantees as JSON."),
 ) -> None:
     """What the audit's measured levels imply about every other definition, with the derivation path."""
-    _freeze_at_exit()
     from verifier.errors import VerifierError
 
     from theory.explain import explain_file
@@ -342,7 +324,6 @@ def explain(
 @app.command(name="map")
 def draw_map(out: Path = typer.Option(Path("map.svg"), "--out", metavar="FILE", help="SVG file to write.")) -> None:
     """Draw the implication map (Ekenstedt et al. 2022, Figs. 1-2) with checked statuses."""
-    _freeze_at_exit()
     from theory.claims import all_claims
     from theory.graph import build_graph
     from theory.map import render_map

@@ -5,26 +5,36 @@ An audit becomes an in-toto Statement v1 (:mod:`reports.statement`), serialized 
 release's count tables (:mod:`reports.embedded_counts`). :mod:`reports.verification`
 re-checks the signature, the release's digest and every measurement, from the release or
 from the embedded tables. :mod:`reports.html`, :mod:`reports.pdf` and :mod:`reports.plots`
-render it (:mod:`reports.views` writes both views).
+render it (:mod:`reports.views` writes both views). The names below are imported on first
+use, so that computing a digest (``reports.statement.sha256_file``) loads no signing code.
 """
 
-from reports.signing import CertificateError, generate_keys, load_public_key, load_signer, open_envelope, sign
-from reports.statement import PREDICATE_TYPE, STATEMENT_TYPE, Statement, build_statement, canonical
-from reports.verification import Finding, check_measurements, check_release
+from __future__ import annotations
 
-__all__ = [
-    "CertificateError",
-    "Finding",
-    "PREDICATE_TYPE",
-    "STATEMENT_TYPE",
-    "Statement",
-    "build_statement",
-    "canonical",
-    "check_measurements",
-    "check_release",
-    "generate_keys",
-    "load_public_key",
-    "load_signer",
-    "open_envelope",
-    "sign",
-]
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "CertificateError": "reports.signing",
+    "generate_keys": "reports.signing",
+    "load_public_key": "reports.signing",
+    "load_signer": "reports.signing",
+    "open_envelope": "reports.signing",
+    "sign": "reports.signing",
+    "PREDICATE_TYPE": "reports.statement",
+    "STATEMENT_TYPE": "reports.statement",
+    "Statement": "reports.statement",
+    "build_statement": "reports.statement",
+    "canonical": "reports.statement",
+    "Finding": "reports.verification",
+    "check_measurements": "reports.verification",
+    "check_release": "reports.verification",
+}
+
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'reports' has no attribute {name!r}")
