@@ -2,9 +2,10 @@
 
 An engine registers the release as a view named ``release`` whose columns are the
 file's columns (CSV: all text; Parquet: as stored; Hive partition values: text) and
-runs the statements of :func:`aggregation`; what comes back is one row per distinct
-combination of the grouped columns with its ``COUNT(*)``, a 64-bit integer on both
-engines. :class:`SqlEngine` turns those rows into count tables with
+runs the one statement of :func:`aggregation`: a single scan with one grouping set for
+the classes and one per attribute. What comes back is one row per distinct combination
+of each set's columns with its ``COUNT(*)``, a 64-bit integer on both engines, split
+here by set (:func:`split_sets`). :class:`SqlEngine` turns those rows into count tables with
 :func:`verifier.counts.count_tables_from_groups`, so that coding, exact parsing of
 numerical values (once per distinct value), missing values and errors are those of the
 pandas path.
@@ -27,7 +28,7 @@ from verifier.engines.locate import release_locator
 from verifier.errors import DataError
 from verifier.load import check_csv, check_schema, csv_header, parquet_files, release_format
 
-__all__ = ["COUNT", "RELATION", "quote", "aggregation", "EngineReadError", "Runner", "SqlEngine",
+__all__ = ["COUNT", "RELATION", "quote", "aggregation", "split_sets", "EngineReadError", "Runner", "SqlEngine",
            "first_lines"]
 
 RELATION = "release"
@@ -42,14 +43,46 @@ def quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def aggregation(columns: Sequence[str]) -> str:
-    """``SELECT columns..., COUNT(*) FROM release GROUP BY columns...``: the one statement of every engine.
+def _marker(index: int) -> str:
+    """The name of ``GROUPING()`` of the ``index``-th sensitive column."""
+    return f"privcert_grouped_{index}"
 
-    Missing values form groups of their own (SQL's ``GROUP BY`` puts every NULL in one
-    group), so no row is dropped; ``COUNT(*)`` counts rows, never values.
+
+def aggregation(qi: Sequence[str], sets: Sequence[Sequence[str]]) -> str:
+    """The one statement of every engine: one scan, grouping sets ``qi`` and ``qi + set`` for each set.
+
+    ``SELECT qi..., columns..., GROUPING(column)..., COUNT(*) FROM release GROUP BY
+    GROUPING SETS ((qi...), (qi..., set...), ...)``. ``GROUPING(column)`` is 0 where the
+    row's set groups by the column, which tells the sets apart even where a missing value
+    is a NULL of its own; missing values form groups of their own (every NULL in one
+    group), so no row is dropped, and ``COUNT(*)`` counts rows, never values.
     """
-    names = ", ".join(quote(column) for column in dict.fromkeys(columns))
-    return f"SELECT {names}, COUNT(*) AS {quote(COUNT)} FROM {RELATION} GROUP BY {names}"
+    columns = list(dict.fromkeys(c for group in sets for c in group))
+    names = ", ".join(quote(column) for column in dict.fromkeys([*qi, *columns]))
+    markers = "".join(f", GROUPING({quote(c)}) AS {quote(_marker(i))}" for i, c in enumerate(columns))
+    grouping = ", ".join("(" + ", ".join(quote(c) for c in dict.fromkeys([*qi, *group])) + ")"
+                         for group in ([], *sets))
+    return (f"SELECT {names}{markers}, COUNT(*) AS {quote(COUNT)} FROM {RELATION} "
+            f"GROUP BY GROUPING SETS ({grouping})")
+
+
+def split_sets(table: pa.Table, qi: Sequence[str],
+               sets: Sequence[Sequence[str]]) -> list[tuple[pd.DataFrame, np.ndarray]]:
+    """The result of :func:`aggregation` as one (groups, counts) pair per grouping set, classes first.
+
+    Groups are pandas frames of their set's columns (exact integers, never floats), counts int64.
+    """
+    columns = list(dict.fromkeys(c for group in sets for c in group))
+    grouped = {c: table.column(_marker(i)).to_numpy() == 0 for i, c in enumerate(columns)}
+    frame = table.drop_columns([_marker(i) for i in range(len(columns))] + [COUNT]).to_pandas(integer_object_nulls=True)
+    counts = table.column(COUNT).to_numpy().astype(np.int64, copy=False)
+    found = []
+    for group in ([], *sets):
+        rows = np.ones(len(frame), dtype=bool)
+        for column in columns:
+            rows &= grouped[column] == (column in group)
+        found.append((frame.loc[rows, list(dict.fromkeys([*qi, *group]))].reset_index(drop=True), counts[rows]))
+    return found
 
 
 class EngineReadError(Exception):
@@ -90,8 +123,7 @@ class SqlEngine(ABC):
         header = csv_header(path, encoding) if kind == "csv" else None
         if kind == "csv":
             self._check_csv(path, encoding)
-        statements = [aggregation(qi)] + [aggregation(tuple(qi) + spec.columns) for spec in attributes]
-        frames = []
+        sets = [spec.columns for spec in attributes]
         try:
             with self._open(path, kind, header, encoding) as run:
                 schema = run(f"SELECT * FROM {RELATION} LIMIT 0").schema
@@ -99,23 +131,16 @@ class SqlEngine(ABC):
                     check_schema(path, schema)
                 check_columns(schema.names, qi, attributes, source)
                 partitions = len(parquet_files(path)) if path.is_dir() else 1
-                phase("scan", 0, len(statements), f"aggregations over {partitions:,} partition(s)")
-                for done, statement in enumerate(statements, start=1):
-                    frames.append(_frame(run(statement)))
-                    rows = int(frames[0][1].sum())
-                    phase("group", done, len(statements), f"aggregations, {rows:,} rows in {partitions:,} partition(s)")
+                phase("scan", 0, 1, f"aggregation over {partitions:,} partition(s)")
+                frames = split_sets(run(aggregation(qi, sets)), qi, sets)
+                rows = int(frames[0][1].sum())
+                phase("group", 1, 1, f"aggregation, {rows:,} rows in {partitions:,} partition(s)")
         except EngineReadError as error:
             if kind == "csv":
                 check_csv(path, encoding)
             raise DataError(f"{path}: cannot read the file as {kind.upper()} with --engine {self.name}: {error}") from error
         return count_tables_from_groups(frames[0], frames[1:], qi, attributes, source=source,
                                         locate=release_locator(path, kind, encoding))
-
-
-def _frame(table: pa.Table) -> tuple[pd.DataFrame, np.ndarray]:
-    """The result of :func:`aggregation` as pandas (exact integers, never floats) and the counts (int64)."""
-    counts = table.column(COUNT).to_numpy().astype(np.int64, copy=False)
-    return table.drop_columns([COUNT]).to_pandas(integer_object_nulls=True), counts
 
 
 def first_lines(text: str, lines: int = 3) -> str:
