@@ -18,6 +18,8 @@ from privcert.options import EncodingOption
 
 if TYPE_CHECKING:
     from privcert.randomized_cli import RandomizedRun
+    from reports.statement import Statement
+    from reports.verification import Finding
     from verifier.audit import AuditResult
     from verifier.policy import Policy
 
@@ -144,10 +146,7 @@ def verify_command(
 ) -> None:
     """Check a certificate: signature, then every measurement and randomized level, re-measured from the release (--data) or from the embedded count tables."""
     from reports.signing import CertificateError, load_public_key, open_envelope
-    from reports.verification import check_embedded_counts, check_measurements, check_randomized, check_release
-    from verifier.audit import audit
     from verifier.errors import VerifierError
-    from verifier.load import load_table
 
     try:
         document = json.loads(certificate.read_text(encoding="utf-8"))
@@ -160,35 +159,50 @@ def verify_command(
         typer.echo(f"INVALID: {certificate}: {error}")
         raise typer.Exit(1) from error
     typer.echo(f"signature: valid ({statement.subject_name}, sha256 {statement.subject_sha256})")
-    measured = len(statement.predicate["measurements"])
-    rerun = _Rerun(statement.predicate.get("randomized"))
-    if data is None:
-        if "tables" not in statement.predicate.get("counts", {}):
-            typer.echo(f"verdict certified: {statement.predicate.get('verdict')} (the count tables are not embedded: "
-                       "pass --data to re-check the release)")
-            return
-        findings = check_embedded_counts(statement, certificate.parent, randomized=rerun)
-        done = f"embedded count tables: sha256 matches; {measured} measurements re-measured from them and identical"
-    else:
-        try:
-            findings = check_release(statement, data)
-            if not findings:
-                findings = check_measurements(
-                    statement,
-                    lambda policy: audit(load_table(data, encoding=encoding), policy, source=str(data),
-                                         randomized=rerun(policy)),
-                    data.parent)
-        except (OSError, VerifierError) as error:
-            raise _bad_input(str(error)) from error
-        done = f"release: sha256 matches; {measured} measurements re-measured and identical"
-    if not findings:
-        findings = check_randomized(statement, rerun.section())
-        done += "; randomized levels measured again and identical" if rerun.section() else ""
+    if data is None and "tables" not in statement.predicate.get("counts", {}):
+        typer.echo(f"verdict certified: {statement.predicate.get('verdict')} (the count tables are not embedded: "
+                   "pass --data to re-check the release)")
+        return
+    try:
+        findings, done = certificate_findings(statement, certificate, data, encoding)
+    except (OSError, VerifierError) as error:
+        raise _bad_input(str(error)) from error
     for finding in findings:
         typer.echo(f"INVALID: {finding.what}")
     if findings:
         raise typer.Exit(1)
     typer.echo(f"{done}; verdict {statement.predicate['verdict']}")
+
+
+def certificate_findings(statement: Statement, certificate: Path, data: Path | None,
+                         encoding: str = "utf-8") -> tuple[tuple[Finding, ...], str]:
+    """What does not hold of a certificate whose signature verified, and a sentence of what was checked.
+
+    With ``data``: the release's digest, then every measurement re-measured from it; without:
+    every measurement re-measured from the embedded count tables. Then the randomized levels.
+    """
+    from reports.verification import check_embedded_counts, check_measurements, check_randomized, check_release
+    from verifier.audit import audit
+    from verifier.load import load_table
+
+    measured = len(statement.predicate["measurements"])
+    rerun = _Rerun(statement.predicate.get("randomized"))
+    if data is None:
+        findings = check_embedded_counts(statement, certificate.parent, randomized=rerun)
+        done = f"embedded count tables: sha256 matches; {measured} measurements re-measured from them and identical"
+    else:
+        findings = check_release(statement, data)
+        if not findings:
+            findings = check_measurements(
+                statement,
+                lambda policy: audit(load_table(data, encoding=encoding), policy, source=str(data),
+                                     randomized=rerun(policy)),
+                data.parent)
+        done = f"release: sha256 matches; {measured} measurements re-measured and identical"
+    if not findings:
+        findings = check_randomized(statement, rerun.section())
+        done += "; randomized levels measured again and identical" if rerun.section() else ""
+    return findings, done
 
 
 _SUBSET_MODELS = ("kt_closeness", "k_eps_dp")  # their parameter k is a subset size (--k), not the smallest class

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from privcert.certificate_cli import write_certificate
+from privcert.certificate_cli import certificate_findings, write_certificate
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -35,15 +35,9 @@ EXAMPLES = (
 def _verified(certificate: Path, public_key: Path, release: Path) -> str:
     """Verify a certificate as ``privcert verify`` does, with and without the release; one line saying what held."""
     from reports.signing import load_public_key, open_envelope
-    from reports.verification import check_embedded_counts, check_measurements, check_release
-    from verifier.audit import audit
-    from verifier.load import load_table
 
     statement = open_envelope(json.loads(certificate.read_text(encoding="utf-8")), load_public_key(public_key))
-    findings = (check_release(statement, release)
-                + check_measurements(statement, lambda policy: audit(load_table(release), policy, source=str(release)),
-                                     release.parent)
-                + check_embedded_counts(statement, certificate.parent))
+    findings = certificate_findings(statement, certificate, release)[0] + certificate_findings(statement, certificate, None)[0]
     if findings:
         return "INVALID: " + "; ".join(finding.what for finding in findings)
     return (f"valid: signature, release digest, {len(statement.predicate['measurements'])} measurements re-measured "
