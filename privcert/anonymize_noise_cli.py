@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from privcert.anonymize_rr_cli import write_release
+from privcert.anonymize_rr_cli import OriginalData, ReleaseOut, ReleaseSeed, write_release
 from verifier.errors import DataError, MechanismError, PolicyError
 
 if TYPE_CHECKING:
@@ -26,15 +26,15 @@ __all__ = ["noise_command"]
 
 
 def noise_command(
-    data: Annotated[Path, typer.Argument(metavar="DATA", help="The original data (.csv, .csv.gz, .parquet).")],
+    data: OriginalData,
     sensitive: Annotated[str, typer.Option("--sensitive", metavar="NAME", help="The numerical column to perturb.")],
     scale: Annotated[str, typer.Option("--scale", metavar="B", help="Laplace scale b, or Gaussian σ (e.g. 2 or 1/2).")],
     buckets: Annotated[str, typer.Option("--buckets", metavar="E1,E2,...", help="Increasing bucket boundaries, e.g. 30,50,70.")],
-    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The release to write (CSV).")],
+    out: ReleaseOut,
     noise: Annotated[str, typer.Option("--noise", metavar="KIND", help="laplace or gaussian.")] = "laplace",
     mechanism_out: Annotated[Path | None, typer.Option(
         "--mechanism-out", metavar="FILE", help="Where to write the mechanism TOML (default: RELEASE with .mechanism.toml).")] = None,
-    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the random generator.")] = 0,
+    seed: ReleaseSeed = 0,
 ) -> None:
     """Additive noise: each value v becomes the bucket of v + X, X ~ Laplace(0, b) or N(0, σ²).
 

@@ -21,7 +21,11 @@ if TYPE_CHECKING:
 
     from verifier.mechanism import AnyMechanism
 
-__all__ = ["rr_command", "write_release"]
+__all__ = ["rr_command", "write_release", "OriginalData", "ReleaseOut", "ReleaseSeed"]
+
+OriginalData = Annotated[Path, typer.Argument(metavar="DATA", help="The original data (.csv, .csv.gz, .parquet).")]
+ReleaseOut = Annotated[Path, typer.Option("--out", metavar="FILE", help="The release to write (CSV).")]
+ReleaseSeed = Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the random generator.")]
 
 
 def _keep(text: str) -> Fraction:
@@ -37,14 +41,14 @@ def _keep(text: str) -> Fraction:
 
 
 def rr_command(
-    data: Annotated[Path, typer.Argument(metavar="DATA", help="The original data (.csv, .csv.gz, .parquet).")],
+    data: OriginalData,
     sensitive: Annotated[str, typer.Option("--sensitive", metavar="NAMES", help="The column to randomize.")],
     keep: Annotated[str, typer.Option("--keep", metavar="P", help="Probability of keeping the true value (e.g. 0.6 or 3/5).")],
-    out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The release to write (CSV).")],
+    out: ReleaseOut,
     mode: Annotated[str, typer.Option("--mode", metavar="MODE", help="uniform (Fig. 4) or empirical (Fig. 5) replacement.")] = "uniform",
     mechanism_out: Annotated[Path | None, typer.Option(
         "--mechanism-out", metavar="FILE", help="Where to write the mechanism CSV (default: RELEASE with .mechanism.csv).")] = None,
-    seed: Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the random generator.")] = 0,
+    seed: ReleaseSeed = 0,
 ) -> None:
     """Randomized response: keep each value with probability --keep, else draw a replacement.
 
