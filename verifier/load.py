@@ -112,7 +112,8 @@ def _read_csv(path: Path, encoding: str) -> pd.DataFrame:
 
     try:
         table = pacsv.read_csv(
-            io.BytesIO(text.encode("utf-8")),
+            # UTF-8 input, once validated by the decode, is handed to Arrow as it is (no re-encoding)
+            io.BytesIO(raw.removeprefix(codecs.BOM_UTF8) if codec == "utf-8-sig" else text.encode("utf-8")),
             read_options=pacsv.ReadOptions(use_threads=True, block_size=1 << 24),
             parse_options=pacsv.ParseOptions(newlines_in_values=True, invalid_row_handler=keep_first),
             convert_options=pacsv.ConvertOptions(
