@@ -1,6 +1,6 @@
 """``privcert anonymize noise``: a seeded release with additive Laplace or Gaussian noise, bucketed.
 
-Thin: parses the options, builds the mechanism with :mod:`mechanisms.noise` over the
+Thin: parses the options, builds the mechanism with :mod:`verifier.noise_mechanism` over the
 column's values, samples the release (each value replaced by the bucket its noisy value
 falls in) and writes the release and the published mechanism (TOML: noise, scale,
 boundaries, values) that ``privcert measure --mechanism`` reads.
@@ -41,7 +41,7 @@ def noise_command(
     The bucket probabilities are transcendental: levels measured on this mechanism are
     reported as exact lower and upper bounds (docs/randomized.md).
     """
-    from mechanisms.noise import NOISES, NoiseSpec, exact_number, write_noise_spec
+    from verifier.noise_mechanism import NOISES, NoiseSpec, exact_number, write_noise_spec
 
     def build(column: pd.Series) -> tuple[IntervalMechanism, Callable[[Path], None], pd.Series]:
         if noise not in NOISES:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import shlex
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -17,11 +16,10 @@ import typer
 from privcert.options import EncodingOption
 
 if TYPE_CHECKING:
-    from privcert.randomized_cli import RandomizedRun
     from reports.statement import Statement
     from reports.verification import Finding
     from verifier.audit import AuditResult
-    from verifier.policy import Policy
+    from verifier.randomized_levels import MechanismChoice
 
 __all__ = ["keygen_command", "report_command", "verify_command", "write_certificate"]
 
@@ -38,8 +36,7 @@ def _verify_command(certificate: Path, public_key: str, release: str | None) -> 
 
 
 def write_certificate(result: AuditResult, release: Path, policy: Path, key: Path | None, out: Path | None, *,
-                      html: Path | None = None, pdf: Path | None = None, embed_counts: bool = True,
-                      randomized: dict[str, Any] | None = None) -> None:
+                      html: Path | None = None, pdf: Path | None = None, embed_counts: bool = True) -> None:
     """Sign the audit of ``release`` with ``key`` and write the envelope to ``out`` (both or neither),
     and its views to ``html`` and ``pdf``.
 
@@ -64,7 +61,8 @@ def write_certificate(result: AuditResult, release: Path, policy: Path, key: Pat
         raise _bad_input(f"--sign {key}: {error}") from error
     statement = build_statement(result, release, policy.read_text(encoding="utf-8"),
                                 counts=counts_section(result, embed=embed_counts),
-                                implied=explain(result.to_json()).to_json(), randomized=randomized)
+                                implied=explain(result.to_json()).to_json(),
+                                randomized=None if result.randomized is None else result.randomized.to_json())
     text = None
     if signer is not None and out is not None:
         text = json.dumps(sign(statement, signer), indent=2) + "\n"
@@ -182,53 +180,44 @@ def certificate_findings(statement: Statement, certificate: Path, data: Path | N
     every measurement re-measured from the embedded count tables. Then the randomized levels.
     """
     from reports.verification import check_embedded_counts, check_measurements, check_randomized, check_release
+    from theory.implied import audit_release
     from verifier.audit import audit
     from verifier.load import load_table
 
     measured = len(statement.predicate["measurements"])
-    rerun = _Rerun(statement.predicate.get("randomized"))
+    choice = _certified_choice(statement.predicate.get("randomized"))
+    randomized: dict[str, Any] | None = None
     if data is None:
-        findings = check_embedded_counts(statement, certificate.parent, randomized=rerun)
+        findings, rerun = check_embedded_counts(statement, certificate.parent, mechanism=choice)
         done = f"embedded count tables: sha256 matches; {measured} measurements re-measured from them and identical"
     else:
-        findings = check_release(statement, data)
+        findings, rerun = check_release(statement, data), None
         if not findings:
-            findings = check_measurements(
-                statement,
-                lambda policy: audit(load_table(data, encoding=encoding), policy, source=str(data),
-                                     randomized=rerun(policy)),
+            findings, rerun = check_measurements(
+                statement, lambda policy: audit(load_table(data, encoding=encoding), policy, source=str(data),
+                                                mechanism=choice, implications=audit_release),
                 data.parent)
         done = f"release: sha256 matches; {measured} measurements re-measured and identical"
-    if not findings:
-        findings = check_randomized(statement, rerun.section())
-        done += "; randomized levels measured again and identical" if rerun.section() else ""
+    if rerun is not None and rerun.randomized is not None:
+        randomized = rerun.randomized.to_json()
+    if not findings and rerun is not None:
+        findings = check_randomized(statement, randomized)
+        done += "; randomized levels measured again and identical" if randomized else ""
     return findings, done
 
 
 _SUBSET_MODELS = ("kt_closeness", "k_eps_dp")  # their parameter k is a subset size (--k), not the smallest class
 
 
-@dataclass
-class _Rerun:
-    """The randomized levels measured again for ``verify``: the certified policy's ``[mechanism]``
-    with the mode and subset sizes of the certificate's ``randomized`` section (``audit --mode``
-    and ``--k`` may have set them), kept for the comparison once the audit has measured them."""
+def _certified_choice(certified: Any) -> MechanismChoice:
+    """The mode and subset sizes of the certificate's ``randomized`` section (``audit --mode`` and
+    ``--k`` may have set them), to measure the randomized levels again as they were measured."""
+    from verifier.randomized_levels import MechanismChoice
 
-    certified: dict[str, Any] | None
-    runs: list[RandomizedRun] = field(default_factory=list)
-
-    def __call__(self, policy: Policy) -> RandomizedRun:
-        from privcert.randomized_cli import RandomizedRun
-
-        certified = self.certified if policy.mechanism is not None and isinstance(self.certified, dict) else {}
-        ks = [(m.get("parameters") or {}).get("k") for m in certified.get("measurements") or ()
-              if isinstance(m, dict) and m.get("model") in _SUBSET_MODELS]
-        ks = [k for k in ks if k is not None]
-        self.runs.append(RandomizedRun(policy, ks=",".join(str(k) for k in dict.fromkeys(ks)) or None,
-                                       mode=certified.get("mode")))
-        return self.runs[-1]
-
-    def section(self) -> dict[str, Any] | None:
-        """The randomized section measured again (``None``: no audit ran, or no ``[mechanism]``)."""
-        run = self.runs[-1] if self.runs else None
-        return None if run is None or run.section is None else run.section.to_json()
+    if not isinstance(certified, dict):
+        return MechanismChoice()
+    ks = [(m.get("parameters") or {}).get("k") for m in certified.get("measurements") or ()
+          if isinstance(m, dict) and m.get("model") in _SUBSET_MODELS]
+    mode = certified.get("mode")
+    return MechanismChoice(mode=mode if isinstance(mode, str) else None,
+                           ks=tuple(dict.fromkeys(k for k in ks if isinstance(k, int))))

@@ -49,11 +49,9 @@ from verifier.errors import ExcludedRowsWarning, IdentifierColumnWarning, Policy
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from verifier.audit import AuditResult
     from verifier.counts import AttributeSpec, Missing
     from verifier.engines import Engine
-    from verifier.measure import Report
-    from verifier.policy import Policy
+    from verifier.measure import MeasureResult
 
 SCHEMA_VERSION = "1"
 """Version of the JSON contract (privcert/data/schema/results.schema.json)."""
@@ -152,7 +150,7 @@ def _internal(error: BaseException, debug: bool) -> int:
 
 
 def _stderr(kind: str, message: str) -> None:
-    from privcert.output import safe
+    from verifier.escape import safe
 
     sys.stderr.write(f"{kind}: {safe(message)}\n")
 
@@ -280,9 +278,10 @@ def _write_json(document: dict[str, Any], target: str | None) -> bool:
     return False
 
 
-def _document(report: Report, report_json: dict[str, Any], data: Path | None, extra: dict[str, Any]) -> dict[str, Any]:
+def _document(report: MeasureResult, data: Path | None, results: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON document of a run: the results (``report``'s, or an audit's) and the ``run`` facts."""
     run = _run_metadata(data, dict(report.timings), report.engine)
-    return {"schema_version": SCHEMA_VERSION, **report_json, **extra, "run": run}
+    return {"schema_version": SCHEMA_VERSION, **(results or report.to_json()), "run": run}
 
 
 def _engine(engine: str, master: str | None) -> Engine:
@@ -315,37 +314,24 @@ def measure_command(
     quiet: QuietOption = False,
 ) -> None:
     """Measure every privacy model on a release and print the optimal levels."""
+    from privcert.api import measure
     from privcert.output import print_report
-    from privcert.randomized_cli import parse_ks, randomized_section
+    from privcert.randomized_cli import mechanism_choice, parse_ks, print_randomized
     from verifier.hierarchy import load_hierarchy
-    from verifier.measure import measure
 
     with _reporting_errors():
         specs = _specs(sensitive, numerical or [], ordinal or [], missing or [], joint or [])
         names = tuple(spec.columns[0] for spec in specs if len(spec.columns) == 1)
         hierarchies = _assignments(hierarchy or [], "--hierarchy", names, lambda text, _: load_hierarchy(text))
         ls = parse_ks(",".join(l), "--l") if l else (2,)
-        counter = _engine(engine, master)
-        report = measure(data, _split(qi, "--qi"), specs, hierarchies=hierarchies, l=list(ls), source=str(data),
-                         engine=counter, encoding=encoding, progress=False if quiet else None)
-        randomized = randomized_section(report, mechanism=mechanism, ks=k, mode=mode, attribute=names[0])
-        document = _document(report, report.to_json(), data, {"randomized": randomized.to_json()} if randomized else {})
-        if not _write_json(document, json_out):
+        report = measure(data, _split(qi, "--qi"), specs, hierarchies=hierarchies, l=list(ls),
+                         mechanism=mechanism_choice(mechanism, k, mode, names[0]), engine=_engine(engine, master),
+                         encoding=encoding, progress=False if quiet else None)
+        if not _write_json(_document(report, data), json_out):
             console = _console()
             print_report(console, report)
-            if randomized:
-                randomized.print(console)
-
-
-def _audit(data: Path | None, policy: Policy, encoding: str = "utf-8", engine: Engine | None = None,
-           quiet: bool = False, randomized: Callable[[Report], Any] | None = None) -> AuditResult:
-    from verifier.audit import audit
-
-    path = data if data is not None else policy.data
-    if path is None:
-        raise PolicyError(f"{policy.source}: no release given: pass DATA or set data.path in the policy")
-    return audit(path, policy, source=str(path), encoding=encoding, engine=engine or "pandas",
-                 progress=False if quiet else None, randomized=randomized)
+            if report.randomized:
+                print_randomized(console, report.randomized)
 
 
 @app.command("audit")
@@ -368,30 +354,28 @@ def audit_command(
     quiet: QuietOption = False,
 ) -> None:
     """Audit a release against a policy: exit 0 if every requirement holds, 1 if one fails, 2 on bad input."""
+    from privcert.api import audit
     from privcert.output import print_audit, summary
-    from privcert.randomized_cli import RandomizedRun
+    from privcert.randomized_cli import mechanism_choice, print_randomized
     from verifier.policy import load_policy
 
     with _reporting_errors():
         parsed = load_policy(policy)
-        run = RandomizedRun(parsed, mechanism, k, mode)
-        result = _audit(data, parsed, encoding, _engine(engine, master), quiet, run)
-        randomized = run.section
+        result = audit(data, parsed, mechanism=mechanism_choice(mechanism, k, mode), engine=_engine(engine, master),
+                       encoding=encoding, progress=False if quiet else None)
+        randomized = result.randomized
         release = Path(result.report.source)
-        document = _document(result.report, result.to_json(), release,
-                             {"randomized": randomized.to_json()} if randomized else {})
         publisher = randomized is not None and randomized.mode == "publisher"
         if embed_counts and publisher:
             raise PolicyError("--embed-counts: in publisher mode DATA is the original data, whose counts are never "
                               "put in a certificate")
         write_certificate(result, release, policy, sign, certificate, html=html, pdf=pdf,
-                          embed_counts=not publisher and embed_counts is not False,
-                          randomized=randomized.to_json() if randomized else None)
-        if not _write_json(document, json_out):
+                          embed_counts=not publisher and embed_counts is not False)
+        if not _write_json(_document(result.report, release, result.to_json()), json_out):
             console = _console()
             console.file.write(summary(result.report) + "\n")
             print_audit(console, result, violations)
             if randomized:
-                randomized.print(console)
+                print_randomized(console, randomized)
     if not result.passed:
         raise typer.Exit(FAILED)

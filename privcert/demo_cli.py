@@ -45,13 +45,13 @@ def _verified(certificate: Path, public_key: Path, release: Path) -> str:
 
 
 def _one(console: Console, out: Path, key: Path, name: str, folder: str, description: str) -> bool:
-    from privcert.cli import _audit, _reporting_errors
+    from privcert.api import audit
+    from privcert.cli import _reporting_errors
     from privcert.output import print_audit
-    from verifier.policy import load_policy
 
     data = resources.files("privcert.data")
     with _reporting_errors(), resources.as_file(data / folder / "policy.toml" if folder else data / "policy.toml") as policy:
-        result = _audit(None, load_policy(policy))
+        result = audit(None, policy)
         release = Path(result.report.source)
         console.file.write(f"\n== {name}: {description}\n")
         print_audit(console, result)

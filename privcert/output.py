@@ -18,32 +18,16 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from verifier.escape import safe
+
 if TYPE_CHECKING:
     from verifier.audit import AuditResult
-    from verifier.measure import Report
+    from verifier.measure import MeasureResult
     from verifier.results import Measurement
 
-__all__ = ["safe", "level_text", "witness_text", "print_rows", "print_report", "print_audit", "summary"]
+__all__ = ["level_text", "witness_text", "print_rows", "print_report", "print_audit", "summary"]
 
 _SIGN = {"at_least": "≥", "at_most": "≤", "below": "<"}
-
-
-def safe(text: object) -> str:
-    """``text`` with control characters escaped (``\\x1b[31m`` prints as the six characters ``\\x1b[31m``).
-
-    Examples
-    --------
-    >>> safe("flu\\x1b[2J"), safe("tab\\there")
-    ('flu\\\\x1b[2J', 'tab\\\\there')
-    """
-    out = []
-    for char in str(text):
-        code = ord(char)
-        if code < 0x20 or 0x7F <= code < 0xA0 or char in "\u2028\u2029\u200e\u200f\u202a\u202b\u202c\u202d\u202e":
-            out.append(char.encode("unicode_escape").decode("ascii"))
-        else:
-            out.append(char)
-    return "".join(out)
 
 
 def level_text(measurement: Measurement) -> str:
@@ -111,13 +95,13 @@ def print_rows(console: Console, title: str, header: Sequence[str], rows: Sequen
         out.write("  " + "  ".join(f"{name}: {cell}" for name, cell in zip(header, row, strict=True) if cell) + "\n")
 
 
-def summary(report: Report) -> str:
+def summary(report: MeasureResult) -> str:
     excluded = ", ".join(f"{safe(name)}: {rows}" for name, rows in report.excluded.items() if rows)
     return (f"{safe(report.source)}: {report.rows} rows, {report.classes} classes over "
             f"{', '.join(safe(c) for c in report.qi)}" + (f"; rows excluded ({excluded})" if excluded else ""))
 
 
-def print_report(console: Console, report: Report) -> None:
+def print_report(console: Console, report: MeasureResult) -> None:
     """The optimal level of every model, with its witness."""
     from verifier.measure import attribute_label
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from verifier.audit import AuditResult
 from verifier.counts import CountTable
-from verifier.measure import Report, attribute_label
+from verifier.measure import MeasureResult, attribute_label
 
 __all__ = ["FontFace", "View", "notebook_html", "render_html", "view"]
 
@@ -146,7 +146,7 @@ def render_html(page: View, *, fonts: Sequence[FontFace] = (), date: str | None 
     return template.render(**page.context, fonts=list(fonts), date=date)
 
 
-def notebook_html(item: AuditResult | Report) -> str:
+def notebook_html(item: AuditResult | MeasureResult) -> str:
     """The page of an audit or a report, without signature parts (Jupyter's ``_repr_html_``)."""
     from reports.statement import build_predicate
 

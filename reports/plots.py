@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from privcert.output import safe
+from verifier.escape import safe
 from verifier.counts import Classes, CountTable
 from verifier.measure import attribute_label
 from verifier.results import jsonable

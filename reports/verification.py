@@ -18,19 +18,19 @@ Each failure is reported as one :class:`Finding` that says what differs.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reports.embedded_counts import EmbeddedCountsError, counts_sha256, decode_counts, release_counts
 from reports.statement import Statement, canonical, sha256_file
+from theory.implied import audit_release
 from verifier.audit import AuditResult, audit_tables
 from verifier.errors import VerifierError
 from verifier.hierarchy import Hierarchy
-from verifier.measure import Report
 from verifier.policy import Policy, parse_policy
-from verifier.results import Measurement
+from verifier.randomized_levels import MechanismChoice
 
 __all__ = ["Finding", "check_release", "check_measurements", "check_embedded_counts", "check_randomized"]
 
@@ -59,11 +59,12 @@ def certified_policy(statement: Statement, base: Path, hierarchies: Mapping[str,
                         hierarchies=hierarchies)
 
 
-def check_measurements(statement: Statement, rerun: Callable[[Policy], AuditResult], base: Path) -> tuple[Finding, ...]:
+def check_measurements(statement: Statement, rerun: Callable[[Policy], AuditResult],
+                       base: Path) -> tuple[tuple[Finding, ...], AuditResult]:
     """Re-run the audit under the certified policy and compare every measurement exactly.
 
     When the certificate names the SHA-256 of its count tables, the tables of the re-run
-    must have it too.
+    must have it too. Returns the findings and the audit run again.
     """
     result = rerun(certified_policy(statement, base))
     findings = list(_compare(statement, result))
@@ -71,29 +72,25 @@ def check_measurements(statement: Statement, rerun: Callable[[Policy], AuditResu
     if isinstance(counts, Mapping) and counts.get("sha256") != (found := counts_sha256(release_counts(result))):
         findings.append(Finding(f"the release's count tables have SHA-256 {found}, but the certificate names "
                                 f"{counts.get('sha256')}"))
-    return tuple(findings)
+    return tuple(findings), result
 
 
-def check_embedded_counts(
-    statement: Statement,
-    base: Path,
-    randomized: Callable[[Policy], Callable[[Report], Sequence[Measurement]]] | None = None,
-) -> tuple[Finding, ...]:
+def check_embedded_counts(statement: Statement, base: Path, *, mechanism: MechanismChoice = MechanismChoice()
+                          ) -> tuple[tuple[Finding, ...], AuditResult | None]:
     """Re-measure from the count tables embedded in the certificate, without the release.
 
     Their canonical SHA-256 must be the one the certificate names; then the audit is run
-    on them under the certified policy (with the embedded hierarchies) and every
-    measurement must be identical. ``randomized``, given the policy, returns the hook that
-    measures the randomized levels from the report (:func:`verifier.audit.audit`), for a
-    policy with a ``[mechanism]``.
+    on them under the certified policy (with the embedded hierarchies), its randomized
+    levels with ``mechanism``'s mode and subset sizes, and every measurement must be
+    identical. Returns the findings and the audit run again (``None`` when none could run).
     """
     counts = statement.predicate.get("counts")
     if not isinstance(counts, Mapping) or "tables" not in counts:
-        return (Finding("the certificate does not embed its count tables: pass --data RELEASE to re-check it"),)
+        return (Finding("the certificate does not embed its count tables: pass --data RELEASE to re-check it"),), None
     found = counts_sha256(counts["tables"])
     if found != counts.get("sha256"):
         return (Finding(f"the embedded count tables have SHA-256 {found}, but the certificate names "
-                        f"{counts.get('sha256')}"),)
+                        f"{counts.get('sha256')}"),), None
     try:
         classes, tables, hierarchies = decode_counts(counts["tables"])
         policy = certified_policy(statement, base, hierarchies)
@@ -101,12 +98,12 @@ def check_embedded_counts(
         if specs != policy.attributes:
             return (Finding(f"the embedded count tables are for the attributes {[list(s.columns) for s in specs]}, "
                             f"the certified policy measures {[list(s.columns) for s in policy.attributes]} "
-                            "(or their kind, order or missing-value rule differ)"),)
-        hook = randomized(policy) if randomized is not None and policy.mechanism is not None else None
-        result = audit_tables(classes, tables, policy, source="embedded count tables", randomized=hook)
+                            "(or their kind, order or missing-value rule differ)"),), None
+        result = audit_tables(classes, tables, policy, source="embedded count tables", mechanism=mechanism,
+                              implications=audit_release)
     except (EmbeddedCountsError, VerifierError) as error:
-        return (Finding(f"the embedded count tables cannot be re-measured: {error}"),)
-    return _compare(statement, result)
+        return (Finding(f"the embedded count tables cannot be re-measured: {error}"),), None
+    return _compare(statement, result), result
 
 
 def _compare(statement: Statement, result: AuditResult) -> tuple[Finding, ...]:

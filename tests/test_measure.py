@@ -21,7 +21,7 @@ from verifier.buckets import Ranges
 from verifier.counts import AttributeSpec
 from verifier.errors import ExcludedRowsWarning, PolicyError
 from verifier.hierarchy import load_hierarchy
-from verifier.measure import Report, measure
+from verifier.measure import MeasureResult, measure
 from verifier.policy import parse_policy
 
 HIERARCHY_FILE = Path(__file__).parent / "data" / "disease_hierarchy.csv"
@@ -31,7 +31,7 @@ DISEASE = AttributeSpec(("disease4",))
 JOINT = AttributeSpec(("salary", "disease4"))
 
 
-def _table4(**options: Any) -> Report:
+def _table4(**options: Any) -> MeasureResult:
     """Li et al. 2007, Table 4 with salary (numerical), disease (hierarchy) and their joint attribute."""
     return measure(paper_frame(), QI, [SALARY, DISEASE, JOINT],
                    hierarchies={"disease4": load_hierarchy(HIERARCHY_FILE)}, **options)

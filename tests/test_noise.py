@@ -1,7 +1,7 @@
 """Additive Laplace and Gaussian noise: interval matrices, levels as sound bounds, seeded releases.
 
 Soundness is checked three ways: entries against mpmath's own functions at 600 bits
-(independent of the series used by mechanisms.noise); a closed form (Laplace with one
+(independent of the series used by verifier.noise_mechanism); a closed form (Laplace with one
 boundary: e^ε = e exactly, inside the bounds); and, on hypothesis-generated exact
 mechanisms widened into intervals, every exact level (itself checked against an
 all-subsets brute force in tests/test_randomized.py) inside the interval levels.
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from test_randomized import releases
 from typer.testing import CliRunner
 
-from mechanisms.noise import GRID_BITS, NoiseSpec, load_noise_spec, noise_mechanism, write_noise_spec
+from verifier.noise_mechanism import GRID_BITS, NoiseSpec, load_noise_spec, noise_mechanism, write_noise_spec
 from privcert.cli import app
 from verifier import randomized
 from verifier.counts import CountTable

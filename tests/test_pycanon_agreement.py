@@ -49,7 +49,7 @@ from verifier.counts import AttributeSpec, CountTable, count_tables
 from verifier.diversity import distinct_l_diversity, entropy_l_diversity, recursive_cl_diversity
 from verifier.emd import t_closeness
 from verifier.likeness import basic_beta_likeness, delta_disclosure, delta_disclosure_present, enhanced_beta_likeness
-from verifier.measure import Report, measure
+from verifier.measure import MeasureResult, measure
 
 QI = ["age", "zip", "sex"]
 SPECS = {"disease": AttributeSpec(("disease",), "categorical"), "salary": AttributeSpec(("salary",), "numerical")}
@@ -201,7 +201,7 @@ def check_attribute(table: CountTable, answers: dict[str, Any], attribute: str) 
         assert_close(delta.number, got["delta_disclosure"], "delta")
 
 
-def truth(frame: pd.DataFrame, l: int) -> Report:
+def truth(frame: pd.DataFrame, l: int) -> MeasureResult:
     return measure(frame, QI, list(SPECS.values()), l=l)
 
 

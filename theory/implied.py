@@ -11,69 +11,21 @@ its derivation path and, per step, the claim id and its checked status.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import sympy
 
-from theory.graph import Graph, build_graph
 from verifier.counts import CountTable
 from verifier.mechanism import AnyMechanism
-from verifier.randomized_release import auditor_ldp, trivial_level
-from verifier.results import Level, Measurement, jsonable
+from verifier.randomized_levels import DerivationStep, ImpliedLevel
+from verifier.randomized_release import auditor_ldp
+from verifier.results import Level, Measurement
 
-__all__ = ["DerivationStep", "ImpliedLevel", "implied_levels", "audit_release"]
+if TYPE_CHECKING:
+    from theory.graph import Graph
 
-
-@dataclass(frozen=True)
-class DerivationStep:
-    """One step of a derivation: the claim used, its checked status and the level it gives."""
-
-    claim_id: str
-    status: str
-    premise: str
-    conclusion: str
-    level: Level
-
-    def to_json(self) -> dict[str, Any]:
-        return {"claim": self.claim_id, "status": self.status, "premise": self.premise,
-                "conclusion": self.conclusion, "exact": self.level.exact, "level": self.level.number}
-
-
-@dataclass(frozen=True)
-class ImpliedLevel:
-    """A level guaranteed (not measured) by the theory from a measured premise level."""
-
-    model: str
-    level: Level
-    premise: str
-    premise_level: Level
-    derivation: tuple[DerivationStep, ...]
-    parameters: Mapping[str, Any] = field(default_factory=dict)
-
-    def as_measurement(self, attribute: str | tuple[str, ...] | None) -> Measurement:
-        """The implied level as a measurement known between bounds: the trivial lower bound
-        (t ≥ 1, ε ≥ 0) and the implied level as the upper bound, so that a requirement passes
-        on it only when the guarantee meets the threshold."""
-        parameters = {**self.parameters, "implied": True}
-        if self.model == "stochastic_t_closeness":
-            parameters["distance"] = "multiplicative"
-        path = " → ".join(f"{step.claim_id} ({step.status})" for step in self.derivation)
-        return Measurement(self.model, attribute, self.level, None, "at_most", parameters=parameters,
-                           notes=(f"implied from the measured {self.premise} by {path}",),
-                           lower=trivial_level(self.model))
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "model": self.model,
-            "parameters": jsonable(self.parameters),
-            "level": self.level.number,
-            "exact": self.level.exact,
-            "implied": True,
-            "premise": {"model": self.premise, "exact": self.premise_level.exact},
-            "derivation": [step.to_json() for step in self.derivation],
-        }
+__all__ = ["implied_levels", "audit_release"]
 
 
 def _targets(records: int, smallest_class: int, ks: Sequence[int]) -> list[tuple[str, dict[str, int]]]:
@@ -112,14 +64,19 @@ def implied_levels(
     ks
         Subset sizes for ``kt_closeness`` and ``k_eps_dp``.
     graph
-        The implication map (built, with every claim checked, when ``None``).
+        The implication map (built from the cached checked statuses,
+        :func:`theory.status_cache.cached_statuses`, when ``None``).
 
     Returns
     -------
     tuple of ImpliedLevel
         One per target the map reaches (definitions it cannot reach are left out).
     """
-    graph = graph if graph is not None else build_graph()
+    if graph is None:
+        from theory.graph import build_graph
+        from theory.status_cache import cached_statuses
+
+        graph = build_graph(cached_statuses())
     status = {edge.claim_id: edge.status for edge in graph.edges}
     out = []
     for model, sizes in _targets(records, smallest_class, ks):

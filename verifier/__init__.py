@@ -26,7 +26,7 @@ _EXPORTS = {
     "PolicyError": "verifier.errors",
     "VerifierError": "verifier.errors",
     "load_table": "verifier.load",
-    "Report": "verifier.measure",
+    "MeasureResult": "verifier.measure",
     "Policy": "verifier.policy",
     "Requirement": "verifier.policy",
     "Sensitive": "verifier.policy",

@@ -12,7 +12,7 @@ can take it, must agree.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -28,8 +28,9 @@ from verifier.display import approximate, exact_text
 from verifier.diversity import entropy_l_satisfied
 from verifier.engines import Engine, EngineName
 from verifier.errors import PolicyError
-from verifier.measure import Report, measure, measure_tables
+from verifier.measure import MeasureResult, measure, measure_tables
 from verifier.policy import DISTANCES, Policy, Requirement
+from verifier.randomized_levels import Implications, MechanismChoice, RandomizedLevels, mechanism_settings, randomized_levels
 from verifier.randomized_release import trivial_level
 from verifier.results import Level, Measurement
 
@@ -96,11 +97,13 @@ class Check:
 
 @dataclass(frozen=True)
 class AuditResult:
-    """The result of :func:`audit`: the full report and one :class:`Check` per requirement."""
+    """The result of :func:`audit`: the full report, one :class:`Check` per requirement and,
+    for a randomized release, its randomized levels."""
 
     policy: Policy
-    report: Report
+    report: MeasureResult
     checks: tuple[Check, ...]
+    randomized: RandomizedLevels | None = None
 
     @property
     def passed(self) -> bool:
@@ -114,13 +117,17 @@ class AuditResult:
         return notebook_html(self)
 
     def to_json(self) -> dict[str, Any]:
-        """The report's JSON with ``measurements`` = one entry per requirement, ``passed`` and ``policy``."""
-        return {
+        """The report's JSON with ``measurements`` = one entry per requirement, ``passed``, ``policy``
+        and, for a randomized release, ``randomized``."""
+        document = {
             **self.report.to_json(),
             "policy": self.policy.source,
             "measurements": [check.to_json() for check in self.checks],
             "passed": self.passed,
         }
+        if self.randomized is not None:
+            document["randomized"] = self.randomized.to_json()
+        return document
 
 
 def _short(level: Level) -> str:
@@ -190,7 +197,7 @@ def decide_bounds(measurement: Measurement, threshold: Any) -> Verdict:
     return "undecided"
 
 
-def decide(report: Report, requirement: Requirement, randomized: Sequence[Measurement] = ()) -> Check:
+def decide(report: MeasureResult, requirement: Requirement, randomized: Sequence[Measurement] = ()) -> Check:
     """Decide one requirement on a report, exactly.
 
     Requirements on randomized models are decided on ``randomized`` (the levels of the
@@ -234,7 +241,8 @@ def audit(
     *,
     source: str | None = None,
     progress: bool | None = None,
-    randomized: Callable[[Report], Sequence[Measurement]] | None = None,
+    mechanism: MechanismChoice = MechanismChoice(),
+    implications: Implications | None = None,
     engine: EngineName | Engine = "pandas",
     encoding: str = "utf-8",
 ) -> AuditResult:
@@ -250,10 +258,14 @@ def audit(
         The file the table came from (default: the path, else the policy's ``data.path``).
     progress, engine, encoding
         Passed to :func:`~verifier.measure.measure`: the engine builds the count tables.
-    randomized
-        Given the report, the levels of the randomized release (measured in publisher
-        mode; measured and implied in auditor mode) that requirements on randomized
-        models are decided on.
+    mechanism
+        Overrides of the policy's ``[mechanism]`` table (file, mode, subset sizes), or a
+        mechanism for a policy without one: the randomized levels are measured
+        (:func:`verifier.randomized_levels.randomized_levels`) and requirements on
+        randomized models decided on them.
+    implications
+        The implication map for auditor mode (:func:`theory.implied.audit_release`);
+        :func:`privcert.api.audit` passes it.
     """
     if source is None and not isinstance(data, pd.DataFrame):
         source = str(data)
@@ -270,21 +282,26 @@ def audit(
         engine=engine,
         encoding=encoding,
     )
-    return _decided(policy, report, randomized)
+    return _decided(policy, report, mechanism, implications)
 
 
 def audit_tables(classes: Classes, tables: Sequence[CountTable], policy: Policy, *, source: str = "count tables",
-                 randomized: Callable[[Report], Sequence[Measurement]] | None = None) -> AuditResult:
+                 mechanism: MechanismChoice = MechanismChoice(),
+                 implications: Implications | None = None) -> AuditResult:
     """:func:`audit` on count tables already built (one per attribute of ``policy``, in its order).
 
     A certificate that carries its count tables is re-checked this way without the release.
     """
     report = measure_tables(classes, tables, hierarchies=policy.hierarchies, buckets=policy.buckets, l=policy.l,
                             risk_threshold=policy.risk_threshold, source=source)
-    return _decided(policy, report, randomized)
+    return _decided(policy, report, mechanism, implications)
 
 
-def _decided(policy: Policy, report: Report, randomized: Callable[[Report], Sequence[Measurement]] | None) -> AuditResult:
+def _decided(policy: Policy, report: MeasureResult, mechanism: MechanismChoice,
+             implications: Implications | None) -> AuditResult:
     """Every requirement of ``policy`` decided on ``report`` and the randomized levels measured from it."""
-    found = tuple(randomized(report)) if randomized is not None else ()
-    return AuditResult(policy, report, tuple(decide(report, r, found) for r in policy.requirements))
+    settings = mechanism_settings(policy, mechanism)
+    levels = None if settings is None else randomized_levels(report.tables, settings, policy=policy,
+                                                              implications=implications)
+    found = () if levels is None else levels.decidable
+    return AuditResult(policy, report, tuple(decide(report, r, found) for r in policy.requirements), levels)

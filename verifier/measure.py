@@ -5,7 +5,7 @@ with a single call to :func:`~verifier.counts.count_tables`, or to an engine's
 ``count_tables`` for a path (:mod:`verifier.engines`: pandas, DuckDB or Spark; the only
 step that sees rows, ARCHITECTURE.md "Sufficient statistics"), then runs every model on every
 sensitive attribute, each alone and each declared joint attribute (Domingo-Ferrer & Soria-Comas 2015, §4), and
-returns an immutable :class:`Report` with every :class:`~verifier.results.Measurement`,
+returns an immutable :class:`MeasureResult` with every :class:`~verifier.results.Measurement`,
 the class metrics and the time each model took.
 
 What is measured
@@ -28,7 +28,7 @@ from functools import partial
 from pathlib import Path
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
@@ -46,9 +46,10 @@ from verifier.errors import PolicyError
 from verifier.hierarchy import Hierarchy
 from verifier.likeness import basic_beta_likeness, delta_disclosure, delta_disclosure_present, enhanced_beta_likeness
 from verifier.multiplicative import multiplicative_t_closeness
+from verifier.randomized_levels import Implications, MechanismChoice, RandomizedLevels, mechanism_settings, randomized_levels
 from verifier.results import Measurement
 
-__all__ = ["Report", "measure", "measure_tables", "attribute_label", "PROGRESS_ROWS"]
+__all__ = ["MeasureResult", "measure", "measure_tables", "attribute_label", "PROGRESS_ROWS"]
 
 PROGRESS_ROWS = 500_000
 """Tables with at least this many rows show a progress bar (when stderr is a terminal)."""
@@ -64,7 +65,7 @@ def attribute_label(attribute: Attribute | None) -> str:
 
 
 @dataclass(frozen=True)
-class Report:
+class MeasureResult:
     """Everything :func:`measure` found about one release.
 
     Attributes
@@ -92,6 +93,9 @@ class Report:
     engine
         The engine that built the count tables (:mod:`verifier.engines`); a fact about
         the run, not the release, so not compared and not part of the results' JSON.
+    randomized
+        The levels of a randomized release, when a mechanism was given
+        (:mod:`verifier.randomized_levels`).
     """
 
     source: str
@@ -104,6 +108,7 @@ class Report:
     timings: Mapping[str, float]
     tables: Mapping[Attribute, CountTable] = field(repr=False, compare=False, default_factory=dict)
     engine: EngineName = field(default="pandas", compare=False)
+    randomized: RandomizedLevels | None = None
 
     def find(
         self, model: str, attribute: Attribute | None = None, *, distance: str | None = None, l: int | None = None
@@ -142,7 +147,7 @@ class Report:
         out, so that two reports of the same data are equal (the CLI writes them under
         ``run``).
         """
-        return {
+        document = {
             "qi": list(self.qi),
             "rows": self.rows,
             "classes": self.classes,
@@ -150,6 +155,9 @@ class Report:
             "metrics": self.metrics.to_json(),
             "measurements": [m.to_json() for m in self.measurements],
         }
+        if self.randomized is not None:
+            document["randomized"] = self.randomized.to_json()
+        return document
 
 
 def measure(
@@ -165,7 +173,9 @@ def measure(
     progress: bool | None = None,
     engine: EngineName | Engine = "pandas",
     encoding: str = "utf-8",
-) -> Report:
+    mechanism: MechanismChoice | None = None,
+    implications: Implications | None = None,
+) -> MeasureResult:
     """Measure every model on every attribute of a released table.
 
     Parameters
@@ -199,6 +209,12 @@ def measure(
         its master URL). A frame is always counted by pandas.
     encoding
         The text encoding of a CSV path.
+    mechanism
+        The mechanism a randomized release was made with (its file, the attribute it
+        randomizes, default the first; the mode and subset sizes): adds the
+        randomized levels (:func:`verifier.randomized_levels.randomized_levels`).
+    implications
+        The implication map for auditor mode (:func:`theory.implied.audit_release`).
 
     Raises
     ------
@@ -224,8 +240,14 @@ def measure(
             return count_tables(data, qi, attributes, source=source)
         return counter.count_tables(Path(data), qi, attributes, source=source, encoding=encoding, phase=step.phase)
 
-    return _measure(build, qi, attributes, hierarchies=hierarchies, buckets=buckets, l=l,
-                    risk_threshold=risk_threshold, source=source, progress=progress, engine=counter.name)
+    result = _measure(build, qi, attributes, hierarchies=hierarchies, buckets=buckets, l=l,
+                      risk_threshold=risk_threshold, source=source, progress=progress, engine=counter.name)
+    settings = None if mechanism is None else mechanism_settings(
+        None, replace(mechanism, attribute=mechanism.attribute or attributes[0].columns[0]))
+    if settings is None:
+        return result
+    levels = randomized_levels(result.tables, settings, implications=implications)
+    return replace(result, randomized=levels)
 
 
 def measure_tables(
@@ -237,7 +259,7 @@ def measure_tables(
     l: int | Sequence[int] = 2,
     risk_threshold: Fraction = Fraction(1, 5),
     source: str = "count tables",
-) -> Report:
+) -> MeasureResult:
     """Measure every model on count tables already built (for example read from a certificate).
 
     The same models, in the same order, as :func:`measure`, which is this function after
@@ -261,7 +283,7 @@ def _measure(
     source: str,
     progress: bool,
     engine: EngineName = "pandas",
-) -> Report:
+) -> MeasureResult:
     hierarchies = dict(hierarchies or {})
     buckets = dict(buckets or {})
     ls = (l,) if isinstance(l, int) else tuple(dict.fromkeys(l))
@@ -281,7 +303,7 @@ def _measure(
         for plan in plans:
             measurements.extend(_timed(timings, model, step, run) for model, run in plan)
     timings["total"] = time.perf_counter() - start
-    return Report(
+    return MeasureResult(
         source=source,
         qi=tuple(qi),
         rows=classes.rows,

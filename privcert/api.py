@@ -1,0 +1,110 @@
+"""privcert's Python API: what the command line does, as functions.
+
+The command line parses its options, calls these functions and prints their results;
+everything it decides is decided here or below, so a program gets the same answers:
+
+>>> import privcert
+>>> result = privcert.audit("examples/table4/release.csv", policy="examples/table4/policy.toml")
+>>> result.passed
+False
+
+:func:`measure` and :func:`audit` are :func:`verifier.measure.measure` and
+:func:`verifier.audit.audit` with the theory's implication map wired in for auditor mode
+(a randomized release audited from the release and its mechanism alone, Ekenstedt et al.
+2022), which the verifier cannot import.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from verifier.audit import AuditResult
+    from verifier.buckets import Bucketing
+    from verifier.counts import AttributeSpec
+    from verifier.engines import Engine, EngineName
+    from verifier.hierarchy import Hierarchy
+    from verifier.measure import MeasureResult
+    from verifier.policy import Policy
+    from verifier.randomized_levels import MechanismChoice
+
+__all__ = ["measure", "audit", "load_policy"]
+
+
+def load_policy(path: str | Path) -> Policy:
+    """Read and check a policy file (:func:`verifier.policy.load_policy`)."""
+    from verifier.policy import load_policy as load
+
+    return load(path)
+
+
+def measure(
+    data: pd.DataFrame | str | Path,
+    qi: Sequence[str],
+    attributes: Sequence[AttributeSpec],
+    *,
+    hierarchies: Mapping[str, Hierarchy] | None = None,
+    buckets: Mapping[str, Bucketing] | None = None,
+    l: int | Sequence[int] = 2,
+    risk_threshold: Fraction = Fraction(1, 5),
+    mechanism: MechanismChoice | None = None,
+    engine: EngineName | Engine = "pandas",
+    encoding: str = "utf-8",
+    progress: bool | None = None,
+) -> MeasureResult:
+    """Every model's optimal level on every attribute of a release (:func:`verifier.measure.measure`),
+    and the randomized levels when ``mechanism`` names the mechanism it was made with (auditor
+    mode included)."""
+    from theory.implied import audit_release
+    from verifier.measure import measure as run
+
+    return run(data, qi, attributes, hierarchies=hierarchies, buckets=buckets, l=l, risk_threshold=risk_threshold,
+               source=None if not isinstance(data, (str, Path)) else str(data), progress=progress, engine=engine,
+               encoding=encoding, mechanism=mechanism, implications=audit_release)
+
+
+def audit(
+    data: pd.DataFrame | str | Path | None,
+    policy: Policy | str | Path,
+    *,
+    mechanism: MechanismChoice | None = None,
+    engine: EngineName | Engine = "pandas",
+    encoding: str = "utf-8",
+    progress: bool | None = None,
+) -> AuditResult:
+    """Audit a release against a policy: every requirement decided exactly, randomized ones included.
+
+    Parameters
+    ----------
+    data
+        The release (a frame, a CSV or Parquet file, a directory of Parquet files), or
+        ``None`` for the policy's ``data.path``.
+    policy
+        A parsed policy, or the path of its TOML file.
+    mechanism
+        Overrides of the policy's ``[mechanism]`` table (file, mode, subset sizes).
+    engine, encoding, progress
+        How the release is read (:func:`verifier.measure.measure`).
+
+    Raises
+    ------
+    PolicyError
+        No release given and the policy names none, or the policy is malformed.
+    """
+    from theory.implied import audit_release
+    from verifier.audit import audit as run
+    from verifier.errors import PolicyError
+    from verifier.randomized_levels import MechanismChoice
+
+    parsed = policy if not isinstance(policy, (str, Path)) else load_policy(policy)
+    release = data if data is not None else parsed.data
+    if release is None:
+        raise PolicyError(f"{parsed.source}: no release given: pass DATA or set data.path in the policy")
+    return run(release, parsed, source=None if not isinstance(release, (str, Path)) else str(release),
+               progress=progress, mechanism=mechanism or MechanismChoice(), implications=audit_release,
+               engine=engine, encoding=encoding)
