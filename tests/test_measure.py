@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import verifier.audit
+import verifier.diversity
 import verifier.measure
 from verifier.audit import audit
 from verifier.buckets import Ranges
@@ -233,7 +234,7 @@ def test_decimal_thresholds_decide_exactly(tmp_path: Path) -> None:
 
 
 def test_entropy_decisions_are_cross_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(verifier.audit, "entropy_l_satisfied", lambda table, l: False)
+    monkeypatch.setattr(verifier.diversity, "entropy_l_satisfied", lambda table, l: False)
     with pytest.raises(RuntimeError, match="require\\[1\\]: entropy l-diversity level 3 decided True against l = 3"):
         _audit(_require("entropy_l_diversity", "3", attribute='"disease4"'), tmp_path)
 

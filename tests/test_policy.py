@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from verifier.buckets import EqualFrequency, Groups, Ranges
 from verifier.errors import HierarchyError, InputFileNotFoundError, PolicyError
-from verifier.policy import MODELS, Policy, load_policy, parse_policy
+from verifier.policy import Policy, load_policy, parse_policy
+from verifier.registry import model, model_ids
 
 HIERARCHY = Path(__file__).parent / "data" / "disease_hierarchy.csv"
 DOCS = Path(__file__).parents[1] / "docs" / "policy.md"
@@ -267,7 +268,9 @@ def test_a_full_policy(folder: Path) -> None:
     ]
     assert [a.name for a in policy.attributes] == ["salary", "disease", "grade", ("disease", "salary"), ("grade", "disease")]
     assert policy.hierarchies == {"disease": disease.hierarchy} and policy.buckets == {"grade": grade.buckets}
-    assert policy.l == (2, 4, 3) and policy.risk_threshold == Fraction(1, 3)
+    # [measure] l; the l a requirement names is measured for that requirement's attribute.
+    assert policy.l == (2, 4) and policy.risk_threshold == Fraction(1, 3)
+    assert policy.requested["recursive_cl_diversity"] == ({"l": 3, "attribute": ("disease", "salary")},)
     t_salary, t_disease, recursive, alpha = policy.requirements
     # 0.15 is read from its decimal text: exactly 3/20, not the binary float 0.1499999999999999944...
     assert t_salary.threshold == Fraction(3, 20) and t_salary.distance == "ordered"
@@ -318,12 +321,14 @@ def test_defaults(folder: Path) -> None:
     assert policy.requirements[0].attribute is None and policy.requirements[0].threshold == 3
 
 
-@pytest.mark.parametrize("model", sorted(MODELS))
-def test_every_model_can_be_required(folder: Path, model: str) -> None:
-    extra = {"recursive_cl_diversity": "l = 2\n", "kt_closeness": "k = 2\n", "k_eps_dp": "k = 2\n"}.get(model, "")
-    attribute = 'attribute = "salary"\n' if MODELS[model].attribute else ""
-    requirement = _parse(_require(f'model = "{model}"\n{attribute}{extra}threshold = 1'), folder).requirements[0]
-    assert requirement.model == model and requirement.threshold == 1
+@pytest.mark.parametrize("name", sorted(model_ids()))
+def test_every_model_can_be_required(folder: Path, name: str) -> None:
+    """Every registered model can be required, with the parameters its declaration marks required."""
+    declared = model(name)
+    extra = "".join(f"{p.name} = 2\n" for p in declared.parameters if p.required)
+    attribute = 'attribute = "salary"\n' if declared.scope == "attribute" else ""
+    requirement = _parse(_require(f'model = "{name}"\n{attribute}{extra}threshold = 1'), folder).requirements[0]
+    assert requirement.model == name and requirement.threshold == 1
 
 
 @given(st.decimals(min_value=0, max_value=1, places=12, allow_nan=False, allow_infinity=False))

@@ -18,7 +18,7 @@ from _theory_bruteforce import INF, k_eps_dp_ratio, kt_level, ldp_ratio, multipl
 from theory.checks import CHECKS, check, check_all
 from theory.claims import KINDS, STATUSES, CheckResult, UnknownClaimError, all_claims, claim
 from theory.definitions import N, definition_ids, eps, k, k1, t
-from theory.references import PRIVCERT
+from verifier.references import PRIVCERT
 from theory.tables import ProbabilityTable
 
 PAPERS = {"Domingo-Ferrer & Soria-Comas 2015", "Ekenstedt et al. 2022", "Soria-Comas et al. 2015", PRIVCERT}
@@ -398,7 +398,7 @@ def test_deep_z3_finds_no_counterexample_to_query_forms() -> None:
 
 def test_every_claim_is_citable_by_author_and_year() -> None:
     """Ids are ``<key>:<item>`` and each paper's source resolves to its full reference."""
-    from theory.references import REFERENCES
+    from verifier.references import REFERENCES
 
     keys = {ref.key for ref in REFERENCES.values()}
     for item in all_claims():

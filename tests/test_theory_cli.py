@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from privcert.cli import app
 from theory.claims import KINDS, STATUSES, claim_ids
-from theory.definitions import DEFINITIONS, definition_ids
+from theory.definitions import definition_ids, definitions
 
 runner = CliRunner()
 
@@ -157,7 +157,7 @@ def test_map_svg(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     text = out.read_text(encoding="utf-8")
     assert text.lstrip().startswith("<?xml") and "<svg" in text
-    for item in DEFINITIONS:
+    for item in definitions():
         assert item.name in text
     assert "ekenstedt2022:thm3a" in text and "(corrected)" in text and "(refuted)" in text
 

@@ -11,7 +11,7 @@ import pytest
 from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.font_manager import FontProperties
 
-from theory.definitions import DEFINITIONS
+from theory.definitions import definitions
 from theory.graph import Graph, build_graph
 from theory.map import ISOLATED, render_map
 from theory.status_cache import cached_statuses
@@ -57,7 +57,7 @@ def _clashes(boxes: list[tuple[str, tuple[float, float, float, float]]]) -> list
 
 def test_no_two_texts_overlap(svg: tuple[Path, float]) -> None:
     boxes = _boxes(svg[0])
-    assert len(boxes) > 2 * len(DEFINITIONS)
+    assert len(boxes) > 2 * len(definitions())
     assert not _clashes(boxes)
 
 
@@ -77,10 +77,10 @@ def test_the_overlap_check_sees_an_overlap(tmp_path: Path) -> None:
 def test_every_node_is_related_or_marked_isolated(svg: tuple[Path, float], graph: Graph) -> None:
     texts = [text for text, _ in _boxes(svg[0])]
     related = {e.premise for e in graph.edges} | {e.conclusion for e in graph.edges}
-    for item in DEFINITIONS:
+    for item in definitions():
         assert item.name in texts
         assert item.id in related or texts.count(ISOLATED) >= 1
-    assert related == {item.id for item in DEFINITIONS}
+    assert related == {item.id for item in definitions()}
 
 
 def test_every_arrow_is_numbered_and_listed(svg: tuple[Path, float], graph: Graph) -> None:

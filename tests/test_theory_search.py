@@ -13,7 +13,8 @@ import pytest
 import sympy
 from _theory_bruteforce import k_eps_dp_ratio, kt_level, ldp_ratio, multiplicative_level
 
-from theory.claims import Claim, Source
+from theory.claims import Claim
+from verifier.references import Source
 from theory.definitions import N, eps, k, k_dp, k_t, t
 from theory.search import EncodingError, ratio_bound, refute_claim, search, search_claim
 from theory.tables import ProbabilityTable

@@ -13,7 +13,8 @@ from __future__ import annotations
 import sympy
 
 from theory._claims_ekenstedt2022 import Assumption
-from theory.claims import Claim, Source
+from theory.claims import Claim
+from verifier.references import Source
 from theory.definitions import N, eps, k, t
 
 __all__ = ["CLAIMS", "SIZES", "b", "e", "l", "p", "count", "d", "d_points"]

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import sympy
 
-from theory.claims import Claim, Source
+from theory.claims import Claim
+from verifier.references import Source
 from theory.definitions import N, eps, eps1, k, k0, k1, k_dp, k_t, t, t1
 
 __all__ = ["CLAIMS", "SIZES", "NotImplies", "Assumption"]

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import sympy
 
-from theory.claims import Claim, Source
+from theory.claims import Claim
+from verifier.references import Source
 from theory.definitions import N, eps, k, t
 
 __all__ = ["CLAIMS", "SIZES", "mu", "sigma", "alpha"]

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import sympy
 
-from theory.claims import Claim, Source
+from theory.claims import Claim
+from verifier.references import Source
 from theory.definitions import N
 from theory.randomized_response import (
     EQ1_DERIVED,

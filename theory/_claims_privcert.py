@@ -74,9 +74,10 @@ from __future__ import annotations
 import sympy
 
 from theory._claims_ekenstedt2022 import Assumption, NotImplies
-from theory.claims import Claim, Source
+from theory.claims import Claim
+from verifier.references import Source
 from theory.definitions import N, alpha, beta, c, delta, eps, ell, k, risk, t, t1
-from theory.references import PRIVCERT
+from verifier.references import PRIVCERT
 
 __all__ = ["CLAIMS", "SIZES", "emd_d", "tv", "n_min"]
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import sympy
 
-from theory.claims import Claim, Source
+from theory.claims import Claim
+from verifier.references import Source
 from theory.definitions import k, t
 
 __all__ = ["CLAIMS", "SIZES", "n", "emd_min", "emd_max", "k_adjusted"]

@@ -21,6 +21,7 @@ from typing import Any, Literal
 import sympy
 
 from theory._registry import lookup
+from verifier.references import Source
 
 __all__ = [
     "Kind",
@@ -58,36 +59,6 @@ queries. ``unknown``: neither (the reason is in the detail).
 
 KINDS: tuple[Kind, ...] = ("implication", "equivalence", "non_implication", "bound")
 STATUSES: tuple[Status, ...] = ("proven", "refuted", "corrected", "unknown")
-
-
-@dataclass(frozen=True)
-class Source:
-    """Where a claim is printed.
-
-    Parameters
-    ----------
-    paper
-        The paper, by authors and year (``"Ekenstedt et al. 2022"``; full references in docs/references.md).
-    section
-        The section as numbered in the paper (``"IV.A"``, ``"3"``).
-    item
-        The numbered item (``"Lemma 1(a)"``, ``"Theorem 3"``, ``"Prop. 1"``, ``"eq. (1)"``).
-    """
-
-    paper: str
-    section: str
-    item: str
-
-    def __str__(self) -> str:
-        return f"{self.paper}, Sec. {self.section}, {self.item}"
-
-    @property
-    def reference(self) -> str | None:
-        """The full reference: authors, title, venue, year (docs/references.md)."""
-        from theory.references import reference
-
-        found = reference(self.paper)
-        return None if found is None else str(found)
 
 
 @dataclass(frozen=True)

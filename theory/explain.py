@@ -33,10 +33,11 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
-from theory.definitions import DEFINITIONS, definition
+from theory.definitions import definition, definition_ids, definitions
 from verifier.display import exact_text, readable
 from verifier.errors import DataError, InputFileNotFoundError
 from verifier.literal import LiteralError, parse_exact
+from verifier.registry import model
 
 if TYPE_CHECKING:
     from theory.graph import Graph
@@ -44,8 +45,6 @@ if TYPE_CHECKING:
 __all__ = ["Measured", "Step", "Implied", "Nothing", "Explanation", "explain", "explain_file", "load_audit",
            "level_text"]
 
-_ATTRIBUTE_FREE = frozenset({"k_anonymity", "prosecutor_risk"})
-"""Definitions about the quasi-identifiers only: one guarantee for the release, whatever attribute implies it."""
 _SIZED_AT = {"kt_closeness": "N-1", "k_eps_dp": "1"}
 """Subset sizes asked for the sized definitions: (N-1, t)-closeness is the one multiplicative
 t-closeness reaches (Ekenstedt et al. 2022, Lemma 2(3) corrected); (1, ε)-DP is ε-DP."""
@@ -214,7 +213,7 @@ def load_audit(path: str | Path) -> dict[str, Any]:
 
 
 def _measured(audit: Mapping[str, Any]) -> tuple[Measured, ...]:
-    known = {item.id for item in DEFINITIONS}
+    known = set(definition_ids())
     found = []
     for index, row in enumerate(audit["measurements"]):
         where = f"measurements[{index}]"
@@ -297,10 +296,11 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None) -> Explanation
     singletons = audit.get("classes") == records
     best: dict[tuple[str, str | None], Implied] = {}
     refusals: dict[str, str] = {}
+    targets = definitions()
     for source in measured:
         params = _params(source, records, smallest, singletons)
         reached = graph.reachable(source.model)
-        for target in DEFINITIONS:
+        for target in targets:
             if target.id == source.model:
                 continue
             size = None
@@ -323,19 +323,19 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None) -> Explanation
             if answer.holds != "yes" or answer.value is None or answer.value.free_symbols or answer.conditions:
                 continue
             steps = tuple(Step(s.claim_id, status[s.claim_id], s.premise, s.conclusion) for s in answer.path)
-            attribute = None if target.id in _ATTRIBUTE_FREE else source.attribute
+            attribute = None if model(target.id).scope == "release" else source.attribute
             found = Implied(target.id, attribute, sympy.simplify(answer.value), size, source, steps)
             key = (target.id, attribute)
             if key not in best or _better(found, best[key]):
                 best[key] = found
-    order = {item.id: index for index, item in enumerate(DEFINITIONS)}
+    order = {item.id: index for index, item in enumerate(targets)}
     implied = tuple(sorted(best.values(), key=lambda i: (order[i.definition], i.attribute or "")))
     found_for = {item.definition for item in implied} | {item.model for item in measured}
     infinite = _infinite(audit)
     nothing = tuple(
         Nothing(item.id, _DETERMINISTIC.get(item.id) or infinite.get(item.id) or refusals.get(item.id)
                 or "nothing: no claim connects the measured models to it")
-        for item in DEFINITIONS if item.id not in found_for)
+        for item in targets if item.id not in found_for)
     return Explanation(records, smallest, measured, implied, nothing)
 
 

@@ -27,7 +27,8 @@ import sympy
 
 from theory._claims_ekenstedt2022 import Assumption as _Assumption
 from theory._sizes import Role, size_for
-from theory.claims import CheckResult, Claim, Source, all_claims, sizes
+from theory.claims import CheckResult, Claim, all_claims, sizes
+from verifier.references import Source
 from theory.definitions import N, definition, k, k0, k1, k_dp, k_t
 
 __all__ = ["Edge", "Step", "Answer", "Graph", "build_graph", "MAX_STEPS", "CLASS_BASED", "SIZED", "PARAMETER_LEVELS"]

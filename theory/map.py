@@ -22,36 +22,14 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from theory.definitions import DEFINITIONS
+from theory.definitions import definition, definitions
 from theory.graph import Edge, Graph
 
 if TYPE_CHECKING:
     from matplotlib import pyplot as plt
     from matplotlib.transforms import Bbox
 
-__all__ = ["POSITIONS", "ISOLATED", "edge_style", "edge_label", "render_map"]
-
-POSITIONS: dict[str, tuple[float, float]] = {
-    "t_closeness": (0.0, 12.0),
-    "stochastic_t_closeness": (8.0, 12.0),
-    "ldp": (16.0, 12.0),
-    "dp": (23.0, 12.0),
-    "delta_disclosure_present": (-5.0, 8.0),
-    "delta_disclosure": (1.5, 8.0),
-    "multiplicative_t_closeness": (8.0, 8.0),
-    "kt_closeness": (16.0, 8.0),
-    "k_eps_dp": (23.0, 8.0),
-    "enhanced_beta_likeness": (-3.0, 4.0),
-    "basic_beta_likeness": (4.0, 4.0),
-    "k_anonymity": (13.0, 4.0),
-    "prosecutor_risk": (20.0, 4.0),
-    "recursive_cl_diversity": (-3.0, 0.0),
-    "alpha_k_anonymity": (4.0, 0.0),
-    "entropy_l_diversity": (11.0, 0.0),
-    "distinct_l_diversity": (18.0, 0.0),
-}
-"""Node positions: EMD, δ and β on the left, the t-closeness family in the middle, the DP
-family on the right (as Ekenstedt et al. 2022, Fig. 2), k-anonymity and l-diversity below."""
+__all__ = ["ISOLATED", "edge_style", "edge_label", "render_map"]
 
 ISOLATED = "isolated: no claim relates it"
 """The mark under a definition no claim relates to another."""
@@ -113,16 +91,17 @@ def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ..
     with plt.rc_context({"svg.fonttype": "none", "font.size": 7}):
         figure = plt.figure(figsize=(26, 13 + 0.16 * rows))
         axes = figure.add_axes((0.01, 0.16 * rows / (13 + 0.16 * rows) + 0.02, 0.98, 0.9 * 13 / (13 + 0.16 * rows)))
-        axes.set_xlim(-8.5, 26.5)
-        axes.set_ylim(-1.5, 13.5)
+        xs, ys = zip(*(item.position for item in definitions()))
+        axes.set_xlim(min(xs) - 3.5, max(xs) + 3.5)
+        axes.set_ylim(min(ys) - 1.5, max(ys) + 1.5)
         axes.axis("off")
         axes.set_title("Implication map (Ekenstedt et al. 2022, Figs. 1-2, and the relations derived here); "
                        "statuses from checking each claim; numbers refer to the list below", fontsize=10)
         renderer = figure.canvas.get_renderer()
         placed: list[Bbox] = []
         connected = {e.premise for e in graph.edges} | {e.conclusion for e in graph.edges}
-        for item in DEFINITIONS:
-            x, y = POSITIONS[item.id]
+        for item in definitions():
+            x, y = item.position
             node = axes.text(x, y, item.name, ha="center", va="center", fontsize=9, zorder=3,
                              bbox={"boxstyle": "round,pad=0.4", "facecolor": "#f4f6f7", "edgecolor": "#2c3e50"})
             placed.append(node.get_window_extent(renderer).expanded(1.05, 1.2))
@@ -167,7 +146,7 @@ def _curve_points(start: tuple[float, float], end: tuple[float, float], bend: fl
 
 def _draw(axes: plt.Axes, renderer: object, placed: list[Bbox], edge: Edge, index: int, number: int) -> None:
     style = edge_style(edge)
-    start, end = POSITIONS[edge.premise], POSITIONS[edge.conclusion]
+    start, end = definition(edge.premise).position, definition(edge.conclusion).position
     if start == end:
         x, y = start
         axes.annotate("", (x + 0.8, y - 0.35), (x - 0.8, y - 0.35), zorder=1,

@@ -12,7 +12,10 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, NoReturn
 
+import sympy
+
 from verifier.errors import PolicyError
+from verifier.literal import Domain
 
 __all__ = ["Reader", "describe"]
 
@@ -134,6 +137,26 @@ class Reader:
         if not number.is_Rational:
             self.fail(key, f"{expected}, rational", describe(value))
         return Fraction(int(number.p), int(number.q))
+
+    def exact(self, value: Any, key: str, domain: Domain, *, closed_forms: bool = False) -> Fraction | sympy.Expr:
+        """A threshold or parameter in ``domain``: an exact rational (a Fraction), or with
+        ``closed_forms`` also ``ln(q)`` or ``e^x`` (a sympy number). ``inf`` is refused: every
+        release meets it."""
+        if not closed_forms:
+            return self.fraction(value, key, domain.lower if domain.lower is not None else Fraction(0), domain.upper,
+                                 integer=domain.integer, lower_open=domain.lower_open)
+        from verifier.literal import LiteralError, parse_exact
+
+        expected = f"{domain.describe()} (rational, ln(q) or e^x)"
+        if not isinstance(value, (int, Decimal, str)) or isinstance(value, bool):
+            self.fail(key, expected, describe(value))
+        try:
+            number = parse_exact(value, key, domain)
+        except LiteralError as error:
+            self.fail(key, expected, f"{describe(value)} ({str(error).removeprefix(f'{key}: ')})")
+        if number == sympy.oo:
+            self.fail(key, expected, "inf (every release meets it)")
+        return number
 
     def values(self, value: Any, key: str, *, numeric: bool = False) -> tuple[Any, ...]:
         """A non-empty array of distinct scalar values (numbers only when ``numeric``)."""

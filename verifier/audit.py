@@ -25,13 +25,14 @@ import sympy
 from verifier.certified import at_most
 from verifier.counts import Classes, CountTable, qi_order
 from verifier.display import approximate, exact_text
-from verifier.diversity import entropy_l_satisfied
 from verifier.engines import Engine, EngineName
 from verifier.errors import PolicyError
 from verifier.measure import MeasureResult, measure, measure_tables
-from verifier.policy import DISTANCES, Policy, Requirement
+from verifier.models.t_closeness import DISTANCES
+from verifier.policy import Policy, Requirement
 from verifier.randomized_levels import Implications, MechanismChoice, RandomizedLevels, mechanism_settings, randomized_levels
 from verifier.randomized_release import trivial_level
+from verifier.registry import model
 from verifier.results import Level, Measurement
 
 Verdict = Literal["pass", "fail", "undecided"]
@@ -200,8 +201,12 @@ def decide_bounds(measurement: Measurement, threshold: Any) -> Verdict:
 def decide(report: MeasureResult, requirement: Requirement, randomized: Sequence[Measurement] = ()) -> Check:
     """Decide one requirement on a report, exactly.
 
-    Requirements on randomized models are decided on ``randomized`` (the levels of the
-    mechanism, measured or implied) by :func:`decide_bounds`.
+    The measurement is the one of the requirement's model, attribute and parameters
+    (:meth:`verifier.measure.MeasureResult.find`); requirements on randomized models are
+    decided on ``randomized`` (the levels of the mechanism, measured or implied). A model
+    that decides for itself does (:attr:`verifier.registry.Model.decide`: entropy
+    l-diversity on integers); a level known only between bounds is decided by
+    :func:`decide_bounds`; any other level by :meth:`verifier.results.Level.satisfies`.
 
     Raises
     ------
@@ -209,30 +214,23 @@ def decide(report: MeasureResult, requirement: Requirement, randomized: Sequence
         The report holds no measurement for the requirement (the policy and the
         measured attributes disagree).
     RuntimeError
-        The closed-form decision and the integer decision of entropy l-diversity
-        disagree (a defect, never expected).
+        A model's two decisions disagree (entropy l-diversity; a defect, never expected).
     """
+    declared = model(requirement.model)
     if requirement.randomized:
         measurement = _randomized_measurement(requirement, randomized)
+    else:
+        measurement = report.find(requirement.model, requirement.attribute, **requirement.parameters)
+    if measurement.lower is not None or requirement.randomized:
         verdict = decide_bounds(measurement, requirement.threshold)
         return Check(requirement, measurement, verdict == "pass", undecided=verdict == "undecided")
-    measurement = report.find(requirement.model, requirement.attribute, distance=requirement.distance, l=requirement.l)
-    threshold = requirement.threshold
-    if requirement.model == "entropy_l_diversity":
-        assert requirement.attribute is not None
-        passed = entropy_l_satisfied(report.tables[requirement.attribute], threshold)
+    if declared.decide is not None:
+        table = report.tables.get(requirement.attribute) if requirement.attribute is not None else None
         try:
-            closed_form = measurement.level.satisfies(threshold, measurement.comparison)
-        except ArithmeticError:
-            closed_form = passed
-        if closed_form != passed:
-            raise RuntimeError(
-                f"{requirement.key}: entropy l-diversity level {measurement.level.exact} decided "
-                f"{closed_form} against l = {threshold} but the integer test says {passed}"
-            )
-    else:
-        passed = measurement.level.satisfies(threshold, measurement.comparison)
-    return Check(requirement, measurement, passed)
+            return Check(requirement, measurement, declared.decide(measurement, requirement.threshold, table))
+        except RuntimeError as error:
+            raise RuntimeError(f"{requirement.key}: {error}") from error
+    return Check(requirement, measurement, measurement.level.satisfies(requirement.threshold, measurement.comparison))
 
 
 def audit(
@@ -277,6 +275,7 @@ def audit(
         buckets=policy.buckets,
         l=policy.l,
         risk_threshold=policy.risk_threshold,
+        requested=policy.requested,
         source=source or (str(policy.data) if policy.data else "data"),
         progress=progress,
         engine=engine,
@@ -293,7 +292,7 @@ def audit_tables(classes: Classes, tables: Sequence[CountTable], policy: Policy,
     A certificate that carries its count tables is re-checked this way without the release.
     """
     report = measure_tables(classes, tables, hierarchies=policy.hierarchies, buckets=policy.buckets, l=policy.l,
-                            risk_threshold=policy.risk_threshold, source=source)
+                            risk_threshold=policy.risk_threshold, requested=policy.requested, source=source)
     return _decided(policy, report, mechanism, implications)
 
 

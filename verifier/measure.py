@@ -24,9 +24,8 @@ from __future__ import annotations
 
 import sys
 import time
-from functools import partial
 from pathlib import Path
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -36,17 +35,14 @@ import pandas as pd
 from rich.console import Console
 from rich.progress import Progress
 
-from verifier.anonymity import ClassMetrics, alpha_k_anonymity, class_metrics, k_anonymity, prosecutor_risk
+from verifier.anonymity import ClassMetrics, class_metrics
 from verifier.buckets import Bucketing
 from verifier.counts import AttributeSpec, Classes, CountTable, count_tables
 from verifier.engines import Engine, EngineName, get_engine
-from verifier.diversity import distinct_l_diversity, entropy_l_diversity, recursive_cl_diversity
-from verifier.emd import t_closeness
 from verifier.errors import PolicyError
 from verifier.hierarchy import Hierarchy
-from verifier.likeness import basic_beta_likeness, delta_disclosure, delta_disclosure_present, enhanced_beta_likeness
-from verifier.multiplicative import multiplicative_t_closeness
 from verifier.randomized_levels import Implications, MechanismChoice, RandomizedLevels, mechanism_settings, randomized_levels
+from verifier.registry import Kind, MeasureOptions, Model, Subject, models
 from verifier.results import Measurement
 
 __all__ = ["MeasureResult", "measure", "measure_tables", "attribute_label", "PROGRESS_ROWS"]
@@ -110,10 +106,8 @@ class MeasureResult:
     engine: EngineName = field(default="pandas", compare=False)
     randomized: RandomizedLevels | None = None
 
-    def find(
-        self, model: str, attribute: Attribute | None = None, *, distance: str | None = None, l: int | None = None
-    ) -> Measurement:
-        """The measurement of ``model`` on ``attribute`` (with that distance / ``l``).
+    def find(self, model: str, attribute: Attribute | None = None, **parameters: Any) -> Measurement:
+        """The measurement of ``model`` on ``attribute`` with these parameters (``distance``, ``l``, ...).
 
         Raises
         ------
@@ -121,18 +115,12 @@ class MeasureResult:
             Nothing of that kind was measured.
         """
         for item in self.measurements:
-            if (
-                item.model == model
-                and item.attribute == attribute
-                and (distance is None or item.distance == distance)
-                and (l is None or item.parameters.get("l") == l)
-            ):
+            if item.model == model and item.attribute == attribute and all(
+                    (item.distance if name == "distance" else item.parameters.get(name)) == value
+                    for name, value in parameters.items() if value is not None):
                 return item
-        raise KeyError(
-            f"no {model} measurement for attribute {attribute_label(attribute)!r}"
-            + (f" with distance {distance!r}" if distance else "")
-            + (f" with l = {l}" if l is not None else "")
-        )
+        named = "".join(f" with {name} {value!r}" for name, value in parameters.items() if value is not None)
+        raise KeyError(f"no {model} measurement for attribute {attribute_label(attribute)!r}{named}")
 
     def _repr_html_(self) -> str:
         """The certificate's page without its signature parts, for Jupyter (:func:`reports.html.notebook_html`)."""
@@ -169,6 +157,9 @@ def measure(
     buckets: Mapping[str, Bucketing] | None = None,
     l: int | Sequence[int] = 2,
     risk_threshold: Fraction = Fraction(1, 5),
+    kinds: Iterable[Kind] = (),
+    inputs: Mapping[str, Any] | None = None,
+    requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None = None,
     source: str | None = None,
     progress: bool | None = None,
     engine: EngineName | Engine = "pandas",
@@ -196,6 +187,13 @@ def measure(
         The ``l`` (or several) of recursive (c, l)-diversity.
     risk_threshold
         Prosecutor risk above which a record counts as at risk.
+    kinds
+        Kinds of model to measure besides those measured by default
+        (:attr:`verifier.registry.MeasureOptions.kinds`, e.g. ``{"risk"}``).
+    inputs
+        Inputs some models need (:attr:`verifier.registry.Model.needs`).
+    requested
+        Parameters requirements name, per model id (:attr:`verifier.registry.MeasureOptions.requested`).
     source
         The file the table came from, for messages and the report (default: the path,
         or ``data`` for a frame).
@@ -240,8 +238,8 @@ def measure(
             return count_tables(data, qi, attributes, source=source)
         return counter.count_tables(Path(data), qi, attributes, source=source, encoding=encoding, phase=step.phase)
 
-    result = _measure(build, qi, attributes, hierarchies=hierarchies, buckets=buckets, l=l,
-                      risk_threshold=risk_threshold, source=source, progress=progress, engine=counter.name)
+    options = _options(qi, attributes, hierarchies, buckets, l, risk_threshold, kinds, inputs, requested, source)
+    result = _measure(build, qi, options, source=source, progress=progress, engine=counter.name)
     settings = None if mechanism is None else mechanism_settings(
         None, replace(mechanism, attribute=mechanism.attribute or attributes[0].columns[0]))
     if settings is None:
@@ -258,6 +256,9 @@ def measure_tables(
     buckets: Mapping[str, Bucketing] | None = None,
     l: int | Sequence[int] = 2,
     risk_threshold: Fraction = Fraction(1, 5),
+    kinds: Iterable[Kind] = (),
+    inputs: Mapping[str, Any] | None = None,
+    requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None = None,
     source: str = "count tables",
 ) -> MeasureResult:
     """Measure every model on count tables already built (for example read from a certificate).
@@ -267,41 +268,59 @@ def measure_tables(
     the counts ``n[class, value]`` (ARCHITECTURE.md, "Sufficient statistics").
     """
     tables = tuple(tables)
-    return _measure(lambda step: (classes, tables), classes.qi, [t.spec for t in tables], hierarchies=hierarchies,
-                    buckets=buckets, l=l, risk_threshold=risk_threshold, source=source, progress=False)
+    options = _options(classes.qi, [t.spec for t in tables], hierarchies, buckets, l, risk_threshold, kinds, inputs,
+                       requested, source)
+    return _measure(lambda step: (classes, tables), classes.qi, options, source=source, progress=False)
+
+
+def _options(
+    qi: Sequence[str],
+    attributes: Sequence[AttributeSpec],
+    hierarchies: Mapping[str, Hierarchy] | None,
+    buckets: Mapping[str, Bucketing] | None,
+    l: int | Sequence[int],
+    risk_threshold: Fraction,
+    kinds: Iterable[Kind],
+    inputs: Mapping[str, Any] | None,
+    requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None,
+    source: str,
+) -> MeasureOptions:
+    """The run's :class:`~verifier.registry.MeasureOptions`, once its options are checked."""
+    hierarchies = dict(hierarchies or {})
+    buckets = dict(buckets or {})
+    ls = (l,) if isinstance(l, int) else tuple(dict.fromkeys(l))
+    _check_options(qi, attributes, hierarchies, buckets, ls, source)
+    return MeasureOptions(hierarchies=hierarchies, buckets=buckets, l=ls, risk_threshold=risk_threshold,
+                          kinds=frozenset(kinds), inputs=dict(inputs or {}), requested=dict(requested or {}))
 
 
 def _measure(
     build: Callable[[_Steps], tuple[Classes, tuple[CountTable, ...]]],
     qi: Sequence[str],
-    attributes: Sequence[AttributeSpec],
+    options: MeasureOptions,
     *,
-    hierarchies: Mapping[str, Hierarchy] | None,
-    buckets: Mapping[str, Bucketing] | None,
-    l: int | Sequence[int],
-    risk_threshold: Fraction,
     source: str,
     progress: bool,
     engine: EngineName = "pandas",
 ) -> MeasureResult:
-    hierarchies = dict(hierarchies or {})
-    buckets = dict(buckets or {})
-    ls = (l,) if isinstance(l, int) else tuple(dict.fromkeys(l))
-    _check_options(qi, attributes, hierarchies, buckets, ls, source)
+    """Build the count tables, then measure every model of the registry the options ask for: the
+    release-scope models once, then every attribute-scope model on each attribute, in registry order."""
+    active = [m for m in models() if m.kind != "randomized" and m.measured(options)]
+    on_release = [m for m in active if m.scope == "release"]
+    on_attribute = [m for m in active if m.scope == "attribute"]
     timings: dict[str, float] = {}
     start = time.perf_counter()
     with _progress(progress) as step:
         classes, tables = _timed(timings, "count_tables", step, lambda: build(step))
-        plans = [_plan(table, hierarchies.get(label := attribute_label(table.attribute)), buckets.get(label), ls)
-                 for table in tables]
-        step.total = 3 + sum(len(plan) for plan in plans)
-        measurements = [
-            _timed(timings, "k_anonymity", step, lambda: k_anonymity(classes)),
-            _timed(timings, "prosecutor_risk", step, lambda: prosecutor_risk(classes, risk_threshold)),
-        ]
+        step.total = len(on_release) + len(tables) * len(on_attribute)
+        measurements: list[Measurement] = []
+        for item in on_release:
+            measurements.extend(_timed(timings, item.id, step, _run(item, Subject(classes, None, options))))
         metrics = class_metrics(classes)
-        for plan in plans:
-            measurements.extend(_timed(timings, model, step, run) for model, run in plan)
+        for table in tables:
+            subject = Subject(classes, table, options)
+            for item in on_attribute:
+                measurements.extend(_timed(timings, item.id, step, _run(item, subject)))
     timings["total"] = time.perf_counter() - start
     return MeasureResult(
         source=source,
@@ -346,30 +365,8 @@ def _check_options(
         raise PolicyError(f"{source}: l of recursive (c,l)-diversity: expected integers ≥ 1, found {list(ls)}")
 
 
-def _plan(
-    table: CountTable, hierarchy: Hierarchy | None, bucketing: Bucketing | None, ls: tuple[int, ...]
-) -> list[tuple[str, Callable[[], Measurement]]]:
-    """The models to run on one attribute's count table, in report order."""
-    plan: list[tuple[str, Callable[[], Measurement]]] = [
-        ("alpha_k_anonymity", lambda: alpha_k_anonymity(table)),
-        ("distinct_l_diversity", lambda: distinct_l_diversity(table)),
-        ("entropy_l_diversity", lambda: entropy_l_diversity(table)),
-    ]
-    plan += [("recursive_cl_diversity", partial(recursive_cl_diversity, table, v)) for v in ls]
-    if table.spec.ordered:
-        plan.append(("t_closeness", lambda: t_closeness(table, "ordered")))
-    else:
-        plan.append(("t_closeness", lambda: t_closeness(table, "equal")))
-        if hierarchy is not None:
-            plan.append(("t_closeness", lambda: t_closeness(table, "hierarchical", hierarchy)))
-    plan += [
-        ("multiplicative_t_closeness", lambda: multiplicative_t_closeness(table, bucketing)),
-        ("basic_beta_likeness", lambda: basic_beta_likeness(table)),
-        ("enhanced_beta_likeness", lambda: enhanced_beta_likeness(table)),
-        ("delta_disclosure", lambda: delta_disclosure(table)),
-        ("delta_disclosure_present", lambda: delta_disclosure_present(table)),
-    ]
-    return plan
+def _run(item: Model, subject: Subject) -> Callable[[], list[Measurement]]:
+    return lambda: list(item.measure(subject))
 
 
 def _timed(timings: dict[str, float], name: str, step: _Steps, run: Callable[[], Any]) -> Any:

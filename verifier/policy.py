@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -30,56 +30,11 @@ from verifier.buckets import Bucketing, EqualFrequency, Groups, Ranges
 from verifier.counts import AttributeSpec, Kind, Missing
 from verifier.errors import HierarchyError, InputFileNotFoundError, PolicyError
 from verifier.hierarchy import Hierarchy, load_hierarchy
+from verifier.literal import Domain
+from verifier.registry import Parameter, RequirementError, model, model_ids
 from verifier.text_file import read_text
 
-__all__ = ["Policy", "Requirement", "Sensitive", "MODELS", "DISTANCES", "STOCHASTIC_DISTANCES", "load_policy", "parse_policy", "joint_spec"]
-
-DISTANCES: tuple[str, ...] = ("equal", "ordered", "hierarchical")
-"""Ground distances of ``t_closeness`` (Li et al. 2007, "Earth Mover Distance")."""
-
-
-@dataclass(frozen=True)
-class _Rule:
-    """What a requirement on one model looks like."""
-
-    attribute: bool
-    lower: Fraction
-    upper: Fraction | None = None
-    integer: bool = False
-    lower_open: bool = False
-    randomized: bool = False
-    k: bool = False
-
-
-MODELS: Mapping[str, _Rule] = {
-    "k_anonymity": _Rule(attribute=False, lower=Fraction(1), integer=True),
-    "prosecutor_risk": _Rule(attribute=False, lower=Fraction(0), upper=Fraction(1)),
-    "alpha_k_anonymity": _Rule(attribute=True, lower=Fraction(0), upper=Fraction(1)),
-    "distinct_l_diversity": _Rule(attribute=True, lower=Fraction(1), integer=True),
-    "entropy_l_diversity": _Rule(attribute=True, lower=Fraction(1)),
-    "recursive_cl_diversity": _Rule(attribute=True, lower=Fraction(0), lower_open=True),
-    "t_closeness": _Rule(attribute=True, lower=Fraction(0), upper=Fraction(1)),
-    "multiplicative_t_closeness": _Rule(attribute=True, lower=Fraction(1)),
-    "basic_beta_likeness": _Rule(attribute=True, lower=Fraction(0)),
-    "enhanced_beta_likeness": _Rule(attribute=True, lower=Fraction(0)),
-    "delta_disclosure": _Rule(attribute=True, lower=Fraction(0)),
-    "delta_disclosure_present": _Rule(attribute=True, lower=Fraction(0)),
-    "stochastic_t_closeness": _Rule(attribute=True, lower=Fraction(0), randomized=True),
-    "kt_closeness": _Rule(attribute=True, lower=Fraction(1), randomized=True, k=True),
-    "ldp": _Rule(attribute=True, lower=Fraction(0), randomized=True),
-    "dp": _Rule(attribute=True, lower=Fraction(0), randomized=True),
-    "k_eps_dp": _Rule(attribute=True, lower=Fraction(0), randomized=True, k=True),
-}
-"""The model ids a ``[[require]]`` table may name, with the range of their thresholds.
-
-The randomized models (``randomized=True``: levels of the mechanism named by the
-``[mechanism]`` table or ``--mechanism``, docs/randomized.md) take thresholds written as a
-rational, ``ln(q)`` or ``e^x``; ``kt_closeness`` and ``k_eps_dp`` also take ``k``.
-"""
-
-STOCHASTIC_DISTANCES: tuple[str, ...] = ("multiplicative", *DISTANCES)
-"""Distances of ``stochastic_t_closeness`` (Domingo-Ferrer & Soria-Comas 2015, Def. 3-4)."""
-
+__all__ = ["Policy", "Requirement", "Sensitive", "load_policy", "parse_policy", "joint_spec"]
 
 @dataclass(frozen=True)
 class Sensitive:
@@ -101,20 +56,19 @@ class Requirement:
     Attributes
     ----------
     model
-        A model id of :data:`MODELS`.
+        A model id of the registry (:func:`verifier.registry.model_ids`).
     threshold
         The exact threshold (``k``, ``l``, ``t``, ``c``, ``α``, ``β``, ``δ``, risk, ``ε``):
-        a Fraction, or for randomized models a sympy number (``ln(5)``, ``e^(1/2)``).
+        a Fraction, or for models with closed-form levels a sympy number (``ln(5)``,
+        ``e^(1/2)``).
     attribute
         The sensitive attribute, the tuple of a declared joint attribute, or ``None``
-        for quasi-identifier-only models.
-    distance
-        For ``t_closeness``: ``equal``, ``ordered`` or ``hierarchical``.
-    l
-        For ``recursive_cl_diversity``: the ``l`` of (c, l)-diversity; the threshold
-        is then ``c``.
-    k
-        For ``kt_closeness`` and ``k_eps_dp``: the subset size.
+        for models of the quasi-identifiers only.
+    parameters
+        The model's parameters the requirement names, checked against the model's
+        declaration (:attr:`verifier.registry.Model.parameters`), defaults filled in:
+        ``distance`` for ``t_closeness``, ``l`` for ``recursive_cl_diversity`` (the
+        threshold is then ``c``), ``k`` for ``kt_closeness`` and ``k_eps_dp``.
     key
         Where the requirement is in the policy (``require[2]``), for messages.
     """
@@ -122,15 +76,28 @@ class Requirement:
     model: str
     threshold: Fraction | sympy.Expr
     attribute: str | tuple[str, ...] | None = None
-    distance: str | None = None
-    l: int | None = None
+    parameters: Mapping[str, Any] = field(default_factory=dict)
     key: str = "require"
-    k: int | None = None
+
+    @property
+    def distance(self) -> str | None:
+        """The ground distance named (or defaulted) for ``t_closeness`` and ``stochastic_t_closeness``."""
+        return self.parameters.get("distance")
+
+    @property
+    def l(self) -> int | None:
+        """The ``l`` of a ``recursive_cl_diversity`` requirement."""
+        return self.parameters.get("l")
+
+    @property
+    def k(self) -> int | None:
+        """The subset size of a ``kt_closeness`` or ``k_eps_dp`` requirement."""
+        return self.parameters.get("k")
 
     @property
     def randomized(self) -> bool:
         """Whether the model is a level of a randomized mechanism (decided on bounds)."""
-        return MODELS[self.model].randomized
+        return model(self.model).kind == "randomized"
 
 
 @dataclass(frozen=True)
@@ -154,7 +121,8 @@ class Policy:
         The release file named by ``[data] path`` (resolved against the policy's
         folder), if any.
     l
-        The values of ``l`` for which recursive (c, l)-diversity is measured.
+        The values of ``l`` for which recursive (c, l)-diversity is measured (``[measure] l``;
+        the ``l`` of each requirement is measured too).
     risk_threshold
         The prosecutor-risk level above which a record counts as at risk.
     """
@@ -181,6 +149,15 @@ class Policy:
     @property
     def buckets(self) -> dict[str, Bucketing]:
         return {s.name: s.buckets for s in self.sensitive if s.buckets is not None}
+
+    @property
+    def requested(self) -> dict[str, tuple[dict[str, Any], ...]]:
+        """The parameters each model's requirements name, with their attribute
+        (:attr:`verifier.registry.MeasureOptions.requested`)."""
+        found: dict[str, list[dict[str, Any]]] = {}
+        for item in self.requirements:
+            found.setdefault(item.model, []).append({**item.parameters, "attribute": item.attribute})
+        return {key: tuple(value) for key, value in found.items()}
 
 
 _TOP = ("data", "sensitive", "joint", "measure", "require", "mechanism")
@@ -247,7 +224,6 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
     requirements = tuple(
         _requirement(read, body, f"require[{number}]", by_name, joint) for number, body in enumerate(tables, start=1)
     )
-    extra_l = tuple(r.l for r in requirements if r.l is not None and r.l not in l_values)
     return Policy(
         source=source,
         qi=qi,
@@ -255,7 +231,7 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
         joint=joint,
         requirements=requirements,
         data=path,
-        l=l_values + tuple(dict.fromkeys(extra_l)),
+        l=l_values,
         risk_threshold=risk,
         mechanism=parse_mechanism_section(read, document.get("mechanism"), tuple(by_name), base),
     )
@@ -387,57 +363,45 @@ def _requirement(
     by_name: Mapping[str, Sensitive],
     joint: tuple[AttributeSpec, ...],
 ) -> Requirement:
+    """A ``[[require]]`` table, read by the registry's declaration of its model."""
     body = read.table(body, key)
-    model = read.choice(body.get("model"), f"{key}.model", tuple(MODELS))
-    rule = MODELS[model]
-    allowed = ["model", "threshold"]
-    if rule.attribute:
-        allowed.append("attribute")
-    if model in ("t_closeness", "stochastic_t_closeness"):
-        allowed.append("distance")
-    if model == "recursive_cl_diversity":
-        allowed.append("l")
-    if rule.k:
-        allowed.append("k")
-    read.keys(body, key, allowed=tuple(allowed), required=tuple(a for a in allowed if a != "distance"), what=model)
-    attribute = _attribute(read, body["attribute"], f"{key}.attribute", by_name, joint) if rule.attribute else None
-    if rule.randomized:
-        return _randomized_requirement(read, body, key, model, attribute, by_name)
-    threshold = read.fraction(
-        body["threshold"], f"{key}.threshold", rule.lower, rule.upper, integer=rule.integer, lower_open=rule.lower_open
-    )
-    distance = _distance(read, body.get("distance"), f"{key}.distance", attribute, by_name) if model == "t_closeness" else None
-    l_value = read.integer(body["l"], f"{key}.l", minimum=1) if model == "recursive_cl_diversity" else None
-    return Requirement(model, threshold, attribute, distance, l_value, key)
+    declared = model(read.choice(body.get("model"), f"{key}.model", model_ids()))
+    on_attribute = declared.scope == "attribute"
+    named = tuple(p.name for p in declared.parameters)
+    allowed = ("model", "threshold", *(("attribute",) if on_attribute else ()), *named)
+    required = ("model", "threshold", *(("attribute",) if on_attribute else ()),
+                *(p.name for p in declared.parameters if p.required))
+    read.keys(body, key, allowed=allowed, required=required, what=declared.id)
+    attribute = _attribute(read, body["attribute"], f"{key}.attribute", by_name, joint) if on_attribute else None
+    parameters = {p.name: _parameter(read, p, body[p.name], f"{key}.{p.name}") for p in declared.parameters
+                  if p.name in body}
+    domain = declared.threshold
+    if declared.check_requirement is not None:
+        spec, hierarchy = _attribute_facts(attribute, by_name, joint)
+        try:
+            domain = declared.check_requirement(parameters, spec, hierarchy) or domain
+        except RequirementError as error:
+            read.fail(f"{key}.{error.key}", error.expected, error.found)
+    threshold = read.exact(body["threshold"], f"{key}.threshold", domain, closed_forms=declared.closed_forms)
+    return Requirement(declared.id, threshold, attribute, parameters, key)
 
 
-def _randomized_requirement(
-    read: Reader, body: Mapping[str, Any], key: str, model: str, attribute: Any, by_name: Mapping[str, Sensitive]
-) -> Requirement:
-    """A requirement on a randomized level: threshold a rational, ``ln(q)`` or ``e^x``; ``k`` where needed."""
-    from verifier.literal import Domain, LiteralError, parse_exact
+def _parameter(read: Reader, declared: Parameter, value: Any, key: str) -> Any:
+    """A requirement's parameter: one of its words, or a number in its domain."""
+    if declared.choices:
+        return read.choice(value, key, declared.choices)
+    domain = declared.domain or Domain()
+    if domain.integer:
+        return read.integer(value, key, minimum=int(domain.lower) if domain.lower is not None else 0)
+    return read.exact(value, key, domain)
 
-    distance = None
-    lower, upper = MODELS[model].lower, None
-    if model == "stochastic_t_closeness":
-        distance = read.choice(body.get("distance", "multiplicative"), f"{key}.distance", STOCHASTIC_DISTANCES)
-        if distance == "multiplicative":
-            lower = Fraction(1)
-        else:
-            _distance(read, distance, f"{key}.distance", attribute, by_name)
-            upper = Fraction(1)
-    expected = f"a number ≥ {lower}{f' and ≤ {upper}' if upper is not None else ''} (rational, ln(q) or e^x)"
-    value = body["threshold"]
-    if not isinstance(value, (int, Decimal, str)) or isinstance(value, bool):
-        read.fail(f"{key}.threshold", expected, describe(value))
-    try:
-        threshold = parse_exact(value, f"{key}.threshold", Domain(lower=lower, upper=upper))
-    except LiteralError as error:
-        read.fail(f"{key}.threshold", expected, f"{describe(value)} ({str(error).removeprefix(f'{key}.threshold: ')})")
-    if threshold == sympy.oo:
-        read.fail(f"{key}.threshold", expected, "inf (every release meets it)")
-    k = read.integer(body["k"], f"{key}.k", minimum=1) if MODELS[model].k else None
-    return Requirement(model, threshold, attribute, distance, None, key, k)
+
+def _attribute_facts(attribute: str | tuple[str, ...] | None, by_name: Mapping[str, Sensitive],
+                     joint: tuple[AttributeSpec, ...]) -> tuple[AttributeSpec | None, Hierarchy | None]:
+    """The spec and hierarchy of a requirement's attribute (a joint attribute has no hierarchy)."""
+    if isinstance(attribute, str):
+        return by_name[attribute].spec, by_name[attribute].hierarchy
+    return next((spec for spec in joint if spec.columns == attribute), None), None
 
 
 def _attribute(
@@ -453,20 +417,3 @@ def _attribute(
             return spec.columns
     declared = "; ".join(str(list(spec.columns)) for spec in joint) or "none declared"
     read.fail(key, f"a sensitive attribute name or a joint attribute declared in [joint] ({declared})", str(list(names)))
-
-
-def _distance(
-    read: Reader, value: Any, key: str, attribute: str | tuple[str, ...] | None, by_name: Mapping[str, Sensitive]
-) -> str:
-    sensitive = by_name.get(attribute) if isinstance(attribute, str) else None
-    kind = sensitive.spec.kind if sensitive is not None else "categorical"
-    if value is None:
-        return "ordered" if kind in ("numerical", "ordinal") else "equal"
-    distance = read.choice(value, key, DISTANCES)
-    if distance == "ordered" and kind == "categorical":
-        read.fail(key, "'equal' or 'hierarchical' for a categorical attribute ('ordered' needs numerical or ordinal)", "'ordered'")
-    if distance == "equal" and kind != "categorical":
-        read.fail(key, f"'ordered' for a {kind} attribute ('equal' is for categorical ones)", "'equal'")
-    if distance == "hierarchical" and (sensitive is None or sensitive.hierarchy is None):
-        read.fail(key, f"a hierarchy file declared for {attribute!r} (sensitive.NAME.hierarchy)", "'hierarchical' without one")
-    return distance

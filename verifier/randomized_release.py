@@ -37,10 +37,8 @@ from verifier.randomized import Extreme, dp, k_eps_dp, kt_closeness, ldp, multip
 from verifier.results import Level, Measurement, Witness
 from verifier.stochastic_emd import stochastic_emd
 
-__all__ = ["RANDOMIZED_MODELS", "EPSILON_MODELS", "trivial_level", "publisher_measurements", "auditor_ldp", "describe_subset", "ratio_level"]
-
-RANDOMIZED_MODELS = ("stochastic_t_closeness", "ldp", "dp", "kt_closeness", "k_eps_dp")
-"""Model ids of the randomized levels, in report order."""
+__all__ = ["EPSILON_MODELS", "trivial_level", "publisher_measurements", "auditor_ldp", "describe_subset", "ratio_level",
+           "stochastic_t_closeness_levels", "ldp_level", "dp_level", "subset_level"]
 
 EPSILON_MODELS = frozenset({"ldp", "dp", "k_eps_dp"})
 """The randomized models whose level is ε (natural logarithm); the others' is t."""
@@ -135,6 +133,46 @@ def auditor_ldp(release: CountTable, mechanism: AnyMechanism) -> Measurement:
     return _ldp_measurement(release, mechanism, ldp(mechanism), data_independent=True)
 
 
+def stochastic_t_closeness_levels(table: CountTable, mechanism: AnyMechanism,
+                                  distances: Sequence[tuple[Distance, Hierarchy | None]] = ()) -> tuple[Measurement, ...]:
+    """Stochastic t-closeness with the multiplicative distance, then with each EMD ``distance``.
+
+    ``parameters.k`` of the multiplicative level is the smallest class (its k-anonymity);
+    the EMD levels are :func:`verifier.stochastic_emd.stochastic_emd`'s.
+    """
+    found = multiplicative_t(table, mechanism)
+    bucket = mechanism.buckets[found.bucket]
+    assert found.cls is not None
+    multiplicative = _measurement(
+        "stochastic_t_closeness", table, found,
+        f"class {table.classes.describe(found.cls)} cannot release bucket {bucket!r}, which others can",
+        Witness(qi=table.classes.describe(found.cls), size=int(table.sizes[found.cls]), value=bucket,
+                numbers={"direction": found.side}),
+        k=int(table.classes.sizes.min()), distance="multiplicative",
+    )
+    return (multiplicative, *(stochastic_emd(table, mechanism, distance, hierarchy) for distance, hierarchy in distances))
+
+
+def ldp_level(table: CountTable, mechanism: AnyMechanism) -> Measurement:
+    """ε-LDP of ``mechanism`` over the rows of the values ``table`` holds (publisher mode)."""
+    return _ldp_measurement(table, mechanism, ldp(mechanism, table))
+
+
+def dp_level(table: CountTable, mechanism: AnyMechanism) -> Measurement | None:
+    """ε-DP of the release of ``table`` (removing one record); ``None`` for a single record."""
+    if table.n <= 1:
+        return None
+    one = dp(table, mechanism)
+    subset = describe_subset(one, mechanism, removal=True)
+    return _measurement("dp", table, one, f"{subset} empties a bucket",
+                        Witness(value=mechanism.buckets[one.bucket], numbers={"subset": subset}))
+
+
+def subset_level(model: str, table: CountTable, mechanism: AnyMechanism, k: int) -> Measurement:
+    """``kt_closeness`` or ``k_eps_dp`` for subsets of ``k`` records, with the witness subset in words."""
+    return _sized(model, table, mechanism, k)
+
+
 def publisher_measurements(
     table: CountTable, mechanism: AnyMechanism, ks: Sequence[int] = (),
     distances: Sequence[tuple[Distance, Hierarchy | None]] = (),
@@ -157,29 +195,13 @@ def publisher_measurements(
     Returns
     -------
     tuple of Measurement
-        ``stochastic_t_closeness`` (multiplicative, then each EMD distance), ``ldp``,
-        ``dp``, then ``kt_closeness`` and ``k_eps_dp`` for each k; comparison ``at_most``.
+        The levels of the registry's randomized models (:mod:`verifier.models.randomized`),
+        in registry order: ``stochastic_t_closeness`` (multiplicative, then each EMD
+        distance), ``ldp``, ``dp``, ``kt_closeness`` and ``k_eps_dp`` for each k.
     """
-    out = []
-    found = multiplicative_t(table, mechanism)
-    bucket = mechanism.buckets[found.bucket]
-    assert found.cls is not None
-    smallest = int(table.classes.sizes.min())
-    out.append(_measurement(
-        "stochastic_t_closeness", table, found,
-        f"class {table.classes.describe(found.cls)} cannot release bucket {bucket!r}, which others can",
-        Witness(qi=table.classes.describe(found.cls), size=int(table.sizes[found.cls]), value=bucket,
-                numbers={"direction": found.side}),
-        k=smallest, distance="multiplicative",
-    ))
-    out.extend(stochastic_emd(table, mechanism, distance, hierarchy) for distance, hierarchy in distances)
-    out.append(_ldp_measurement(table, mechanism, ldp(mechanism, table)))
-    if table.n > 1:
-        one = dp(table, mechanism)
-        subset = describe_subset(one, mechanism, removal=True)
-        out.append(_measurement("dp", table, one, f"{subset} empties a bucket",
-                                Witness(value=mechanism.buckets[one.bucket], numbers={"subset": subset})))
-    for k in ks:
-        out.append(_sized("kt_closeness", table, mechanism, k))
-        out.append(_sized("k_eps_dp", table, mechanism, k))
-    return tuple(out)
+    from verifier.registry import MeasureOptions, Subject, models
+
+    options = MeasureOptions(inputs={"mechanism": mechanism, "subset_sizes": tuple(ks),
+                                     "stochastic_distances": tuple(distances)})
+    subject = Subject(table.classes, table, options)
+    return tuple(m for item in models("randomized") for m in item.measure(subject))

@@ -1,6 +1,7 @@
-"""The works the claim registry cites, by author and year, with their full references.
+"""The works privcert cites, by author and year, with their full references.
 
-Claim ids are ``<key>:<item>`` (``ekenstedt2022:thm3a``); a claim's source names the
+Models (:mod:`verifier.registry`) and claims (:mod:`theory.claims`) cite a :class:`Source`:
+the paper by authors and year, its section and numbered item. Claim ids are ``<key>:<item>`` (``ekenstedt2022:thm3a``); a claim's source names the
 paper by authors and year (``"Ekenstedt et al. 2022"``), and :data:`REFERENCES` gives
 the key, authors, title, venue and year of each (the same as docs/references.md).
 """
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Reference", "REFERENCES", "PRIVCERT", "reference"]
+__all__ = ["Reference", "REFERENCES", "PRIVCERT", "Source", "reference"]
 
 PRIVCERT = "privcert (derived here)"
 """The source of the relations privcert derives itself (no paper states them)."""
@@ -80,3 +81,31 @@ REFERENCES: dict[str, Reference] = {
 def reference(paper: str) -> Reference | None:
     """The full reference of a work named by authors and year (:data:`PRIVCERT` for privcert's own claims)."""
     return REFERENCES.get(paper)
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a claim or a model is printed: the paper, the section, the numbered item.
+
+    Parameters
+    ----------
+    paper
+        The paper, by authors and year (``"Ekenstedt et al. 2022"``; full references in docs/references.md).
+    section
+        The section as numbered in the paper (``"IV.A"``, ``"3"``).
+    item
+        The numbered item (``"Lemma 1(a)"``, ``"Theorem 3"``, ``"Prop. 1"``, ``"eq. (1)"``).
+    """
+
+    paper: str
+    section: str
+    item: str
+
+    def __str__(self) -> str:
+        return f"{self.paper}, Sec. {self.section}, {self.item}"
+
+    @property
+    def reference(self) -> str | None:
+        """The full reference: authors, title, venue, year (docs/references.md)."""
+        found = reference(self.paper)
+        return None if found is None else str(found)

@@ -1,0 +1,389 @@
+"""The model registry: every privacy, risk and utility model declared once.
+
+A :class:`Model` holds everything the rest of privcert needs to know about one model: its
+id (the JSON ``model``), name, kind, source (paper and equation), what it is measured on
+(the quasi-identifiers or a sensitive attribute), how a threshold turns its level into
+pass/fail (:data:`Comparison`: the direction of strength and strictness), the thresholds a
+policy may give (:class:`~verifier.literal.Domain`), its units, the parameters a
+requirement on it may name, the inputs it needs besides the count tables, how ``verify``
+re-checks it, its definition on the implication map (:class:`Definition`, with the map
+position) and the function that measures it.
+
+Each model is declared in one module of the package :mod:`verifier.models` (one module per
+model or family of models, listed in :data:`verifier.models.MODULES` in report order; a
+test fails when a module is not listed). Everything else reads the registry: the
+measurement (:mod:`verifier.measure`), the policy (:mod:`verifier.policy`), the theory's
+definitions, ``explain`` and the map, the certificate and its views, and the docs' table
+of models. The declaration modules import nothing heavy (the measure functions import
+their numerical code when called), so the theory can read the registry without numpy or
+pandas.
+
+:func:`register` adds a model at run time (a plug-in, or a test's toy model);
+:func:`registered` does so for the duration of a ``with`` block.
+
+References
+----------
+Ekenstedt et al. 2022, Defs. 1-3 (a definition's level and the direction of its strength).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from fractions import Fraction
+from importlib import import_module
+from typing import TYPE_CHECKING, Any, Literal
+
+import sympy
+
+from verifier.literal import Domain
+from verifier.references import Source
+
+if TYPE_CHECKING:
+    from verifier.buckets import Bucketing
+    from verifier.counts import AttributeSpec, Classes, CountTable
+    from verifier.hierarchy import Hierarchy
+    from verifier.results import Measurement
+
+__all__ = [
+    "Comparison",
+    "Kind",
+    "Scope",
+    "Recheck",
+    "Parameter",
+    "Definition",
+    "Model",
+    "MeasureOptions",
+    "Subject",
+    "UnknownModelError",
+    "RequirementError",
+    "register",
+    "registered",
+    "models",
+    "model",
+    "model_ids",
+    "version",
+]
+
+Comparison = Literal["at_least", "at_most", "below"]
+"""How a policy threshold turns a level into pass/fail.
+
+``at_least``: passes when level ≥ threshold (k, l). ``at_most``: level ≤ threshold
+(t, β, α, risk). ``below``: level < threshold, for models defined with a strict
+inequality (δ-disclosure; recursive (c,l)-diversity, where r₁ < c·(r_l+…+r_m)).
+"""
+
+Kind = Literal["privacy", "randomized", "risk", "utility"]
+"""``privacy``: a syntactic privacy model of the release; ``randomized``: a level of the
+mechanism a randomized release was made with; ``risk``: a re-identification risk model;
+``utility``: what the release cost, measured against the original."""
+
+Scope = Literal["release", "attribute"]
+"""``release``: a function of the quasi-identifiers' classes alone (one measurement per
+release); ``attribute``: measured on each sensitive attribute (and each joint one)."""
+
+Recheck = Literal["count_tables", "original", "statement"]
+"""How ``verify`` re-checks a certified level: re-measured from the count tables (embedded,
+or the release's with ``--data``); only with the original data (``--original``); or not
+at all (``statement``: shown as the publisher's statement)."""
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A parameter a ``[[require]]`` table may name besides ``model``, ``threshold`` and ``attribute``.
+
+    Attributes
+    ----------
+    name
+        The key (``l``, ``distance``, ``k``, ``estimator``).
+    description
+        What it is, one line.
+    domain
+        For a number: where it may lie (``Domain(lower=Fraction(1), integer=True)``).
+    choices
+        For a word: the words allowed.
+    required
+        Whether a requirement must name it (otherwise the model's measure picks the
+        value(s) from the attribute and the options).
+    """
+
+    name: str
+    description: str
+    domain: Domain | None = None
+    choices: tuple[str, ...] = ()
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class Definition:
+    """A model as a definition on the implication map (Ekenstedt et al. 2022, Def. 1).
+
+    Attributes
+    ----------
+    symbol
+        The level symbol (``k``, ``t``, ``epsilon``; :mod:`verifier.symbols`).
+    domain
+        The admissible levels (a sympy Interval or Range).
+    relative_to
+        What the definition is relative to besides its level: ``N`` (records), ``k``
+        (a class or subset size), ``buckets``, ``l``.
+    summary
+        One line: what a release at this level guarantees.
+    position
+        Where the map draws it (x, y).
+    """
+
+    symbol: sympy.Symbol
+    domain: sympy.Set
+    relative_to: tuple[str, ...]
+    summary: str
+    position: tuple[float, float]
+
+
+@dataclass(frozen=True)
+class MeasureOptions:
+    """The options of one measurement run, as every measure function sees them.
+
+    Attributes
+    ----------
+    hierarchies
+        A hierarchy per categorical attribute name (adds the hierarchical distance).
+    buckets
+        A bucketing per attribute name (multiplicative t-closeness).
+    l
+        The ``l`` values of recursive (c, l)-diversity.
+    risk_threshold
+        The prosecutor risk above which a record counts as at risk.
+    kinds
+        The kinds of model asked for besides those measured by default
+        (:attr:`Model.by_default`), e.g. ``risk`` (``measure --risk``).
+    inputs
+        Named inputs some models need (:attr:`Model.needs`): ``mechanism``,
+        ``population``, ``original``, ... A model whose inputs are absent is not measured.
+    requested
+        The parameters requirements name, per model id: each model measures these values
+        besides its defaults.
+    """
+
+    hierarchies: Mapping[str, Hierarchy] = field(default_factory=dict)
+    buckets: Mapping[str, Bucketing] = field(default_factory=dict)
+    l: tuple[int, ...] = (2,)
+    risk_threshold: Fraction = Fraction(1, 5)
+    kinds: frozenset[Kind] = frozenset()
+    inputs: Mapping[str, Any] = field(default_factory=dict)
+    requested: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Subject:
+    """What a measure function is given: the classes, the attribute's count table (``None`` for a
+    release-scope model) and the run's options."""
+
+    classes: Classes
+    table: CountTable | None
+    options: MeasureOptions
+
+    def requested(self, model_id: str) -> tuple[Mapping[str, Any], ...]:
+        """The parameter sets requirements name for ``model_id`` on this subject's attribute."""
+        attribute = None if self.table is None else self.table.attribute
+        return tuple(p for p in self.options.requested.get(model_id, ())
+                     if p.get("attribute", attribute) == attribute)
+
+
+Measure = Callable[[Subject], Iterable["Measurement"]]
+"""A model's measure: the optimal level(s) of the model on a subject (one per parameter value)."""
+
+class RequirementError(ValueError):
+    """A requirement's parameters do not fit the model or the attribute: the key, what was expected, what was found."""
+
+    def __init__(self, key: str, expected: str, found: str) -> None:
+        super().__init__(f"{key}: expected {expected}, found {found}")
+        self.key, self.expected, self.found = key, expected, found
+
+
+CheckRequirement = Callable[[dict[str, Any], "AttributeSpec | None", "Hierarchy | None"], "Domain | None"]
+"""A model's check of a requirement's parameters against the attribute (its spec and hierarchy):
+fills defaults into the parameters, raises :class:`RequirementError`, and returns the
+thresholds' domain when it depends on a parameter (``None``: :attr:`Model.threshold`)."""
+
+Decide = Callable[["Measurement", Any, "CountTable | None"], bool]
+"""A model's own exact decision of ``level (comparison) threshold``, given the measurement, the
+threshold and the attribute's count table (entropy l-diversity decides on integers)."""
+
+
+@dataclass(frozen=True)
+class Model:
+    """One model, declared once (see the module docstring).
+
+    Attributes
+    ----------
+    id
+        The model id, in JSON, policies and certificates (``k_anonymity``). A published id
+        never changes meaning; new semantics get a new id.
+    name
+        Human-readable name (``k-anonymity``).
+    kind
+        :data:`Kind`.
+    scope
+        :data:`Scope`.
+    source
+        The paper, section and equation that define it.
+    comparison
+        :data:`Comparison`: which way is stronger, and strictly or not.
+    threshold
+        The thresholds a policy may give.
+    units
+        What the level counts (``records``, ``probability``, ``EMD``, ``ratio``, ``nats``).
+    measure
+        The measure function (:data:`Measure`).
+    parameters
+        The parameters a requirement may name.
+    needs
+        Inputs besides the count tables (keys of :attr:`MeasureOptions.inputs`).
+    recheck
+        :data:`Recheck`.
+    definition
+        Its definition on the implication map (``None``: not on the map).
+    closed_forms
+        Thresholds may be written ``ln(q)`` or ``e^x`` (levels that are logarithms).
+    by_default
+        Measured in every run; otherwise only when its kind is asked for
+        (:attr:`MeasureOptions.kinds`, e.g. ``measure --risk``) or a requirement names it.
+    decide
+        The model's own exact decision (:data:`Decide`); by default the level is compared
+        with :meth:`verifier.results.Level.satisfies`, or on its bounds when it is known
+        only between bounds.
+    check_requirement
+        The model's check of a requirement's parameters (:data:`CheckRequirement`).
+    """
+
+    id: str
+    name: str
+    kind: Kind
+    scope: Scope
+    source: Source
+    comparison: Comparison
+    threshold: Domain
+    units: str
+    measure: Measure
+    parameters: tuple[Parameter, ...] = ()
+    needs: frozenset[str] = frozenset()
+    recheck: Recheck = "count_tables"
+    definition: Definition | None = None
+    closed_forms: bool = False
+    by_default: bool = True
+    decide: Decide | None = None
+    check_requirement: CheckRequirement | None = None
+
+    @property
+    def stronger(self) -> Literal["larger", "smaller"]:
+        """Which levels are stronger (Ekenstedt et al. 2022, Def. 1)."""
+        return "larger" if self.comparison == "at_least" else "smaller"
+
+    @property
+    def strict(self) -> bool:
+        """Whether the definition uses a strict inequality (``level < threshold``)."""
+        return self.comparison == "below"
+
+    def measured(self, options: MeasureOptions) -> bool:
+        """Whether a run with ``options`` measures this model: its kind is asked for (or it is
+        measured by default, or a requirement names it) and every input it needs is given."""
+        asked = self.by_default or self.kind in options.kinds or self.id in options.requested
+        return asked and self.needs <= options.inputs.keys()
+
+    def parameter(self, name: str) -> Parameter | None:
+        """The declared parameter ``name``, if any."""
+        return next((p for p in self.parameters if p.name == name), None)
+
+
+class UnknownModelError(KeyError):
+    """A model id that is not registered; the message lists the valid ids."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+_REGISTERED: dict[str, Model] = {}
+_LOADED = False
+_VERSION = [0]
+"""Incremented whenever the registry changes, so that readers may cache what they derive from it."""
+
+
+def _load() -> None:
+    """Import the declaration modules of :mod:`verifier.models` once, in report order."""
+    global _LOADED
+    if _LOADED:
+        return
+    _LOADED = True
+    from verifier.models import MODULES
+
+    for name in MODULES:
+        import_module(f"verifier.models.{name}")
+
+
+def register(*declared: Model) -> None:
+    """Add models to the registry (each declaration module calls this once).
+
+    Raises
+    ------
+    ValueError
+        A model id is already registered (ids are global and never reused).
+    """
+    for item in declared:
+        if item.id in _REGISTERED and _REGISTERED[item.id] is not item:
+            raise ValueError(f"model id {item.id!r} is already registered ({_REGISTERED[item.id].name})")
+        _REGISTERED[item.id] = item
+    _VERSION[0] += 1
+
+
+@contextmanager
+def registered(*declared: Model) -> Iterator[None]:
+    """Register ``declared`` for the duration of a ``with`` block (a test's toy model)."""
+    _load()
+    register(*declared)
+    try:
+        yield
+    finally:
+        for item in declared:
+            _REGISTERED.pop(item.id, None)
+        _VERSION[0] += 1
+
+
+def version() -> int:
+    """A number that changes whenever a model is registered or removed (for caches of derived data)."""
+    _load()
+    return _VERSION[0]
+
+
+def models(kind: Kind | None = None) -> tuple[Model, ...]:
+    """The registered models in report order (of one ``kind`` if given): by the position of their
+    declaration module (the module of their measure function) in :data:`verifier.models.MODULES`,
+    then in the order each module registers them; models declared elsewhere come last."""
+    _load()
+    from verifier.models import MODULES
+
+    rank = {f"verifier.models.{name}": index for index, name in enumerate(MODULES)}
+    found = sorted(enumerate(_REGISTERED.values()),
+                   key=lambda pair: (rank.get(pair[1].measure.__module__, len(rank)), pair[0]))
+    return tuple(m for _, m in found if kind is None or m.kind == kind)
+
+
+def model_ids(kind: Kind | None = None) -> tuple[str, ...]:
+    """The registered model ids in report order (of one ``kind`` if given)."""
+    return tuple(m.id for m in models(kind))
+
+
+def model(model_id: str) -> Model:
+    """Look a model up by id.
+
+    Raises
+    ------
+    UnknownModelError
+        When ``model_id`` is not registered; the message lists the valid ids.
+    """
+    _load()
+    try:
+        return _REGISTERED[model_id]
+    except KeyError:
+        raise UnknownModelError(f"unknown model id {model_id!r}; expected one of: {', '.join(_REGISTERED)}") from None
