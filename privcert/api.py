@@ -60,7 +60,7 @@ def measure(
     """Every model's optimal level on every attribute of a release (:func:`verifier.measure.measure`),
     and the randomized levels when ``mechanism`` names the mechanism it was made with (auditor
     mode included)."""
-    from theory.implied import audit_release
+    from theory.answers.auditor_mode import audit_release
     from verifier.measure import measure as run
 
     return run(data, qi, attributes, hierarchies=hierarchies, buckets=buckets, l=l, risk_threshold=risk_threshold,
@@ -96,7 +96,7 @@ def audit(
     PolicyError
         No release given and the policy names none, or the policy is malformed.
     """
-    from theory.implied import audit_release
+    from theory.answers.auditor_mode import audit_release
     from verifier.audit import audit as run
     from verifier.errors import PolicyError
     from verifier.randomized_levels import MechanismChoice

@@ -262,7 +262,7 @@ def audit(
         (:func:`verifier.randomized_levels.randomized_levels`) and requirements on
         randomized models decided on them.
     implications
-        The implication map for auditor mode (:func:`theory.implied.audit_release`);
+        The implication map for auditor mode (:func:`theory.answers.auditor_mode.audit_release`);
         :func:`privcert.api.audit` passes it.
     """
     if source is None and not isinstance(data, pd.DataFrame):

@@ -212,7 +212,7 @@ def measure(
         randomizes, default the first; the mode and subset sizes): adds the
         randomized levels (:func:`verifier.randomized_levels.randomized_levels`).
     implications
-        The implication map for auditor mode (:func:`theory.implied.audit_release`).
+        The implication map for auditor mode (:func:`theory.answers.auditor_mode.audit_release`).
 
     Raises
     ------
