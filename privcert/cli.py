@@ -1,6 +1,6 @@
 """The ``privcert`` command line: parses arguments, calls the packages, prints, exits.
 
-No privacy logic lives here (ARCHITECTURE.md, "The CLI is thin"). Exit codes, the same
+No privacy logic lives here (docs/design.md, "The library does what the command line does"). Exit codes, the same
 for every command: ``0`` success (for ``audit``: every requirement holds), ``1`` a
 requirement fails (or a certificate does not verify), ``2`` bad input (one message on
 stderr naming the file, key or row), ``3`` an internal error (one line and where to
@@ -291,6 +291,23 @@ def _engine(engine: str, master: str | None) -> Engine:
 
 
 ListOption = list[str] | None
+
+
+@app.command("models")
+def models_command(json_out: JsonOption = None) -> None:
+    """List every model privcert measures: id, kind, what it is measured on, which levels are stronger, source."""
+    from privcert.output import print_rows
+    from verifier.registry import models
+
+    found = models()
+    document = {"models": [{"id": m.id, "name": m.name, "kind": m.kind, "scope": m.scope, "stronger": m.stronger,
+                            "strict": m.strict, "threshold": m.threshold.describe(), "units": m.units,
+                            "parameters": [p.name for p in m.parameters], "recheck": m.recheck,
+                            "source": str(m.source)} for m in found]}
+    if not _write_json(document, json_out):
+        rows = [(m.id, m.kind, "quasi-identifiers" if m.scope == "release" else "each attribute",
+                 m.stronger + (", strict" if m.strict else ""), str(m.source)) for m in found]
+        print_rows(_console(), "models", ("model", "kind", "on", "stronger", "source"), rows, fold="source")
 
 
 @app.command("measure")
