@@ -44,7 +44,7 @@ from privcert.options import (
     ViolationsOption,
 )
 from privcert.theory_cli import app as theory_app
-from verifier.errors import ExcludedRowsWarning, IdentifierColumnWarning, PolicyError, VerifierError
+from verifier.errors import PolicyError, PrivcertWarning, VerifierError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -157,18 +157,23 @@ def _stderr(kind: str, message: str) -> None:
 
 @contextmanager
 def _reporting_errors() -> Iterator[None]:
-    """Turn bad input into a one-line message on stderr and exit code 2; show warnings."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ExcludedRowsWarning)
-        warnings.simplefilter("always", IdentifierColumnWarning)
-        try:
-            yield
-        except (VerifierError, FileNotFoundError) as error:
-            _stderr("error", str(error))
-            raise typer.Exit(BAD_INPUT) from error
-        finally:
-            for warning in caught:
+    """Turn bad input into a one-line message on stderr and exit code 2; show privcert's warnings as
+    ``warning: ...`` and any other library's in Python's own format (naming the module that raised it)."""
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", PrivcertWarning)
+            try:
+                yield
+            except (VerifierError, FileNotFoundError) as error:
+                _stderr("error", str(error))
+                raise typer.Exit(BAD_INPUT) from error
+    finally:
+        for warning in caught:  # shown once the recording has ended, so that showing one records nothing
+            if issubclass(warning.category, PrivcertWarning):
                 _stderr("warning", str(warning.message))
+            else:
+                warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
 
 
 def _split(text: str, option: str, separator: str = ",") -> tuple[str, ...]:
