@@ -3,7 +3,7 @@
 A claim's status is never copied from its paper: :func:`check` runs the claim's check
 (symbolic derivation with sympy, exact levels of tables from :mod:`theory.tables.levels`, witness
 families from :mod:`theory.tables.witnesses`, exhaustive enumeration of small cases) and returns a
-:class:`theory.claims.CheckResult`. Nothing is cached between calls of :func:`check_all`.
+:class:`theory.claims.claim.CheckResult`. Nothing is cached between calls of :func:`check_all`.
 
 With ``deep=True`` an implication with a closed-form f is also searched with Z3
 (:mod:`theory.search.refute`) for every N up to ``max_n``: ``unsat`` for all of them is

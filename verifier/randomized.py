@@ -29,7 +29,7 @@ Soria-Comas 2015, Def. 4):
 Every ratio is decided on integers: column ``b`` of ``M`` is scaled to integers ``A[v, b]``
 over the common denominator ``L_b`` (:meth:`~verifier.mechanism.Mechanism.scaled`),
 which cancels in every ratio. Screens run in float64; candidates within the rounding
-margin are recomputed exactly (ARCHITECTURE.md, "Exact decisions").
+margin are recomputed exactly (docs/design.md, "Screen in float64, decide exactly").
 
 A mechanism known only between bounds (:class:`~verifier.mechanism.IntervalMechanism`:
 ``A_low ≤ A ≤ A_high`` over one denominator per column) is measured twice. Every ratio is a

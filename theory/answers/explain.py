@@ -59,18 +59,14 @@ _DETERMINISTIC = {
 
 
 def level_text(definition_id: str, value: sympy.Expr | None) -> str:
-    """A level with its symbol: ``t = 3/2 ≈ 1.5``, ``ε = ln(2) ≈ 0.6931 (e^ε = 2)``.
+    """A level of a definition with its symbol (:func:`verifier.display.symbol_level`).
 
     >>> level_text("dp", sympy.log(2))
     'ε = ln(2) ≈ 0.6931 (e^ε = 2)'
     """
-    from verifier.display import formula
+    from verifier.display import formula, symbol_level
 
-    symbol = formula(definition(definition_id).level)
-    text = f"{symbol} = {readable(value)}"
-    if symbol == "ε" and value is not None and value.is_finite:
-        text += f" (e^ε = {readable(sympy.simplify(sympy.exp(value)))})"
-    return text
+    return symbol_level(formula(definition(definition_id).level), value)
 
 
 @dataclass(frozen=True)

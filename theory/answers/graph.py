@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from functools import cache
 from itertools import product
 from typing import Literal, SupportsIndex, SupportsInt, TypedDict
 
@@ -115,6 +116,12 @@ class _Provenance(TypedDict):
     corrected: bool
 
 
+@cache
+def _solutions(condition: sympy.Eq, symbol: sympy.Symbol) -> tuple[sympy.Expr, ...]:
+    """``sympy.solve(condition, symbol)``, once per condition of the map (queries ask the same ones)."""
+    return tuple(sympy.solve(condition, symbol))
+
+
 def _level_symbol(definition_id: str) -> sympy.Symbol:
     return definition(definition_id).level
 
@@ -178,6 +185,7 @@ class Graph:
 
     def __init__(self, edges: tuple[Edge, ...]) -> None:
         self.edges = edges
+        self._memo: dict[tuple[object, ...], list[tuple[sympy.Expr | None, sympy.Expr, Step, list[sympy.Basic]]]] = {}
 
     def usable(self) -> tuple[Edge, ...]:
         """Edges followed by queries."""
@@ -226,7 +234,7 @@ class Graph:
         for state in (start, target):
             _check_partition(state, records)
         x = _level_symbol(premise)
-        found = list(self._paths(_Path(start, x, (), ()), target, records, params))
+        found = list(self._paths(_Path(start, x, (), ()), target, records, params, self._leading_to(conclusion)))
         if not found:
             return self._refusal(premise, conclusion, start, target, records, params, derive)
         value = None if level is None else sympy.nsimplify(sympy.sympify(level), rational=True)
@@ -278,8 +286,20 @@ class Graph:
         found = size_for(definition_id, role, {p: v for p, v in params.items() if p.startswith("k")}, required=False)
         return k if found is None else sympy.Integer(found)
 
+    def _leading_to(self, conclusion: str) -> frozenset[str]:
+        """Definitions from which ``conclusion`` is reached along usable edges, sizes and conditions ignored
+        (with ``conclusion`` itself): a path that leaves them never arrives, so it is not extended."""
+        seen, frontier = {conclusion}, [conclusion]
+        while frontier:
+            current = frontier.pop()
+            for edge in self.usable():
+                if edge.conclusion == current and edge.premise not in seen:
+                    seen.add(edge.premise)
+                    frontier.append(edge.premise)
+        return frozenset(seen)
+
     def _paths(self, path: _Path, target: tuple[str, sympy.Expr | None], records: sympy.Expr,
-               params: Mapping[str, object]) -> Iterator[_Path]:
+               params: Mapping[str, object], leads: frozenset[str]) -> Iterator[_Path]:
         if path.state == target and path.steps:
             yield path
             return
@@ -287,15 +307,38 @@ class Graph:
             return
         visited = {path.state} | {(s.premise, s.premise_size) for s in path.steps}
         for edge in self.usable():
-            if edge.premise != path.state[0] or (edge.conclusion in PARAMETER_LEVELS and path.steps):
+            if (edge.premise != path.state[0] or edge.conclusion not in leads
+                    or (edge.conclusion in PARAMETER_LEVELS and path.steps)):
                 continue
             for extended in self._extend(path, edge, target, records, params):
                 if extended.state not in visited:
-                    yield from self._paths(extended, target, records, params)
+                    yield from self._paths(extended, target, records, params, leads)
 
     def _extend(self, path: _Path, edge: Edge, target: tuple[str, sympy.Expr | None], records: sympy.Expr,
                 params: Mapping[str, object]) -> Iterator[_Path]:
-        size = path.state[1]
+        for new_size, f, step, pending in self._steps_at(edge, path.state[1], target, records, params):
+            composed = f.subs(_level_symbol(edge.premise), path.f)
+            yield _Path((edge.conclusion, new_size), composed, (*path.steps, step),
+                        tuple(dict.fromkeys((*path.conditions, *pending))))
+
+    def _steps_at(self, edge: Edge, size: sympy.Expr | None, target: tuple[str, sympy.Expr | None],
+                  records: sympy.Expr, params: Mapping[str, object]
+                  ) -> list[tuple[sympy.Expr | None, sympy.Expr, Step, list[sympy.Basic]]]:
+        """The ways ``edge`` can be taken from a state of this ``size``: the conclusion's size, the level
+        map f at these sizes, the step, the conditions left pending. They depend on the edge and the
+        numbers only, not on the path that led here, so each is computed once per query's parameters."""
+        chosen = {s for s in (edge.conclusion_size.free_symbols if edge.conclusion_size is not None else ())
+                  if s in _EDGE_SIZES and s != edge.premise_size}
+        by_target = bool(chosen) and not (edge.conclusion in CLASS_BASED and "k" in params)  # see _candidates
+        key = (id(edge), size, target if by_target else None, records,
+               tuple(sorted((name, repr(value)) for name, value in params.items())))
+        if key not in self._memo:
+            self._memo[key] = list(self._edge_steps(edge, size, target, records, params))
+        return self._memo[key]
+
+    def _edge_steps(self, edge: Edge, size: sympy.Expr | None, target: tuple[str, sympy.Expr | None],
+                    records: sympy.Expr, params: Mapping[str, object]
+                    ) -> Iterator[tuple[sympy.Expr | None, sympy.Expr, Step, list[sympy.Basic]]]:
         binding: dict[sympy.Basic, sympy.Expr] = {N: records}
         conditions: list[sympy.Basic] = []
         if isinstance(edge.premise_size, sympy.Symbol):
@@ -324,17 +367,15 @@ class Graph:
                 continue
             if f.has(sympy.zoo, sympy.nan):
                 continue
-            step = Step(edge.claim_id, edge.source, edge.premise, edge.conclusion, size, new_size, f, None)
-            composed = f.subs(_level_symbol(edge.premise), path.f)
-            yield _Path((edge.conclusion, new_size), composed, (*path.steps, step),
-                        tuple(dict.fromkeys((*path.conditions, *pending))))
+            yield new_size, f, Step(edge.claim_id, edge.source, edge.premise, edge.conclusion, size, new_size, f,
+                                    None), pending
 
     @staticmethod
     def _candidates(edge: Edge, free: sympy.Symbol, binding: Mapping[sympy.Basic, sympy.Expr],
                     target: tuple[str, sympy.Expr | None], records: sympy.Expr) -> list[sympy.Expr]:
         for c in edge.conditions:
             if isinstance(c, sympy.Eq) and free in c.free_symbols:
-                return [s.subs(binding) for s in sympy.solve(c, free)]
+                return [s.subs(binding) for s in _solutions(c, free)]
         values = [] if target[1] is None else [target[1], records - target[1]]
         values += [sympy.Integer(1), records - 1, *(v for v in binding.values() if v != records)]
         values += [records - v for v in binding.values() if v != records]
@@ -396,7 +437,7 @@ class Graph:
         if source == target:
             return ()
         start = _Path(source, _level_symbol(source[0]), (), ())
-        path = next(self._paths(start, target, records, params), None)
+        path = next(self._paths(start, target, records, params, self._leading_to(target[0])), None)
         return None if path is None else tuple(s.claim_id for s in path.steps)
 
     def _refusal(self, premise: str, conclusion: str, start: tuple[str, sympy.Expr | None],

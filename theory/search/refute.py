@@ -89,7 +89,7 @@ def _inverse(bound: sympy.Basic, premise: str, conclusion: str) -> sympy.Basic:
 def _assignments(claim: Claim, statement: sympy.Basic, n: int) -> list[tuple[dict[str, int], tuple[sympy.Basic, ...]]]:
     """Parameter values for N = n satisfying the claim's conditions, with the leftover conditions.
 
-    The premise and conclusion sizes come from :func:`theory.claims.sizes` (``k_premise``,
+    The premise and conclusion sizes come from :func:`theory.claims.catalog.sizes` (``k_premise``,
     ``k_conclusion``); their free size symbols range over [1, n - 1].
     """
     premise_size, conclusion_size = _claim_sizes(claim)
@@ -113,7 +113,7 @@ def _assignments(claim: Claim, statement: sympy.Basic, n: int) -> list[tuple[dic
 
 
 def _claim_sizes(claim: Claim) -> tuple[sympy.Expr | None, sympy.Expr | None]:
-    """The registry's sizes (:func:`theory.claims.sizes`); for an unregistered claim, by name:
+    """The catalog's sizes (:func:`theory.claims.catalog.sizes`); for an unregistered claim, by name:
     ``k_0``/``k_1`` for premise/conclusion, else ``k_t``/``k_DP`` (Thm. 4), else ``k``."""
     try:
         return sizes(claim.id)

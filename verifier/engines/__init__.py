@@ -1,7 +1,7 @@
 """Engines: where the one group-by that builds the count tables runs.
 
-Building the count tables is the only step of an audit that sees rows (ARCHITECTURE.md,
-"Engines"). An engine reads a release (CSV, Parquet, or a directory of Parquet files)
+Building the count tables is the only step of an audit that sees rows (docs/design.md,
+"Engines return count tables, nothing else"). An engine reads a release (CSV, Parquet, or a directory of Parquet files)
 and returns the :class:`~verifier.counts.Classes` and the
 :class:`~verifier.counts.CountTable` of each sensitive attribute; every measure after
 that is the same code whatever the engine.
