@@ -1,4 +1,4 @@
-"""Tests of theory.mechanism_selection.matrices, theory.mechanism_selection.utility, theory.mechanism_selection.planner and the eq. (1)-(6) claims.
+"""Tests of theory.mechanism_selection (matrices, utility, planner) and the eq. (1)-(6) claims.
 
 Closed forms are checked against levels measured independently: a brute force over
 record pairs / subsets (tests/_theory_bruteforce.py), and theory.tables.levels on the per-record table.
@@ -35,7 +35,12 @@ from theory.mechanism_selection.matrices import (
     worst_class_t,
 )
 from theory.mechanism_selection.planner import exp_epsilon_for_t, implied_t, plan
-from theory.mechanism_selection.utility import utility, utility_composed_closed, utility_composed_printed, utility_ldp_closed
+from theory.mechanism_selection.utility import (
+    utility,
+    utility_composed_closed,
+    utility_composed_printed,
+    utility_ldp_closed,
+)
 from theory.papers.ekenstedt2022.mechanism_checks import CHECKS, table_for
 from theory.papers.ekenstedt2022.mechanism_claims import CLAIMS
 from theory.tables import levels

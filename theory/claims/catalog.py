@@ -3,10 +3,6 @@
 The claim data lives in one module per paper (or part of a paper) under
 :mod:`theory.papers`; this module imports them by name, so listing the claims imports
 sympy and the definitions only, never a check (:mod:`theory.checks`).
-
-References
-----------
-Ekenstedt et al. 2022, Sec. III (Definitions 1-3: levels, implication, composition).
 """
 
 from __future__ import annotations
@@ -19,14 +15,7 @@ import sympy
 from theory._lookup import lookup
 from theory.claims.claim import Claim
 
-__all__ = [
-    "CLAIM_MODULES",
-    "UnknownClaimError",
-    "all_claims",
-    "claim",
-    "claim_ids",
-    "sizes",
-]
+__all__ = ["CLAIM_MODULES", "UnknownClaimError", "all_claims", "claim", "claim_ids", "sizes"]
 
 
 CLAIM_MODULES: tuple[str, ...] = (
@@ -37,7 +26,7 @@ CLAIM_MODULES: tuple[str, ...] = (
     "theory.papers.ekenstedt2022.mechanism_claims",
     "theory.papers.derived.claims",
 )
-"""The modules holding the claim data, one per paper or part of a paper (:mod:`theory.papers`; ``derived``: the relations derived here), each with its checks beside it."""
+"""The claim modules of :mod:`theory.papers`, one per paper or part of a paper, each with its checks beside it."""
 
 
 class UnknownClaimError(KeyError):

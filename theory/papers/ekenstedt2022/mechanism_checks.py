@@ -39,7 +39,13 @@ from theory.mechanism_selection.matrices import (
     tclo_t_closed,
     tclo_t_printed,
 )
-from theory.mechanism_selection.utility import F2_DERIVED, F2_PRINTED, utility, utility_composed_closed, utility_composed_printed
+from theory.mechanism_selection.utility import (
+    F2_DERIVED,
+    F2_PRINTED,
+    utility,
+    utility_composed_closed,
+    utility_composed_printed,
+)
 from theory.tables import levels
 from theory.tables.probability_table import ProbabilityTable
 
