@@ -1,1 +1,1 @@
-"""Ekenstedt et al. 2022, Sec. V: the randomized-response matrices and their closed forms, their utility, the planner that chooses one."""
+"""Choosing a randomized-response mechanism (Ekenstedt et al. 2022, Sec. V): the matrices and their closed forms, their utility, the planner."""
