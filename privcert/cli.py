@@ -56,8 +56,6 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = "1"
 """Version of the JSON contract (privcert/data/schema/results.schema.json)."""
 
-REPORT_URL = "https://github.com/privcert/privcert/issues"
-
 app = typer.Typer(
     name="privcert",
     help="Measure, reason about and certify the privacy of released tables.",
@@ -144,8 +142,8 @@ def _internal(error: BaseException, debug: bool) -> int:
 
         traceback.print_exception(error)
     sys.stderr.write(f"internal error: {type(error).__name__}: {error}\n"
-                     f"This is a defect in privcert; please report it at {REPORT_URL} "
-                     "(run again with --debug for the traceback).\n")
+                     "This is a defect in privcert: run the command again with --debug (privcert --debug ...) "
+                     "and include the traceback it prints when you report it.\n")
     return INTERNAL
 
 

@@ -35,3 +35,34 @@ def test_build_holds_every_package_and_the_data(tmp_path: Path) -> None:
     assert {"theory.papers.ekenstedt2022", "verifier.engines", "verifier.models"} <= _packages(built)
     assert (built / "privcert" / "data" / "policy.toml").is_file()
     assert (built / "reports" / "templates" / "certificate.html.j2").is_file()
+
+
+def test_a_missing_engine_names_the_extra_that_installs_it(monkeypatch) -> None:
+    """``duckdb`` and ``pyspark`` are extras: without them the engine's error says what to install (exit 2)."""
+    import importlib.util
+
+    import pytest
+    from typer.testing import CliRunner
+
+    from privcert.cli import app
+    from verifier.engines import get_engine
+    from verifier.errors import PolicyError
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *args: None if name in ("duckdb", "pyspark") else found(name, *args))
+    for engine, extra in (("duckdb", "duckdb"), ("spark", "spark")):
+        with pytest.raises(PolicyError, match=rf"pip install 'privcert\[{extra}\]'"):
+            get_engine(engine)
+    done = CliRunner().invoke(app, ["measure", str(ROOT / "examples" / "table4" / "release.csv"), "--qi", "zip,age",
+                                    "--sensitive", "disease", "--engine", "duckdb"])
+    assert done.exit_code == 2 and "privcert[duckdb]" in done.stderr
+
+
+def test_the_wheel_declares_the_engines_as_extras() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert not any(d.startswith(("duckdb", "pyspark")) for d in project["dependencies"])
+    assert project["optional-dependencies"]["spark"] == ["pyspark>=4.0"]
+    assert project["license"] == "Apache-2.0"

@@ -74,7 +74,8 @@ def get_engine(name: str, *, master: str | None = None) -> Engine:
     Raises
     ------
     PolicyError
-        An unknown engine, or ``master`` given for an engine other than Spark.
+        An unknown engine, ``master`` given for an engine other than Spark, or an engine
+        whose library is not installed (the message names the extra that installs it).
     """
     if name not in ENGINES:
         raise PolicyError(f"--engine: expected one of {', '.join(ENGINES)}, found {name!r}")
@@ -85,9 +86,20 @@ def get_engine(name: str, *, master: str | None = None) -> Engine:
 
         return PandasEngine()
     if name == "duckdb":
+        _installed("duckdb", "duckdb")
         from verifier.engines.duckdb_engine import DuckDBEngine
 
         return DuckDBEngine()
+    _installed("pyspark", "spark")
     from verifier.engines.spark_engine import SparkEngine
 
     return SparkEngine(master or "local[*]")
+
+
+def _installed(module: str, engine: str) -> None:
+    """Raise :class:`PolicyError` naming the extra to install when ``module`` is missing."""
+    from importlib.util import find_spec
+
+    if find_spec(module) is None:
+        raise PolicyError(f"--engine {engine} needs the Python package {module}, which is not installed: "
+                          f"pip install 'privcert[{engine}]'")
