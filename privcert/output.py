@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.console import Console
@@ -24,7 +23,6 @@ from verifier.escape import safe
 if TYPE_CHECKING:
     from verifier.audit import AuditResult
     from verifier.measure import MeasureResult
-    from verifier.results import Measurement
 
 __all__ = ["print_rows", "print_report", "print_audit", "summary"]
 

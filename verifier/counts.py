@@ -448,7 +448,7 @@ def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str,
         labels = []
         for key in present:
             digits = []
-            for codes, uniques in reversed(parts):
+            for _, uniques in reversed(parts):
                 key, digit = divmod(int(key), len(uniques) + 1)
                 digits.append(uniques[digit - 1])
             labels.append(tuple(reversed(digits)))

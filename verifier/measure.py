@@ -232,7 +232,7 @@ def measure(
         raise PolicyError(f"--engine {counter.name}: reads the release from its file; pass a path, not a frame")
     source = source or ("data" if framed else str(data))
     if progress is None:
-        progress = sys.stderr.isatty() and (not framed or len(data) >= PROGRESS_ROWS)
+        progress = sys.stderr.isatty() and (not isinstance(data, pd.DataFrame) or len(data) >= PROGRESS_ROWS)
 
     def build(step: _Steps) -> tuple[Classes, tuple[CountTable, ...]]:
         if isinstance(data, pd.DataFrame):

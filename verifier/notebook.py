@@ -45,7 +45,6 @@ def measure_html(result: MeasureResult) -> str:
 
 def audit_html(result: AuditResult) -> str:
     """The verdict, then one row per requirement: level, what is required, pass/fail, witness."""
-    from verifier.display import exact_text
     from verifier.measure import attribute_label
 
     rows = []

@@ -220,7 +220,8 @@ def _measured(audit: Mapping[str, Any]) -> tuple[Measured, ...]:
         attribute = row.get("attribute")
         if isinstance(attribute, list):
             attribute = "+".join(str(a) for a in attribute)
-        parameters = row.get("parameters") if isinstance(row.get("parameters"), dict) else {}
+        given = row.get("parameters")
+        parameters: dict[str, Any] = given if isinstance(given, dict) else {}
         level = _level(row["exact"], f"{where}.exact")
         if level != sympy.oo:
             found.append(Measured(row["model"], attribute, level, {**parameters, "distance": row.get("distance")}))

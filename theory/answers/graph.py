@@ -350,7 +350,7 @@ class Graph:
              if s in _EDGE_SIZES and s not in binding), key=str)
         choices: list[dict[sympy.Basic, sympy.Expr]] = [{}]
         if free and edge.conclusion in CLASS_BASED and "k" in params:
-            choices = [{free[0]: sympy.Integer(int(params["k"]))}]  # the smallest class is a fact, not a choice
+            choices = [{free[0]: sympy.Integer(str(params["k"]))}]  # the smallest class is a fact, not a choice
         elif free:
             choices = [{free[0]: c} for c in self._candidates(edge, free[0], binding, target, records)]
         for choice in choices:

@@ -20,13 +20,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from theory.answers.graph import Edge, Graph
 from theory.definitions import definition, definitions
 
 if TYPE_CHECKING:
     from matplotlib import pyplot as plt
+    from matplotlib.backend_bases import RendererBase
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.transforms import Bbox
 
 __all__ = ["ISOLATED", "edge_style", "edge_label", "render_map"]
@@ -82,7 +84,7 @@ def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ..
     from matplotlib import pyplot as plt
 
     out = Path(out)
-    groups: dict[tuple[str, str], list[Edge]] = defaultdict(list)
+    groups: dict[tuple[str, ...], list[Edge]] = defaultdict(list)
     for edge in graph.edges:
         groups[tuple(sorted((edge.premise, edge.conclusion)))].append(edge)
     lines = [edge_label(edge) for edge in graph.edges]
@@ -97,7 +99,7 @@ def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ..
         axes.axis("off")
         axes.set_title("Implication map (Ekenstedt et al. 2022, Figs. 1-2, and the relations derived here); "
                        "statuses from checking each claim; numbers refer to the list below", fontsize=10)
-        renderer = figure.canvas.get_renderer()
+        renderer = cast("FigureCanvasAgg", figure.canvas).get_renderer()
         placed: list[Bbox] = []
         connected = {e.premise for e in graph.edges} | {e.conclusion for e in graph.edges}
         for item in definitions():
@@ -122,8 +124,8 @@ def _overlaps(box: Bbox, placed: list[Bbox]) -> bool:
     return any(box.overlaps(other) for other in placed)
 
 
-def _place(axes: plt.Axes, renderer: object, placed: list[Bbox], text: str, at: tuple[float, float],
-           **style: object) -> None:
+def _place(axes: plt.Axes, renderer: RendererBase, placed: list[Bbox], text: str, at: tuple[float, float],
+           **style: Any) -> None:
     """Put ``text`` at ``at`` or the nearest offset where its box overlaps nothing placed."""
     label = axes.text(*at, text, ha="center", va="center", zorder=4, **style)
     for dx, dy in _SEARCH:
@@ -144,7 +146,7 @@ def _curve_points(start: tuple[float, float], end: tuple[float, float], bend: fl
                (1 - u) ** 2 * start[1] + 2 * u * (1 - u) * control[1] + u**2 * end[1])
 
 
-def _draw(axes: plt.Axes, renderer: object, placed: list[Bbox], edge: Edge, index: int, number: int) -> None:
+def _draw(axes: plt.Axes, renderer: RendererBase, placed: list[Bbox], edge: Edge, index: int, number: int) -> None:
     style = edge_style(edge)
     start, end = definition(edge.premise).position, definition(edge.conclusion).position
     if start == end:

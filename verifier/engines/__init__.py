@@ -45,7 +45,10 @@ def ignore_phase(name: str, done: int, total: int | None, unit: str) -> None:
 class Engine(Protocol):
     """Builds the classes and count tables of a release file or dataset directory."""
 
-    name: EngineName
+    @property
+    def name(self) -> EngineName:
+        """The engine's name (``pandas``, ``duckdb``, ``spark``), recorded in results and certificates."""
+        ...
 
     def count_tables(
         self,

@@ -18,18 +18,22 @@ import random
 from dataclasses import replace
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from functools import cache
+from functools import cache, partial
 from itertools import combinations_with_replacement
+from typing import TYPE_CHECKING
 
 import sympy
 
 from theory.claims.catalog import claim
 from theory.claims.claim import CheckResult
-from theory.definitions import N, alpha, beta, c, definition, delta, ell, eps, k, risk, t
+from theory.definitions import N, alpha, beta, c, definition, delta, ell, k, risk, t
 from theory.papers.check_steps import result
 from theory.papers.derived.claims import n_min
 from theory.tables import levels
 from theory.tables.probability_table import ProbabilityTable
+
+if TYPE_CHECKING:
+    from verifier.hierarchy import Hierarchy
 
 __all__ = ["CHECKS", "VALUES", "Counts", "release_levels", "sample_releases", "spread_family", "singleton_value_family",
            "released", "bound_of"]
@@ -42,7 +46,7 @@ _HIERARCHY = (("a", "ab", "*"), ("b", "ab", "*"), ("c", "cd", "*"), ("d", "cd", 
 
 
 @cache
-def _hierarchy() -> object:
+def _hierarchy() -> Hierarchy:
     from verifier.hierarchy import Hierarchy
 
     return Hierarchy.from_rows(_HIERARCHY)
@@ -223,7 +227,7 @@ def _non_implication(claim_id: str, premise_key: str, conclusion_key: str) -> Ch
             return result("unknown", ["verifier"], f"m = {m}: {premise_key} = {found[premise_key]}, "
                           f"{conclusion_key} = {found[conclusion_key]}")
         seen.append(f"m = {m}: {premise_key} = {found[premise_key]}")
-    return result("proven", [f"witness family E_1 = {{a×m}}, E_j = {{a×(m-1), c}} measured by the verifier"],
+    return result("proven", ["witness family E_1 = {a×m}, E_j = {a×(m-1), c} measured by the verifier"],
                   "; ".join(seen) + f", while {conclusion_key} is infinite")
 
 
@@ -280,7 +284,9 @@ def _deterministic_ldp() -> CheckResult:
 
 
 def _deterministic_dp() -> CheckResult:
-    corrected = claim("privcert:deterministic_dp").corrected.rhs
+    corrected_form = claim("privcert:deterministic_dp").corrected
+    assert corrected_form is not None
+    corrected = corrected_form.rhs
     counterexample = _zero_one((2, 2))
     if levels.dp_ratio(counterexample) != Fraction(3, 2):
         return result("unknown", ["exact levels"], f"a, a, b, b: e^ε = {levels.dp_ratio(counterexample)}")
@@ -355,7 +361,7 @@ CHECKS: dict[str, Callable[[], CheckResult]] = {
         [{"a": 1, "b": 1}, {"a": 1, "b": 1, "c": 1}]),
     "privcert:recursive_to_alpha": _recursive_to_alpha,
     "privcert:k_risk": _k_risk,
-    **{f"privcert:{short}_not_{target}": (lambda key=key, target=target: _deterministic_family(key, target))
+    **{f"privcert:{short}_not_{target}": partial(_deterministic_family, key, target)
        for short, key in (("k", "k_anonymity"), ("emd", "t_closeness_equal")) for target in ("dp", "ldp")},
     "privcert:deterministic_not_ldp": _deterministic_ldp,
     "privcert:deterministic_dp": _deterministic_dp,

@@ -167,8 +167,8 @@ CLAIMS: tuple[Claim, ...] = (
     *(Claim(
         f"privcert:{short}_not_{target}", _src(f"{name} ⇏ {label} (deterministic releases)"), "non_implication",
         premise, target, NotImplies(_sym(premise), _sym(target)), (),
-        note=f"Witness family E_1 = {{a×m}}, E_2 = {{a×(m-1), c}}, released as it is: k = m and EMD = 1/(2m) "
-        f"under every ground distance, while the value c is held once: ε-DP (Def. 5 reading) and ε-LDP are infinite.")
+        note="Witness family E_1 = {a×m}, E_2 = {a×(m-1), c}, released as it is: k = m and EMD = 1/(2m) "
+        "under every ground distance, while the value c is held once: ε-DP (Def. 5 reading) and ε-LDP are infinite.")
       for short, premise, name in (("k", "k_anonymity", "k-anonymity"), ("emd", "t_closeness", "EMD t-closeness"))
       for target, label in (("dp", "ε-DP"), ("ldp", "ε-LDP"))),
     Claim(
