@@ -90,7 +90,6 @@ def write_release(
     labels (what is sampled).
     """
     import numpy as np
-    from rich.console import Console
 
     from privcert.cli import _reporting_errors
     from verifier.load import load_table
@@ -108,5 +107,4 @@ def write_release(
         release.to_csv(out, index=False)
         target = mechanism_out if mechanism_out is not None else out.with_name(out.name.removesuffix(".csv") + suffix)
         write(target)
-    Console().print(f"wrote {out} ({len(release)} records) and its mechanism {target} ({mechanism.name}, seed {seed})",
-                    highlight=False, markup=False)
+    typer.echo(f"wrote {out} ({len(release)} records) and its mechanism {target} ({mechanism.name}, seed {seed})")

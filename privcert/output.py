@@ -37,7 +37,7 @@ def print_rows(console: Console, title: str, header: Sequence[str], rows: Sequen
                fold: str = "witness") -> None:
     """A table on a terminal (only the ``fold`` column wraps); plain lines otherwise."""
     if _terminal(console):
-        table = Table(title=title, title_justify="left")
+        table = Table(title=Text(title), title_justify="left")
         for column in header:
             table.add_column(column, no_wrap=column != fold, overflow="fold", min_width=len(column))
         for row in rows:

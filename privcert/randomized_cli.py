@@ -40,20 +40,18 @@ def mechanism_choice(mechanism: Path | None, ks: str | None, mode: str | None,
 
 
 def print_randomized(console: Console, levels: RandomizedLevels) -> None:
-    """The randomized levels as a table: measured (with their witness) and implied (with their path)."""
-    from rich.markup import escape
-    from rich.table import Table
-
+    """The randomized levels, measured (with their witness) and implied (with their path): a table
+    on a terminal, plain lines otherwise (:func:`privcert.output.print_rows`)."""
+    from privcert.output import print_rows
     from verifier.display import measurement_level, readable
+    from verifier.escape import safe
 
-    table = Table(title=f"randomized release ({levels.mode} mode, {escape(levels.mechanism)})", title_justify="left")
-    for column in ("model", "k", "level", "how"):
-        table.add_column(column, overflow="fold")
+    rows = []
     for m in levels.measurements:
         how = m.level.reason or str(m.witness.numbers.get("subset", "") if m.witness else "")
-        table.add_row(m.model, str(m.parameters.get("k", "")), measurement_level(m), escape(how or "measured"))
+        rows.append((m.model, str(m.parameters.get("k", "")), measurement_level(m), safe(how or "measured")))
     for item in levels.implied:
         path = " → ".join(f"{s.claim_id} ({s.status})" for s in item.derivation)
-        table.add_row(item.model, str(item.parameters.get("k", "")), readable(item.level.value),
-                      escape(f"implied: {path}"))
-    console.print(table)
+        rows.append((item.model, str(item.parameters.get("k", "")), readable(item.level.value), f"implied: {path}"))
+    print_rows(console, f"randomized release ({levels.mode} mode, {safe(levels.mechanism)})",
+               ("model", "k", "level", "how"), rows, fold="how")

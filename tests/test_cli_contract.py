@@ -89,6 +89,22 @@ def test_piped_audit_shows_every_verdict_and_level_in_full(tmp_path: Path) -> No
     assert lines[-1] == "FAIL: 1 of 4 requirement(s) do not hold"
 
 
+def test_piped_randomized_levels_are_plain_lines_with_data_escaped(tmp_path: Path) -> None:
+    original = tmp_path / "original.csv"
+    original.write_bytes(b"zip,disease\n1,flu\n1,\x1b[2Jx\n2,flu\n2,\x1b[2Jx\n")
+    mechanism = tmp_path / "m.csv"
+    mechanism.write_bytes(b"value,flu,\x1b[2Jx\nflu,3/4,1/4\n\x1b[2Jx,1/4,3/4\n")
+    result = _privcert("measure", str(original), "--qi", "zip", "--sensitive", "disease", "--mechanism", str(mechanism),
+                       "--k", "1", env={**os.environ, "COLUMNS": "40"})
+    assert result.returncode == 0, result.stderr
+    assert "─" not in result.stdout and "│" not in result.stdout  # no box drawing in a pipe
+    assert "\x1b" not in result.stdout
+    lines = result.stdout.splitlines()
+    assert f"randomized release (publisher mode, {mechanism})" in lines
+    assert "  model: ldp  level: ln(3) ≈ 1.099  how: measured" in lines
+    assert "  model: kt_closeness  k: 1  level: 2  how: the 1 record with the lowest Pr('flu'): 1 × '\\x1b[2Jx'" in lines
+
+
 def test_control_characters_in_data_are_escaped(tmp_path: Path) -> None:
     path = tmp_path / "r.csv"
     path.write_bytes(b'zip,s\n"\x1b[2Jx",a\n"\x1b[2Jx",b\n')
