@@ -43,11 +43,13 @@ from typing import Literal
 
 import numpy as np
 
+from verifier.results import Estimate, Level, Measurement, Witness
+from verifier.risk.estimated import estimated
 from verifier.risk.histogram import Sampling, SizeHistogram
 from verifier.risk.special import digamma, lgamma, trigamma
 
 __all__ = ["ESTIMATORS", "TOLERANCE", "DANKAR_FRACTION", "PopulationEstimate", "zayatz", "pitman", "snb", "dankar",
-           "estimate"]
+           "estimate", "population_uniqueness"]
 
 Estimator = Literal["pitman", "zayatz", "snb", "dankar"]
 ESTIMATORS: tuple[str, ...] = ("pitman", "zayatz", "snb", "dankar")
@@ -396,3 +398,33 @@ def dankar(histogram: SizeHistogram, frame: Sampling) -> PopulationEstimate:
 def estimate(estimator: str, histogram: SizeHistogram, frame: Sampling) -> PopulationEstimate:
     """The estimate of ``estimator`` (one of :data:`ESTIMATORS`)."""
     return {"pitman": pitman, "zayatz": zayatz, "snb": snb, "dankar": dankar}[estimator](histogram, frame)
+
+
+def population_uniqueness(histogram: SizeHistogram, frame: Sampling, estimator: str) -> Measurement:
+    """The ``population_uniqueness`` measurement of one estimator: the estimated share of the population's
+    people who are unique in the population, as an estimate with exact bounds ± :data:`TOLERANCE`.
+
+    ``numbers`` holds the population size, the estimated number of population uniques,
+    the fitted parameters and, for ``dankar``, the estimator chosen. Without an estimate
+    the level is undefined and says why (never 0).
+    """
+    found = estimate(estimator, histogram, frame)
+    parameters = {"estimator": estimator, "sampling_fraction": frame.given}
+    numbers: dict[str, object] = {"population": frame.population, "rows": frame.rows,
+                                  "sampling_fraction_used": frame.fraction,
+                                  "fitted": {name: float(value) for name, value in found.fitted.items()}}
+    if found.chosen is not None:
+        numbers["chosen"] = found.chosen
+    notes = () if found.reason is None or not found.available else (found.reason,)
+    if not found.available:
+        assert found.reason is not None
+        return Measurement("population_uniqueness", None, Level.undefined(f"{estimator}: {found.reason}"),
+                           Witness(numbers=numbers), "at_most", parameters=parameters)
+    assert found.share is not None and found.uniques is not None
+    numbers["population_uniques"] = found.uniques
+    if found.share == 0:
+        return Measurement("population_uniqueness", None, Level.of(0), Witness(numbers=numbers), "at_most",
+                           parameters=parameters, notes=notes)
+    return estimated("population_uniqueness", found.share,
+                     Estimate(found.share, TOLERANCE, found.method, found.converged, found.iterations),
+                     witness=Witness(numbers=numbers), parameters=parameters, notes=notes)
