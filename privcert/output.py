@@ -35,6 +35,8 @@ def level_text(measurement: Measurement) -> str:
     from verifier.display import readable
 
     lower, upper = measurement.lower, measurement.level
+    if measurement.estimate is not None and lower is not None:
+        return f"≈ {measurement.estimate.value:.10g} (estimate ± {measurement.estimate.tolerance})"
     if lower is not None:
         if not (lower.is_finite and upper.is_finite):
             return f"between {level_text(replace(measurement, lower=None, level=lower))} and " \
@@ -51,7 +53,9 @@ def level_text(measurement: Measurement) -> str:
 def model_text(measurement: Measurement) -> str:
     """The model id, with the distance or the l it was measured with."""
     parameters = measurement.parameters
-    detail = measurement.distance or next((f"{name}={parameters[name]}" for name in ("l", "k") if name in parameters), None)
+    detail = measurement.distance or ", ".join(f"{name}={parameters[name]}" for name in ("l", "k", "estimator",
+                                                                                         "sampling_fraction")
+                                               if name in parameters) or None
     return measurement.model + (f" ({detail})" if detail else "")
 
 
