@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -54,7 +54,7 @@ def _orders(items: list[str]) -> dict[str, list[str]]:
     return orders
 
 
-def _domain(**bounds: Fraction) -> Domain:
+def _domain(**bounds: Any) -> Domain:
     from verifier.literal import Domain
 
     return Domain(**bounds)

@@ -41,18 +41,18 @@ def noise_command(
     The bucket probabilities are transcendental: levels measured on this mechanism are
     reported as exact lower and upper bounds (docs/randomized.md).
     """
-    from verifier.noise_mechanism import NOISES, NoiseSpec, exact_number, write_noise_spec
+    from verifier.noise_mechanism import NOISES, NoiseSpec, parse_rational, write_noise_spec
 
     def build(column: pd.Series) -> tuple[IntervalMechanism, Callable[[Path], None], pd.Series]:
         if noise not in NOISES:
             raise PolicyError(f"--noise: expected one of {', '.join(NOISES)}, found {noise!r}")
-        edges = tuple(exact_number(item.strip(), "--buckets") for item in buckets.split(","))
+        edges = tuple(parse_rational(item.strip(), "--buckets") for item in buckets.split(","))
         texts = column.astype(str)
         try:
-            exact = {text: exact_number(text, f"{data}: column {sensitive!r}") for text in texts.unique()}
+            exact = {text: parse_rational(text, f"{data}: column {sensitive!r}") for text in texts.unique()}
         except MechanismError as error:
             raise DataError(f"{error} (additive noise needs a numerical column)") from None
-        spec = NoiseSpec(noise, exact_number(scale, "--scale", positive=True), edges,  # type: ignore[arg-type]
+        spec = NoiseSpec(noise, parse_rational(scale, "--scale", positive=True), edges,  # type: ignore[arg-type]
                          tuple(sorted(set(exact.values()))))
         return spec.mechanism(), lambda path: write_noise_spec(spec, path), texts.map(exact)
 

@@ -68,7 +68,7 @@ def measure(
     gives what they measure against: ``sampling_fraction`` (a Fraction) or ``population``
     (an int), ``population_table`` (:func:`verifier.risk.population_table.load_population_table`)
     and ``weights`` (the release's column of sampling weights)."""
-    from theory.implied import audit_release
+    from theory.answers.auditor_mode import audit_release
     from verifier.measure import measure as run
 
     return run(data, qi, attributes, hierarchies=hierarchies, buckets=buckets, l=l, risk_threshold=risk_threshold,
@@ -104,7 +104,7 @@ def audit(
     PolicyError
         No release given and the policy names none, or the policy is malformed.
     """
-    from theory.implied import audit_release
+    from theory.answers.auditor_mode import audit_release
     from verifier.audit import audit as run
     from verifier.errors import PolicyError
     from verifier.randomized_levels import MechanismChoice

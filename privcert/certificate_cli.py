@@ -42,7 +42,7 @@ def write_certificate(result: AuditResult, release: Path, policy: Path, key: Pat
 
     ``embed_counts`` puts the count tables in the certificate (their SHA-256 is always
     there). Views of an unsigned audit show the same content without a signature. The
-    guarantees the measured levels imply (:func:`theory.explain.explain`) go into the
+    guarantees the measured levels imply (:func:`theory.answers.explain.explain`) go into the
     predicate as ``implied``.
     """
     if key is None and out is None and html is None and pdf is None:
@@ -53,7 +53,7 @@ def write_certificate(result: AuditResult, release: Path, policy: Path, key: Pat
     from reports.signing import CertificateError, load_signer, sign
     from reports.statement import build_statement
     from reports.views import write_views
-    from theory.explain import explain
+    from theory.answers.explain import explain
 
     try:
         signer = None if key is None else load_signer(key)
@@ -180,7 +180,7 @@ def certificate_findings(statement: Statement, certificate: Path, data: Path | N
     every measurement re-measured from the embedded count tables. Then the randomized levels.
     """
     from reports.verification import check_embedded_counts, check_measurements, check_randomized, check_release
-    from theory.implied import audit_release
+    from theory.answers.auditor_mode import audit_release
     from verifier.audit import audit
     from verifier.load import load_table
 

@@ -1,6 +1,6 @@
 """The ``privcert`` command line: parses arguments, calls the packages, prints, exits.
 
-No privacy logic lives here (ARCHITECTURE.md, "The CLI is thin"). Exit codes, the same
+No privacy logic lives here (docs/design.md, "The library does what the command line does"). Exit codes, the same
 for every command: ``0`` success (for ``audit``: every requirement holds), ``1`` a
 requirement fails (or a certificate does not verify), ``2`` bad input (one message on
 stderr naming the file, key or row), ``3`` an internal error (one line and where to
@@ -45,7 +45,7 @@ from privcert.options import (
     ViolationsOption,
 )
 from privcert.theory_cli import app as theory_app
-from verifier.errors import ExcludedRowsWarning, IdentifierColumnWarning, PolicyError, VerifierError
+from verifier.errors import PolicyError, PrivcertWarning, VerifierError
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -56,8 +56,6 @@ if TYPE_CHECKING:
 
 SCHEMA_VERSION = "1"
 """Version of the JSON contract (privcert/data/schema/results.schema.json)."""
-
-REPORT_URL = "https://github.com/privcert/privcert/issues"
 
 app = typer.Typer(
     name="privcert",
@@ -145,8 +143,8 @@ def _internal(error: BaseException, debug: bool) -> int:
 
         traceback.print_exception(error)
     sys.stderr.write(f"internal error: {type(error).__name__}: {error}\n"
-                     f"This is a defect in privcert; please report it at {REPORT_URL} "
-                     "(run again with --debug for the traceback).\n")
+                     "This is a defect in privcert: run the command again with --debug (privcert --debug ...) "
+                     "and include the traceback it prints when you report it.\n")
     return INTERNAL
 
 
@@ -158,18 +156,23 @@ def _stderr(kind: str, message: str) -> None:
 
 @contextmanager
 def _reporting_errors() -> Iterator[None]:
-    """Turn bad input into a one-line message on stderr and exit code 2; show warnings."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", ExcludedRowsWarning)
-        warnings.simplefilter("always", IdentifierColumnWarning)
-        try:
-            yield
-        except (VerifierError, FileNotFoundError) as error:
-            _stderr("error", str(error))
-            raise typer.Exit(BAD_INPUT) from error
-        finally:
-            for warning in caught:
+    """Turn bad input into a one-line message on stderr and exit code 2; show privcert's warnings as
+    ``warning: ...`` and any other library's in Python's own format (naming the module that raised it)."""
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", PrivcertWarning)
+            try:
+                yield
+            except (VerifierError, FileNotFoundError) as error:
+                _stderr("error", str(error))
+                raise typer.Exit(BAD_INPUT) from error
+    finally:
+        for warning in caught:  # shown once the recording has ended, so that showing one records nothing
+            if issubclass(warning.category, PrivcertWarning):
                 _stderr("warning", str(warning.message))
+            else:
+                warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
 
 
 def _split(text: str, option: str, separator: str = ",") -> tuple[str, ...]:
@@ -292,6 +295,23 @@ def _engine(engine: str, master: str | None) -> Engine:
 
 
 ListOption = list[str] | None
+
+
+@app.command("models")
+def models_command(json_out: JsonOption = None) -> None:
+    """List every model privcert measures: id, kind, what it is measured on, which levels are stronger, source."""
+    from privcert.output import print_rows
+    from verifier.registry import models
+
+    found = models()
+    document = {"models": [{"id": m.id, "name": m.name, "kind": m.kind, "scope": m.scope, "stronger": m.stronger,
+                            "strict": m.strict, "threshold": m.threshold.describe(), "units": m.units,
+                            "parameters": [p.name for p in m.parameters], "recheck": m.recheck,
+                            "source": str(m.source)} for m in found]}
+    if not _write_json(document, json_out):
+        rows = [(m.id, m.kind, "quasi-identifiers" if m.scope == "release" else "each attribute",
+                 m.stronger + (", strict" if m.strict else ""), str(m.source)) for m in found]
+        print_rows(_console(), "models", ("model", "kind", "on", "stronger", "source"), rows, fold="source")
 
 
 @app.command("measure")

@@ -11,71 +11,22 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from verifier.display import measurement_level, measurement_model, measurement_witness
 from verifier.escape import safe
 
 if TYPE_CHECKING:
     from verifier.audit import AuditResult
     from verifier.measure import MeasureResult
-    from verifier.results import Measurement
 
-__all__ = ["level_text", "witness_text", "print_rows", "print_report", "print_audit", "summary"]
+__all__ = ["print_rows", "print_report", "print_audit", "summary"]
 
 _SIGN = {"at_least": "≥", "at_most": "≤", "below": "<"}
-
-
-def level_text(measurement: Measurement) -> str:
-    """The exact level, and its decimal value when the exact form is not plain (``3/8 ≈ 0.375``)."""
-    from verifier.display import readable
-
-    lower, upper = measurement.lower, measurement.level
-    if measurement.estimate is not None and lower is not None:
-        return f"≈ {measurement.estimate.value:.10g} (estimate ± {measurement.estimate.tolerance})"
-    if lower is not None:
-        if not (lower.is_finite and upper.is_finite):
-            return f"between {level_text(replace(measurement, lower=None, level=lower))} and " \
-                   f"{level_text(replace(measurement, lower=None))} (not exact)"
-        low, high = f"{lower.number:.12g}", f"{upper.number:.12g}"
-        if low == high:
-            return f"≈ {low} (not exact; exact bounds with --json)"
-        return f"between {low} and {high} (not exact; exact bounds with --json)"
-    if not upper.is_finite:
-        return "∞" if upper.value is not None else "undefined"
-    return readable(upper.value)
-
-
-def model_text(measurement: Measurement) -> str:
-    """The model id, with the distance or the l it was measured with."""
-    parameters = measurement.parameters
-    detail = measurement.distance or ", ".join(f"{name}={parameters[name]}" for name in ("l", "k", "estimator",
-                                                                                         "sampling_fraction")
-                                               if name in parameters) or None
-    return measurement.model + (f" ({detail})" if detail else "")
-
-
-def witness_text(measurement: Measurement) -> str:
-    """The witness in words: ``age=17, education=10th; 12 records; value '>50K'`` (or why there is none)."""
-    witness = measurement.witness
-    if witness is None:
-        return safe(measurement.level.reason or "")
-    parts = []
-    if witness.qi:
-        parts.append(", ".join(f"{safe(k)}={'(missing)' if v is None else safe(v)}" for k, v in witness.qi.items()))
-    if witness.size is not None:
-        parts.append(f"{witness.size} record{'s' if witness.size != 1 else ''}")
-    if witness.value is not None:
-        value = witness.value
-        shown = " + ".join(safe(v) for v in value) if isinstance(value, tuple) else safe(value)
-        parts.append(f"value '{shown}'")
-    if measurement.level.reason and not measurement.level.is_finite:
-        parts.append(safe(measurement.level.reason))
-    return "; ".join(parts)
 
 
 def _terminal(console: Console) -> bool:
@@ -110,7 +61,7 @@ def print_report(console: Console, report: MeasureResult) -> None:
     from verifier.measure import attribute_label
 
     console.file.write(summary(report) + "\n")
-    rows = [(model_text(m), safe(attribute_label(m.attribute)), level_text(m), witness_text(m))
+    rows = [(measurement_model(m), safe(attribute_label(m.attribute)), measurement_level(m), measurement_witness(m))
             for m in report.measurements]
     print_rows(console, "optimal levels", ("model", "attribute", "level", "witness"), rows)
 
@@ -126,8 +77,8 @@ def print_audit(console: Console, result: AuditResult, violations: int = 0) -> N
         m = check.measurement
         required = f"{_SIGN[m.comparison]} {exact_text(_as_expr(check.requirement.threshold))}"
         number = check.requirement.key.removeprefix("require[").removesuffix("]")
-        rows.append((number, model_text(m), safe(attribute_label(m.attribute)), level_text(m), required,
-                     {"pass": "pass", "fail": "FAIL", "undecided": "UNDECIDED"}[check.verdict], witness_text(m)))
+        rows.append((number, measurement_model(m), safe(attribute_label(m.attribute)), measurement_level(m), required,
+                     {"pass": "pass", "fail": "FAIL", "undecided": "UNDECIDED"}[check.verdict], measurement_witness(m)))
     print_rows(console, f"audit against {safe(result.policy.source)}",
                ("#", "model", "attribute", "level", "required", "result", "witness"), rows)
     for check in result.checks:

@@ -44,15 +44,14 @@ def print_randomized(console: Console, levels: RandomizedLevels) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from privcert.output import level_text
-    from verifier.display import readable
+    from verifier.display import measurement_level, readable
 
     table = Table(title=f"randomized release ({levels.mode} mode, {escape(levels.mechanism)})", title_justify="left")
     for column in ("model", "k", "level", "how"):
         table.add_column(column, overflow="fold")
     for m in levels.measurements:
         how = m.level.reason or str(m.witness.numbers.get("subset", "") if m.witness else "")
-        table.add_row(m.model, str(m.parameters.get("k", "")), level_text(m), escape(how or "measured"))
+        table.add_row(m.model, str(m.parameters.get("k", "")), measurement_level(m), escape(how or "measured"))
     for item in levels.implied:
         path = " → ".join(f"{s.claim_id} ({s.status})" for s in item.derivation)
         table.add_row(item.model, str(item.parameters.get("k", "")), readable(item.level.value),

@@ -122,7 +122,7 @@ def claims(
 
     if deep:
         from theory.checks import check_all
-        from theory.claims import all_claims
+        from theory.claims.catalog import all_claims
 
         outcomes = check_all(deep=True, max_n=max_n, timeout_s=timeout)
         rows = [claim_row(item, outcomes[item.id]) for item in all_claims()]
@@ -152,8 +152,8 @@ def implies(
     import sympy
     from verifier.display import formula
 
+    from theory.answers.graph import build_graph
     from theory.definitions import definition
-    from theory.graph import build_graph
     from theory.status_cache import cached_statuses
 
     _definition(premise)
@@ -202,7 +202,7 @@ def implies(
         relation = "≥" if target.direction == "larger_is_stronger" else "≤"
         typer.echo(f"bound: {formula(target.level)} {relation} {formula(answer.f)}")
     if answer.value is not None:
-        from theory.explain import level_text
+        from theory.answers.explain import level_text
 
         typer.echo(f"guaranteed: {level_text(conclusion, answer.value)} "
                    f"for {premise} at {level_text(premise, _level(level))}")
@@ -233,8 +233,8 @@ def refute(
     timeout: float = typer.Option(10.0, "--timeout", metavar="SECONDS", help="Seconds per Z3 call."),
 ) -> None:
     """Search (Z3) for a counterexample to a claim's printed and corrected forms."""
-    from theory.claims import UnknownClaimError, claim
-    from theory.search import refute_claim
+    from theory.claims.catalog import UnknownClaimError, claim
+    from theory.search.refute import refute_claim
     from theory.status_cache import counterexample_json
 
     try:
@@ -261,9 +261,9 @@ def witness(
     """A table satisfying A at a fixed level whose B level exceeds BOUND."""
     from verifier.display import exact_text
 
-    from theory.explain import level_text
-    from theory.witnesses import NoWitnessError
-    from theory.witnesses import witness as find
+    from theory.answers.explain import level_text
+    from theory.tables.witnesses import NoWitnessError
+    from theory.tables.witnesses import witness as find
 
     _definition(premise)
     _definition(conclusion)
@@ -293,7 +293,7 @@ def _own_units(definition_id: str, ratio_level: object) -> sympy.Expr:
     """A theory level (ratio space: t, or e^ε) in the definition's own units (t, or ε = ln of the ratio)."""
     import sympy
 
-    from theory.levels import is_ratio_definition
+    from theory.tables.levels import is_ratio_definition
 
     value = sympy.sympify(ratio_level)
     if is_ratio_definition(definition_id):
@@ -309,7 +309,7 @@ def explain(
     """What the audit's measured levels imply about every other definition, with the derivation path."""
     from verifier.errors import VerifierError
 
-    from theory.explain import explain_file
+    from theory.answers.explain import explain_file
 
     try:
         found = explain_file(audit)
@@ -324,9 +324,9 @@ def explain(
 @app.command(name="map")
 def draw_map(out: Path = typer.Option(Path("map.svg"), "--out", metavar="FILE", help="SVG file to write.")) -> None:
     """Draw the implication map (Ekenstedt et al. 2022, Figs. 1-2) with checked statuses."""
-    from theory.claims import all_claims
-    from theory.graph import build_graph
-    from theory.map import render_map
+    from theory.answers.graph import build_graph
+    from theory.answers.map import render_map
+    from theory.claims.catalog import all_claims
     from theory.status_cache import cached_statuses
 
     if out.suffix.lower() not in MAP_FORMATS:

@@ -2,7 +2,7 @@
 
 Every level of a deterministic release is a function of its count tables: the classes
 (quasi-identifier values and sizes) and, per sensitive attribute, the counts
-``n[class, value]`` (:mod:`verifier.counts`; ARCHITECTURE.md, "Sufficient statistics").
+``n[class, value]`` (:mod:`verifier.counts`; docs/design.md, "Count tables are sparse").
 A certificate that carries them can be re-measured by anyone who does not hold the
 release, and their SHA-256 ties them to the release for anyone who does.
 

@@ -201,7 +201,7 @@ def implication_map(implied: Sequence[Mapping[str, Any]]) -> Figure | None:
     """The part of the implication map the implied guarantees were derived on, or ``None`` without a derivation.
 
     Nodes are the definitions in the derivation steps of ``implied`` (the predicate's
-    ``implied`` list, :func:`theory.explain.explain`): the measured ones (where a
+    ``implied`` list, :func:`theory.answers.explain.explain`): the measured ones (where a
     derivation starts) filled, the implied ones outlined, in columns by their distance
     in claims from a measured one. Each step is an arrow labelled with its claim id (and
     its status when not ``proven``). Every label has a row of its own, so none overlaps

@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import rfc8785
 
-from verifier.audit import AuditResult
+if TYPE_CHECKING:
+    from verifier.audit import AuditResult
 
 __all__ = [
     "STATEMENT_TYPE",

@@ -25,7 +25,7 @@ from typing import Any
 
 from reports.embedded_counts import EmbeddedCountsError, counts_sha256, decode_counts, release_counts
 from reports.statement import Statement, canonical, sha256_file
-from theory.implied import audit_release
+from theory.answers.auditor_mode import audit_release
 from verifier.audit import AuditResult, audit_tables
 from verifier.errors import VerifierError
 from verifier.hierarchy import Hierarchy

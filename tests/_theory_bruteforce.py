@@ -1,11 +1,11 @@
-"""Brute-force exact levels and random tables for the theory tests, independent of theory.levels.
+"""Brute-force exact levels and random tables for the theory tests, independent of theory.tables.levels.
 
 Every level enumerates all subsets / pairs / classes with Fractions, straight from the
 definitions of Ekenstedt et al. 2022 (Defs. 4-8), with the Domingo-Ferrer & Soria-Comas 2015, Def. 4 conventions: a bucket no record can
 reach is ignored; x/0 with x > 0 is infinite. Returns ``math.inf`` for infinite levels.
 :func:`set_distance_level` is the literal Domingo-Ferrer & Soria-Comas 2015, Def. 4 distance (a maximum over every set S of
 buckets, which Domingo-Ferrer & Soria-Comas 2015, Prop. 2 reduces to single buckets); :func:`same` compares with
-theory.levels' convention; :func:`tables` is a hypothesis strategy for random tables.
+theory.tables.levels' convention; :func:`tables` is a hypothesis strategy for random tables.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from itertools import chain, combinations
 import sympy
 from hypothesis import strategies as st
 
-from theory.tables import ProbabilityTable
+from theory.tables.probability_table import ProbabilityTable
 
 Rows = Sequence[Sequence[Fraction]]
 INF = math.inf
@@ -88,7 +88,7 @@ def ordered_emd(cluster: Sequence[int], n: int) -> Fraction:
 
 
 def same(level: object, brute: Fraction | float) -> bool:
-    """theory.levels value (Fraction or sympy.oo) equals a brute-force value (Fraction or inf)."""
+    """theory.tables.levels value (Fraction or sympy.oo) equals a brute-force value (Fraction or inf)."""
     return level is sympy.oo if brute == math.inf else level == brute
 
 

@@ -87,7 +87,7 @@ def test_on_a_phone_the_measurements_become_cards(browser, table4: Certified, tm
     print(f"screenshot: {phone}")
 
 
-def test_hostile_names_and_values_stay_text_in_the_browser(browser, hostile) -> None:
+def test_hostile_names_and_values_stay_text_in_the_browser(browser, hostile) -> None:  # noqa: F811 (the fixture)
     """No alert opens (Selenium would raise), no element comes from the release, the text reads as written."""
     from selenium.webdriver.common.by import By
 

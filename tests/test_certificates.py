@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from privcert.cli import app
 from reports.signing import CertificateError, generate_keys, load_public_key, load_signer, open_envelope, sign
 from reports.statement import PREDICATE_TYPE, STATEMENT_TYPE, build_statement, canonical, sha256_file
-from theory.explain import explain
+from theory.answers.explain import explain
 from verifier.audit import audit
 from verifier.load import load_table
 from verifier.policy import load_policy

@@ -130,7 +130,8 @@ def test_internal_error_exits_3_with_a_traceback_only_under_debug(tmp_path: Path
             cli.main()
         assert exited.value.code == 3
         err = capsys.readouterr().err
-        assert "internal error: RuntimeError: boom" in err and "please report it" in err
+        assert "internal error: RuntimeError: boom" in err and "--debug" in err and "include the traceback" in err
+        assert "http" not in err  # no invented address to report to
         assert ("Traceback" in err) is debug
 
 
@@ -167,3 +168,29 @@ def test_version_and_help() -> None:
     assert _privcert("--version").stdout.strip() == f"privcert {version('privcert')}"
     helped = _privcert("measure", "--help", env={**os.environ, "COLUMNS": "200"})
     assert "--encoding" in helped.stdout and "<list" not in helped.stdout and "<bool>" not in helped.stdout
+
+
+def test_other_libraries_warnings_are_not_relabelled(monkeypatch: pytest.MonkeyPatch) -> None:
+    """privcert's warnings print as ``warning: ...``; a dependency's keep Python's format, naming their category."""
+    import warnings
+
+    from typer.testing import CliRunner
+
+    import privcert.api
+    from privcert.cli import app
+    from verifier.errors import IdentifierColumnWarning
+
+    measure = privcert.api.measure
+
+    def noisy(*args: object, **kwargs: object) -> object:
+        warnings.warn("a dependency changed its defaults", FutureWarning, stacklevel=1)
+        warnings.warn("column zip is an identifier", IdentifierColumnWarning, stacklevel=1)
+        return measure(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(privcert.api, "measure", noisy)
+    with pytest.warns(FutureWarning, match="a dependency changed its defaults"):  # passed on as it came
+        done = CliRunner().invoke(app, ["measure", str(EXAMPLE / "release.csv"), "--qi", "zip,age", "--sensitive",
+                                        "disease", "--json", "-"])
+    assert done.exit_code == 0, done.output
+    assert "warning: column zip is an identifier" in done.stderr
+    assert "dependency" not in done.stderr

@@ -9,9 +9,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_build_script_reproduces_the_committed_release(tmp_path: Path) -> None:
-    target = tmp_path / "release.csv"
-    done = subprocess.run([sys.executable, str(ROOT / "examples" / "hospital" / "build.py"), str(target)],
-                          capture_output=True, text=True, check=False, cwd=ROOT)
+def test_build_script_reproduces_the_committed_release_and_original(tmp_path: Path) -> None:
+    target, original = tmp_path / "release.csv", tmp_path / "admissions.csv"
+    done = subprocess.run([sys.executable, str(ROOT / "examples" / "hospital" / "build.py"), str(target),
+                           "--original", str(original)], capture_output=True, text=True, check=False, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert target.read_bytes() == (ROOT / "privcert" / "data" / "hospital" / "release.csv").read_bytes()
+    assert original.read_bytes() == (ROOT / "examples" / "hospital" / "admissions.csv").read_bytes()

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from verifier.errors import DataError, InputFileNotFoundError, MechanismError
-from verifier.mechanism import Mechanism, load_mechanism, parse_mechanism, write_mechanism
+from verifier.mechanism import Mechanism, load_mechanism, write_mechanism
 
 F = Fraction
 

@@ -1,7 +1,7 @@
 """Tests of mechanisms.randomized_response (Ekenstedt et al. 2022, Sec. V.A, Figs. 4-5).
 
-The concrete Fraction matrices are cross-checked with theory.randomized_response, and the
-per-record tables they produce are measured with theory.levels (exact) to confirm the
+The concrete Fraction matrices are cross-checked with theory.mechanism_selection.matrices, and the
+per-record tables they produce are measured with theory.tables.levels (exact) to confirm the
 corrected eqs. (1)-(2). Sampling is checked against the exact matrix with a binomial
 tolerance on a seeded generator.
 """
@@ -24,9 +24,9 @@ from mechanisms.randomized_response import (
     ldp_randomized_response,
     tclo_randomized_response,
 )
-from theory import levels
-from theory.randomized_response import compose, ldp_matrix, ldp_ratio_closed, tclo_matrix, tclo_t_closed
-from theory.tables import ProbabilityTable
+from theory.mechanism_selection.matrices import compose, ldp_matrix, ldp_ratio_closed, tclo_matrix, tclo_t_closed
+from theory.tables import levels
+from theory.tables.probability_table import ProbabilityTable
 from verifier.errors import DataError, MechanismError
 from verifier.mechanism import Mechanism
 

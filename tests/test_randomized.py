@@ -19,8 +19,8 @@ from _theory_bruteforce import group_level, k_eps_dp_ratio, kt_level, ldp_ratio,
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from theory.graph import Graph, build_graph
-from theory.implied import implied_levels
+from theory.answers.auditor_mode import implied_levels
+from theory.answers.graph import Graph, build_graph
 from verifier import randomized
 from verifier.counts import CountTable
 from verifier.errors import MechanismError

@@ -1,6 +1,6 @@
 """Every proven or corrected claim between the randomized definitions, against measured levels.
 
-For each edge of the implication map (theory.graph) whose two ends are randomized
+For each edge of the implication map (theory.answers.graph) whose two ends are randomized
 definitions and whose status is ``proven`` or ``corrected``, hypothesis draws mechanisms
 and data sets (N ≤ 8), the verifier measures the premise's level, the edge's function
 gives the level it guarantees, and the measured level of the conclusion must not exceed
@@ -20,7 +20,7 @@ import sympy
 from hypothesis import given, settings
 from test_randomized import releases
 
-from theory.graph import Edge, build_graph
+from theory.answers.graph import Edge, build_graph
 from verifier import randomized
 from verifier.counts import CountTable
 from verifier.mechanism import Mechanism

@@ -20,3 +20,11 @@ def test_reproduction_script_runs_and_writes_tables_and_plots(tmp_path: Path) ->
     assert "| k = 2 | 10/10 | 10/10 |" in text.split("### Table 3")[1]
     for name in ("fig5", "fig6_mcd", "fig6_hcd"):
         assert (tmp_path / f"{name}.svg").stat().st_size > 0 and (tmp_path / f"{name}.png").stat().st_size > 0
+
+
+def test_a_quick_run_never_writes_over_the_committed_results() -> None:
+    committed = {path: path.read_bytes() for path in SCRIPT.parent.iterdir() if path.is_file()}
+    done = subprocess.run([sys.executable, str(SCRIPT), "--quick"], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    assert str(SCRIPT.parent) not in done.stdout and "privcert-microaggregation-" in done.stdout
+    assert {path: path.read_bytes() for path in SCRIPT.parent.iterdir() if path.is_file()} == committed

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 
 from _theory_bruteforce import INF, k_eps_dp_ratio, kt_level, ldp_ratio, multiplicative_level, ordered_emd
 from theory.checks import CHECKS, check, check_all
-from theory.claims import KINDS, STATUSES, CheckResult, UnknownClaimError, all_claims, claim
+from theory.claims.catalog import UnknownClaimError, all_claims, claim
+from theory.claims.claim import KINDS, STATUSES, CheckResult
 from theory.definitions import N, definition_ids, eps, k, k1, t
+from theory.tables.probability_table import ProbabilityTable
 from verifier.references import PRIVCERT
-from theory.tables import ProbabilityTable
 
 PAPERS = {"Domingo-Ferrer & Soria-Comas 2015", "Ekenstedt et al. 2022", "Soria-Comas et al. 2015", PRIVCERT}
 MECHANISMS = {"ekenstedt2022:eq1", "ekenstedt2022:eq2", "ekenstedt2022:eq5", "ekenstedt2022:eq6"}  # randomized-response claims, re-checked in test_theory_utility
@@ -104,7 +105,7 @@ def test_unknown_claim_lists_ids() -> None:
 
 # ---------------------------------------------------------------- counterexamples, re-checked
 # Each function re-measures the stored counterexample with the brute-force levels of
-# tests/_theory_bruteforce.py (all subsets, Fractions), not with theory.levels.
+# tests/_theory_bruteforce.py (all subsets, Fractions), not with theory.tables.levels.
 
 
 def _value(expr: sympy.Expr, values: dict[sympy.Symbol, object], ratio: Fraction) -> sympy.Expr:

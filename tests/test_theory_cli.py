@@ -14,7 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from privcert.cli import app
-from theory.claims import KINDS, STATUSES, claim_ids
+from theory.claims.catalog import claim_ids
+from theory.claims.claim import KINDS, STATUSES
 from theory.definitions import definition_ids, definitions
 
 runner = CliRunner()

@@ -1,4 +1,4 @@
-"""``theory.explain`` and ``privcert theory explain``: the guarantees an audit implies, on the demo data."""
+"""``theory.answers.explain`` and ``privcert theory explain``: the guarantees an audit implies, on the demo data."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import sympy
 from typer.testing import CliRunner
 
 from privcert.cli import app
+from theory.answers.explain import _level, explain, explain_file
 from theory.definitions import definitions
-from theory.explain import _level, explain, explain_file
 from verifier.errors import DataError
 
 runner = CliRunner()

@@ -7,8 +7,8 @@ import math
 import pytest
 import sympy
 
+from theory.answers.graph import Graph, build_graph
 from theory.definitions import N, UnknownDefinitionError, eps, k
-from theory.graph import Graph, build_graph
 
 
 @pytest.fixture(scope="module")

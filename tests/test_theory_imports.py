@@ -1,8 +1,9 @@
 """Listing the claims, building the graph from cached statuses and loading the map module import no heavy library.
 
-The claim data (``theory/_claims_*.py``) is kept apart from the checks (``theory/_checks_*.py``),
-which need the exact measures (pandas, numpy) and Z3; matplotlib is imported only when the
-map is drawn. Each case runs in a fresh interpreter, so that nothing another test imported counts.
+Each paper's claim data (``theory/papers/<paper>/claims.py``) is kept apart from its checks
+(``checks.py`` beside it, run by :mod:`theory.checks`), which need the exact measures (pandas,
+numpy) and Z3; matplotlib is imported only when the map is drawn. Each case runs in a fresh
+interpreter, so that nothing another test imported counts.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import pytest
 
 from theory import status_cache
 
-HEAVY = ("pandas", "numpy", "z3", "matplotlib", "theory.checks", "theory.levels")
+HEAVY = ("pandas", "numpy", "z3", "matplotlib", "theory.checks", "theory.tables.levels")
 """Modules that answering from the cache must not import."""
 SCRIPT = Path(sys.executable).parent / "privcert"
 
@@ -28,16 +29,16 @@ print(json.dumps({{"hit": hit, "loaded": sorted(name for name in heavy if name i
 """
 
 CASES = {
-    "registry": "from theory.claims import all_claims, sizes\n"
+    "registry": "from theory.claims.catalog import all_claims, sizes\n"
                 "from theory.status_cache import claim_rows\n"
                 "assert all(len(sizes(item.id)) == 2 for item in all_claims())\n"
                 "_, hit = claim_rows()",
-    "graph": "from theory.graph import build_graph\n"
+    "graph": "from theory.answers.graph import build_graph\n"
              "from theory.status_cache import cached_statuses, claim_rows\n"
              "assert build_graph(cached_statuses()).edges\n"
              "_, hit = claim_rows()",
-    "map module and labels": "from theory.graph import build_graph\n"
-                             "from theory.map import edge_label, edge_style\n"
+    "map module and labels": "from theory.answers.graph import build_graph\n"
+                             "from theory.answers.map import edge_label, edge_style\n"
                              "from theory.status_cache import cached_statuses, claim_rows\n"
                              "edges = build_graph(cached_statuses()).edges\n"
                              "assert all(edge_label(e) and edge_style(e) for e in edges)\n"
@@ -66,7 +67,7 @@ def test_checks_still_load_their_libraries() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     loaded = json.loads(done.stdout.strip().splitlines()[-1])["loaded"]
-    assert {"pandas", "theory.checks", "theory.levels"} <= set(loaded)
+    assert {"pandas", "theory.checks", "theory.tables.levels"} <= set(loaded)
 
 
 def test_map_command_draws_in_its_own_process(warm_cache: None, tmp_path: Path) -> None:

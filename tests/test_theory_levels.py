@@ -1,4 +1,4 @@
-"""Exact levels of theory.levels on probability tables.
+"""Exact levels of theory.tables.levels on probability tables.
 
 Golden values come from the tables of Ekenstedt et al. (2022)'s appendix (derivations beside each value);
 random tables are compared with the all-subsets brute force of tests/_theory_bruteforce.py,
@@ -16,8 +16,8 @@ from _theory_bruteforce import k_eps_dp_ratio, kt_level, ldp_ratio, multiplicati
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from theory import levels
-from theory.tables import ProbabilityTable
+from theory.tables import levels
+from theory.tables.probability_table import ProbabilityTable
 
 F = Fraction
 

@@ -11,9 +11,9 @@ import pytest
 from matplotlib.backends.backend_agg import RendererAgg
 from matplotlib.font_manager import FontProperties
 
+from theory.answers.graph import Graph, build_graph
+from theory.answers.map import ISOLATED, render_map
 from theory.definitions import definitions
-from theory.graph import Graph, build_graph
-from theory.map import ISOLATED, render_map
 from theory.status_cache import cached_statuses
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -1,6 +1,6 @@
 """The relations derived here, against the verifier's exact measures on random releases.
 
-For every implication claim of ``theory._claims_privcert``: the level the verifier measures
+For every implication claim of ``theory.papers.derived.claims``: the level the verifier measures
 for the conclusion is never weaker than the claim's bound at the measured premise level
 (hypothesis), and an explicit release attains the bound (tight), with the exact values
 worked out by hand in each test.
@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from _theory_bruteforce import INF, k_eps_dp_ratio
-from theory._checks_privcert import bound_of, release_levels, spread_family
-from theory.claims import all_claims, claim
+from theory.claims.catalog import all_claims, claim
 from theory.definitions import N, definition
-from theory._claims_privcert import n_min
+from theory.papers.derived.checks import bound_of, release_levels, spread_family
+from theory.papers.derived.claims import n_min
 
 CLASS = st.dictionaries(st.sampled_from("abcd"), st.integers(1, 4), min_size=1, max_size=4)
 RELEASES = st.lists(CLASS, min_size=1, max_size=4)

@@ -1,7 +1,7 @@
-"""Z3 counterexample search (theory.search).
+"""Z3 counterexample search (theory.search.refute).
 
 Every ``sat`` table is re-measured here with the all-subsets brute force of
-tests/_theory_bruteforce.py (independent of theory.levels, which search itself uses).
+tests/_theory_bruteforce.py (independent of theory.tables.levels, which search itself uses).
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ import pytest
 import sympy
 from _theory_bruteforce import k_eps_dp_ratio, kt_level, ldp_ratio, multiplicative_level
 
-from theory.claims import Claim
-from verifier.references import Source
+from theory.claims.claim import Claim
 from theory.definitions import N, eps, k, k_dp, k_t, t
-from theory.search import EncodingError, ratio_bound, refute_claim, search, search_claim
-from theory.tables import ProbabilityTable
+from theory.search.refute import refute_claim, search_claim
+from theory.search.solver import EncodingError, ratio_bound, search
+from theory.tables.probability_table import ProbabilityTable
+from verifier.references import Source
 
 PRINTED_THM3 = k / N * (1 + (N - k - 1) / k * sympy.exp(eps))
 """Ekenstedt et al. 2022, Thm. 3 as printed."""

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+import theory
 from privcert.cli import app
 from theory import status_cache
-from theory.claims import claim_ids
+from theory.claims.catalog import claim_ids
 
 runner = CliRunner()
 
@@ -84,8 +85,12 @@ def test_recheck_checks_again(cache: Path, counted: list[int]) -> None:
 
 def test_hash_covers_the_theory_sources() -> None:
     names = [name for name, _ in status_cache._sources()]
-    assert "theory/_checks_ekenstedt2022.py" in names and "verifier/randomized.py" in names
-    assert "theory/status_cache.py" in names
+    root = Path(theory.__file__).resolve().parent.parent
+    every = sorted(path.relative_to(root).as_posix() for package in ("theory", "verifier")
+                   for path in (root / package).rglob("*.py"))
+    assert sorted(names) == every
+    assert "theory/papers/ekenstedt2022/checks.py" in names and "verifier/randomized.py" in names
+    assert "theory/status_cache.py" in names and "verifier/models/randomized.py" in names
 
 
 def test_cache_dir_default(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

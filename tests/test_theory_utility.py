@@ -1,7 +1,7 @@
-"""Tests of theory.randomized_response, theory.utility, theory.planner and the eq. (1)-(6) claims.
+"""Tests of theory.mechanism_selection (matrices, utility, planner) and the eq. (1)-(6) claims.
 
 Closed forms are checked against levels measured independently: a brute force over
-record pairs / subsets (tests/_theory_bruteforce.py), and theory.levels on the per-record table.
+record pairs / subsets (tests/_theory_bruteforce.py), and theory.tables.levels on the per-record table.
 Source: Ekenstedt et al. 2022, Sec. V.
 """
 
@@ -15,11 +15,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from theory import levels
-from theory._checks_mechanisms import CHECKS, table_for
-from theory._claims_mechanisms import CLAIMS
-from theory.planner import exp_epsilon_for_t, implied_t, plan
-from theory.randomized_response import (
+from theory.mechanism_selection.matrices import (
     EQ1_DERIVED,
     EQ1_PRINTED,
     LDP_CHANGE,
@@ -38,7 +34,16 @@ from theory.randomized_response import (
     tclo_t_printed,
     worst_class_t,
 )
-from theory.utility import utility, utility_composed_closed, utility_composed_printed, utility_ldp_closed
+from theory.mechanism_selection.planner import exp_epsilon_for_t, implied_t, plan
+from theory.mechanism_selection.utility import (
+    utility,
+    utility_composed_closed,
+    utility_composed_printed,
+    utility_ldp_closed,
+)
+from theory.papers.ekenstedt2022.mechanism_checks import CHECKS, table_for
+from theory.papers.ekenstedt2022.mechanism_claims import CLAIMS
+from theory.tables import levels
 
 SETTINGS = settings(max_examples=40, deadline=None)
 

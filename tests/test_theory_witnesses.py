@@ -1,4 +1,4 @@
-"""Witness families for Ekenstedt et al. (2022)'s non-implications (theory.witnesses).
+"""Witness families for Ekenstedt et al. (2022)'s non-implications (theory.tables.witnesses).
 
 Each witness is re-measured with the all-subsets brute force of tests/_theory_bruteforce.py:
 its premise level is finite and the same for every bound (it does not depend on the
@@ -17,9 +17,9 @@ from _theory_bruteforce import k_eps_dp_ratio, kt_level, ldp_ratio, multiplicati
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from theory import levels
-from theory.tables import ProbabilityTable
-from theory.witnesses import (
+from theory.tables import levels
+from theory.tables.probability_table import ProbabilityTable
+from theory.tables.witnesses import (
     ImplicationHolds,
     InadmissibleParameters,
     NoWitnessError,
@@ -31,7 +31,7 @@ from theory.witnesses import (
 
 
 def brute(definition_id: str, table: ProbabilityTable, size: int | None, classwise: bool = False) -> Fraction | float:
-    """The level by enumeration, independent of theory.levels (ratio space)."""
+    """The level by enumeration, independent of theory.tables.levels (ratio space)."""
     rows = table.probs
     if definition_id in ("multiplicative_t_closeness", "stochastic_t_closeness"):
         return multiplicative_level(rows, table.classes)
@@ -79,7 +79,7 @@ def test_witness_exceeds_bound_with_fixed_premise(premise: str, conclusion: str,
     limit = sympy.exp(sympy.sympify(bound)) if levels.is_ratio_definition(conclusion) else sympy.sympify(bound)
     assert premise_level != math.inf
     assert conclusion_level == math.inf or sympy.Rational(conclusion_level) > limit
-    # theory.levels agrees with the brute force on both levels.
+    # theory.tables.levels agrees with the brute force on both levels.
     assert found.premise_level == premise_level
     assert found.conclusion_level == (sympy.oo if conclusion_level == math.inf else conclusion_level)
     # The premise level does not move with the bound.

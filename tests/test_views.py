@@ -178,11 +178,23 @@ def test_without_implied_guarantees_there_is_no_implication_map() -> None:
 
 
 def test_jupyter_views_use_the_same_page() -> None:
+    from reports.html import notebook_html
+
+    result = audit(load_table(TABLE4 / "release.csv"), load_policy(TABLE4 / "policy.toml"))
+    html = notebook_html(result)
+    assert 'class="verdict fail">FAIL<' in html and "3/8" in html and 'id="signature"' not in html
+    report = notebook_html(result.report)
+    assert ">MEASURED<" in report and report.count('class="measurement"') == len(result.report.measurements)
+
+
+def test_jupyter_tables_come_from_the_verifier_alone() -> None:
+    """``_repr_html_`` is the verifier's own table (it imports nothing of reports), escaped."""
     result = audit(load_table(TABLE4 / "release.csv"), load_policy(TABLE4 / "policy.toml"))
     html = result._repr_html_()
-    assert 'class="verdict fail">FAIL<' in html and "3/8" in html and 'id="signature"' not in html
+    assert 'class="verdict fail">FAIL<' in html and "3/8" in html
+    assert html.count('class="check"') == len(result.checks)
     report = result.report._repr_html_()
-    assert ">MEASURED<" in report and report.count('class="measurement"') == len(result.report.measurements)
+    assert report.count('class="measurement"') == len(result.report.measurements)
 
 
 def test_randomized_release_shows_the_kt_curve_and_never_embeds_original_counts(tmp_path: Path) -> None:

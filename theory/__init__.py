@@ -1,10 +1,16 @@
 """privcert.theory: the implication map between privacy definitions, checked.
 
-Modules: :mod:`theory.definitions` (the definitions), :mod:`theory.claims` (the claims
-of the papers and their registry), :mod:`theory.checks` (statuses earned by checking),
-:mod:`theory.graph` (implication queries), :mod:`theory.map` (the SVG map);
-:mod:`theory.tables`, :mod:`theory.levels`, :mod:`theory.search`, :mod:`theory.witnesses`
-(probability tables, exact levels, Z3 search, witness families); :mod:`theory.explain` (what an
-audit implies), :mod:`theory.status_cache` (checked statuses cached on disk); :mod:`theory.utility`,
-:mod:`theory.randomized_response`, :mod:`theory.planner` (Ekenstedt et al. 2022, Sec. V). See docs/theory.md.
+Subpackages, by role (docs/theory.md has the module table):
+
+* :mod:`theory.definitions` — the definitions on the map, read from the model registry.
+* :mod:`theory.claims` — the :class:`~theory.claims.claim.Claim` type, the catalog of every
+  paper's claims, their checked statuses cached on disk (imports no check).
+* :mod:`theory.papers` — each paper's claims (``claims.py``) with their checks beside them (``checks.py``).
+* :mod:`theory.checks` — how a status is earned: running the checks, their shared steps,
+  derivations and sample tables.
+* :mod:`theory.tables` — probability tables, their exact levels, size parameters, witness families.
+* :mod:`theory.search` — the Z3 counterexample search.
+* :mod:`theory.answers` — the implication graph (implies), explain, auditor mode, the map.
+* :mod:`theory.mechanism_selection` — Ekenstedt et al. 2022, Sec. V: randomized-response
+  matrices, utility, the planner.
 """

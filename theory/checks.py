@@ -1,12 +1,12 @@
 """Statuses of the registered claims, earned by checking them.
 
 A claim's status is never copied from its paper: :func:`check` runs the claim's check
-(symbolic derivation with sympy, exact levels of tables from :mod:`theory.levels`, witness
-families from :mod:`theory.witnesses`, exhaustive enumeration of small cases) and returns a
-:class:`theory.claims.CheckResult`. Nothing is cached between calls of :func:`check_all`.
+(symbolic derivation with sympy, exact levels of tables from :mod:`theory.tables.levels`, witness
+families from :mod:`theory.tables.witnesses`, exhaustive enumeration of small cases) and returns a
+:class:`theory.claims.claim.CheckResult`. Nothing is cached between calls of :func:`check_all`.
 
 With ``deep=True`` an implication with a closed-form f is also searched with Z3
-(:mod:`theory.search`) for every N up to ``max_n``: ``unsat`` for all of them is
+(:mod:`theory.search.refute`) for every N up to ``max_n``: ``unsat`` for all of them is
 added to ``checked_by``; ``sat`` on the form used for queries turns the status into
 ``refuted`` with Z3's (exactly re-measured) table; a timeout adds a note and never proves.
 
@@ -22,13 +22,14 @@ from dataclasses import replace
 
 import sympy
 
-from theory._checks_domingoferrer2015 import CHECKS as _CHECKS_DOMINGOFERRER2015
-from theory._checks_ekenstedt2022 import CHECKS as _CHECKS_EKENSTEDT2022
-from theory._checks_ekenstedt2022_tables import CHECKS as _CHECKS_TABLES
-from theory._checks_mechanisms import CHECKS as _CHECKS_MECHANISMS
-from theory._checks_privcert import CHECKS as _CHECKS_PRIVCERT
-from theory._checks_soriacomas2015 import CHECKS as _CHECKS_SORIACOMAS2015
-from theory.claims import CheckResult, Claim, all_claims, claim
+from theory.claims.catalog import all_claims, claim
+from theory.claims.claim import CheckResult, Claim
+from theory.papers.derived.checks import CHECKS as _CHECKS_PRIVCERT
+from theory.papers.domingoferrer2015.checks import CHECKS as _CHECKS_DOMINGOFERRER2015
+from theory.papers.ekenstedt2022.checks import CHECKS as _CHECKS_EKENSTEDT2022
+from theory.papers.ekenstedt2022.mechanism_checks import CHECKS as _CHECKS_MECHANISMS
+from theory.papers.ekenstedt2022.table_checks import CHECKS as _CHECKS_TABLES
+from theory.papers.soriacomas2015.checks import CHECKS as _CHECKS_SORIACOMAS2015
 
 __all__ = ["CHECKS", "check", "check_all", "deep_search"]
 
@@ -38,12 +39,13 @@ CHECKS: dict[str, Callable[[], CheckResult]] = {**_CHECKS_EKENSTEDT2022, **_CHEC
 
 
 def deep_search(item: Claim, *, max_n: int = 4, timeout_s: float = 10.0) -> tuple[str, object | None]:
-    """Z3 search (:func:`theory.search.search_claim`) on the claim's query form.
+    """Z3 search (:func:`theory.search.refute.search_claim`) on the claim's query form.
 
     Returns a one-line summary and the confirmed counterexample table (``None`` when the
     search found none). Only implications and equivalences with a closed-form f are searched.
     """
-    from theory.search import EncodingError, search_claim
+    from theory.search.refute import search_claim
+    from theory.search.solver import EncodingError
 
     statement = item.effective
     if item.kind not in ("implication", "equivalence") or statement.atoms(sympy.core.function.AppliedUndef):

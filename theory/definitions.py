@@ -23,7 +23,7 @@ from typing import Literal
 
 import sympy
 
-from theory._registry import lookup
+from theory._lookup import lookup
 from verifier.references import Source
 from verifier.registry import Model, models, version
 from verifier.symbols import N, alpha, beta, c, delta, ell, eps, eps1, k, k0, k1, k_dp, k_t, risk, t, t1

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from theory.claims import CheckResult, Claim
+    from theory.claims.claim import CheckResult, Claim
 
 __all__ = ["CACHE_ENV", "cache_dir", "cache_file", "source_hash", "statement", "claim_row", "claim_rows", "counterexample_json", "cached_statuses"]
 
@@ -52,7 +52,7 @@ def cache_file() -> Path:
 
 
 def _sources() -> Iterator[tuple[str, Path]]:
-    root = Path(__file__).resolve().parent.parent
+    root = next(folder for folder in Path(__file__).resolve().parents if folder.name == "theory").parent
     for package in _PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
             yield path.relative_to(root).as_posix(), path
@@ -60,7 +60,7 @@ def _sources() -> Iterator[tuple[str, Path]]:
 
 @cache
 def source_hash() -> str:
-    """SHA-256 over the relative paths and bytes of every ``.py`` file of ``theory`` and ``verifier``."""
+    """SHA-256 over the relative paths and bytes of every ``.py`` file under ``theory`` and ``verifier``, subpackages included."""
     digest = hashlib.sha256(f"format {_FORMAT}\n".encode())
     for name, path in _sources():
         digest.update(name.encode() + b"\0")
@@ -131,7 +131,7 @@ def claim_row(item: Claim, outcome: CheckResult) -> dict[str, Any]:
 
 def _fresh_rows() -> list[dict[str, Any]]:
     from theory.checks import check_all
-    from theory.claims import all_claims
+    from theory.claims.catalog import all_claims
 
     outcomes = check_all()
     return [claim_row(item, outcomes[item.id]) for item in all_claims()]
@@ -182,7 +182,7 @@ def claim_rows(*, recheck: bool = False) -> tuple[list[dict[str, Any]], bool]:
 
 def cached_statuses(*, recheck: bool = False) -> Mapping[str, CheckResult]:
     """``{claim id: CheckResult}`` from :func:`claim_rows` (a counterexample in its JSON form)."""
-    from theory.claims import CheckResult
+    from theory.claims.claim import CheckResult
 
     rows, _ = claim_rows(recheck=recheck)
     return {row["id"]: CheckResult(row["status"], row["counterexample"], tuple(row["checked_by"]), row["detail"])

@@ -1,7 +1,7 @@
 """Exact maxima of rationals screened in float64, and a row-order-free tie-break.
 
 The measures of this package screen every class in float64 and decide on exact
-rationals (ARCHITECTURE.md, "Exact decisions"). The helpers here hold the parts that
+rationals (docs/design.md, "Screen in float64, decide exactly"). The helpers here hold the parts that
 are the same for every measure: how wide the screening margin is, how to take the
 exact maximum of many candidate fractions without one ``Fraction`` per candidate, and
 which class to name when several attain the maximum.

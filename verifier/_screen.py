@@ -2,8 +2,8 @@
 
 Every measure of :mod:`verifier.anonymity`, :mod:`verifier.diversity` and
 :mod:`verifier.likeness` is an extreme over classes, or over the non-empty cells
-``(class, value)``, of a quantity built from integer counts (ARCHITECTURE.md, "Exact
-decisions"). The pattern is always the same:
+``(class, value)``, of a quantity built from integer counts (docs/design.md, "Screen in
+float64, decide exactly"). The pattern is always the same:
 
 1. compute the quantity for every class or cell in float64, vectorized over the sparse
    cells of the count table (only non-zero cells are stored; no dense ``classes × m``);
@@ -41,7 +41,7 @@ __all__ = [
     "excluded_notes",
     "EMPTY",
     "undefined",
-    "exact_number",
+    "as_fraction",
 ]
 
 EMPTY = "the table has no equivalence class with rows"
@@ -219,7 +219,7 @@ def undefined(model: str, table: CountTable, comparison: Comparison, *, paramete
                        parameters=parameters or {}, notes=notes + excluded_notes(table))
 
 
-def exact_number(value: object, name: str) -> Fraction:
+def as_fraction(value: object, name: str) -> Fraction:
     """``value`` as a ``Fraction``; a policy level must be exact (``int`` or ``Fraction``).
 
     Raises

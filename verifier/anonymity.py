@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from verifier._exact_max import exact_ints, first_by_qi
-from verifier._screen import EMPTY, cells_of, class_witness, exact_number, excluded_notes, screened_max, undefined
+from verifier._screen import EMPTY, cells_of, class_witness, as_fraction, excluded_notes, screened_max, undefined
 from verifier.counts import Classes, CountTable
 from verifier.errors import PolicyError
 from verifier.results import Level, Measurement, Witness, jsonable
@@ -90,7 +90,7 @@ def alpha_k_anonymity(table: CountTable) -> Measurement:
 
 
 def _probability(threshold: Any) -> Fraction:
-    value = exact_number(threshold, "prosecutor_risk threshold")
+    value = as_fraction(threshold, "prosecutor_risk threshold")
     if not 0 <= value <= 1:
         raise PolicyError(f"prosecutor_risk threshold: expected a probability in [0, 1], found {value}")
     return value

@@ -1,7 +1,7 @@
 """Audit a release against a policy: measure once, then decide every requirement exactly.
 
 An audit is the policy's requirements run over one set of count tables
-(ARCHITECTURE.md, "Data flow of an audit", step 5). The levels come from
+(docs/design.md, "One place per model"). The levels come from
 :func:`~verifier.measure.measure`; a threshold only turns a level into pass/fail and
 never changes it. Every decision is exact: :meth:`~verifier.results.Level.satisfies`
 compares rationals as rationals and closed forms by certified evaluation. Entropy
@@ -112,10 +112,11 @@ class AuditResult:
         return all(check.passed for check in self.checks)
 
     def _repr_html_(self) -> str:
-        """The certificate's page without its signature parts, for Jupyter (:func:`reports.html.notebook_html`)."""
-        from reports.html import notebook_html
+        """An HTML table for Jupyter (:mod:`verifier.notebook`; the certificate's page is
+        :func:`reports.html.notebook_html`)."""
+        from verifier.notebook import audit_html
 
-        return notebook_html(self)
+        return audit_html(self)
 
     def to_json(self) -> dict[str, Any]:
         """The report's JSON with ``measurements`` = one entry per requirement, ``passed``, ``policy``
@@ -262,7 +263,7 @@ def audit(
         (:func:`verifier.randomized_levels.randomized_levels`) and requirements on
         randomized models decided on them.
     implications
-        The implication map for auditor mode (:func:`theory.implied.audit_release`);
+        The implication map for auditor mode (:func:`theory.answers.auditor_mode.audit_release`);
         :func:`privcert.api.audit` passes it.
     """
     if source is None and not isinstance(data, pd.DataFrame):

@@ -2,7 +2,7 @@
 
 Every measure of a deterministic release is a function of the counts
 ``n[class, value]`` (equivalence class × sensitive value) and their margins
-(ARCHITECTURE.md, "Sufficient statistics"). :func:`count_tables` builds them with one
+(docs/design.md, "Count tables are sparse"). :func:`count_tables` builds them with one
 group-by over the quasi-identifiers (per-column factorization into one integer key) and
 one bincount per sensitive attribute; nothing after it touches rows.
 :func:`count_tables_from_groups` builds the same tables from a group-by done by an
@@ -448,7 +448,7 @@ def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str,
         labels = []
         for key in present:
             digits = []
-            for codes, uniques in reversed(parts):
+            for _, uniques in reversed(parts):
                 key, digit = divmod(int(key), len(uniques) + 1)
                 digits.append(uniques[digit - 1])
             labels.append(tuple(reversed(digits)))

@@ -10,10 +10,18 @@ is for a terminal or a page (``3/8 ≈ 0.375``, ``∞``, ``√2``).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import sympy
 
-__all__ = ["exact_text", "readable", "approximate", "formula", "condition"]
+from verifier.escape import safe
+
+if TYPE_CHECKING:
+    from verifier.results import Measurement
+
+__all__ = ["exact_text", "readable", "approximate", "formula", "condition", "symbol_level", "measurement_level",
+           "measurement_model", "measurement_witness"]
 
 _POWER_OF_E = re.compile(r"exp\(")
 _SIMPLE_POWER_OF_E = re.compile(r"exp\(([A-Za-z_]\w*|\d+)\)")
@@ -141,3 +149,61 @@ def condition(value: sympy.Basic) -> str:
             return f"{name} ≤ {formula(high)}"
         return f"{formula(low)} ≤ {name} ≤ {formula(high)}"
     return formula(value)
+
+
+def symbol_level(symbol: str, value: sympy.Expr | None) -> str:
+    """A level with its symbol: ``t = 3/2 ≈ 1.5``, ``ε = ln(2) ≈ 0.6931 (e^ε = 2)``.
+
+    >>> symbol_level("ε", sympy.log(2))
+    'ε = ln(2) ≈ 0.6931 (e^ε = 2)'
+    """
+    text = f"{symbol} = {readable(value)}"
+    if symbol == "ε" and value is not None and value.is_finite:
+        text += f" (e^ε = {readable(sympy.simplify(sympy.exp(value)))})"
+    return text
+
+
+def measurement_level(measurement: Measurement) -> str:
+    """The exact level, and its decimal value when the exact form is not plain (``3/8 ≈ 0.375``)."""
+    lower, upper = measurement.lower, measurement.level
+    if measurement.estimate is not None and lower is not None:
+        return f"≈ {measurement.estimate.value:.10g} (estimate ± {measurement.estimate.tolerance})"
+    if lower is not None:
+        if not (lower.is_finite and upper.is_finite):
+            return f"between {measurement_level(replace(measurement, lower=None, level=lower))} and " \
+                   f"{measurement_level(replace(measurement, lower=None))} (not exact)"
+        low, high = f"{lower.number:.12g}", f"{upper.number:.12g}"
+        if low == high:
+            return f"≈ {low} (not exact; exact bounds with --json)"
+        return f"between {low} and {high} (not exact; exact bounds with --json)"
+    if not upper.is_finite:
+        return "∞" if upper.value is not None else "undefined"
+    return readable(upper.value)
+
+
+def measurement_model(measurement: Measurement) -> str:
+    """The model id, with the distance or the l it was measured with."""
+    parameters = measurement.parameters
+    detail = measurement.distance or ", ".join(f"{name}={parameters[name]}" for name in ("l", "k", "estimator",
+                                                                                         "sampling_fraction")
+                                               if name in parameters) or None
+    return measurement.model + (f" ({detail})" if detail else "")
+
+
+def measurement_witness(measurement: Measurement) -> str:
+    """The witness in words: ``age=17, education=10th; 12 records; value '>50K'`` (or why there is none)."""
+    witness = measurement.witness
+    if witness is None:
+        return safe(measurement.level.reason or "")
+    parts = []
+    if witness.qi:
+        parts.append(", ".join(f"{safe(k)}={'(missing)' if v is None else safe(v)}" for k, v in witness.qi.items()))
+    if witness.size is not None:
+        parts.append(f"{witness.size} record{'s' if witness.size != 1 else ''}")
+    if witness.value is not None:
+        value = witness.value
+        shown = " + ".join(safe(v) for v in value) if isinstance(value, tuple) else safe(value)
+        parts.append(f"value '{shown}'")
+    if measurement.level.reason and not measurement.level.is_finite:
+        parts.append(safe(measurement.level.reason))
+    return "; ".join(parts)

@@ -25,7 +25,7 @@ from verifier._screen import (
     Cells,
     cells_of,
     class_witness,
-    exact_number,
+    as_fraction,
     excluded_notes,
     log_form_sign,
     prime_exponents,
@@ -207,7 +207,7 @@ def entropy_l_satisfied(table: CountTable, l: int | Fraction) -> bool:
     PolicyError
         ``l`` is not an exact positive number.
     """
-    bound = exact_number(l, "entropy l-diversity l")
+    bound = as_fraction(l, "entropy l-diversity l")
     if bound <= 0:
         raise PolicyError(f"entropy l-diversity l: expected l > 0, found {bound}")
     cells = cells_of(table)

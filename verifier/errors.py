@@ -38,7 +38,11 @@ class InputFileNotFoundError(VerifierError, FileNotFoundError):
     """A data, policy or hierarchy file does not exist."""
 
 
-class IdentifierColumnWarning(UserWarning):
+class PrivcertWarning(UserWarning):
+    """A fact about the input a user must know (the command line prints it as ``warning: ...``)."""
+
+
+class IdentifierColumnWarning(PrivcertWarning):
     """A quasi-identifier column holds a different value on every row (an identifier such as ``id``).
 
     Every class then has one record; the release is almost certainly not meant to
@@ -46,7 +50,7 @@ class IdentifierColumnWarning(UserWarning):
     """
 
 
-class ExcludedRowsWarning(UserWarning):
+class ExcludedRowsWarning(PrivcertWarning):
     """Rows were excluded from a sensitive attribute because the policy said so.
 
     Raised as a warning (never silently) when ``missing = "exclude"`` removes rows

@@ -1,6 +1,6 @@
 """Loading a released table from a file (CSV or Parquet), every value as written.
 
-Loading is kept apart from measuring (ARCHITECTURE.md, "Data flow of an audit"): this
+Loading is kept apart from measuring (docs/design.md, "Values are read as text, then parsed only where declared"): this
 module turns a file into a :class:`pandas.DataFrame` and nothing else; the measures
 never see a path.
 

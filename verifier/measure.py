@@ -3,7 +3,7 @@
 :func:`measure` is the verifier's front door. It builds the classes and the count tables
 with a single call to :func:`~verifier.counts.count_tables`, or to an engine's
 ``count_tables`` for a path (:mod:`verifier.engines`: pandas, DuckDB or Spark; the only
-step that sees rows, ARCHITECTURE.md "Sufficient statistics"), then runs every model on every
+step that sees rows, docs/design.md, "Count tables are sparse"), then runs every model on every
 sensitive attribute, each alone and each declared joint attribute (Domingo-Ferrer & Soria-Comas 2015, §4), and
 returns an immutable :class:`MeasureResult` with every :class:`~verifier.results.Measurement`,
 the class metrics and the time each model took.
@@ -123,10 +123,11 @@ class MeasureResult:
         raise KeyError(f"no {model} measurement for attribute {attribute_label(attribute)!r}{named}")
 
     def _repr_html_(self) -> str:
-        """The certificate's page without its signature parts, for Jupyter (:func:`reports.html.notebook_html`)."""
-        from reports.html import notebook_html
+        """An HTML table for Jupyter (:mod:`verifier.notebook`; the certificate's page is
+        :func:`reports.html.notebook_html`)."""
+        from verifier.notebook import measure_html
 
-        return notebook_html(self)
+        return measure_html(self)
 
     def to_json(self) -> dict[str, Any]:
         """The results: ``rows``, ``classes``, ``measurements`` and the rest.
@@ -212,7 +213,7 @@ def measure(
         randomizes, default the first; the mode and subset sizes): adds the
         randomized levels (:func:`verifier.randomized_levels.randomized_levels`).
     implications
-        The implication map for auditor mode (:func:`theory.implied.audit_release`).
+        The implication map for auditor mode (:func:`theory.answers.auditor_mode.audit_release`).
 
     Raises
     ------
@@ -231,7 +232,7 @@ def measure(
         raise PolicyError(f"--engine {counter.name}: reads the release from its file; pass a path, not a frame")
     source = source or ("data" if framed else str(data))
     if progress is None:
-        progress = sys.stderr.isatty() and (not framed or len(data) >= PROGRESS_ROWS)
+        progress = sys.stderr.isatty() and (not isinstance(data, pd.DataFrame) or len(data) >= PROGRESS_ROWS)
 
     weights = (inputs or {}).get("weights")
     counted = list(attributes) + ([] if weights is None else [AttributeSpec((weights,), "numerical")])
@@ -268,7 +269,7 @@ def measure_tables(
 
     The same models, in the same order, as :func:`measure`, which is this function after
     :func:`~verifier.counts.count_tables`: every measure is a function of the classes and
-    the counts ``n[class, value]`` (ARCHITECTURE.md, "Sufficient statistics").
+    the counts ``n[class, value]`` (docs/design.md, "Count tables are sparse").
     """
     tables = tuple(tables)
     if inputs and "weights" in inputs:

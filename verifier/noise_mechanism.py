@@ -42,7 +42,7 @@ from verifier.literal import Domain, LiteralError, parse_exact
 from verifier.mechanism import IntervalMechanism
 
 __all__ = ["Noise", "NoiseSpec", "GRID_BITS", "WORKING_BITS", "noise_mechanism", "bucket_labels",
-           "load_noise_spec", "write_noise_spec", "exact_number"]
+           "load_noise_spec", "write_noise_spec", "parse_rational"]
 
 Noise = Literal["laplace", "gaussian"]
 NOISES: tuple[str, ...] = ("laplace", "gaussian")
@@ -57,7 +57,7 @@ _ERFC_CUT = 280
 """For ``x² ≥ 280``, ``erfc(x) ≤ e^{-x²} < 2^-400``: the series is not needed."""
 
 
-def exact_number(text: object, name: str, positive: bool = False) -> Fraction:
+def parse_rational(text: object, name: str, positive: bool = False) -> Fraction:
     """A rational parameter written by the user (``2``, ``0.5``, ``1/3``), never a float.
 
     Raises
@@ -260,12 +260,12 @@ def load_noise_spec(path: str | Path) -> NoiseSpec:
         items = document[key]
         if not isinstance(items, list) or not items:
             raise MechanismError(f"{path}: {key}: expected a non-empty array of numbers, found {items!r}")
-        return tuple(exact_number(item, f"{path}: {key}[{i}]") for i, item in enumerate(items, start=1))
+        return tuple(parse_rational(item, f"{path}: {key}[{i}]") for i, item in enumerate(items, start=1))
 
     values = numbers("values")
     if len(set(values)) != len(values):
         raise MechanismError(f"{path}: values: expected distinct true values, found a repeated one")
-    spec = NoiseSpec(document["noise"], exact_number(document["scale"], f"{path}: scale", positive=True),
+    spec = NoiseSpec(document["noise"], parse_rational(document["scale"], f"{path}: scale", positive=True),
                      numbers("boundaries"), values)
     if any(b >= c for b, c in zip(spec.boundaries, spec.boundaries[1:])):
         raise MechanismError(f"{path}: boundaries: expected strictly increasing numbers")

@@ -29,7 +29,7 @@ Soria-Comas 2015, Def. 4):
 Every ratio is decided on integers: column ``b`` of ``M`` is scaled to integers ``A[v, b]``
 over the common denominator ``L_b`` (:meth:`~verifier.mechanism.Mechanism.scaled`),
 which cancels in every ratio. Screens run in float64; candidates within the rounding
-margin are recomputed exactly (ARCHITECTURE.md, "Exact decisions").
+margin are recomputed exactly (docs/design.md, "Screen in float64, decide exactly").
 
 A mechanism known only between bounds (:class:`~verifier.mechanism.IntervalMechanism`:
 ``A_low ≤ A ≤ A_high`` over one denominator per column) is measured twice. Every ratio is a
@@ -296,7 +296,7 @@ def _multiplicative(table: CountTable, columns: _Columns, rows: np.ndarray) -> E
     sizes = np.asarray(table.sizes)
     n = columns.n
 
-    def levels(s_num: np.ndarray, s_den: np.ndarray, size: np.ndarray) -> np.ndarray:
+    def levels(s_num: np.ndarray, s_den: np.ndarray, size: np.ndarray | float) -> np.ndarray:
         with np.errstate(divide="ignore", invalid="ignore"):
             above = np.where(t_den_f > 0, s_num * n / (size * t_den_f), np.inf)
             below = np.where(s_den > 0, size * t_num_f / (s_den * n), np.inf)
@@ -393,12 +393,12 @@ def _sized(columns: _Columns, ks: np.ndarray, removal: bool) -> list[Extreme]:
     kk = ks.astype(dtype)
     orders: dict[_Order, _Sorted] = {}
 
-    def key(b: int, descending: bool, from_num: bool) -> _Order:
+    def order_key(b: int, descending: bool, from_num: bool) -> _Order:
         """Orders by ``num`` and by ``den`` are one order when they are the same matrix."""
         return b, descending, from_num or columns.num is columns.den
 
     def first(b: int, descending: bool, from_num: bool) -> np.ndarray:
-        order = key(b, descending, from_num)
+        order = order_key(b, descending, from_num)
         if order not in orders:
             orders[order] = _Sorted.of(columns, columns.num if order[2] else columns.den, b, descending, exact)
         return orders[order].sum_of_first(ks)
@@ -414,12 +414,12 @@ def _sized(columns: _Columns, ks: np.ndarray, removal: bool) -> list[Extreme]:
         if removal:
             # Pr_D / Pr_{D-K} with the k largest removed; Pr_{D-K} / Pr_D with the k smallest removed.
             rest = n - kk
-            ratios.append((top * rest, (bottom - first(b, True, False)) * n, b, "table/subset", key(b, True, False)))
-            ratios.append(((top - first(b, False, True)) * n, bottom * rest, b, "subset/table", key(b, False, True)))
+            ratios.append((top * rest, (bottom - first(b, True, False)) * n, b, "table/subset", order_key(b, True, False)))
+            ratios.append(((top - first(b, False, True)) * n, bottom * rest, b, "subset/table", order_key(b, False, True)))
         else:
             # Pr_D / Pr_K with the k smallest; Pr_K / Pr_D with the k largest.
-            ratios.append((top * kk, first(b, False, False) * n, b, "table/subset", key(b, False, False)))
-            ratios.append((first(b, True, True) * n, bottom * kk, b, "subset/table", key(b, True, True)))
+            ratios.append((top * kk, first(b, False, False) * n, b, "table/subset", order_key(b, False, False)))
+            ratios.append((first(b, True, True) * n, bottom * kk, b, "subset/table", order_key(b, True, True)))
     results = []
     nums = np.array([r[0].astype(np.float64) for r in ratios])
     dens = np.array([r[1].astype(np.float64) for r in ratios])

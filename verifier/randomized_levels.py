@@ -10,7 +10,7 @@ A release made by a randomized mechanism is audited in one of two modes (Ekenste
   the matrix (:func:`verifier.randomized_release.auditor_ldp`), and the implication map
   gives the levels it guarantees. The map lives in :mod:`theory`, which the verifier does
   not import: the caller passes it as an :class:`Implications` function
-  (:func:`theory.implied.implications`; :func:`privcert.api.audit` does).
+  (:func:`theory.answers.auditor_mode.implications`; :func:`privcert.api.audit` does).
 
 The mechanism comes from the policy's ``[mechanism]`` table, or from the caller's
 overrides (the command line's ``--mechanism``, ``--mode`` and ``--k``).
@@ -91,7 +91,7 @@ class Implications(Protocol):
     """Auditor mode's theory: ε-LDP measured from the mechanism, and the levels it implies.
 
     Given the release's count table, the mechanism and the requested subset sizes, returns
-    the measured ε-LDP and the implied levels (:func:`theory.implied.audit_release`).
+    the measured ε-LDP and the implied levels (:func:`theory.answers.auditor_mode.audit_release`).
     """
 
     def __call__(self, release: CountTable, mechanism: AnyMechanism,
@@ -212,7 +212,7 @@ def randomized_levels(tables: Mapping[Any, CountTable], settings: MechanismPolic
     if settings.mode == "auditor":
         if implications is None:
             raise PolicyError("auditor mode needs the implication map: use privcert.api.audit, or pass "
-                              "implications=theory.implied.audit_release")
+                              "implications=theory.answers.auditor_mode.audit_release")
         measured, implied = implications(table, loaded, settings.ks)
         return RandomizedLevels("auditor", str(settings.file), (measured,), implied)
     requirements = policy.requirements if policy is not None else ()

@@ -1,6 +1,6 @@
 """The works privcert cites, by author and year, with their full references.
 
-Models (:mod:`verifier.registry`) and claims (:mod:`theory.claims`) cite a :class:`Source`:
+Models (:mod:`verifier.registry`) and claims (:mod:`theory.claims.claim`) cite a :class:`Source`:
 the paper by authors and year, its section and numbered item. Claim ids are ``<key>:<item>`` (``ekenstedt2022:thm3a``); a claim's source names the
 paper by authors and year (``"Ekenstedt et al. 2022"``), and :data:`REFERENCES` gives
 the key, authors, title, venue and year of each (the same as docs/references.md).
@@ -73,7 +73,7 @@ REFERENCES: dict[str, Reference] = {
         "privcert", "privcert",
         "derived here: relations no paper states, each proved in its claim's docstring and checked "
         "against the verifier's exact measures",
-        "theory/_claims_privcert.py, docs/theory.md", None),
+        "theory/papers/derived/claims.py, docs/theory.md", None),
 }
 """The works the claims' sources name, by the short name they use (``PRIVCERT``: derived here)."""
 

@@ -64,6 +64,7 @@ __all__ = [
     "model",
     "model_ids",
     "version",
+    "models_table",
 ]
 
 Comparison = Literal["at_least", "at_most", "below"]
@@ -387,3 +388,22 @@ def model(model_id: str) -> Model:
         return _REGISTERED[model_id]
     except KeyError:
         raise UnknownModelError(f"unknown model id {model_id!r}; expected one of: {', '.join(_REGISTERED)}") from None
+
+
+def models_table() -> str:
+    """Every registered model as a Markdown table (docs/models.md holds it; a test keeps the two equal)."""
+    header = ("model id", "name", "kind", "on", "stronger", "threshold", "units", "parameters", "re-checked from",
+              "source")
+    rows = []
+    for item in models():
+        stronger = item.stronger + (", strict" if item.strict else "")
+        parameters = ", ".join(f"`{p.name}`" + ("" if p.required else " (optional)") for p in item.parameters) or "—"
+        threshold = item.threshold.describe() + (" (or ln(q), e^x)" if item.closed_forms else "")
+        recheck = {"count_tables": "count tables", "original": "the original data",
+                   "statement": "not re-checked"}[item.recheck] + "".join(f" + {need}" for need in sorted(item.needs))
+        on = "quasi-identifiers" if item.scope == "release" else "each attribute"
+        rows.append((f"`{item.id}`", item.name, item.kind, on, stronger, threshold, item.units, parameters, recheck,
+                     str(item.source)))
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"

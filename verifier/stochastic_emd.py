@@ -25,7 +25,7 @@ from dataclasses import replace
 import numpy as np
 
 from verifier._exact_max import INT64_SAFE
-from verifier.counts import AttributeSpec, CountTable
+from verifier.counts import AttributeSpec, CountTable, Kind
 from verifier.emd import Distance, t_closeness
 from verifier.errors import MechanismError
 from verifier.hierarchy import Hierarchy
@@ -81,7 +81,7 @@ def stochastic_emd(
     dtype = np.float64 if table.n * common < 2**53 else np.int64
     rows = weights[mechanism_rows(table, mechanism)].astype(dtype)  # table value code × bucket, rows sum to L
     cls, buckets, masses = [], [], []
-    for start, stop, block in table.blocks(max(1, (1 << 20) // max(table.m, 1)) * table.m):
+    for start, _, block in table.blocks(max(1, (1 << 20) // max(table.m, 1)) * table.m):
         mass = (np.asarray(block, dtype=dtype) @ rows).astype(np.int64)
         where = np.nonzero(mass)
         cls.append(where[0] + start)
@@ -90,7 +90,7 @@ def stochastic_emd(
     class_index, value_index, count = (np.concatenate(parts) for parts in (cls, buckets, masses))
     totals = np.zeros(len(mechanism.buckets), dtype=np.int64)
     np.add.at(totals, value_index, count)
-    kind = "ordinal" if distance == "ordered" else "categorical"
+    kind: Kind = "ordinal" if distance == "ordered" else "categorical"
     scaled = CountTable(
         spec=AttributeSpec(table.spec.columns, kind=kind, order=tuple(mechanism.buckets)),
         classes=table.classes,

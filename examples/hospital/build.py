@@ -11,10 +11,14 @@ EMD being convex, ``t``-close. The diagnosis is released as it is.
 Run from the repository root::
 
     python examples/hospital/build.py        # writes privcert/data/hospital/release.csv
+
+The original table is bundled too, as ``examples/hospital/admissions.csv`` (``--original
+FILE`` writes it elsewhere), for the documentation's ``privcert anonymize`` examples.
 """
 
 from __future__ import annotations
 
+import argparse
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -25,6 +29,7 @@ import pandas as pd
 from mechanisms.microaggregation import microaggregate
 
 TARGET = Path(__file__).resolve().parents[2] / "privcert" / "data" / "hospital" / "release.csv"
+ORIGINAL = Path(__file__).resolve().parent / "admissions.csv"
 PATIENTS = 300
 SEED = 2026
 DIAGNOSES = ("appendicitis", "asthma", "bronchitis", "diabetes", "fracture", "heart failure", "influenza", "pneumonia")
@@ -49,12 +54,18 @@ def release(original: pd.DataFrame) -> pd.DataFrame:
     return out[["age", "zip", "diagnosis", "stay_days"]]
 
 
-def main(target: Path = TARGET) -> int:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    release(admissions()).to_csv(target, index=False, lineterminator="\n")
-    print(f"wrote {target}")
+def main(target: Path = TARGET, original: Path = ORIGINAL) -> int:
+    table = admissions()
+    for path, frame in ((original, table), (target, release(table))):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        frame.to_csv(path, index=False, lineterminator="\n")
+        print(f"wrote {path}")
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else TARGET))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("target", nargs="?", type=Path, default=TARGET, help="where to write the release")
+    parser.add_argument("--original", type=Path, default=ORIGINAL, help="where to write the original table")
+    arguments = parser.parse_args()
+    sys.exit(main(arguments.target, arguments.original))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 import time
 from fractions import Fraction
 from pathlib import Path
@@ -83,9 +84,14 @@ def figure(xs, series, ylabel, title, path, log=False) -> None:  # type: ignore[
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="a small smoke run (few k, t; 200 and 600 records)")
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent)
+    parser.add_argument("--out", type=Path, default=None,
+                        help="where to write results.md and the figures (default: this folder for the full run, "
+                             "a new temporary folder for --quick, so a smoke run never replaces the results)")
     parser.add_argument("--fig5-alg2", type=int, default=2_000, help="records for Algorithm 2 in Fig. 5")
     args = parser.parse_args()
+    if args.out is None:
+        args.out = (Path(tempfile.mkdtemp(prefix="privcert-microaggregation-")) if args.quick
+                    else Path(__file__).resolve().parent)
     args.out.mkdir(parents=True, exist_ok=True)
     census = census_like(n=200 if args.quick else 1080)
     ks, ts = ([2, 5], ["0.05", "0.25"]) if args.quick else (KS, TS)

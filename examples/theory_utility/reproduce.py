@@ -1,7 +1,7 @@
 """Reproduce Ekenstedt et al. 2022, Sec. V.D: the worked setting and Figs. 6-7, derived independently.
 
 Run ``python examples/theory_utility/reproduce.py``. It prints the numbers and writes
-``fig6.{png,svg}``, ``fig7.{png,svg}`` (corrected formulas, via :func:`theory.planner.plan`)
+``fig6.{png,svg}``, ``fig7.{png,svg}`` (corrected formulas, via :func:`theory.mechanism_selection.planner.plan`)
 and ``fig6_printed.{png,svg}``, ``fig7_printed.{png,svg}`` (the paper's printed parameter
 formulas: eq. (1) with N = 100 records, eq. (2) as printed, Thm. 3 with N - k - 1), both with
 utilities computed exactly by eq. (4) on the mechanisms' matrices. See README.md.
@@ -21,9 +21,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import sympy  # noqa: E402
 
-from theory.planner import exp_epsilon_for_t, plan  # noqa: E402
-from theory.randomized_response import compose, ldp_matrix, tclo_matrix  # noqa: E402
-from theory.utility import utility  # noqa: E402
+from theory.mechanism_selection.matrices import compose, ldp_matrix, tclo_matrix  # noqa: E402
+from theory.mechanism_selection.planner import exp_epsilon_for_t, plan  # noqa: E402
+from theory.mechanism_selection.utility import utility  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 T0, N, K = 2, 100, 5

@@ -1,7 +1,7 @@
 """Engines: where the one group-by that builds the count tables runs.
 
-Building the count tables is the only step of an audit that sees rows (ARCHITECTURE.md,
-"Engines"). An engine reads a release (CSV, Parquet, or a directory of Parquet files)
+Building the count tables is the only step of an audit that sees rows (docs/design.md,
+"Engines return count tables, nothing else"). An engine reads a release (CSV, Parquet, or a directory of Parquet files)
 and returns the :class:`~verifier.counts.Classes` and the
 :class:`~verifier.counts.CountTable` of each sensitive attribute; every measure after
 that is the same code whatever the engine.
@@ -45,7 +45,10 @@ def ignore_phase(name: str, done: int, total: int | None, unit: str) -> None:
 class Engine(Protocol):
     """Builds the classes and count tables of a release file or dataset directory."""
 
-    name: EngineName
+    @property
+    def name(self) -> EngineName:
+        """The engine's name (``pandas``, ``duckdb``, ``spark``), recorded in results and certificates."""
+        ...
 
     def count_tables(
         self,
@@ -74,7 +77,8 @@ def get_engine(name: str, *, master: str | None = None) -> Engine:
     Raises
     ------
     PolicyError
-        An unknown engine, or ``master`` given for an engine other than Spark.
+        An unknown engine, ``master`` given for an engine other than Spark, or an engine
+        whose library is not installed (the message names the extra that installs it).
     """
     if name not in ENGINES:
         raise PolicyError(f"--engine: expected one of {', '.join(ENGINES)}, found {name!r}")
@@ -85,9 +89,20 @@ def get_engine(name: str, *, master: str | None = None) -> Engine:
 
         return PandasEngine()
     if name == "duckdb":
+        _installed("duckdb", "duckdb")
         from verifier.engines.duckdb_engine import DuckDBEngine
 
         return DuckDBEngine()
+    _installed("pyspark", "spark")
     from verifier.engines.spark_engine import SparkEngine
 
     return SparkEngine(master or "local[*]")
+
+
+def _installed(module: str, engine: str) -> None:
+    """Raise :class:`PolicyError` naming the extra to install when ``module`` is missing."""
+    from importlib.util import find_spec
+
+    if find_spec(module) is None:
+        raise PolicyError(f"--engine {engine} needs the Python package {module}, which is not installed: "
+                          f"pip install 'privcert[{engine}]'")

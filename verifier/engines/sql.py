@@ -105,7 +105,7 @@ class SqlEngine(ABC):
         Errors reading the data raise :class:`EngineReadError`.
         """
 
-    def _check_csv(self, path: Path, encoding: str) -> None:
+    def _check_csv(self, path: Path, encoding: str) -> None:  # noqa: B027 (a hook: no extra check by default)
         """Checks the engine does not make while reading (none by default)."""
 
     def count_tables(

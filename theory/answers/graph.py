@@ -1,0 +1,521 @@
+"""The implication map as a graph, and the queries on it.
+
+Nodes are definitions (:mod:`theory.definitions`) taken at a size (a subset size for
+(k,t)-closeness and (k,ε)-DP, a smallest class size for multiplicative and stochastic
+t-closeness). Edges come from implication and equivalence claims whose *checked* status
+is ``proven`` or ``corrected`` (the effective, corrected form is used; refuted printed
+forms never are); an equivalence gives both directions, the reverse map found by solving
+its printed relation. Non-implication claims are kept as evidence for "no" answers.
+
+A query composes the level maps f along every path (Ekenstedt et al. 2022, Def. 3) of at most
+:data:`MAX_STEPS` steps, substitutes the parameters, collects the conditions that cannot
+be decided, and returns the strongest result.
+
+References
+----------
+Ekenstedt et al. 2022, Definitions 1-3, Figs. 1-2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cache
+from itertools import product
+from typing import Literal, SupportsIndex, SupportsInt, TypedDict
+
+import sympy
+
+from theory.claims.catalog import all_claims, sizes
+from theory.claims.claim import Assumption, CheckResult, Claim
+from theory.definitions import N, definition, k, k0, k1, k_dp, k_t
+from theory.tables.sizes import Role, size_for
+from verifier.references import Source
+
+__all__ = ["Edge", "Step", "Answer", "Graph", "build_graph", "MAX_STEPS", "CLASS_BASED", "SIZED", "PARAMETER_LEVELS"]
+
+MAX_STEPS = 4
+"""Longest path considered (the map of Ekenstedt et al. 2022, Fig. 2 has diameter 3)."""
+SIZED = frozenset({"kt_closeness", "k_eps_dp"})
+"""Definitions with a subset size k in [1, N-1] (Defs. 7-8)."""
+CLASS_BASED = frozenset({"multiplicative_t_closeness", "stochastic_t_closeness"})
+"""Definitions whose size is the smallest equivalence class."""
+PARAMETER_LEVELS = frozenset({"k_anonymity"})
+"""Definitions whose level is a parameter of the premise (k-anonymity's k is the smallest
+class of the partition a class-based definition is taken over): reached only in one step
+from the query's premise, never through an intermediate size chosen by the search."""
+_EDGE_SIZES = (k, k0, k1, k_t, k_dp)
+
+
+@dataclass(frozen=True)
+class Edge:
+    """One usable or recorded arrow of the map.
+
+    ``f`` is the conclusion's level in the premise's level symbol (None for a
+    non-implication); ``reverse`` marks the inverse direction of an equivalence.
+    """
+
+    claim_id: str
+    source: Source
+    premise: str
+    conclusion: str
+    f: sympy.Expr | None
+    conditions: tuple[sympy.Basic, ...]
+    premise_size: sympy.Expr | None
+    conclusion_size: sympy.Expr | None
+    status: str
+    corrected: bool
+    reverse: bool = False
+
+    @property
+    def usable(self) -> bool:
+        return self.f is not None and self.status in ("proven", "corrected")
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a derivation path, with its level once numbers are known."""
+
+    claim_id: str
+    source: Source
+    premise: str
+    conclusion: str
+    premise_size: sympy.Expr | None
+    conclusion_size: sympy.Expr | None
+    f: sympy.Expr
+    value: sympy.Expr | None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The answer to "does A imply B (under these parameters)?".
+
+    ``holds`` is ``"yes"`` (with the best ``path``, its composed ``f`` and the ``value`` of
+    B's level when A's level was given), ``"no"`` (with the non-implication claims in
+    ``evidence``) or ``"unknown"`` (no path and no non-implication found).
+    """
+
+    premise: str
+    conclusion: str
+    holds: Literal["yes", "no", "unknown"]
+    path: tuple[Step, ...] = ()
+    f: sympy.Expr | None = None
+    conditions: tuple[sympy.Basic, ...] = ()
+    value: sympy.Expr | None = None
+    evidence: tuple[str, ...] = ()
+    alternatives: int = 0
+    detail: str = ""
+
+
+class _Provenance(TypedDict):
+    """The fields every edge of one claim shares."""
+
+    claim_id: str
+    source: Source
+    status: str
+    corrected: bool
+
+
+@cache
+def _solutions(condition: sympy.Eq, symbol: sympy.Symbol) -> tuple[sympy.Expr, ...]:
+    """``sympy.solve(condition, symbol)``, once per condition of the map (queries ask the same ones)."""
+    return tuple(sympy.solve(condition, symbol))
+
+
+def _level_symbol(definition_id: str) -> sympy.Symbol:
+    return definition(definition_id).level
+
+
+def _records(value: object) -> sympy.Integer:
+    """The parameter ``N`` as a sympy integer (anything :class:`int` converts)."""
+    if not isinstance(value, str | bytes | bytearray | SupportsInt | SupportsIndex):
+        raise TypeError(f"parameter 'N': expected an integer, found {type(value).__name__} {value!r}")
+    return sympy.Integer(int(value))
+
+
+def _edges_of(item: Claim, outcome: CheckResult) -> Iterator[Edge]:
+    premise, conclusion = item.definitions
+    premise_size, conclusion_size = sizes(item.id)
+    statement = item.effective
+    common = _Provenance(claim_id=item.id, source=item.source, status=outcome.status, corrected=item.corrected is not None)
+    if item.kind == "non_implication":
+        extra = tuple(a for a in getattr(statement, "args", ())[2:] if isinstance(a, sympy.Rel))
+        yield Edge(premise=premise, conclusion=conclusion, f=None,
+                   conditions=item.conditions + extra, premise_size=premise_size,
+                   conclusion_size=conclusion_size, **common)
+        return
+    if statement.rhs.atoms(sympy.core.function.AppliedUndef):
+        return
+    yield Edge(premise=premise, conclusion=conclusion, f=statement.rhs,
+               conditions=item.conditions, premise_size=premise_size, conclusion_size=conclusion_size, **common)
+    if item.kind == "equivalence":
+        inverse = sympy.solve(sympy.Eq(statement.lhs, statement.rhs), _level_symbol(premise))
+        f = inverse[0].subs(statement.lhs, _level_symbol(conclusion))
+        yield Edge(premise=conclusion, conclusion=premise, f=f,
+                   conditions=item.conditions, premise_size=conclusion_size, conclusion_size=premise_size,
+                   reverse=True, **common)
+
+
+def _domain(definition_id: str, size: sympy.Expr | None, records: sympy.Expr) -> list[sympy.Basic]:
+    if size is None:
+        return []
+    if definition_id in SIZED:
+        return [sympy.Ge(size, 1), sympy.Le(size, records - 1)]
+    if definition_id == "multiplicative_t_closeness":
+        return [sympy.Ge(size, 1), sympy.Le(2 * size, records)]
+    return [sympy.Ge(size, 1), sympy.Le(size, records)]
+
+
+@dataclass(frozen=True)
+class _Path:
+    state: tuple[str, sympy.Expr | None]
+    f: sympy.Expr
+    steps: tuple[Step, ...]
+    conditions: tuple[sympy.Basic, ...]
+
+
+class Graph:
+    """The implication map built from checked claims.
+
+    Parameters
+    ----------
+    edges
+        Every edge, usable or not (refuted and unknown ones are drawn, never followed).
+    """
+
+    def __init__(self, edges: tuple[Edge, ...]) -> None:
+        self.edges = edges
+        self._memo: dict[tuple[object, ...], list[tuple[sympy.Expr | None, sympy.Expr, Step, list[sympy.Basic]]]] = {}
+
+    def usable(self) -> tuple[Edge, ...]:
+        """Edges followed by queries."""
+        return tuple(e for e in self.edges if e.usable)
+
+    def non_implications(self) -> tuple[Edge, ...]:
+        """Checked non-implications (status proven or corrected)."""
+        return tuple(e for e in self.edges if e.f is None and e.status in ("proven", "corrected"))
+
+    def reachable(self, premise: str) -> frozenset[str]:
+        """Definitions reached from ``premise`` along usable edges, sizes and conditions ignored (a cheap
+        over-approximation: a definition outside it is never reached by :meth:`implies`)."""
+        seen, frontier = {premise}, [premise]
+        while frontier:
+            current = frontier.pop()
+            for edge in self.usable():
+                if edge.premise == current and edge.conclusion not in seen:
+                    seen.add(edge.conclusion)
+                    frontier.append(edge.conclusion)
+        return frozenset(seen - {premise})
+
+    def implies(
+        self, premise: str, conclusion: str, params: Mapping[str, object] | None = None, level: object | None = None,
+        *, derive: bool = True,
+    ) -> Answer:
+        """Does ``premise`` imply ``conclusion``; with which composed f, along which path?
+
+        Parameters
+        ----------
+        params
+            ``N``, sizes (``k``, ``k_premise``, ``k_conclusion``, ``k_t``, ``k_DP``; see
+            :mod:`theory.tables.sizes`) and assumptions (``singleton_classes``,
+            ``dp_within_classes``, ``classwise_views``: true/false).
+        level
+            The premise's level (a number: t, or ε); the answer then holds B's level.
+        derive
+            Also search a "no" derived from a non-implication elsewhere on the map (slow);
+            ``False`` cites direct non-implications only.
+        """
+        definition(premise)
+        definition(conclusion)
+        params = dict(params or {})
+        records = _records(params["N"]) if "N" in params else N
+        start = (premise, self._size(premise, "premise", params))
+        target = (conclusion, self._size(conclusion, "conclusion", params))
+        for state in (start, target):
+            _check_partition(state, records)
+        x = _level_symbol(premise)
+        found = list(self._paths(_Path(start, x, (), ()), target, records, params, self._leading_to(conclusion)))
+        if not found:
+            return self._refusal(premise, conclusion, start, target, records, params, derive)
+        value = None if level is None else sympy.nsimplify(sympy.sympify(level), rational=True)
+        best = self._best(found, x, value, conclusion)
+        f = sympy.simplify(best.f)
+        steps = tuple(self._valued(best.steps, x, value))
+        return Answer(
+            premise, conclusion, "yes", steps, f, best.conditions,
+            None if value is None else sympy.simplify(best.f.subs(x, value)),
+            alternatives=len(found) - 1,
+            detail=" -> ".join(s.claim_id for s in steps),
+        )
+
+    def strongest_level(
+        self, premise: str, level: object, conclusion: str, params: Mapping[str, object] | None = None,
+        *, derive: bool = True,
+    ) -> Answer:
+        """The strongest level of ``conclusion`` that ``premise`` at ``level`` guarantees."""
+        return self.implies(premise, conclusion, params, level, derive=derive)
+
+    def relation(self, a: str, b: str, params: Mapping[str, object] | None = None) -> str:
+        """Ekenstedt et al. 2022, Def. 3 between a and b: ``equivalent``, ``reciprocal``, ``generalisation``
+        (a ⇒ b and b ⇏ a), ``implies``, ``implied_by``, ``unrelated`` or ``unknown``."""
+        forward = self.implies(a, b, self._swap(params, False))
+        backward = self.implies(b, a, self._swap(params, True))
+        if forward.f is not None and backward.f is not None:
+            x, y = _level_symbol(a), _level_symbol(b)
+            there = sympy.simplify(backward.f.subs(y, forward.f) - x) == 0
+            back = sympy.simplify(forward.f.subs(x, backward.f) - y) == 0
+            return "equivalent" if there and back else "reciprocal"
+        if forward.holds == "yes":
+            return "generalisation" if backward.holds == "no" else "implies"
+        if backward.holds == "yes":
+            return "implied_by"
+        return "unrelated" if forward.holds == backward.holds == "no" else "unknown"
+
+    @staticmethod
+    def _swap(params: Mapping[str, object] | None, swap: bool) -> dict[str, object]:
+        params = dict(params or {})
+        if swap:
+            first, second = params.pop("k_premise", None), params.pop("k_conclusion", None)
+            params.update({k_: v for k_, v in (("k_premise", second), ("k_conclusion", first)) if v is not None})
+        return params
+
+    @staticmethod
+    def _size(definition_id: str, role: Role, params: Mapping[str, object]) -> sympy.Expr | None:
+        if definition_id not in SIZED | CLASS_BASED:
+            return None
+        found = size_for(definition_id, role, {p: v for p, v in params.items() if p.startswith("k")}, required=False)
+        return k if found is None else sympy.Integer(found)
+
+    def _leading_to(self, conclusion: str) -> frozenset[str]:
+        """Definitions from which ``conclusion`` is reached along usable edges, sizes and conditions ignored
+        (with ``conclusion`` itself): a path that leaves them never arrives, so it is not extended."""
+        seen, frontier = {conclusion}, [conclusion]
+        while frontier:
+            current = frontier.pop()
+            for edge in self.usable():
+                if edge.conclusion == current and edge.premise not in seen:
+                    seen.add(edge.premise)
+                    frontier.append(edge.premise)
+        return frozenset(seen)
+
+    def _paths(self, path: _Path, target: tuple[str, sympy.Expr | None], records: sympy.Expr,
+               params: Mapping[str, object], leads: frozenset[str]) -> Iterator[_Path]:
+        if path.state == target and path.steps:
+            yield path
+            return
+        if len(path.steps) == MAX_STEPS:
+            return
+        visited = {path.state} | {(s.premise, s.premise_size) for s in path.steps}
+        for edge in self.usable():
+            if (edge.premise != path.state[0] or edge.conclusion not in leads
+                    or (edge.conclusion in PARAMETER_LEVELS and path.steps)):
+                continue
+            for extended in self._extend(path, edge, target, records, params):
+                if extended.state not in visited:
+                    yield from self._paths(extended, target, records, params, leads)
+
+    def _extend(self, path: _Path, edge: Edge, target: tuple[str, sympy.Expr | None], records: sympy.Expr,
+                params: Mapping[str, object]) -> Iterator[_Path]:
+        for new_size, f, step, pending in self._steps_at(edge, path.state[1], target, records, params):
+            composed = f.subs(_level_symbol(edge.premise), path.f)
+            yield _Path((edge.conclusion, new_size), composed, (*path.steps, step),
+                        tuple(dict.fromkeys((*path.conditions, *pending))))
+
+    def _steps_at(self, edge: Edge, size: sympy.Expr | None, target: tuple[str, sympy.Expr | None],
+                  records: sympy.Expr, params: Mapping[str, object]
+                  ) -> list[tuple[sympy.Expr | None, sympy.Expr, Step, list[sympy.Basic]]]:
+        """The ways ``edge`` can be taken from a state of this ``size``: the conclusion's size, the level
+        map f at these sizes, the step, the conditions left pending. They depend on the edge and the
+        numbers only, not on the path that led here, so each is computed once per query's parameters."""
+        chosen = {s for s in (edge.conclusion_size.free_symbols if edge.conclusion_size is not None else ())
+                  if s in _EDGE_SIZES and s != edge.premise_size}
+        by_target = bool(chosen) and not (edge.conclusion in CLASS_BASED and "k" in params)  # see _candidates
+        key = (id(edge), size, target if by_target else None, records,
+               tuple(sorted((name, repr(value)) for name, value in params.items())))
+        if key not in self._memo:
+            self._memo[key] = list(self._edge_steps(edge, size, target, records, params))
+        return self._memo[key]
+
+    def _edge_steps(self, edge: Edge, size: sympy.Expr | None, target: tuple[str, sympy.Expr | None],
+                    records: sympy.Expr, params: Mapping[str, object]
+                    ) -> Iterator[tuple[sympy.Expr | None, sympy.Expr, Step, list[sympy.Basic]]]:
+        binding: dict[sympy.Basic, sympy.Expr] = {N: records}
+        conditions: list[sympy.Basic] = []
+        if isinstance(edge.premise_size, sympy.Symbol):
+            binding[edge.premise_size] = size if size is not None else edge.premise_size
+        elif edge.premise_size is not None and size is not None:
+            conditions.append(sympy.Eq(size, edge.premise_size))
+        free = sorted(
+            (s for s in (edge.conclusion_size.free_symbols if edge.conclusion_size is not None else ())
+             if s in _EDGE_SIZES and s not in binding), key=str)
+        choices: list[dict[sympy.Basic, sympy.Expr]] = [{}]
+        if free and edge.conclusion in CLASS_BASED and "k" in params:
+            choices = [{free[0]: sympy.Integer(str(params["k"]))}]  # the smallest class is a fact, not a choice
+        elif free:
+            choices = [{free[0]: c} for c in self._candidates(edge, free[0], binding, target, records)]
+        for choice in choices:
+            full = {**binding, **choice}
+            new_size = None if edge.conclusion_size is None else sympy.sympify(edge.conclusion_size).subs(full)
+            pending = self._decide(
+                [*conditions, *(c.subs(full) for c in edge.conditions),
+                 *_domain(edge.conclusion, new_size, records)], params)
+            if pending is None:
+                continue
+            try:
+                f = sympy.sympify(edge.f).subs(full)
+            except ValueError:  # f is undefined at these sizes (a Max over 1/(N - k) with k = N)
+                continue
+            if f.has(sympy.zoo, sympy.nan):
+                continue
+            yield new_size, f, Step(edge.claim_id, edge.source, edge.premise, edge.conclusion, size, new_size, f,
+                                    None), pending
+
+    @staticmethod
+    def _candidates(edge: Edge, free: sympy.Symbol, binding: Mapping[sympy.Basic, sympy.Expr],
+                    target: tuple[str, sympy.Expr | None], records: sympy.Expr) -> list[sympy.Expr]:
+        for c in edge.conditions:
+            if isinstance(c, sympy.Eq) and free in c.free_symbols:
+                return [s.subs(binding) for s in _solutions(c, free)]
+        values = [] if target[1] is None else [target[1], records - target[1]]
+        values += [sympy.Integer(1), records - 1, *(v for v in binding.values() if v != records)]
+        values += [records - v for v in binding.values() if v != records]
+        return list(dict.fromkeys(values))
+
+    @staticmethod
+    def _decide(conditions: list[sympy.Basic], params: Mapping[str, object]) -> list[sympy.Basic] | None:
+        pending = []
+        for c in conditions:
+            value = c.replace(lambda e: isinstance(e, Assumption),
+                              lambda e: sympy.true if _truthy(params.get(e.args[0].name)) else e)
+            if value is sympy.false:
+                return None
+            if value is not sympy.true:
+                if isinstance(value, Assumption):
+                    return None
+                pending.append(value)
+        return pending
+
+    @staticmethod
+    def _best(found: list[_Path], x: sympy.Symbol, value: sympy.Expr | None, conclusion: str) -> _Path:
+        stronger = definition(conclusion).stronger
+        probes = [value] if value is not None else [sympy.Rational(11, 10), sympy.Integer(2), sympy.Integer(5)]
+
+        def score(path: _Path) -> tuple[int, int, int]:
+            wins = 0
+            for probe in probes:
+                mine = path.f.subs(x, probe)
+                if all(stronger(mine, other.f.subs(x, probe)) in (sympy.true, True)
+                       for other in found if other.f.free_symbols <= {x} | mine.free_symbols):
+                    wins += 1
+            return (-wins, len(path.steps), len(path.conditions))
+
+        return min(found, key=score)
+
+    @staticmethod
+    def _valued(steps: tuple[Step, ...], x: sympy.Symbol, value: sympy.Expr | None) -> Iterator[Step]:
+        current = value
+        for step in steps:
+            current = None if current is None else sympy.simplify(step.f.subs(_level_symbol(step.premise), current))
+            yield Step(step.claim_id, step.source, step.premise, step.conclusion,
+                       step.premise_size, step.conclusion_size, step.f, current)
+
+    def _covers(self, edge: Edge, size_a: sympy.Expr | None, size_b: sympy.Expr | None, records: sympy.Expr,
+                params: Mapping[str, object]) -> bool:
+        """Does the non-implication ``edge`` apply to its definitions at these sizes?"""
+        binding: dict[sympy.Basic, sympy.Expr] = {N: records}
+        conditions = list(edge.conditions)
+        for declared, actual in ((edge.premise_size, size_a), (edge.conclusion_size, size_b)):
+            if isinstance(declared, sympy.Symbol) and actual is not None:
+                binding[declared] = actual
+            elif declared is not None and actual is not None:
+                conditions.append(sympy.Eq(actual, declared))
+        return self._decide([c.subs(binding) for c in conditions], params) == []
+
+    def _reaches(self, source: tuple[str, sympy.Expr | None], target: tuple[str, sympy.Expr | None],
+                 records: sympy.Expr, params: Mapping[str, object]) -> tuple[str, ...] | None:
+        """Claim ids of an implication path from ``source`` to ``target`` (empty when equal)."""
+        if source == target:
+            return ()
+        start = _Path(source, _level_symbol(source[0]), (), ())
+        path = next(self._paths(start, target, records, params, self._leading_to(target[0])), None)
+        return None if path is None else tuple(s.claim_id for s in path.steps)
+
+    def _refusal(self, premise: str, conclusion: str, start: tuple[str, sympy.Expr | None],
+                 target: tuple[str, sympy.Expr | None], records: sympy.Expr, params: Mapping[str, object],
+                 derive: bool = True) -> Answer:
+        """A "no" from a non-implication A ⇏ B, directly or derived: if A ⇒ X and Y ⇒ B then
+        X ⇏ Y (else A ⇒ X ⇒ Y ⇒ B); derived only when N is a number and ``derive``."""
+        evidence = self._direct_evidence(premise, conclusion, start, target, records, params)
+        if evidence:
+            return Answer(premise, conclusion, "no", evidence=tuple(evidence), detail="non-implication: " + ", ".join(evidence))
+        derived = self._derived_refusal(start, target, records, params) if records.is_number and derive else None
+        if derived is None:
+            return Answer(premise, conclusion, "unknown", detail="no path and no non-implication claim")
+        edge, chain = derived
+        return Answer(premise, conclusion, "no", evidence=chain,
+                      detail=f"derived from {edge.claim_id} ({edge.premise} ⇏ {edge.conclusion}) via {' -> '.join(chain)}")
+
+    def _direct_evidence(self, premise: str, conclusion: str, start: tuple[str, sympy.Expr | None],
+                         target: tuple[str, sympy.Expr | None], records: sympy.Expr,
+                         params: Mapping[str, object]) -> list[str]:
+        return [e.claim_id for e in self.non_implications()
+                if (e.premise, e.conclusion) == (premise, conclusion)
+                and self._covers(e, start[1], target[1], records, params)]
+
+    def refusal(self, premise: str, conclusion: str, params: Mapping[str, object] | None = None) -> tuple[str, ...]:
+        """The checked non-implications ``premise ⇏ conclusion`` that apply under ``params`` (no path search)."""
+        params = dict(params or {})
+        records = _records(params["N"]) if "N" in params else N
+        start = (premise, self._size(premise, "premise", params))
+        target = (conclusion, self._size(conclusion, "conclusion", params))
+        return tuple(self._direct_evidence(premise, conclusion, start, target, records, params))
+
+    def _derived_refusal(self, start: tuple[str, sympy.Expr | None], target: tuple[str, sympy.Expr | None],
+                         records: sympy.Expr, params: Mapping[str, object]) -> tuple[Edge, tuple[str, ...]] | None:
+        """The first non-implication X ⇏ Y with paths start ⇒ X and Y ⇒ target, and the chain of
+        claim ids; sizes tried: the given ones, N minus them, 1 and N-1 (``records`` a number)."""
+        sizes = [v for v in (start[1], target[1]) if v is not None and v.is_number]
+        values = list(dict.fromkeys([*sizes, *(records - v for v in sizes), sympy.Integer(1), records - 1]))
+
+        def choices(definition_id: str) -> list[sympy.Expr | None]:
+            return list(values) if definition_id in SIZED | CLASS_BASED else [None]
+
+        for edge in self.non_implications():
+            for size_a, size_b in product(choices(edge.premise), choices(edge.conclusion)):
+                if not self._covers(edge, size_a, size_b, records, params):
+                    continue
+                before = self._reaches((edge.premise, size_a), start, records, params)
+                after = None if before is None else self._reaches(target, (edge.conclusion, size_b), records, params)
+                if before is not None and after is not None:
+                    return edge, (*before, edge.claim_id, *after)
+        return None
+
+
+def _check_partition(state: tuple[str, sympy.Expr | None], records: sympy.Expr) -> None:
+    """A smallest class of k records among N exists only for k = N (one class) or 2k <= N."""
+    definition_id, size = state
+    if definition_id not in CLASS_BASED or size is None or not (size.is_number and records.is_number):
+        return
+    if not (size == records or 2 * size <= records) or size < 1:
+        raise ValueError(
+            f"{definition_id}: no partition of N = {records} records has a smallest class of k = {size} "
+            f"(expected k = N, one class, or 1 <= k <= N/2)")
+
+
+def _truthy(value: object) -> bool:
+    return value is True or str(value).lower() in ("1", "true", "yes")
+
+
+def build_graph(statuses: Mapping[str, CheckResult] | None = None) -> Graph:
+    """The map from the registered claims; statuses are checked now unless given."""
+    if statuses is None:
+        from theory.checks import check_all
+
+        statuses = check_all()
+    edges: list[Edge] = []
+    for item in all_claims():
+        if item.premise is None or item.conclusion is None:
+            continue
+        outcome = statuses[item.id]
+        edges.extend(_edges_of(item, outcome))
+    return Graph(tuple(edges))

@@ -1,0 +1,1 @@
+"""Relations between the verifier's models that no paper states, derived here (claim ids ``privcert:...``): claims and checks."""

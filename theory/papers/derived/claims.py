@@ -1,0 +1,195 @@
+"""Relations between the models the verifier measures, derived here (no paper states them).
+
+Every level below is the *optimal* level the verifier measures on a count table: for a
+class ``E`` and a value ``s`` of the sensitive attribute, ``q = n[E,s]/|E|`` and
+``p = N_s/N`` (``N`` the counted rows). Each claim's proof is in its note; its check
+(:mod:`theory.papers.derived.checks`) derives the closed form with sympy where there is one,
+re-measures it with the verifier's exact measures on a seeded sample of random tables,
+and measures the table that attains it (``tight``).
+
+Proofs
+------
+* **δ-disclosure and multiplicative t** (``privcert:delta_to_mult``, ``privcert:mult_to_delta``).
+  The verifier's δ* is ``ln max_{E, s: N_s > 0} max(q/p, p/q)`` and its multiplicative
+  t over distinct values is ``max_{E, s: N_s > 0} max(q/p, p/q)``, infinite in both when
+  a class lacks a value of the table: ``δ* = ln t*`` exactly. With coarser buckets the
+  ratio of a bucket is a mediant of its values' ratios, so ``t*_buckets ≤ e^δ*``; the
+  converse needs one bucket per value.
+* **Multiplicative t and EMD** (``privcert:mult_to_emd``). Let ``A = {s : q_s ≥ p_s}``,
+  ``a = P(A)`` under the table. The equal-distance EMD is the total variation
+  ``TV = Q(A) - P(A) = P(A^c) - Q(A^c)``. With ``q ≤ t p`` on A: ``TV ≤ (t - 1) a``;
+  with ``q ≥ p/t`` off A: ``TV ≤ (1 - a)(1 - 1/t)``. The minimum of the two is largest
+  at ``a = 1/(t + 1)``: ``TV ≤ (t - 1)/(t + 1)``. Attained: table distribution
+  ``(1/(t+1), t/(t+1))``, a class ``(t/(t+1), 1/(t+1))`` of weight ``≤ 1/(t+1)`` (t = 2:
+  values a×3, b×6, classes {a,a,b} and {a,b×5}). The bound ``1 - 1/t`` (the minimum
+  ``Σ min(p, q) ≥ Σ p/t``) also holds but is not tight for ``t > 1``.
+* **EMD under the three ground distances** (``privcert:emd_le_tv``). Ordered:
+  ``(1/(m-1)) Σ_{i<m} |F_Q(i) - F_P(i)|`` and each ``|F_Q(i) - F_P(i)| = |Q(S) - P(S)|`` for
+  the set ``S`` of the i lowest values, at most TV: ordered EMD ≤ TV. Hierarchical
+  (every leaf at height 0, the verifier's hierarchies): ``(1/(2H)) Σ_{h<H} Σ_{nodes n of
+  height h} |Q(n) - P(n)|``; the nodes of one height partition the leaves, so each inner
+  sum is at most ``Σ_s |q_s - p_s| = 2 TV``: hierarchical EMD ≤ TV. Both are equal to TV
+  with two values (m = 2; H = 1).
+* **β-likeness** (``privcert:mult_to_basic_beta``, ``privcert:enhanced_to_basic_beta``).
+  β* = ``max(0, max (q - p)/p) = max(0, max q/p - 1) ≤ t - 1`` over distinct values,
+  equal when the largest ratio is some ``q/p`` (not ``p/q``). Enhanced β* is the basic
+  β* when finite, else infinite: basic ≤ enhanced.
+* **δ over present values** (``privcert:delta_to_present``): a maximum over fewer cells.
+* **Entropy and distinct l** (``privcert:entropy_to_distinct``): a distribution on
+  ``d`` values has entropy at most ``ln d`` (Gibbs), so ``e^H(E) ≤ d(E)`` for every class
+  and the minima obey ``l*_entropy ≤ l*_distinct``; uniform classes attain it.
+* **(α,k)-anonymity and entropy** (``privcert:alpha_to_entropy``): ``H(E) = Σ q ln(1/q) ≥
+  ln(1/max q) ≥ ln(1/α*)``, so ``l*_entropy ≥ 1/α*``; uniform classes attain it.
+* **Recursive (c,l)-diversity and α** (``privcert:recursive_to_alpha``): for l ≥ 2 the
+  tail ``r_l + … + r_m`` is at most ``|E| - r_1``, so ``r_1 ≤ c*(|E| - r_1)`` and
+  ``r_1/|E| ≤ c*/(1 + c*)``: ``α* ≤ c*/(1 + c*)``, with equality for l = 2 (the tail is
+  then exactly ``|E| - r_1`` and ``x ↦ x/(1+x)`` is increasing). For l = 1, ``c* = α*``.
+* **k-anonymity and prosecutor risk** (``privcert:k_risk``): the verifier's risk is
+  ``1/min|E|`` and k* = ``min|E|``: ``R = 1/k`` exactly.
+* **Non-implications** (``privcert:emd_not_mult``, ``privcert:present_not_delta``):
+  the family ``E_1 = {a×m}``, ``E_j = {a×(m-1), c}`` (j = 2..m) has EMD ≤ ``(m-1)/m²``
+  and δ over present values ``ln(m/(m-1))``, both tending to 0, while ``E_1`` lacks the
+  value c: multiplicative t and δ are infinite.
+* **k-anonymity and EMD say nothing about DP** (``privcert:k_not_dp``, ``privcert:emd_not_dp``,
+  ``privcert:k_not_ldp``, ``privcert:emd_not_ldp``): the release ``E_1 = {a×m}``,
+  ``E_2 = {a×(m-1), c}`` is m-anonymous with EMD ``1/(2m)`` (the class distributions
+  differ from the table's by ``1/(2m)`` on a and c), and the value c is held once:
+  removing that record makes its share 0, so ε-DP (Def. 5 reading) is infinite, and
+  ε-LDP is infinite on every deterministic release with two values.
+* **Deterministic releases** (``privcert:deterministic_not_ldp``,
+  ``privcert:deterministic_dp``). A release that publishes each record's (generalised)
+  value is a probability table with 0/1 rows. Two records with different values give
+  a bucket with probabilities 1 and 0: the ε-LDP ratio (Ekenstedt et al. 2022, Def. 6)
+  is infinite. ε-DP in the reading of Ekenstedt et al. 2022, Def. 5 (the distribution
+  of a record drawn from the release, one record removed) is not: removing one record
+  of a value held ``n`` times moves its share from ``n/N`` to ``(n-1)/(N-1)``, any other
+  removal from ``n/N`` to ``n/(N-1)``, so ``e^ε = max(N/(N-1), (N-1) n_min/(N (n_min-1)))``
+  (infinite when a value is held once). The release of the records itself, as the
+  output of a mechanism, differs with certainty between neighbouring data sets: that
+  mechanism is not ε-DP for any finite ε.
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from theory.claims.claim import Assumption, Claim, NotImplies
+from theory.definitions import N, alpha, beta, c, delta, eps, ell, k, risk, t, t1
+from verifier.references import Source
+from verifier.references import PRIVCERT
+
+__all__ = ["CLAIMS", "SIZES", "emd_d", "tv", "n_min"]
+
+emd_d = sympy.Symbol("EMD_d", nonnegative=True)
+"""The EMD under the ordered or the hierarchical ground distance."""
+tv = sympy.Symbol("TV", nonnegative=True)
+"""The total variation distance: the EMD under the equal ground distance."""
+n_min = sympy.Symbol("n_min", positive=True, integer=True)
+"""The fewest records holding one value of a deterministic release."""
+_l1 = sympy.Symbol("l_1", positive=True)
+_beta1 = sympy.Symbol("beta_1", nonnegative=True)
+_delta1 = sympy.Symbol("delta_1", nonnegative=True)
+_DISTINCT = Assumption(sympy.Symbol("distinct_buckets"))
+"""Multiplicative t measured with one bucket per value (the verifier's default)."""
+_L_AT_LEAST_2 = Assumption(sympy.Symbol("recursive_l_at_least_2"))
+"""Recursive (c,l)-diversity measured with l ≥ 2."""
+
+
+def _src(item: str) -> Source:
+    return Source(PRIVCERT, "theory", item)
+
+
+def _sym(name: str) -> sympy.Symbol:
+    return sympy.Symbol(name)
+
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        "privcert:delta_to_mult", _src("δ-disclosure ⇒ multiplicative t"), "implication",
+        "delta_disclosure", "multiplicative_t_closeness", sympy.Eq(t, sympy.exp(delta)), (),
+        note="δ* = ln t* over distinct values; coarser buckets only lower t (mediant). The table is "
+        "δ-disclosure-private exactly for δ > δ* (strict), t-close for t ≥ t*.", tight=True),
+    Claim(
+        "privcert:mult_to_delta", _src("multiplicative t (one bucket per value) ⇒ δ-disclosure"), "implication",
+        "multiplicative_t_closeness", "delta_disclosure", sympy.Eq(delta, sympy.log(t)), (_DISTINCT,),
+        note="Equality of the optimal levels when every value is its own bucket.", tight=True),
+    Claim(
+        "privcert:delta_to_present", _src("δ-disclosure ⇒ δ over present values"), "implication",
+        "delta_disclosure", "delta_disclosure_present", sympy.Eq(_delta1, delta), (),
+        note="The same maximum over fewer cells; equal when no class lacks a value.", tight=True),
+    Claim(
+        "privcert:present_not_delta", _src("δ over present values ⇏ δ-disclosure"), "non_implication",
+        "delta_disclosure_present", "delta_disclosure",
+        NotImplies(_sym("delta_disclosure_present"), _sym("delta_disclosure")), (),
+        note="Witness family: E_1 = {a×m}, E_j = {a×(m-1), c}: present δ = ln(m/(m-1)) -> 0, δ infinite."),
+    Claim(
+        "privcert:mult_to_emd", _src("multiplicative t ⇒ EMD t-closeness (every ground distance)"), "implication",
+        "multiplicative_t_closeness", "t_closeness", sympy.Eq(t1, (t - 1) / (t + 1)), (_DISTINCT,),
+        note="TV <= min((t-1)a, (1-a)(1-1/t)) <= (t-1)/(t+1) (a = 1/(t+1)); the ordered and "
+        "hierarchical EMD are at most TV (privcert:emd_le_tv). The bound 1 - 1/t is valid, not tight.",
+        tight=True),
+    Claim(
+        "privcert:emd_le_tv", _src("ordered and hierarchical EMD ≤ equal-distance EMD"), "bound",
+        None, "t_closeness", sympy.Le(emd_d, tv), (),
+        note="Each cumulative or per-node difference is a set's difference, at most TV; equal with two values.",
+        tight=True),
+    Claim(
+        "privcert:emd_not_mult", _src("EMD t-closeness ⇏ multiplicative t"), "non_implication",
+        "t_closeness", "multiplicative_t_closeness",
+        NotImplies(_sym("t_closeness"), _sym("multiplicative_t_closeness")), (),
+        note="Witness family: E_1 = {a×m}, E_j = {a×(m-1), c}: EMD <= (m-1)/m^2 -> 0 under every "
+        "ground distance, multiplicative t infinite (E_1 lacks c)."),
+    Claim(
+        "privcert:mult_to_basic_beta", _src("multiplicative t (one bucket per value) ⇒ basic β-likeness"),
+        "implication", "multiplicative_t_closeness", "basic_beta_likeness", sympy.Eq(beta, t - 1), (_DISTINCT,),
+        note="(q - p)/p = q/p - 1 <= t - 1; equal when the largest ratio is a q/p.", tight=True),
+    Claim(
+        "privcert:enhanced_to_basic_beta", _src("enhanced β-likeness ⇒ basic β-likeness"), "implication",
+        "enhanced_beta_likeness", "basic_beta_likeness", sympy.Eq(_beta1, beta), (),
+        note="A finite enhanced β* is the basic β*.", tight=True),
+    Claim(
+        "privcert:entropy_to_distinct", _src("entropy l-diversity ⇒ distinct l-diversity"), "implication",
+        "entropy_l_diversity", "distinct_l_diversity", sympy.Eq(_l1, sympy.ceiling(ell)), (),
+        note="e^H(E) <= number of values of E (Gibbs); distinct l is an integer. Attained by uniform classes.",
+        tight=True),
+    Claim(
+        "privcert:alpha_to_entropy", _src("(α,k)-anonymity ⇒ entropy l-diversity"), "implication",
+        "alpha_k_anonymity", "entropy_l_diversity", sympy.Eq(ell, 1 / alpha), (),
+        note="H(E) >= ln(1/max q) >= ln(1/α*). Attained by uniform classes.", tight=True),
+    Claim(
+        "privcert:recursive_to_alpha", _src("recursive (c,l)-diversity, l ≥ 2 ⇒ (α,k)-anonymity"), "implication",
+        "recursive_cl_diversity", "alpha_k_anonymity", sympy.Eq(alpha, c / (1 + c)), (_L_AT_LEAST_2,),
+        note="r_1 <= c*(|E| - r_1) since the tail is at most |E| - r_1; equality for l = 2.", tight=True),
+    Claim(
+        "privcert:k_risk", _src("k-anonymity ⇔ prosecutor risk"), "equivalence",
+        "k_anonymity", "prosecutor_risk", sympy.Eq(risk, 1 / k), (),
+        note="The verifier's highest prosecutor risk is 1/(smallest class).", tight=True),
+    *(Claim(
+        f"privcert:{short}_not_{target}", _src(f"{name} ⇏ {label} (deterministic releases)"), "non_implication",
+        premise, target, NotImplies(_sym(premise), _sym(target)), (),
+        note="Witness family E_1 = {a×m}, E_2 = {a×(m-1), c}, released as it is: k = m and EMD = 1/(2m) "
+        "under every ground distance, while the value c is held once: ε-DP (Def. 5 reading) and ε-LDP are infinite.")
+      for short, premise, name in (("k", "k_anonymity", "k-anonymity"), ("emd", "t_closeness", "EMD t-closeness"))
+      for target, label in (("dp", "ε-DP"), ("ldp", "ε-LDP"))),
+    Claim(
+        "privcert:deterministic_not_ldp", _src("a deterministic release is never ε-LDP"), "bound",
+        None, "ldp", sympy.Eq(eps, sympy.oo, evaluate=False), (),
+        note="0/1 rows with two different values: a bucket with probabilities 1 and 0 (Ekenstedt et al. 2022, "
+        "Def. 6). Holds whenever two records are released with different values."),
+    Claim(
+        "privcert:deterministic_dp", _src("a deterministic release is never ε-DP (Ekenstedt et al. 2022, Def. 5)"),
+        "bound", None, "dp", sympy.Eq(eps, sympy.oo, evaluate=False), (),
+        corrected=sympy.Eq(sympy.exp(eps), sympy.Max(N / (N - 1), (N - 1) * n_min / (N * (n_min - 1)))),
+        note="False in the reading of Def. 5 (a record drawn from the release, one record removed): values "
+        "a, a, b, b give e^ε = 3/2. Corrected: e^ε = max(N/(N-1), (N-1) n_min/(N (n_min - 1))), infinite when "
+        "a value is held once. The release of the records itself, as a mechanism's output, is never ε-DP.",
+        tight=True),
+)
+
+SIZES: dict[str, tuple[sympy.Expr | None, sympy.Expr | None]] = {
+    "privcert:delta_to_mult": (None, k),
+    "privcert:mult_to_delta": (k, None),
+    "privcert:mult_to_emd": (k, None),
+    "privcert:emd_not_mult": (None, k),
+    "privcert:mult_to_basic_beta": (k, None),
+}

@@ -1,0 +1,1 @@
+"""Domingo-Ferrer & Soria-Comas 2015: claims and checks."""

@@ -1,0 +1,1 @@
+"""Soria-Comas et al. 2015: claims and checks."""
