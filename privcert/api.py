@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from verifier.measure import MeasureResult
     from verifier.policy import Policy
     from verifier.randomized_levels import MechanismChoice
+    from verifier.registry import Kind
 
 __all__ = ["measure", "audit", "load_policy"]
 
@@ -53,19 +54,26 @@ def measure(
     l: int | Sequence[int] = 2,
     risk_threshold: Fraction = Fraction(1, 5),
     mechanism: MechanismChoice | None = None,
+    kinds: Sequence[Kind] = (),
+    inputs: Mapping[str, Any] | None = None,
     engine: EngineName | Engine = "pandas",
     encoding: str = "utf-8",
     progress: bool | None = None,
 ) -> MeasureResult:
     """Every model's optimal level on every attribute of a release (:func:`verifier.measure.measure`),
     and the randomized levels when ``mechanism`` names the mechanism it was made with (auditor
-    mode included)."""
+    mode included).
+
+    ``kinds={"risk"}`` adds the re-identification risk models (docs/risk.md); ``inputs``
+    gives what they measure against: ``sampling_fraction`` (a Fraction) or ``population``
+    (an int), ``population_table`` (:func:`verifier.risk.population_table.load_population_table`)
+    and ``weights`` (the release's column of sampling weights)."""
     from theory.answers.auditor_mode import audit_release
     from verifier.measure import measure as run
 
     return run(data, qi, attributes, hierarchies=hierarchies, buckets=buckets, l=l, risk_threshold=risk_threshold,
-               source=None if not isinstance(data, (str, Path)) else str(data), progress=progress, engine=engine,
-               encoding=encoding, mechanism=mechanism, implications=audit_release)
+               kinds=kinds, inputs=inputs, source=None if not isinstance(data, (str, Path)) else str(data),
+               progress=progress, engine=engine, encoding=encoding, mechanism=mechanism, implications=audit_release)
 
 
 def audit(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import gc
+from fractions import Fraction
 import os
 import sys
 import warnings
@@ -317,7 +318,7 @@ def models_command(json_out: JsonOption = None) -> None:
 def measure_command(
     data: Annotated[Path, typer.Argument(metavar="DATA", help="The release: .csv, .csv.gz, .parquet, .pq, or a directory of Parquet files.")],
     qi: Annotated[str, typer.Option("--qi", metavar="NAMES", help="Quasi-identifier columns, comma-separated.")],
-    sensitive: Annotated[str, typer.Option("--sensitive", metavar="NAMES", help="Sensitive columns, comma-separated.")],
+    sensitive: Annotated[str | None, typer.Option("--sensitive", metavar="NAMES", help="Sensitive columns, comma-separated.")] = None,
     numerical: Annotated[ListOption, typer.Option("--numerical", metavar="NAMES", help="Sensitive columns that are numerical (comma-separated).")] = None,
     ordinal: Annotated[ListOption, typer.Option("--ordinal", metavar="S=ORDER", help="S=low,mid,high: an ordinal column, its order.")] = None,
     hierarchy: Annotated[ListOption, typer.Option("--hierarchy", metavar="S=FILE", help="S=FILE: a hierarchy CSV (leaf to root).")] = None,
@@ -328,6 +329,11 @@ def measure_command(
     mechanism: MechanismOption = None,
     k: KOption = None,
     mode: ModeOption = None,
+    risk: Annotated[bool, typer.Option("--risk", help="Also measure the re-identification risk models (docs/risk.md).")] = False,
+    sampling_fraction: Annotated[str | None, typer.Option("--sampling-fraction", metavar="F", help="The share of the population in the release, e.g. 1/10 (population models).")] = None,
+    population: Annotated[int | None, typer.Option("--population", metavar="N", min=1, help="The population size (instead of --sampling-fraction).")] = None,
+    population_table: Annotated[Path | None, typer.Option("--population-table", metavar="FILE", help="CSV of the quasi-identifiers with a count column: k-map, δ-presence, journalist and marketer risk against it.")] = None,
+    weights: Annotated[str | None, typer.Option("--weights", metavar="COLUMN", help="The release's column of sampling weights (individual risk).")] = None,
     encoding: EncodingOption = "utf-8",
     engine: EngineOption = "pandas",
     master: MasterOption = None,
@@ -340,18 +346,55 @@ def measure_command(
     from verifier.hierarchy import load_hierarchy
 
     with _reporting_errors():
-        specs = _specs(sensitive, numerical or [], ordinal or [], missing or [], joint or [])
+        specs = _specs(sensitive, numerical or [], ordinal or [], missing or [], joint or []) if sensitive else ()
         names = tuple(spec.columns[0] for spec in specs if len(spec.columns) == 1)
+        if not names and (not risk or mechanism is not None):
+            raise PolicyError("--sensitive: expected sensitive columns (or --risk to measure the risk models alone)")
         hierarchies = _assignments(hierarchy or [], "--hierarchy", names, lambda text, _: load_hierarchy(text))
         ls = parse_ks(",".join(l), "--l") if l else (2,)
-        report = measure(data, _split(qi, "--qi"), specs, hierarchies=hierarchies, l=list(ls),
-                         mechanism=mechanism_choice(mechanism, k, mode, names[0]), engine=_engine(engine, master),
+        columns = _split(qi, "--qi")
+        inputs = _risk_inputs(risk, sampling_fraction, population, population_table, weights, columns)
+        report = measure(data, columns, specs, hierarchies=hierarchies, l=list(ls),
+                         mechanism=mechanism_choice(mechanism, k, mode, names[0]) if names else None,
+                         kinds=("risk",) if risk else (), inputs=inputs, engine=_engine(engine, master),
                          encoding=encoding, progress=False if quiet else None)
         if not _write_json(_document(report, data), json_out):
             console = _console()
             print_report(console, report)
             if report.randomized:
                 print_randomized(console, report.randomized)
+
+
+def _risk_inputs(risk: bool, fraction: str | None, population: int | None, table: Path | None, weights: str | None,
+                 qi: tuple[str, ...]) -> dict[str, Any]:
+    """The inputs of the risk models from the command line (each option needs ``--risk``)."""
+    from verifier.literal import Domain, LiteralError, parse_exact
+    from verifier.risk.population_table import load_population_table
+
+    given = {"--sampling-fraction": fraction, "--population": population, "--population-table": table,
+             "--weights": weights}
+    named = [option for option, value in given.items() if value is not None]
+    if named and not risk:
+        raise PolicyError(f"{named[0]}: expected --risk with it (it is an input of the risk models)")
+    if fraction is not None and population is not None:
+        raise PolicyError("--sampling-fraction and --population: expected one of them, found both")
+    inputs: dict[str, Any] = {}
+    if fraction is not None:
+        try:
+            value = parse_exact(fraction, "--sampling-fraction", Domain(lower=Fraction(0), upper=Fraction(1),
+                                                                         lower_open=True))
+        except LiteralError as error:
+            raise PolicyError(f"{error}; expected a number in (0, 1] such as 1/10 or 0.1") from error
+        if not value.is_Rational:
+            raise PolicyError(f"--sampling-fraction: expected a rational number in (0, 1], found {fraction!r}")
+        inputs["sampling_fraction"] = Fraction(int(value.p), int(value.q))
+    if population is not None:
+        inputs["population"] = population
+    if table is not None:
+        inputs["population_table"] = load_population_table(table, qi)
+    if weights is not None:
+        inputs["weights"] = weights
+    return inputs
 
 
 @app.command("audit")

@@ -54,7 +54,7 @@ BAD: list[tuple[str, str, type[Exception], str]] = [
     ("no data", '[sensitive.s]\n[[require]]\nmodel = "k_anonymity"\nthreshold = 1\n', PolicyError,
      "p.toml: data: expected the key 'data', found none"),
     ("top-level typo", HEAD + K + "[measures]\nl = 2\n", PolicyError,
-     "p.toml: measures: expected one of the keys data, sensitive, joint, measure, require, mechanism, "
+     "p.toml: measures: expected one of the keys data, sensitive, joint, measure, require, mechanism, risk, "
      "found the unknown key 'measures'"),
     ("data not a table", 'data = 3\n[sensitive.s]\n' + K, PolicyError, "p.toml: data: expected a table, found the integer 3"),
     ("no qi", HEAD.replace('qi = ["zip", "age"]', "") + K, PolicyError, "p.toml: data.qi: expected the key 'qi', found none"),
@@ -325,9 +325,12 @@ def test_defaults(folder: Path) -> None:
 def test_every_model_can_be_required(folder: Path, name: str) -> None:
     """Every registered model can be required, with the parameters its declaration marks required."""
     declared = model(name)
-    extra = "".join(f"{p.name} = 2\n" for p in declared.parameters if p.required)
+    extra = "".join(f"{p.name} = {repr(p.choices[0]) if p.choices else 2}\n" for p in declared.parameters if p.required)
     attribute = 'attribute = "salary"\n' if declared.scope == "attribute" else ""
-    requirement = _parse(_require(f'model = "{name}"\n{attribute}{extra}threshold = 1'), folder).requirements[0]
+    (folder / "population.csv").write_text("zip,age,count\n1,2,5\n")
+    risk = '[risk]\nsampling_fraction = "1/10"\npopulation_table = "population.csv"\n' if declared.kind == "risk" else ""
+    text = _require(f'model = "{name}"\n{attribute}{extra}threshold = 1').replace("[[require]]", risk + "[[require]]", 1)
+    requirement = _parse(text, folder).requirements[0]
     assert requirement.model == name and requirement.threshold == 1
 
 

@@ -276,6 +276,7 @@ def audit(
         buckets=policy.buckets,
         l=policy.l,
         risk_threshold=policy.risk_threshold,
+        inputs=policy.risk.inputs,
         requested=policy.requested,
         source=source or (str(policy.data) if policy.data else "data"),
         progress=progress,
@@ -293,7 +294,8 @@ def audit_tables(classes: Classes, tables: Sequence[CountTable], policy: Policy,
     A certificate that carries its count tables is re-checked this way without the release.
     """
     report = measure_tables(classes, tables, hierarchies=policy.hierarchies, buckets=policy.buckets, l=policy.l,
-                            risk_threshold=policy.risk_threshold, requested=policy.requested, source=source)
+                            risk_threshold=policy.risk_threshold, inputs=policy.risk.inputs, requested=policy.requested,
+                            source=source)
     return _decided(policy, report, mechanism, implications)
 
 

@@ -166,6 +166,8 @@ def symbol_level(symbol: str, value: sympy.Expr | None) -> str:
 def measurement_level(measurement: Measurement) -> str:
     """The exact level, and its decimal value when the exact form is not plain (``3/8 ≈ 0.375``)."""
     lower, upper = measurement.lower, measurement.level
+    if measurement.estimate is not None and lower is not None:
+        return f"≈ {measurement.estimate.value:.10g} (estimate ± {measurement.estimate.tolerance})"
     if lower is not None:
         if not (lower.is_finite and upper.is_finite):
             return f"between {measurement_level(replace(measurement, lower=None, level=lower))} and " \
@@ -182,7 +184,9 @@ def measurement_level(measurement: Measurement) -> str:
 def measurement_model(measurement: Measurement) -> str:
     """The model id, with the distance or the l it was measured with."""
     parameters = measurement.parameters
-    detail = measurement.distance or next((f"{name}={parameters[name]}" for name in ("l", "k") if name in parameters), None)
+    detail = measurement.distance or ", ".join(f"{name}={parameters[name]}" for name in ("l", "k", "estimator",
+                                                                                         "sampling_fraction")
+                                               if name in parameters) or None
     return measurement.model + (f" ({detail})" if detail else "")
 
 

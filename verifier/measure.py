@@ -234,10 +234,13 @@ def measure(
     if progress is None:
         progress = sys.stderr.isatty() and (not isinstance(data, pd.DataFrame) or len(data) >= PROGRESS_ROWS)
 
+    weights = (inputs or {}).get("weights")
+    counted = list(attributes) + ([] if weights is None else [AttributeSpec((weights,), "numerical")])
+
     def build(step: _Steps) -> tuple[Classes, tuple[CountTable, ...]]:
         if isinstance(data, pd.DataFrame):
-            return count_tables(data, qi, attributes, source=source)
-        return counter.count_tables(Path(data), qi, attributes, source=source, encoding=encoding, phase=step.phase)
+            return count_tables(data, qi, counted, source=source)
+        return counter.count_tables(Path(data), qi, counted, source=source, encoding=encoding, phase=step.phase)
 
     options = _options(qi, attributes, hierarchies, buckets, l, risk_threshold, kinds, inputs, requested, source)
     result = _measure(build, qi, options, source=source, progress=progress, engine=counter.name)
@@ -269,6 +272,9 @@ def measure_tables(
     the counts ``n[class, value]`` (docs/design.md, "Count tables are sparse").
     """
     tables = tuple(tables)
+    if inputs and "weights" in inputs:
+        raise PolicyError(f"{source}: the weights column {inputs['weights']!r} of individual risk is not among the "
+                          "count tables; measure the release itself")
     options = _options(classes.qi, [t.spec for t in tables], hierarchies, buckets, l, risk_threshold, kinds, inputs,
                        requested, source)
     return _measure(lambda step: (classes, tables), classes.qi, options, source=source, progress=False)
@@ -313,6 +319,8 @@ def _measure(
     start = time.perf_counter()
     with _progress(progress) as step:
         classes, tables = _timed(timings, "count_tables", step, lambda: build(step))
+        if "weights" in options.inputs:
+            options, tables = _with_weights(options, tables)
         step.total = len(on_release) + len(tables) * len(on_attribute)
         measurements: list[Measurement] = []
         for item in on_release:
@@ -335,6 +343,20 @@ def _measure(
         tables={t.attribute: t for t in tables},
         engine=engine,
     )
+
+
+def _with_weights(options: MeasureOptions, tables: tuple[CountTable, ...]) -> tuple[MeasureOptions, tuple[CountTable, ...]]:
+    """Turn the weights column's count table (counted last) into each class's exact sum of weights
+    (the ``class_weights`` input of individual risk)."""
+    from verifier.risk.individual import ClassWeights
+
+    *kept, weights = tables
+    sums = [Fraction(0)] * weights.classes.count
+    values = [Fraction(v) for v in weights.values]
+    for index, value, count in zip(weights.class_index.tolist(), weights.value_index.tolist(), weights.count.tolist()):
+        sums[index] += values[value] * count
+    found = ClassWeights(tuple(sums), f"column {options.inputs['weights']}")
+    return replace(options, inputs={**options.inputs, "class_weights": found}), tuple(kept)
 
 
 def _check_options(

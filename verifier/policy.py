@@ -26,6 +26,7 @@ import sympy
 
 from verifier._mechanism_policy import MechanismPolicy, parse_mechanism_section
 from verifier._policy_reader import Reader, describe
+from verifier._risk_policy import RiskInputs, check_risk_requirement, parse_risk_section
 from verifier.buckets import Bucketing, EqualFrequency, Groups, Ranges
 from verifier.counts import AttributeSpec, Kind, Missing
 from verifier.errors import HierarchyError, InputFileNotFoundError, PolicyError
@@ -136,6 +137,7 @@ class Policy:
     l: tuple[int, ...] = (2,)
     risk_threshold: Fraction = Fraction(1, 5)
     mechanism: MechanismPolicy | None = None
+    risk: RiskInputs = RiskInputs()
 
     @property
     def attributes(self) -> tuple[AttributeSpec, ...]:
@@ -160,7 +162,7 @@ class Policy:
         return {key: tuple(value) for key, value in found.items()}
 
 
-_TOP = ("data", "sensitive", "joint", "measure", "require", "mechanism")
+_TOP = ("data", "sensitive", "joint", "measure", "require", "mechanism", "risk")
 _SENSITIVE_KEYS = ("kind", "missing", "order", "domain", "hierarchy", "buckets")
 _MISSING_ORDER = ("error", "value", "exclude")
 
@@ -218,12 +220,15 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
         else Fraction(1, 5)
     )
 
+    risk_inputs = parse_risk_section(read, document.get("risk"), qi, base)
     tables = document["require"]
     if not isinstance(tables, list) or not tables:
         read.fail("require", "one or more [[require]] tables", describe(tables))
     requirements = tuple(
         _requirement(read, body, f"require[{number}]", by_name, joint) for number, body in enumerate(tables, start=1)
     )
+    for item in requirements:
+        check_risk_requirement(read, risk_inputs, item.model, item.parameters, item.key, tuple(model(item.model).needs))
     return Policy(
         source=source,
         qi=qi,
@@ -234,6 +239,7 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
         l=l_values,
         risk_threshold=risk,
         mechanism=parse_mechanism_section(read, document.get("mechanism"), tuple(by_name), base),
+        risk=risk_inputs,
     )
 
 

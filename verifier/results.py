@@ -23,7 +23,7 @@ import sympy
 
 from verifier.display import exact_text
 
-__all__ = ["Level", "Witness", "Measurement", "Comparison", "jsonable"]
+__all__ = ["Level", "Witness", "Estimate", "Measurement", "Comparison", "jsonable"]
 
 Comparison = Literal["at_least", "at_most", "below"]
 """How a policy threshold turns a level into pass/fail.
@@ -165,6 +165,41 @@ class Witness:
 
 
 @dataclass(frozen=True)
+class Estimate:
+    """How a level that is a statistical estimate was computed (population uniqueness, DIS-SUDA).
+
+    The estimate is computed in float64 (a closed form, or an iterative solver); the
+    measurement then holds exact bounds ``value ± tolerance`` (its ``lower`` and ``level``),
+    so a requirement on it passes only when the upper bound meets the threshold, fails
+    only when the lower bound misses it, and is otherwise ``undecided``.
+
+    Parameters
+    ----------
+    value
+        The estimate as computed (float64).
+    tolerance
+        The absolute tolerance stated for it: the solver's stopping rule and the
+        closed forms' rounding error lie well within it.
+    method
+        How it was computed (``newton``, ``closed form``, ...).
+    converged
+        Whether the solver met its stopping rule (always ``True`` for a closed form).
+    iterations
+        The solver's iterations (``None`` for a closed form).
+    """
+
+    value: float
+    tolerance: Fraction
+    method: str
+    converged: bool = True
+    iterations: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"value": self.value, "tolerance": jsonable(self.tolerance), "method": self.method,
+                "converged": self.converged, "iterations": self.iterations}
+
+
+@dataclass(frozen=True)
 class Measurement:
     """The optimal level of one model on one attribute, with its witness.
 
@@ -191,6 +226,10 @@ class Measurement:
         ``None`` when ``level`` is the exact level. Otherwise the level is not known
         exactly (a mechanism with transcendental probabilities, or a level implied by the
         theory): the true level lies between ``lower`` and ``level``, both exact bounds.
+    estimate
+        Set when the level is a statistical estimate computed in floating point
+        (:class:`Estimate`): ``lower`` and ``level`` are then the estimate less and plus
+        its tolerance, and the JSON's ``status`` is ``estimate``.
     """
 
     model: str
@@ -202,6 +241,7 @@ class Measurement:
     parameters: Mapping[str, Any] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
     lower: Level | None = None
+    estimate: Estimate | None = None
 
     def to_json(self) -> dict[str, Any]:
         attribute: Any = list(self.attribute) if isinstance(self.attribute, tuple) else self.attribute
@@ -212,7 +252,7 @@ class Measurement:
             "parameters": jsonable(self.parameters),
             "level": self.level.json_value,
             "exact": self.level.exact,
-            "status": self.level.status,
+            "status": "estimate" if self.estimate is not None and self.level.is_finite else self.level.status,
             "direction": {"stronger": "larger" if self.comparison == "at_least" else "smaller",
                           "strict": self.comparison == "below"},
             "witness": None if self.witness is None else self.witness.to_json(),
@@ -222,6 +262,8 @@ class Measurement:
             out["reason"] = self.level.reason
         if self.lower is not None:
             out["bounds"] = {"exact": False, "lower": self.lower.exact, "upper": self.level.exact}
+        if self.estimate is not None:
+            out["estimate"] = self.estimate.to_json()
         return out
 
 

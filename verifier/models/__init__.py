@@ -17,5 +17,10 @@ MODULES: tuple[str, ...] = (
     "multiplicative",
     "likeness",
     "randomized",
+    "uniqueness",
+    "attacker_risk",
+    "individual_risk",
+    "suda",
+    "population_table",
 )
 """The declaration modules, in report order."""

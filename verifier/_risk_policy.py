@@ -1,0 +1,82 @@
+"""The policy's ``[risk]`` table: what the population models measure the release against.
+
+Keys (all optional, docs/policy.md): ``sampling_fraction`` (exact, in (0, 1]) or
+``population`` (an integer ≥ 1, not both), ``population_table`` (a file of the
+quasi-identifiers with a ``count`` column, relative to the policy) and ``weights`` (the
+release's column of sampling weights). Requirements on models that need one of them are
+checked against it, each error naming the requirement's key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from verifier._policy_reader import Reader
+from verifier.errors import DataError, InputFileNotFoundError
+from verifier.risk.population_table import PopulationTable, load_population_table
+
+__all__ = ["RiskInputs", "parse_risk_section", "check_risk_requirement"]
+
+_KEYS = ("sampling_fraction", "population", "population_table", "weights")
+
+
+@dataclass(frozen=True)
+class RiskInputs:
+    """The ``[risk]`` table, parsed (every field ``None`` when not given)."""
+
+    sampling_fraction: Fraction | None = None
+    population: int | None = None
+    population_table: PopulationTable | None = None
+    weights: str | None = None
+
+    @property
+    def inputs(self) -> dict[str, Any]:
+        """The named inputs of a measurement run (:attr:`verifier.registry.MeasureOptions.inputs`)."""
+        found = {"sampling_fraction": self.sampling_fraction, "population": self.population,
+                 "population_table": self.population_table, "weights": self.weights}
+        return {name: value for name, value in found.items() if value is not None}
+
+    @property
+    def frame(self) -> bool:
+        """Whether a sampling fraction or a population size is given."""
+        return self.sampling_fraction is not None or self.population is not None
+
+
+def parse_risk_section(read: Reader, section: Any, qi: tuple[str, ...], base: Path) -> RiskInputs:
+    """Read ``[risk]`` (absent: no inputs)."""
+    if section is None:
+        return RiskInputs()
+    body = read.table(section, "risk")
+    read.keys(body, "risk", allowed=_KEYS)
+    if "sampling_fraction" in body and "population" in body:
+        read.fail("risk", "sampling_fraction or population, not both", "both")
+    fraction = (read.fraction(body["sampling_fraction"], "risk.sampling_fraction", Fraction(0), Fraction(1),
+                              lower_open=True) if "sampling_fraction" in body else None)
+    population = read.integer(body["population"], "risk.population", minimum=1) if "population" in body else None
+    table = None
+    if "population_table" in body:
+        path = base / read.string(body["population_table"], "risk.population_table")
+        try:
+            table = load_population_table(path, qi)
+        except (DataError, InputFileNotFoundError) as error:
+            raise type(error)(f"{read.source}: risk.population_table: {error}") from error
+    weights = read.string(body["weights"], "risk.weights") if "weights" in body else None
+    if weights is not None and weights in qi:
+        read.fail("risk.weights", "a column that is not a quasi-identifier", repr(weights))
+    return RiskInputs(fraction, population, table, weights)
+
+
+def check_risk_requirement(read: Reader, risk: RiskInputs, model: str, parameters: Mapping[str, Any], key: str,
+                           needs: Sequence[str]) -> None:
+    """A requirement on a risk model must have what its model measures against."""
+    if model == "population_uniqueness" and parameters.get("sampling_fraction") is None and not risk.frame:
+        read.fail(f"{key}.sampling_fraction", "a sampling fraction here or in [risk] (sampling_fraction or "
+                                              "population)", "none")
+    if model == "individual_risk" and risk.weights is None and not risk.frame:
+        read.fail(key, "[risk] weights, sampling_fraction or population for individual_risk", "none of them")
+    if "population_table" in needs and risk.population_table is None:
+        read.fail(key, f"[risk] population_table for {model}", "none")
