@@ -27,7 +27,6 @@ from typer.testing import CliRunner
 from privcert.cli import app
 from verifier.counts import count_tables
 from verifier.errors import PolicyError
-from verifier.measure import measure
 from verifier.policy import parse_policy
 from verifier.risk.histogram import SizeHistogram, sampling, size_histogram
 from verifier.risk.individual import individual_risks, uniform_weights

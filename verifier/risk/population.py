@@ -238,7 +238,7 @@ def pitman(histogram: SizeHistogram, frame: Sampling) -> PopulationEstimate:
         theta, alpha = 1.0, 0.5
     value, gradient, hessian = evaluate(theta, alpha)
     share = _pitman_share(theta, alpha, frame)
-    for iteration in range(1, _MAX_ITERATIONS + 1):
+    for iteration in range(1, _MAX_ITERATIONS + 1):  # noqa: B007 (the count is reported after the loop)
         try:
             step = -np.linalg.solve(hessian, gradient)
         except np.linalg.LinAlgError:
