@@ -1,7 +1,7 @@
 """privcert: measure, reason about and certify the privacy of released data tables.
 
 The Python API (:mod:`privcert.api`) does what the command line does: :func:`measure`,
-:func:`audit`, :func:`load_policy`. Its names are imported on first use, so that
+:func:`audit`, :func:`load_policy`, :func:`certify`, :func:`verify`. Its names are imported on first use, so that
 ``privcert --help`` loads nothing heavy.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-_EXPORTS = ("measure", "audit", "load_policy")
+_EXPORTS = ("measure", "audit", "load_policy", "certify", "verify")
 
 __all__ = ["__version__", *_EXPORTS]
 

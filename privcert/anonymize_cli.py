@@ -72,23 +72,13 @@ def _number(text: str, option: str, domain: Domain) -> Fraction:
     return Fraction(int(value.p), int(value.q))
 
 
-def _load(data: Path) -> pd.DataFrame:
+def _load(data: Path, out: Path) -> pd.DataFrame:
+    """The original table, once ``--out`` is known not to overwrite it and to name a table format."""
+    from privcert.files import check_outputs
     from verifier.load import load_table
 
+    check_outputs({"--out": (out, "table")}, {"original": data})
     return load_table(data)
-
-
-def _write(release: pd.DataFrame, out: Path) -> None:
-    name = out.name.lower()
-    try:
-        if name.endswith((".parquet", ".pq")):
-            release.to_parquet(out, index=False)
-        elif name.endswith((".csv", ".csv.gz")):
-            release.to_csv(out, index=False)
-        else:
-            raise PolicyError(f"--out {out}: expected a name ending in .csv, .csv.gz, .parquet or .pq")
-    except OSError as error:
-        raise PolicyError(f"--out {out}: cannot write the file: {error}") from error
 
 
 def _report(out: Path, k: Measurement, t: Measurement, sse: float, wanted_k: int, wanted_t: Fraction,
@@ -121,12 +111,13 @@ def microaggregate(
     """k-anonymous t-closeness by microaggregation (Soria-Comas et al. 2015)."""
     from mechanisms.microaggregation import microaggregate as run
     from privcert.cli import _reporting_errors
+    from privcert.files import write_table
 
     with _reporting_errors():
         threshold = _number(t, "--t", _domain(lower=Fraction(0)))
-        result = run(_load(data), _names(qi, "--qi"), sensitive, k=k, t=threshold,
+        result = run(_load(data, out), _names(qi, "--qi"), sensitive, k=k, t=threshold,
                      algorithm=algorithm, orders=_orders(ordinal), seed=seed, source=str(data))  # type: ignore[arg-type]
-        _write(result.release, out)
+        write_table(result.release, out, option="--out")
     extra = (f" ({result.partition.clusters} clusters, cluster size {result.partition.cluster_size}, "
              f"{result.partition.merges} merges)")
     _report(out, result.achieved.k, result.achieved.t, result.achieved.sse, k, threshold, extra)
@@ -146,11 +137,12 @@ def bucketize(
     """k-anonymous multiplicative t-closeness by bucketization (Domingo-Ferrer & Soria-Comas 2015, §6)."""
     from mechanisms.bucketization import bucketize as run
     from privcert.cli import _reporting_errors
+    from privcert.files import write_table
 
     with _reporting_errors():
-        result = run(_load(data), _names(qi, "--qi"), sensitive, k=k, t=t, orders=_orders(ordinal), seed=seed,
+        result = run(_load(data, out), _names(qi, "--qi"), sensitive, k=k, t=t, orders=_orders(ordinal), seed=seed,
                      source=str(data))
-        _write(result.release, out)
+        write_table(result.release, out, option="--out")
     extra = f" ({result.counts.shape[0]} classes over {len(result.buckets)} buckets)"
     _report(out, result.k, result.t, result.sse, k, Fraction(t), extra)
 

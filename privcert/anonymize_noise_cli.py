@@ -8,7 +8,6 @@ boundaries, values) that ``privcert measure --mechanism`` reads.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -41,9 +40,9 @@ def noise_command(
     The bucket probabilities are transcendental: levels measured on this mechanism are
     reported as exact lower and upper bounds (docs/randomized.md).
     """
-    from verifier.noise_mechanism import NOISES, NoiseSpec, parse_rational, write_noise_spec
+    from verifier.noise_mechanism import NOISES, NoiseSpec, parse_rational
 
-    def build(column: pd.Series) -> tuple[IntervalMechanism, Callable[[Path], None], pd.Series]:
+    def build(column: pd.Series) -> tuple[IntervalMechanism, str, pd.Series]:
         if noise not in NOISES:
             raise PolicyError(f"--noise: expected one of {', '.join(NOISES)}, found {noise!r}")
         edges = tuple(parse_rational(item.strip(), "--buckets") for item in buckets.split(","))
@@ -54,6 +53,6 @@ def noise_command(
             raise DataError(f"{error} (additive noise needs a numerical column)") from None
         spec = NoiseSpec(noise, parse_rational(scale, "--scale", positive=True), edges,  # type: ignore[arg-type]
                          tuple(sorted(set(exact.values()))))
-        return spec.mechanism(), lambda path: write_noise_spec(spec, path), texts.map(exact)
+        return spec.mechanism(), spec.to_toml(), texts.map(exact)
 
     write_release(data, sensitive, out, mechanism_out, seed, build, ".mechanism.toml")

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 __all__ = ["rr_command", "write_release", "OriginalData", "ReleaseOut", "ReleaseSeed"]
 
 OriginalData = Annotated[Path, typer.Argument(metavar="DATA", help="The original data (.csv, .csv.gz, .parquet).")]
-ReleaseOut = Annotated[Path, typer.Option("--out", metavar="FILE", help="The release to write (CSV).")]
+ReleaseOut = Annotated[Path, typer.Option("--out", metavar="FILE", help="The release to write (.csv, .csv.gz, .parquet or .pq).")]
 ReleaseSeed = Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the random generator.")]
 
 
@@ -62,9 +62,9 @@ def rr_command(
         ldp_randomized_response,
         tclo_randomized_response,
     )
-    from verifier.mechanism import Mechanism, write_mechanism
+    from verifier.mechanism import Mechanism, mechanism_csv
 
-    def build(column: pd.Series) -> tuple[Mechanism, Callable[[Path], None], pd.Series]:
+    def build(column: pd.Series) -> tuple[Mechanism, str, pd.Series]:
         if mode not in ("uniform", "empirical"):
             raise PolicyError(f"--mode: expected uniform or empirical, found {mode!r}")
         probability = _keep(keep)
@@ -74,37 +74,45 @@ def rr_command(
             ldp_randomized_response(values, keep=probability) if mode == "uniform"
             else tclo_randomized_response(values, empirical_frequencies(column, values), probability)
         )
-        return mechanism, lambda path: write_mechanism(mechanism, path), column
+        return mechanism, mechanism_csv(mechanism), column
 
     write_release(data, sensitive, out, mechanism_out, seed, build, ".mechanism.csv")
 
 
 def write_release(
     data: Path, sensitive: str, out: Path, mechanism_out: Path | None, seed: int,
-    build: Callable[[pd.Series], tuple[AnyMechanism, Callable[[Path], None], pd.Series]], suffix: str,
+    build: Callable[[pd.Series], tuple[AnyMechanism, str, pd.Series]], suffix: str,
 ) -> None:
     """Read DATA, build the mechanism from the column, sample a seeded release, write both files.
 
-    ``build(column)`` returns the mechanism, the function that writes its published file
-    (default name: the release's with ``suffix``) and the column as the mechanism's row
-    labels (what is sampled).
+    ``build(column)`` returns the mechanism, the text of its published file (default name:
+    the release's, its table suffix replaced by ``suffix``) and the column as the
+    mechanism's row labels (what is sampled). Neither output may overwrite DATA or the
+    other (:func:`privcert.files.check_outputs`); the release is written in the format its
+    name says.
     """
     import numpy as np
 
     from privcert.cli import _reporting_errors
+    from privcert.files import check_outputs, write_output, write_table
     from verifier.load import load_table
 
     with _reporting_errors():
+        stem = out.name
+        for table_suffix in (".csv.gz", ".csv", ".parquet", ".pq"):
+            stem = stem.removesuffix(table_suffix) if stem.lower().endswith(table_suffix) else stem
+        target = mechanism_out if mechanism_out is not None else out.with_name(stem + suffix)
+        check_outputs({"--out": (out, "table"), "--mechanism-out": (target, suffix.rsplit(".", 1)[-1])},
+                      {"original data": data})
         frame = load_table(data)
         if sensitive not in frame.columns:
             raise DataError(f"{data}: column {sensitive!r} not found; the table has columns {list(map(str, frame.columns))}")
         column = frame[sensitive]
         if column.isna().any():
             raise DataError(f"{data}: column {sensitive!r} has missing values; a randomized release needs a value per record")
-        mechanism, write, labels = build(column)
+        mechanism, published, labels = build(column)
         release = frame.copy()
         release[sensitive] = mechanism.sample(labels, np.random.default_rng(seed), source=str(data))
-        release.to_csv(out, index=False)
-        target = mechanism_out if mechanism_out is not None else out.with_name(out.name.removesuffix(".csv") + suffix)
-        write(target)
+        write_table(release, out, option="--out")
+        write_output(target, published, option="--mechanism-out")
     typer.echo(f"wrote {out} ({len(release)} records) and its mechanism {target} ({mechanism.name}, seed {seed})")

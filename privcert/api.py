@@ -32,9 +32,11 @@ if TYPE_CHECKING:
     from verifier.measure import MeasureResult
     from verifier.policy import Policy
     from verifier.randomized_levels import MechanismChoice
+    from reports.certify import Certificate
+    from reports.verification import Verification
     from verifier.registry import Kind
 
-__all__ = ["measure", "audit", "load_policy"]
+__all__ = ["measure", "audit", "load_policy", "certify", "verify"]
 
 
 def load_policy(path: str | Path) -> Policy:
@@ -116,3 +118,55 @@ def audit(
     return run(release, parsed, source=None if not isinstance(release, (str, Path)) else str(release),
                progress=progress, mechanism=mechanism or MechanismChoice(), implications=audit_release,
                engine=engine, encoding=encoding)
+
+
+def certify(result: AuditResult, release: str | Path, policy: str | Path, *, key: str | Path | None = None,
+            embed_counts: bool = True) -> Certificate:
+    """The certificate of an audit (:func:`reports.certify.certify`), signed with the private key file ``key``.
+
+    ``policy`` is the policy file the audit was run under (its text is certified);
+    ``release`` the audited file. Nothing is written: :attr:`reports.certify.Certificate.text`
+    is the certificate file's text.
+
+    Raises
+    ------
+    MalformedCertificateError
+        ``key`` is not a private key written by ``privcert keygen``.
+    """
+    from reports.certify import certify as issue
+    from reports.signing import load_signer
+
+    signer = None if key is None else load_signer(Path(key).read_bytes(), str(key))
+    return issue(result, Path(release), Path(policy).read_text(encoding="utf-8"), signer=signer,
+                 embed_counts=embed_counts)
+
+
+def verify(certificate: str | Path, public_key: str | Path, *, data: str | Path | None = None,
+           engine: EngineName | Engine = "pandas", encoding: str = "utf-8") -> Verification:
+    """Re-check a certificate file (:func:`reports.verification.verify`): every signed field re-derived from the
+    embedded count tables, or from the release ``data`` at any path, read by ``engine``.
+
+    The result says, check by check, what holds, what fails and what was not checked;
+    :meth:`~reports.verification.Verification.exit_code` is the command line's exit code.
+
+    Raises
+    ------
+    MalformedCertificateError
+        The certificate or the key file is not what it should be (not JSON, a repeated key,
+        not a DSSE envelope, not an Ed25519 public key); the message names the file.
+    """
+    from reports.signing import MalformedCertificateError, load_public_key, read_json
+    from reports.verification import verify as check
+
+    try:
+        text = Path(certificate).read_text(encoding="utf-8")
+        key_text = Path(public_key).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise MalformedCertificateError(f"cannot read {getattr(error, 'filename', None) or certificate}: {error}") \
+            from error
+    key = load_public_key(key_text, str(public_key))
+    document = read_json(text, str(certificate))
+    try:
+        return check(document, key, data=None if data is None else Path(data), engine=engine, encoding=encoding)
+    except MalformedCertificateError as error:
+        raise MalformedCertificateError(f"{certificate}: {error}") from error

@@ -1,80 +1,88 @@
 """``privcert keygen``, ``verify`` and ``report``, and the certificate and views written by ``audit``.
 
-Thin: reads files, calls :mod:`reports`, prints, sets the exit code (``verify``: 0 valid,
-1 invalid, saying what differs; 2 bad input).
+Thin: checks the outputs (:mod:`privcert.files`), calls :func:`privcert.api.certify` and
+:func:`privcert.api.verify` and the views (:mod:`reports.views`), prints and sets the exit
+code. ``verify``'s exit codes: 0 the certificate is valid and its verdict PASS; 1 valid and
+FAIL (0 with ``--allow-fail``); 2 bad input; 4 invalid; 5 incomplete (see
+docs/certificates.md).
 """
 
 from __future__ import annotations
 
-import json
 import shlex
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from privcert.options import EncodingOption
+from privcert.options import EncodingOption, EngineOption, MasterOption
 
 if TYPE_CHECKING:
+    from reports.certify import Certificate
     from reports.statement import Statement
-    from reports.verification import Finding
     from verifier.audit import AuditResult
-    from verifier.randomized_levels import MechanismChoice
+    from verifier.counts import CountTable
 
-__all__ = ["keygen_command", "report_command", "verify_command", "write_certificate"]
+__all__ = ["keygen_command", "report_command", "verify_command", "write_certificate", "certificate_outputs"]
 
+BAD_INPUT = 2
 
 
 def _bad_input(message: str) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(2)
+    from verifier.escape import safe
+
+    typer.echo(f"error: {safe(message)}", err=True)
+    return typer.Exit(BAD_INPUT)
 
 
-def _verify_command(certificate: Path, public_key: str, release: str | None) -> str:
-    command = ["privcert", "verify", str(certificate), "--public-key", public_key]
+def _verify_command(certificate: str, public_key: str, release: str | None) -> str:
+    command = ["privcert", "verify", certificate, "--public-key", public_key]
     return shlex.join(command + ([] if release is None else ["--data", release]))
 
 
-def write_certificate(result: AuditResult, release: Path, policy: Path, key: Path | None, out: Path | None, *,
-                      html: Path | None = None, pdf: Path | None = None, embed_counts: bool = True) -> None:
-    """Sign the audit of ``release`` with ``key`` and write the envelope to ``out`` (both or neither),
-    and its views to ``html`` and ``pdf``.
+def certificate_outputs(certificate: Path | None, html: Path | None, pdf: Path | None) -> dict[str, tuple[Path | None, str]]:
+    """The outputs of a certificate and its views, for :func:`privcert.files.check_outputs`."""
+    return {"--certificate": (certificate, "json"), "--html": (html, "html"), "--pdf": (pdf, "pdf")}
 
-    ``embed_counts`` puts the count tables in the certificate (their SHA-256 is always
-    there). Views of an unsigned audit show the same content without a signature. The
-    guarantees the measured levels imply (:func:`theory.answers.explain.explain`) go into the
-    predicate as ``implied``.
+
+def write_certificate(result: AuditResult, release: Path, policy: Path, key: Path | None, out: Path | None, *,
+                      html: Path | None = None, pdf: Path | None = None, embed_counts: bool = True) -> Certificate | None:
+    """Certify the audit of ``release``: sign it with ``key`` and write it to ``out`` (both or neither), and its
+    views to ``html`` and ``pdf``. The outputs were checked beforehand (:func:`certificate_outputs`).
+
+    Views of an unsigned audit show the same content without a signature.
     """
     if key is None and out is None and html is None and pdf is None:
-        return
+        return None
     if (key is None) != (out is None):
         raise _bad_input("--sign KEY and --certificate OUT go together")
-    from reports.embedded_counts import counts_section
-    from reports.signing import CertificateError, load_signer, sign
-    from reports.statement import build_statement
-    from reports.views import write_views
-    from theory.answers.explain import explain
+    from privcert.api import certify
+    from privcert.files import write_output
 
-    try:
-        signer = None if key is None else load_signer(key)
-    except (OSError, CertificateError) as error:
-        raise _bad_input(f"--sign {key}: {error}") from error
-    statement = build_statement(result, release, policy.read_text(encoding="utf-8"),
-                                counts=counts_section(result, embed=embed_counts),
-                                implied=explain(result.to_json()).to_json(),
-                                randomized=None if result.randomized is None else result.randomized.to_json())
-    text = None
-    if signer is not None and out is not None:
-        text = json.dumps(sign(statement, signer), indent=2) + "\n"
-        temporary = out.with_name(f".{out.name}.tmp")
-        temporary.write_text(text, encoding="utf-8")
-        temporary.replace(out)
-    command = None if out is None else _verify_command(out, f"{key}.pub", None if embed_counts else str(release))
-    try:
-        write_views(statement, tables=tuple(result.report.tables.values()), envelope_text=text,
-                    certificate_name=out.name if out else "", verify_command=command, html=html, pdf=pdf)
-    except (OSError, CertificateError) as error:
-        raise _bad_input(f"cannot write the views: {error}") from error
+    certificate = certify(result, release, policy, key=key, embed_counts=embed_counts)
+    text = None if certificate.envelope is None else certificate.text
+    if out is not None and text is not None:
+        write_output(out, text, option="--certificate")
+    command = None if out is None or key is None else _verify_command(
+        out.name, f"{key.name}.pub", None if embed_counts else release.name)
+    _write_views(certificate.statement, certificate.tables, text, out.name if out else "", command, html, pdf)
+    return certificate
+
+
+def _write_views(statement: Statement, tables: tuple[CountTable, ...], envelope_text: str | None,
+                 certificate_name: str, command: str | None, html: Path | None, pdf: Path | None,
+                 checked: bool = True) -> None:
+    from privcert.files import write_output
+    from reports.views import render_views
+
+    if html is None and pdf is None:
+        return
+    views = render_views(statement, tables=tables, envelope_text=envelope_text, certificate_name=certificate_name,
+                         verify_command=command, html=html is not None, pdf=pdf is not None, checked=checked)
+    if html is not None and views.html is not None:
+        write_output(html, views.html, option="--html")
+    if pdf is not None and views.pdf is not None:
+        write_output(pdf, views.pdf, option="--pdf")
 
 
 def report_command(
@@ -84,37 +92,44 @@ def report_command(
     public_key: Annotated[Path | None, typer.Option("--public-key", metavar="FILE", help="Check the signature first (KEY.pub).")] = None,
 ) -> None:
     """Render an existing certificate as HTML and/or PDF (the figures need its embedded count tables)."""
+    from privcert.files import check_outputs
     from reports.embedded_counts import EmbeddedCountsError, decode_counts
-    from reports.signing import CertificateError, load_public_key, open_envelope, unverified_statement
-    from reports.views import write_views
+    from reports.signing import (
+        CertificateError,
+        MalformedCertificateError,
+        load_public_key,
+        open_envelope,
+        read_json,
+        unverified_statement,
+    )
+    from verifier.errors import VerifierError
 
     if html is None and pdf is None:
         raise _bad_input("give --html FILE and/or --pdf FILE")
     try:
+        check_outputs({"--html": (html, "html"), "--pdf": (pdf, "pdf")},
+                      {"certificate": certificate, "public key": public_key})
         text = certificate.read_text(encoding="utf-8")
-        document = json.loads(text)
-        statement = unverified_statement(document) if public_key is None else None
-        key = None if public_key is None else load_public_key(public_key)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, CertificateError) as error:
+        document = read_json(text, str(certificate))
+        key = None if public_key is None else load_public_key(public_key.read_text(encoding="utf-8"), str(public_key))
+        statement = unverified_statement(document) if key is None else open_envelope(document, key)
+    except MalformedCertificateError as error:
         raise _bad_input(f"{certificate}: {error}") from error
-    if key is not None:
-        try:
-            statement = open_envelope(document, key)
-        except CertificateError as error:
-            typer.echo(f"INVALID: {certificate}: {error}")
-            raise typer.Exit(1) from error
-    assert statement is not None
+    except CertificateError as error:
+        typer.echo(f"INVALID: {certificate}: {error}")
+        raise typer.Exit(4) from error
+    except (OSError, UnicodeDecodeError, VerifierError) as error:
+        raise _bad_input(f"{certificate}: {error}") from error
     counts = statement.predicate.get("counts")
     try:
         tables = decode_counts(counts["tables"])[1] if isinstance(counts, dict) and "tables" in counts else ()
     except EmbeddedCountsError:
         tables = ()
-    embedded = bool(tables)
-    command = _verify_command(certificate, str(public_key or "PUBLIC_KEY"), None if embedded else statement.subject_name)
+    command = _verify_command(certificate.name, public_key.name if public_key else "PUBLIC_KEY",
+                              None if tables else statement.subject_name)
     try:
-        write_views(statement, tables=tables, envelope_text=text, certificate_name=certificate.name,
-                    verify_command=command, html=html, pdf=pdf, checked=key is not None)
-    except (OSError, CertificateError) as error:
+        _write_views(statement, tuple(tables), text, certificate.name, command, html, pdf, checked=key is not None)
+    except (OSError, CertificateError, VerifierError) as error:
         raise _bad_input(f"cannot write the views: {error}") from error
     for path in (html, pdf):
         if path is not None:
@@ -124,100 +139,53 @@ def report_command(
 def keygen_command(
     out: Annotated[Path, typer.Option("--out", metavar="FILE", help="The private key file to write (its public key goes to OUT.pub).")],
 ) -> None:
-    """Write a new Ed25519 key pair for signing certificates."""
-    from reports.signing import generate_keys
+    """Write a new Ed25519 key pair for signing certificates (never over an existing file)."""
+    from privcert.files import existing, write_new
+    from reports.signing import new_key_pair
+    from verifier.errors import PolicyError
 
+    if not str(out) or out.name in ("", ".", ".."):
+        raise _bad_input(f"--out {str(out)!r}: expected a file name for the private key")
+    public = out.with_name(out.name + ".pub")
+    taken = existing([out, public])
+    if taken:
+        raise _bad_input(f"--out {out}: {', '.join(map(str, taken))} exist(s); refusing to overwrite a key "
+                         "(choose another name, or remove the old pair yourself)")
+    private_pem, public_text = new_key_pair()
     try:
-        public = generate_keys(out)
-    except FileExistsError as error:
-        raise _bad_input(f"--out {out}: the file exists; refusing to overwrite a key") from error
-    except OSError as error:
-        raise _bad_input(f"--out {out}: {error.strerror}") from error
+        write_new(out, private_pem, option="--out", mode=0o600)
+        write_new(public, public_text.encode("utf-8"), option="--out")
+    except PolicyError as error:
+        raise _bad_input(str(error)) from error
     typer.echo(f"private key: {out} (mode 0600; keep it secret)\npublic key:  {public}")
 
 
 def verify_command(
     certificate: Annotated[Path, typer.Argument(metavar="CERTIFICATE", help="The certificate (a DSSE envelope, JSON).")],
     public_key: Annotated[Path, typer.Option("--public-key", metavar="FILE", help="The signer's public key (KEY.pub).")],
-    data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help="The release: check its digest and re-run the audit (default: re-measure the embedded count tables).")] = None,
+    data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help="The release, at any path: check its digest and re-run the audit on it (default: re-measure the embedded count tables).")] = None,
+    allow_fail: Annotated[bool, typer.Option("--allow-fail", help="Exit 0 for a valid certificate whose verdict is FAIL (validity alone).")] = False,
     encoding: EncodingOption = "utf-8",
+    engine: EngineOption = "pandas",
+    master: MasterOption = None,
 ) -> None:
-    """Check a certificate: signature, then every measurement and randomized level, re-measured from the release (--data) or from the embedded count tables."""
-    from reports.signing import CertificateError, load_public_key, open_envelope
-    from verifier.errors import VerifierError
+    """Re-check a certificate: every signed field re-derived, or named as the publisher's statement.
 
-    try:
-        document = json.loads(certificate.read_text(encoding="utf-8"))
-        key = load_public_key(public_key)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, CertificateError) as error:
-        raise _bad_input(str(error)) from error
-    try:
-        statement = open_envelope(document, key)
-    except CertificateError as error:
-        typer.echo(f"INVALID: {certificate}: {error}")
-        raise typer.Exit(1) from error
-    typer.echo(f"signature: valid ({statement.subject_name}, sha256 {statement.subject_sha256})")
-    if data is None and "tables" not in statement.predicate.get("counts", {}):
-        typer.echo(f"verdict certified: {statement.predicate.get('verdict')} (the count tables are not embedded: "
-                   "pass --data to re-check the release)")
-        return
-    try:
-        findings, done = certificate_findings(statement, certificate, data, encoding)
-    except (OSError, VerifierError) as error:
-        raise _bad_input(str(error)) from error
-    for finding in findings:
-        typer.echo(f"INVALID: {finding.what}")
-    if findings:
-        raise typer.Exit(1)
-    typer.echo(f"{done}; verdict {statement.predicate['verdict']}")
-
-
-def certificate_findings(statement: Statement, certificate: Path, data: Path | None,
-                         encoding: str = "utf-8") -> tuple[tuple[Finding, ...], str]:
-    """What does not hold of a certificate whose signature verified, and a sentence of what was checked.
-
-    With ``data``: the release's digest, then every measurement re-measured from it; without:
-    every measurement re-measured from the embedded count tables. Then the randomized levels.
+    Exit codes: 0 valid and PASS; 1 valid and FAIL (0 with --allow-fail); 2 bad input; 4 invalid; 5 incomplete.
     """
-    from reports.verification import check_embedded_counts, check_measurements, check_randomized, check_release
-    from theory.answers.auditor_mode import audit_release
-    from verifier.audit import audit
-    from verifier.load import load_table
+    from privcert.api import verify
+    from reports.signing import MalformedCertificateError
+    from verifier.engines import get_engine
+    from verifier.errors import VerifierError
+    from verifier.escape import safe
 
-    measured = len(statement.predicate["measurements"])
-    choice = _certified_choice(statement.predicate.get("randomized"))
-    randomized: dict[str, Any] | None = None
-    if data is None:
-        findings, rerun = check_embedded_counts(statement, certificate.parent, mechanism=choice)
-        done = f"embedded count tables: sha256 matches; {measured} measurements re-measured from them and identical"
-    else:
-        findings, rerun = check_release(statement, data), None
-        if not findings:
-            findings, rerun = check_measurements(
-                statement, lambda policy: audit(load_table(data, encoding=encoding), policy, source=str(data),
-                                                mechanism=choice, implications=audit_release),
-                data.parent)
-        done = f"release: sha256 matches; {measured} measurements re-measured and identical"
-    if rerun is not None and rerun.randomized is not None:
-        randomized = rerun.randomized.to_json()
-    if not findings and rerun is not None:
-        findings = check_randomized(statement, randomized)
-        done += "; randomized levels measured again and identical" if randomized else ""
-    return findings, done
-
-
-_SUBSET_MODELS = ("kt_closeness", "k_eps_dp")  # their parameter k is a subset size (--k), not the smallest class
-
-
-def _certified_choice(certified: Any) -> MechanismChoice:
-    """The mode and subset sizes of the certificate's ``randomized`` section (``audit --mode`` and
-    ``--k`` may have set them), to measure the randomized levels again as they were measured."""
-    from verifier.randomized_levels import MechanismChoice
-
-    if not isinstance(certified, dict):
-        return MechanismChoice()
-    ks = [(m.get("parameters") or {}).get("k") for m in certified.get("measurements") or ()
-          if isinstance(m, dict) and m.get("model") in _SUBSET_MODELS]
-    mode = certified.get("mode")
-    return MechanismChoice(mode=mode if isinstance(mode, str) else None,
-                           ks=tuple(dict.fromkeys(k for k in ks if isinstance(k, int))))
+    try:
+        found = verify(certificate, public_key, data=data, engine=get_engine(engine, master=master), encoding=encoding)
+    except MalformedCertificateError as error:
+        raise _bad_input(str(error)) from error
+    except (OSError, VerifierError) as error:
+        raise _bad_input(f"{certificate}: {error}") from error
+    for line in found.lines:
+        typer.echo(safe(line.text()))
+    typer.echo(found.summary())
+    raise typer.Exit(found.exit_code(allow_fail=allow_fail))

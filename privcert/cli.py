@@ -261,25 +261,15 @@ def _run_metadata(data: Path | None, timings: dict[str, float], engine: str) -> 
 
 
 def _write_json(document: dict[str, Any], target: str | None) -> bool:
-    """Write JSON to ``target`` (``-`` = stdout; a file is written atomically); return whether stdout was used."""
+    """Write JSON to ``target`` (``-`` = stdout; :func:`privcert.files.write_output`); return whether stdout was used."""
     import json
-    import tempfile
+
+    from privcert.files import write_output
 
     if target is None:
         return False
-    text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    if target == "-":
-        sys.stdout.write(text)
-        return True
-    path = Path(target)
-    try:
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent or ".", prefix=f".{path.name}.",
-                                         suffix=".tmp", delete=False) as stream:
-            stream.write(text)
-        os.replace(stream.name, path)
-    except OSError as error:
-        raise PolicyError(f"--json {target}: cannot write the file: {error.strerror or error}") from error
-    return False
+    write_output(target, json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n", option="--json")
+    return target == "-"
 
 
 def _document(report: MeasureResult, data: Path | None, results: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -343,9 +333,12 @@ def measure_command(
     from privcert.api import measure
     from privcert.output import print_report
     from privcert.randomized_cli import mechanism_choice, parse_ks, print_randomized
+    from privcert.files import check_outputs
     from verifier.hierarchy import load_hierarchy
 
     with _reporting_errors():
+        check_outputs({"--json": (json_out, "json")}, {"release": data, "mechanism": mechanism,
+                                                       "population table": population_table})
         specs = _specs(sensitive, numerical or [], ordinal or [], missing or [], joint or []) if sensitive else ()
         names = tuple(spec.columns[0] for spec in specs if len(spec.columns) == 1)
         if not names and (not risk or mechanism is not None):
@@ -422,8 +415,14 @@ def audit_command(
     from privcert.randomized_cli import mechanism_choice, print_randomized
     from verifier.policy import load_policy
 
+    from privcert.certificate_cli import certificate_outputs
+    from privcert.files import check_outputs
+
     with _reporting_errors():
         parsed = load_policy(policy)
+        check_outputs({"--json": (json_out, "json"), **certificate_outputs(certificate, html, pdf)},
+                      {"release": data or parsed.data, "policy": policy, "private key": sign,
+                       "mechanism": mechanism or (parsed.mechanism.file if parsed.mechanism else None)})
         result = audit(data, parsed, mechanism=mechanism_choice(mechanism, k, mode), engine=_engine(engine, master),
                        encoding=encoding, progress=False if quiet else None)
         randomized = result.randomized

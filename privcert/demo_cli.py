@@ -9,7 +9,6 @@ tables), and prints the paths and the verdict.
 
 from __future__ import annotations
 
-import json
 import time
 from importlib import resources
 from pathlib import Path
@@ -17,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from privcert.certificate_cli import certificate_findings, write_certificate
+from privcert.certificate_cli import write_certificate
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -34,14 +33,14 @@ EXAMPLES = (
 
 def _verified(certificate: Path, public_key: Path, release: Path) -> str:
     """Verify a certificate as ``privcert verify`` does, with and without the release; one line saying what held."""
-    from reports.signing import load_public_key, open_envelope
+    from privcert.api import verify
 
-    statement = open_envelope(json.loads(certificate.read_text(encoding="utf-8")), load_public_key(public_key))
-    findings = certificate_findings(statement, certificate, release)[0] + certificate_findings(statement, certificate, None)[0]
-    if findings:
-        return "INVALID: " + "; ".join(finding.what for finding in findings)
-    return (f"valid: signature, release digest, {len(statement.predicate['measurements'])} measurements re-measured "
-            "from the release and from the embedded count tables")
+    found = (verify(certificate, public_key, data=release), verify(certificate, public_key))
+    invalid = [line.text() for check in found for line in check.lines if line.outcome == "fails"]
+    if invalid or not all(check.complete for check in found):
+        return "INVALID: " + "; ".join(invalid or [check.summary() for check in found])
+    return (f"valid: signature, release digest, {len(found[0].statement.predicate['measurements'])} "  # type: ignore[union-attr]
+            "measurements and every derived section re-checked from the release and from the embedded count tables")
 
 
 def _one(console: Console, out: Path, key: Path, name: str, folder: str, description: str) -> bool:
@@ -65,20 +64,32 @@ def _one(console: Console, out: Path, key: Path, name: str, folder: str, descrip
     return result.passed and verdict.startswith("valid")
 
 
+def _fresh_key(out: Path) -> Path:
+    """A new key pair in ``out`` under the first free name (``demo.key``, ``demo-2.key``, ...): an existing key is
+    never touched."""
+    from privcert.files import existing, write_new
+    from reports.signing import new_key_pair
+
+    number = 1
+    while existing([key := out / ("demo.key" if number == 1 else f"demo-{number}.key"), Path(f"{key}.pub")]):
+        number += 1
+    private_pem, public_text = new_key_pair()
+    write_new(key, private_pem, option="--out", mode=0o600)
+    write_new(Path(f"{key}.pub"), public_text.encode("utf-8"), option="--out")
+    return key
+
+
 def demo_command(
     out: Annotated[Path, typer.Option("--out", metavar="DIR", help="Where to write the certificates and views.")] = Path("privcert-demo"),
 ) -> None:
     """Audit, sign, render (JSON, HTML, PDF) and verify the bundled example releases."""
-    from privcert.cli import _console
-    from reports.signing import generate_keys
+    from privcert.cli import _console, _reporting_errors
 
     start = time.perf_counter()
     console = _console()
-    out.mkdir(parents=True, exist_ok=True)
-    key = out / "publisher.key"
-    for stale in (key, Path(f"{key}.pub")):
-        stale.unlink(missing_ok=True)
-    generate_keys(key)
+    with _reporting_errors():
+        out.mkdir(parents=True, exist_ok=True)
+        key = _fresh_key(out)
     console.file.write(f"privcert demo: a fresh Ed25519 key pair {key} (private, 0600) and {key}.pub (public)\n")
     passed = [_one(console, out, key, name, folder, description) for name, folder, description in EXAMPLES]
     console.file.write(f"\ncheck one yourself: privcert verify {out / 'hospital.cert.json'} --public-key {key}.pub\n"

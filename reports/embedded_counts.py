@@ -12,11 +12,13 @@ The JSON form (serialized with RFC 8785 for the digest)::
      "classes": {"keys": [[qi values of class 0], ...], "sizes": [|E_0|, ...]},
      "attributes": [{"columns": [...], "kind": ..., "missing": ..., "order": [...] | null,
                      "values": [...], "class_index": [...], "value_index": [...],
-                     "count": [...], "excluded": n}, ...],
-     "hierarchies": {"attribute": {"source": file, "paths": [[leaf, parent, ..., root], ...]}}}
+                     "count": [...], "excluded": n}, ...]}
 
-Cells are the non-zero counts, sorted by class then value (as in
-:class:`~verifier.counts.CountTable`). Values keep their type: a string, ``null``, a
+The form is canonical: a function of the release's values alone, whatever the engine
+that counted them and whatever the order of the rows. Classes are in the order of their
+quasi-identifier values (:func:`verifier.counts.qi_order`, the order witnesses are chosen
+by), values in the attribute's order (sorted, or declared), and cells, the non-zero
+counts, sorted by class then value (as in :class:`~verifier.counts.CountTable`). Values keep their type: a string, ``null``, a
 boolean or a JSON integer (up to 2^53) stand for themselves; ``{"int": "..."}``,
 ``{"decimal": "..."}`` and ``{"float": "..."}`` carry the other numbers exactly; a joint
 attribute's value is the list of its parts; anything else is ``{"text": ...}``.
@@ -27,17 +29,18 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from reports.statement import canonical
-from verifier.audit import AuditResult
-from verifier.counts import AttributeSpec, Classes, CountTable
-from verifier.hierarchy import Hierarchy
+from verifier.counts import AttributeSpec, Classes, CountTable, qi_order
 from verifier.measure import attribute_label
 from verifier.results import jsonable
+
+if TYPE_CHECKING:
+    from verifier.audit import AuditResult
 
 __all__ = ["EmbeddedCountsError", "encode_counts", "counts_sha256", "counts_section", "decode_counts", "release_counts"]
 
@@ -77,28 +80,34 @@ def _decode(value: Any) -> Any:
     return value
 
 
-def encode_counts(classes: Classes, tables: Sequence[CountTable], hierarchies: Mapping[str, Hierarchy]) -> dict[str, Any]:
-    """The count tables of one release as JSON (the form in the module docstring)."""
-    keys = classes.keys[list(classes.qi)].to_numpy(dtype=object).tolist()
+def encode_counts(classes: Classes, tables: Sequence[CountTable]) -> dict[str, Any]:
+    """The count tables of one release as canonical JSON (the form in the module docstring)."""
+    order = qi_order(classes.keys, classes.qi)
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    keys = classes.keys[list(classes.qi)].to_numpy(dtype=object)[order].tolist()
     return {
         "qi": list(classes.qi),
-        "classes": {"keys": [[_encode(jsonable(v)) for v in row] for row in keys], "sizes": classes.sizes.tolist()},
-        "attributes": [
-            {
-                "columns": list(table.spec.columns),
-                "kind": table.spec.kind,
-                "missing": table.spec.missing,
-                "order": None if table.spec.order is None else [_encode(v) for v in table.spec.order],
-                "values": [_encode(v) for v in table.values],
-                "class_index": table.class_index.tolist(),
-                "value_index": table.value_index.tolist(),
-                "count": table.count.tolist(),
-                "excluded": table.excluded,
-            }
-            for table in tables
-        ],
-        "hierarchies": {name: {"source": hierarchy.source, "paths": [list(path) for path in hierarchy.paths]}
-                        for name, hierarchy in sorted(hierarchies.items())},
+        "classes": {"keys": [[_encode(jsonable(v)) for v in row] for row in keys],
+                    "sizes": classes.sizes[order].tolist()},
+        "attributes": [_encode_table(table, rank) for table in tables],
+    }
+
+
+def _encode_table(table: CountTable, rank: np.ndarray) -> dict[str, Any]:
+    """One attribute's cells with the classes renumbered by ``rank``, sorted by class then value."""
+    class_index = rank[table.class_index]
+    cells = np.lexsort((table.value_index, class_index))
+    return {
+        "columns": list(table.spec.columns),
+        "kind": table.spec.kind,
+        "missing": table.spec.missing,
+        "order": None if table.spec.order is None else [_encode(v) for v in table.spec.order],
+        "values": [_encode(v) for v in table.values],
+        "class_index": class_index[cells].tolist(),
+        "value_index": table.value_index[cells].tolist(),
+        "count": table.count[cells].tolist(),
+        "excluded": table.excluded,
     }
 
 
@@ -110,7 +119,7 @@ def counts_sha256(document: Mapping[str, Any]) -> str:
 def release_counts(result: AuditResult) -> dict[str, Any]:
     """The count tables of an audited release, as JSON (the attributes in the policy's order)."""
     tables = tuple(result.report.tables.values())
-    return encode_counts(tables[0].classes, tables, result.policy.hierarchies)
+    return encode_counts(tables[0].classes, tables)
 
 
 def counts_section(result: AuditResult, *, embed: bool) -> dict[str, Any]:
@@ -150,8 +159,8 @@ def _table(body: Mapping[str, Any], classes: Classes, number: int) -> CountTable
                       excluded=excluded)
 
 
-def decode_counts(document: Mapping[str, Any]) -> tuple[Classes, tuple[CountTable, ...], dict[str, Hierarchy]]:
-    """The classes, count tables and hierarchies of :func:`encode_counts`' JSON.
+def decode_counts(document: Mapping[str, Any]) -> tuple[Classes, tuple[CountTable, ...]]:
+    """The classes and count tables of :func:`encode_counts`' JSON.
 
     Raises
     ------
@@ -170,12 +179,10 @@ def decode_counts(document: Mapping[str, Any]) -> tuple[Classes, tuple[CountTabl
             raise EmbeddedCountsError("classes.sizes: expected one size ≥ 1 per class")
         classes = Classes(qi=qi, keys=frame, sizes=sizes)
         tables = tuple(_table(body, classes, number) for number, body in enumerate(document["attributes"], start=1))
-        hierarchies = {name: Hierarchy.from_rows(body["paths"], source=str(body["source"]))
-                       for name, body in document["hierarchies"].items()}
     except (KeyError, TypeError, AttributeError) as error:
         raise EmbeddedCountsError(f"malformed ({type(error).__name__}: {error})") from error
     except EmbeddedCountsError:
         raise
     except (ValueError, ArithmeticError) as error:
         raise EmbeddedCountsError(f"{type(error).__name__}: {error}") from error
-    return classes, tables, hierarchies
+    return classes, tables

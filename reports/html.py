@@ -6,6 +6,13 @@ holds its CSS and its SVG figures (:mod:`reports.plots`), no script and no exter
 resource; it is readable on a phone (the measurement table becomes one card per row)
 and in print. The PDF (:mod:`reports.pdf`) is the same page with fonts declared through
 ``@font-face``.
+
+Text from the release is also bounded and made inert (the ``cell`` and ``block`` filters):
+control characters and bidirectional overrides are shown escaped (a U+202E in a value
+would otherwise reverse the rest of its sentence, numbers included), and a value longer
+than :data:`CELL_LIMIT` characters is cut with an ellipsis and its length (the whole value
+is in the certificate's JSON), so that no release can make a page unreadable or its PDF
+layout take minutes (WeasyPrint lays out an unbreakable string in quadratic time).
 """
 
 from __future__ import annotations
@@ -19,7 +26,39 @@ from verifier.audit import AuditResult
 from verifier.counts import CountTable
 from verifier.measure import MeasureResult, attribute_label
 
-__all__ = ["FontFace", "View", "notebook_html", "render_html", "view"]
+__all__ = ["FontFace", "View", "CELL_LIMIT", "BLOCK_LIMIT", "cell", "block", "notebook_html", "render_html", "view"]
+
+CELL_LIMIT = 240
+"""Most characters of a value a table cell or sentence shows."""
+BLOCK_LIMIT = 20_000
+"""Most characters of a block of text (the policy) a page shows."""
+
+
+def _clipped(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters; the whole text is in the certificate's JSON)"
+
+
+def cell(value: Any, limit: int = CELL_LIMIT) -> str:
+    """A value for one line of a page: control and bidirectional characters escaped, at most ``limit`` characters.
+
+    >>> cell("flu\u202e0.5")
+    'flu\\u202e0.5'
+    >>> cell("x" * 300, 4)
+    'xxxx… (300 characters; the whole text is in the certificate\'s JSON)'
+    """
+    from verifier.escape import safe
+
+    return _clipped(safe("" if value is None else value), limit)
+
+
+def block(value: Any, limit: int = BLOCK_LIMIT) -> str:
+    """Text of several lines (a policy): each line as :func:`cell` would show it, line breaks kept."""
+    from verifier.escape import safe
+
+    text = "\n".join(safe(line) for line in str("" if value is None else value).split("\n"))
+    return _clipped(text, limit)
 
 _SIGNS = {("larger", False): "≥", ("smaller", False): "≤", ("smaller", True): "<", ("larger", True): ">"}
 
@@ -126,6 +165,7 @@ def view(
         "counts": None if not isinstance(counts, Mapping) else {"sha256": counts.get("sha256"), "embedded": "tables" in counts},
         "implied": predicate.get("implied"),
         "implication_map": implication_map(predicate.get("implied") or ()),
+        "statements": [_row(m) for m in (predicate.get("publisher_statements") or {}).get("measurements", [])],
         "randomized": _randomized(predicate["randomized"]) if isinstance(predicate.get("randomized"), Mapping) else None,
         "figures": figures(predicate, tables),
         "signature": signature,
@@ -141,6 +181,7 @@ def render_html(page: View, *, fonts: Sequence[FontFace] = (), date: str | None 
 
     environment = Environment(autoescape=select_autoescape(default=True, default_for_string=True),
                               keep_trailing_newline=True)
+    environment.filters.update(cell=cell, block=block)
     template = environment.from_string(
         (resources.files("reports") / "templates" / "certificate.html.j2").read_text(encoding="utf-8"))
     return template.render(**page.context, fonts=list(fonts), date=date)

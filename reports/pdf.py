@@ -48,8 +48,8 @@ def document_date(audit_time: str) -> datetime:
     return datetime.strptime(audit_time, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
 
 
-def render_pdf(page: View, target: Path, *, date: datetime, attachment: tuple[str, bytes] | None = None) -> None:
-    """Write the page as PDF to ``target`` (atomically), with ``attachment`` = (file name, bytes) embedded."""
+def render_pdf(page: View, *, date: datetime, attachment: tuple[str, bytes] | None = None) -> bytes:
+    """The page as PDF bytes, with ``attachment`` = (file name, bytes) embedded."""
     from weasyprint import HTML, Attachment
 
     html = render_html(page, fonts=_fonts(), date=date.strftime("%Y-%m-%dT%H:%M:%SZ"))
@@ -57,6 +57,5 @@ def render_pdf(page: View, target: Path, *, date: datetime, attachment: tuple[st
     attachments = [] if attachment is None else [
         Attachment(string=attachment[1], name=attachment[0], description="the signed certificate (DSSE envelope)",
                    created=naive, modified=naive, relationship="Source")]
-    temporary = target.with_name(f".{target.name}.tmp")
-    HTML(string=html, base_url=str(FONT_DIR)).write_pdf(temporary, attachments=attachments)
-    temporary.replace(target)
+    document: bytes = HTML(string=html, base_url=str(FONT_DIR)).write_pdf(attachments=attachments)
+    return document

@@ -38,12 +38,15 @@ __all__ = [
     "Statement",
     "build_predicate",
     "build_statement",
+    "failure_sentence",
+    "PREDICATE_KEYS",
+    "rechecked",
     "canonical",
     "sha256_file",
 ]
 
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 PREDICATE_TYPE = f"https://privcert.dev/attestation/audit/v{SCHEMA_VERSION}"
 PAYLOAD_TYPE = "application/vnd.in-toto+json"
 """The DSSE payload type of an in-toto statement."""
@@ -128,13 +131,27 @@ class Statement:
         return cls(str(subjects[0].get("name")), digest["sha256"], predicate)
 
 
-def _failure(check: Mapping[str, Any]) -> str:
-    """One plain sentence saying why a requirement fails."""
+def failure_sentence(check: Mapping[str, Any]) -> str:
+    """One plain sentence saying why a requirement fails (from its JSON: :meth:`verifier.audit.Check.to_json`)."""
     attribute = f" on {check['attribute']}" if check.get("attribute") is not None else ""
     reason = check.get("reason")
     because = f": {reason}" if reason else ""
     return (f"{check['requirement']} ({check['model']}{attribute}) has level {check['exact']}, "
             f"which does not meet the threshold {check['threshold']}{because}")
+
+
+PREDICATE_KEYS = ("tool", "schema_version", "time", "policy", "release", "hierarchies", "mechanism", "counts",
+                  "measurements", "failures", "verdict", "implied", "randomized", "publisher_statements")
+"""Every key a predicate may have (docs/certificates.md: which are re-derived and which are the publisher's
+statements). ``verify`` rejects any other: a signed field nobody checks must not pass for a certified one."""
+
+
+def rechecked(model_id: str) -> bool:
+    """Whether ``verify`` re-measures a requirement on ``model_id`` (its model is re-measured from the count tables);
+    otherwise its measurement goes into the predicate's ``publisher_statements``."""
+    from verifier.registry import model
+
+    return model(model_id).recheck == "count_tables"
 
 
 def build_predicate(
@@ -144,23 +161,36 @@ def build_predicate(
     time: datetime | None = None,
     counts: Mapping[str, Any] | None = None,
     implied: Sequence[Mapping[str, Any]] | None = None,
-    randomized: Mapping[str, Any] | None = None,
+    mechanism: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The predicate of the statement certifying ``result`` (parameters: :func:`build_statement`)."""
+    """The predicate of the statement certifying ``result`` (parameters: :func:`build_statement`).
+
+    Requirements whose model ``verify`` cannot re-measure from the count tables (a
+    population table, the original data) go to ``publisher_statements``; every other field
+    is re-derived by ``verify`` (docs/certificates.md).
+    """
+    from reports.embedded_files import encode_hierarchies
+
     when = (time or datetime.now(UTC)).astimezone(UTC).replace(microsecond=0)
     checks = [check.to_json() for check in result.checks]
-    predicate = {
+    measured = [check for check, item in zip(checks, result.checks, strict=True) if rechecked(item.requirement.model)]
+    stated = [check for check, item in zip(checks, result.checks, strict=True) if not rechecked(item.requirement.model)]
+    predicate: dict[str, Any] = {
         "tool": {"name": "privcert", "version": version("privcert"), "engine": result.report.engine},
         "schema_version": SCHEMA_VERSION,
         "time": when.strftime("%Y-%m-%dT%H:%M:%SZ"),
         "policy": {"source": Path(result.policy.source).name, "text": policy_text},
         "release": {"rows": result.report.rows, "classes": result.report.classes,
                     "quasi_identifiers": list(result.report.qi)},
-        "measurements": checks,
-        "failures": [_failure(check) for check in checks if not check["passed"]],
+        "hierarchies": encode_hierarchies(result.policy.hierarchies),
+        "measurements": measured,
+        "failures": [failure_sentence(check) for check in checks if not check["passed"]],
         "verdict": "pass" if result.passed else "fail",
     }
-    optional = {"counts": counts, "implied": None if implied is None else list(implied), "randomized": randomized}
+    optional = {"counts": counts, "implied": None if implied is None else list(implied),
+                "randomized": None if result.randomized is None else result.randomized.to_json(),
+                "mechanism": mechanism,
+                "publisher_statements": {"measurements": stated} if stated else None}
     predicate.update({key: value for key, value in optional.items() if value is not None})
     return predicate
 
@@ -173,16 +203,16 @@ def build_statement(
     time: datetime | None = None,
     counts: Mapping[str, Any] | None = None,
     implied: Sequence[Mapping[str, Any]] | None = None,
-    randomized: Mapping[str, Any] | None = None,
+    mechanism: Mapping[str, Any] | None = None,
 ) -> Statement:
     """The statement certifying ``result``, the audit of the file ``release``.
 
     Parameters
     ----------
     result
-        The audit (:func:`verifier.audit.audit`).
+        The audit (:func:`verifier.audit.audit`), with its randomized levels if any.
     release
-        The audited file; its bytes' SHA-256 is the subject's digest.
+        The audited file; its name (without folders) and the SHA-256 of its bytes are the subject.
     policy_text
         The policy exactly as written (the TOML text).
     time
@@ -194,9 +224,9 @@ def build_statement(
     implied
         The guarantees the measured levels imply, with their derivations (one object per
         definition, as the theory package explains them).
-    randomized
-        The randomized levels of a release made by a mechanism (measured and implied,
-        with the (k,t) curve over k).
+    mechanism
+        The mechanism file of a randomized release, by content
+        (:func:`reports.embedded_files.encode_mechanism`).
     """
-    predicate = build_predicate(result, policy_text, time=time, counts=counts, implied=implied, randomized=randomized)
+    predicate = build_predicate(result, policy_text, time=time, counts=counts, implied=implied, mechanism=mechanism)
     return Statement(release.name, sha256_file(release), predicate)

@@ -1,159 +1,327 @@
-"""Re-checking a certificate: its signature, the release's digest, and every measurement.
+"""Re-checking a certificate: every signed field re-derived, or named as the publisher's statement.
 
-A certificate is trusted only as far as each of these holds:
+:func:`verify` checks, in order, and says of each whether it holds, fails or was not
+checked (and why):
 
-1. the DSSE signature verifies with the publisher's public key (:mod:`reports.signing`);
-2. the release a reader holds has the SHA-256 the statement names as its subject;
-3. auditing that release again under the policy the certificate carries gives the same
-   measurements, byte for byte in canonical JSON (RFC 8785), and count tables with the
-   SHA-256 the certificate names;
-4. without the release: the count tables embedded in the certificate have that SHA-256,
-   and auditing them gives the same measurements;
-5. for a randomized release, the randomized levels measured again (publisher or auditor
-   mode, Ekenstedt et al. 2022) are the certificate's ``randomized`` section, byte for
-   byte in canonical JSON.
+1. **signature**: one DSSE signature verifies with the reader's key over the canonical
+   statement (:func:`reports.signing.open_envelope`);
+2. **fields**: the predicate has no field outside :data:`reports.statement.PREDICATE_KEYS`
+   and is of the current schema;
+3. **hierarchies** and **mechanism**: the files the policy names, carried by content, have
+   their stated SHA-256 (:mod:`reports.embedded_files`; no file the policy names is read);
+4. **release**: with the release (``data``), its bytes have the subject's SHA-256 (at any
+   path); without it, not checked;
+5. **count tables**: recomputed from the release, or the embedded ones, have the stated
+   SHA-256 (the canonical form of :mod:`reports.embedded_counts`, the same from every
+   engine and row order);
+6. **audit**: run again under the certified policy on those count tables, with the
+   embedded hierarchies and mechanism; the release facts (rows, classes,
+   quasi-identifiers), every re-checkable measurement, the failure sentences, the verdict,
+   the randomized levels and the implied guarantees (:func:`theory.answers.explain.explain`
+   on the re-measured levels) must equal the certificate's, byte for byte in canonical JSON;
+7. **publisher's statements**: the tool, the time, and the measurements of models that
+   cannot be re-measured from count tables (``publisher_statements``) are listed as such.
 
-Each failure is reported as one :class:`Finding` that says what differs.
+The outcome (:meth:`Verification.exit_code`): valid and PASS, valid and FAIL, invalid, or
+incomplete (the signature holds but the measurements could not be re-measured: no
+embedded count tables and no release).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from reports.embedded_counts import EmbeddedCountsError, counts_sha256, decode_counts, release_counts
-from reports.statement import Statement, canonical, sha256_file
-from theory.answers.auditor_mode import audit_release
-from verifier.audit import AuditResult, audit_tables
+from reports.embedded_files import EmbeddedFileError, decode_hierarchies, decode_mechanism
+from reports.signing import CertificateError, MalformedCertificateError, open_envelope
+from reports.statement import PREDICATE_KEYS, SCHEMA_VERSION, Statement, canonical, failure_sentence, rechecked, sha256_file
+from verifier.audit import AuditResult
 from verifier.errors import VerifierError
-from verifier.hierarchy import Hierarchy
 from verifier.policy import Policy, parse_policy
 from verifier.randomized_levels import MechanismChoice
 
-__all__ = ["Finding", "check_release", "check_measurements", "check_embedded_counts", "check_randomized"]
+__all__ = ["Outcome", "Line", "Verification", "verify", "VALID", "FAILED_VERDICT", "INVALID", "INCOMPLETE"]
+
+Outcome = Literal["holds", "fails", "not checked", "publisher's statement"]
+
+VALID = 0
+"""Exit code: the certificate is valid and its verdict is PASS."""
+FAILED_VERDICT = 1
+"""Exit code: the certificate is valid and certifies a FAIL verdict (0 with ``allow_fail``)."""
+INVALID = 4
+"""Exit code: a signature or a re-check fails."""
+INCOMPLETE = 5
+"""Exit code: the signature holds, but the measurements could not be re-measured (no tables, no release)."""
 
 
 @dataclass(frozen=True)
-class Finding:
-    """One thing about a certificate that does not hold, in a plain sentence."""
+class Line:
+    """One thing ``verify`` looked at: what, whether it holds, and the detail."""
 
-    what: str
+    subject: str
+    outcome: Outcome
+    detail: str
 
-
-def check_release(statement: Statement, release: Path) -> tuple[Finding, ...]:
-    """Whether ``release`` is the file the certificate is about (SHA-256 of its bytes)."""
-    found = sha256_file(release)
-    if found == statement.subject_sha256:
-        return ()
-    return (Finding(f"the release {release} has SHA-256 {found}, but the certificate is about "
-                    f"{statement.subject_name} with SHA-256 {statement.subject_sha256}"),)
+    def text(self) -> str:
+        return f"{self.subject}: {self.outcome}" + (f" ({self.detail})" if self.detail else "")
 
 
-def certified_policy(statement: Statement, base: Path, hierarchies: Mapping[str, Hierarchy] | None = None) -> Policy:
-    """The policy the certificate carries, with files it names resolved against ``base``
-    (or the hierarchies given, such as those embedded with the count tables)."""
-    policy = statement.predicate["policy"]
-    return parse_policy(str(policy["text"]), source=f"certificate policy {policy['source']}", base=base,
-                        hierarchies=hierarchies)
+@dataclass(frozen=True)
+class Verification:
+    """What :func:`verify` found: the statement (when the signature holds) and one :class:`Line` per check."""
+
+    statement: Statement | None
+    lines: tuple[Line, ...]
+
+    @property
+    def valid(self) -> bool:
+        """The signature holds and nothing re-checked differs."""
+        return self.statement is not None and all(line.outcome != "fails" for line in self.lines)
+
+    @property
+    def complete(self) -> bool:
+        """The measurements were re-measured (from the embedded count tables or the release)."""
+        return any(line.subject == "measurements" and line.outcome == "holds" for line in self.lines)
+
+    @property
+    def verdict(self) -> str | None:
+        """The certified verdict (``pass`` or ``fail``) of a valid certificate."""
+        return None if self.statement is None else str(self.statement.predicate.get("verdict"))
+
+    def exit_code(self, *, allow_fail: bool = False) -> int:
+        """0 valid and PASS; 1 valid and FAIL (0 with ``allow_fail``); 4 invalid; 5 incomplete."""
+        if not self.valid:
+            return INVALID
+        if not self.complete:
+            return INCOMPLETE
+        return FAILED_VERDICT if self.verdict != "pass" and not allow_fail else VALID
+
+    def summary(self) -> str:
+        """The one-line conclusion."""
+        if not self.valid:
+            return "INVALID: the certificate does not hold (see the lines above)"
+        if not self.complete:
+            return ("INCOMPLETE: the signature holds, but the measurements were not re-measured (the certificate "
+                    "embeds no count tables: pass --data RELEASE)")
+        return f"VALID: every re-checkable statement holds; certified verdict {str(self.verdict).upper()}"
 
 
-def check_measurements(statement: Statement, rerun: Callable[[Policy], AuditResult],
-                       base: Path) -> tuple[tuple[Finding, ...], AuditResult]:
-    """Re-run the audit under the certified policy and compare every measurement exactly.
+def verify(document: Any, public_key: Any, *, data: Path | None = None, engine: Any = "pandas",
+           encoding: str = "utf-8") -> Verification:
+    """Re-check a certificate (the steps of the module docstring).
 
-    When the certificate names the SHA-256 of its count tables, the tables of the re-run
-    must have it too. Returns the findings and the audit run again.
+    Parameters
+    ----------
+    document
+        The certificate: the DSSE envelope, as parsed JSON (:func:`reports.signing.read_json`).
+    public_key
+        The signer's public key (:func:`reports.signing.load_public_key`).
+    data
+        The release, at any path: its digest is checked and the audit run again on it.
+    engine, encoding
+        How the release is read (:func:`verifier.measure.measure`).
+
+    Raises
+    ------
+    MalformedCertificateError
+        ``document`` is not a DSSE envelope at all (bad input rather than an invalid certificate).
+    VerifierError
+        The release cannot be read.
     """
-    result = rerun(certified_policy(statement, base))
-    findings = list(_compare(statement, result))
-    counts = statement.predicate.get("counts")
-    if isinstance(counts, Mapping) and counts.get("sha256") != (found := counts_sha256(release_counts(result))):
-        findings.append(Finding(f"the release's count tables have SHA-256 {found}, but the certificate names "
-                                f"{counts.get('sha256')}"))
-    return tuple(findings), result
-
-
-def check_embedded_counts(statement: Statement, base: Path, *, mechanism: MechanismChoice = MechanismChoice()
-                          ) -> tuple[tuple[Finding, ...], AuditResult | None]:
-    """Re-measure from the count tables embedded in the certificate, without the release.
-
-    Their canonical SHA-256 must be the one the certificate names; then the audit is run
-    on them under the certified policy (with the embedded hierarchies), its randomized
-    levels with ``mechanism``'s mode and subset sizes, and every measurement must be
-    identical. Returns the findings and the audit run again (``None`` when none could run).
-    """
-    counts = statement.predicate.get("counts")
-    if not isinstance(counts, Mapping) or "tables" not in counts:
-        return (Finding("the certificate does not embed its count tables: pass --data RELEASE to re-check it"),), None
-    found = counts_sha256(counts["tables"])
-    if found != counts.get("sha256"):
-        return (Finding(f"the embedded count tables have SHA-256 {found}, but the certificate names "
-                        f"{counts.get('sha256')}"),), None
     try:
-        classes, tables, hierarchies = decode_counts(counts["tables"])
-        policy = certified_policy(statement, base, hierarchies)
+        statement = open_envelope(document, public_key)
+    except MalformedCertificateError:
+        raise
+    except CertificateError as error:
+        return Verification(None, (Line("signature", "fails", str(error)),))
+    lines = [Line("signature", "holds", f"Ed25519, key {public_key.keyid[:16]}…")]
+    predicate = statement.predicate
+    unknown = sorted(set(predicate) - set(PREDICATE_KEYS))
+    if unknown or predicate.get("schema_version") != SCHEMA_VERSION:
+        detail = (f"signed fields nobody re-checks: {unknown}" if unknown else
+                  f"schema_version {predicate.get('schema_version')!r}, this privcert reads {SCHEMA_VERSION!r}")
+        return Verification(statement, (*lines, Line("fields", "fails", detail)))
+    lines.append(Line("fields", "holds", "every signed field is re-derived below or named as the publisher's"))
+    try:
+        rerun, more = _audit_again(statement, data, engine, encoding)
+        lines += more
+        if rerun is not None:
+            lines += _compare(statement, rerun)
+        lines += _statements(predicate)
+    except (KeyError, TypeError, AttributeError, ValueError) as error:
+        lines.append(Line("content", "fails", f"a signed field is not of the shape privcert writes ({type(error).__name__}: "
+                                              f"{error})"))
+    return Verification(statement, tuple(lines))
+
+
+def _audit_again(statement: Statement, data: Path | None, engine: Any,
+                 encoding: str) -> tuple[AuditResult | None, list[Line]]:
+    """Run the certified audit again, from the release or the embedded tables; the lines of the inputs' checks."""
+    predicate = statement.predicate
+    lines: list[Line] = []
+    try:
+        hierarchies = decode_hierarchies(predicate.get("hierarchies", {}))
+        mechanism = decode_mechanism(predicate["mechanism"]) if "mechanism" in predicate else None
+    except EmbeddedFileError as error:
+        return None, [Line("policy files", "fails", str(error))]
+    lines.append(Line("policy files", "holds", f"{len(hierarchies)} hierarchy(ies)"
+                      + (f", mechanism {predicate['mechanism']['name']}" if mechanism is not None else "")
+                      + " carried by content, SHA-256 as stated; no file the policy names was read"))
+    try:
+        policy = _certified_policy(statement, hierarchies)
+    except VerifierError as error:
+        return None, [*lines, Line("policy", "fails", str(error))]
+    choice = _certified_choice(predicate.get("randomized"), mechanism)
+    counts = predicate.get("counts")
+    if data is not None:
+        found = sha256_file(data)
+        if found != statement.subject_sha256:
+            return None, [*lines, Line("release", "fails", f"{data} has SHA-256 {found}; the certificate is about "
+                                                           f"{statement.subject_name} with SHA-256 "
+                                                           f"{statement.subject_sha256}")]
+        lines.append(Line("release", "holds", f"{data}: SHA-256 {found[:16]}… as the certificate states"))
+        from theory.answers.auditor_mode import audit_release
+        from verifier.audit import audit
+
+        result = audit(data, policy, source=str(data), mechanism=choice, implications=audit_release, engine=engine,
+                       encoding=encoding, progress=False)
+        return result, [*lines, *_counts_line(counts, release_counts(result), "the release's")]
+    lines.append(Line("release", "not checked", f"no --data; the certificate names {statement.subject_name}, "
+                                                f"SHA-256 {statement.subject_sha256[:16]}…"))
+    if not isinstance(counts, Mapping) or "tables" not in counts:
+        return None, [*lines, Line("measurements", "not checked",
+                                   "the certificate embeds no count tables: pass --data RELEASE")]
+    embedded = counts["tables"]
+    lines += _counts_line(counts, embedded, "the embedded")
+    if lines[-1].outcome == "fails":
+        return None, lines
+    try:
+        from theory.answers.auditor_mode import audit_release
+        from verifier.audit import audit_tables
+
+        classes, tables = decode_counts(embedded)
         specs = tuple(table.spec for table in tables)
         if specs != policy.attributes:
-            return (Finding(f"the embedded count tables are for the attributes {[list(s.columns) for s in specs]}, "
-                            f"the certified policy measures {[list(s.columns) for s in policy.attributes]} "
-                            "(or their kind, order or missing-value rule differ)"),), None
-        result = audit_tables(classes, tables, policy, source="embedded count tables", mechanism=mechanism,
+            return None, [*lines, Line("count tables", "fails", "they are for other attributes than the certified "
+                                                                "policy measures (or another kind, order or rule)")]
+        result = audit_tables(classes, tables, policy, source="embedded count tables", mechanism=choice,
                               implications=audit_release)
     except (EmbeddedCountsError, VerifierError) as error:
-        return (Finding(f"the embedded count tables cannot be re-measured: {error}"),), None
-    return _compare(statement, result), result
+        return None, [*lines, Line("count tables", "fails", f"cannot be re-measured: {error}")]
+    return result, lines
 
 
-def _compare(statement: Statement, result: AuditResult) -> tuple[Finding, ...]:
-    """Every certified measurement against the re-measured one, and the verdict."""
-    certified = list(statement.predicate["measurements"])
-    measured = [check.to_json() for check in result.checks]
-    findings = []
-    if len(certified) != len(measured):
-        findings.append(Finding(f"the certificate lists {len(certified)} measurements, the audit gives {len(measured)}"))
-    for index, (before, after) in enumerate(zip(certified, measured, strict=False), start=1):
-        findings.extend(_differs(f"measurement {index} ({before.get('requirement')}, {before.get('model')})",
-                                 before, after))
-    verdict = "pass" if result.passed else "fail"
-    if statement.predicate.get("verdict") != verdict:
-        findings.append(Finding(f"the certificate's verdict is {statement.predicate.get('verdict')!r}, "
-                                f"the audit's is {verdict!r}"))
-    return tuple(findings)
+def _counts_line(counts: Any, document: Mapping[str, Any], whose: str) -> list[Line]:
+    if not isinstance(counts, Mapping) or "sha256" not in counts:
+        return [Line("count tables", "fails", "the certificate states no SHA-256 of its count tables")]
+    found = counts_sha256(document)
+    if found != counts["sha256"]:
+        return [Line("count tables", "fails", f"{whose} count tables have SHA-256 {found}, the certificate states "
+                                              f"{counts['sha256']}")]
+    return [Line("count tables", "holds", f"{whose} count tables have the stated SHA-256 {found[:16]}…")]
 
 
-def check_randomized(statement: Statement, measured: Mapping[str, Any] | None) -> tuple[Finding, ...]:
-    """The certificate's ``randomized`` section against the one measured again (``None``: no mechanism).
+def _certified_policy(statement: Statement, hierarchies: Mapping[str, Any]) -> Policy:
+    """The certified policy, its files given by content, without the requirements nobody can re-measure."""
+    text = statement.predicate["policy"]
+    if not isinstance(text, Mapping) or not isinstance(text.get("text"), str):
+        raise CertificateError("policy: expected {source, text}")
+    policy = parse_policy(text["text"], source=f"the certificate's policy {text.get('source')!r}",
+                          base=Path("/nonexistent-certificate-folder"), hierarchies=hierarchies, read_files=False)
+    return replace(policy, requirements=tuple(r for r in policy.requirements if rechecked(r.model)))
 
-    The section holds the levels of the randomized release (Ekenstedt et al. 2022,
-    Defs. 4-8; in auditor mode also the levels implied by the theory's map), whether or
-    not a requirement names them: each must be identical in canonical JSON, as must the
-    mode. The mechanism's path is where the auditor read it (the levels depend on its
-    content, which the re-measured levels check), so it is not compared.
-    """
-    certified = statement.predicate.get("randomized")
-    if certified is None and measured is None:
-        return ()
+
+_SUBSET_MODELS = ("kt_closeness", "k_eps_dp")
+
+
+def _certified_choice(certified: Any, mechanism: Any) -> MechanismChoice:
+    """The mode and subset sizes of the certificate's randomized section, and the embedded mechanism."""
     if not isinstance(certified, Mapping):
-        return (Finding("the certified policy declares a [mechanism], but the certificate has no randomized levels"),)
-    if measured is None:
-        return (Finding("the certificate has randomized levels, but its policy declares no [mechanism] to "
-                        "measure them again"),)
-    findings = list(_differs("the randomized section", {"mode": certified.get("mode")}, {"mode": measured.get("mode")}))
-    before, after = list(certified.get("measurements") or []), list(measured.get("measurements") or [])
-    if len(before) != len(after):
-        findings.append(Finding(f"the certificate lists {len(before)} randomized levels, measuring again gives "
-                                f"{len(after)}"))
-    for index, (one, other) in enumerate(zip(before, after, strict=False), start=1):
-        findings.extend(_differs(f"randomized level {index} ({one.get('model')}, {one.get('parameters')})", one, other))
-    return tuple(findings)
+        return MechanismChoice(given=mechanism)
+    ks = [(m.get("parameters") or {}).get("k") for m in certified.get("measurements") or ()
+          if isinstance(m, Mapping) and m.get("model") in _SUBSET_MODELS]
+    mode = certified.get("mode")
+    return MechanismChoice(mode=mode if isinstance(mode, str) else None,
+                           ks=tuple(dict.fromkeys(k for k in ks if isinstance(k, int))), given=mechanism)
 
 
-def _differs(what: str, before: Mapping[str, Any], after: Mapping[str, Any]) -> tuple[Finding, ...]:
-    """One finding naming the keys in which ``before`` (certified) and ``after`` (measured) differ, if any."""
-    if canonical(before) == canonical(after):
-        return ()
-    keys = sorted(k for k in set(before) | set(after) if canonical(before.get(k)) != canonical(after.get(k)))
-    return (Finding(f"{what} differs in {', '.join(keys)}: certified {[before.get(k) for k in keys]}, "
-                    f"measured {[after.get(k) for k in keys]}"),)
+def _compare(statement: Statement, result: AuditResult) -> list[Line]:
+    """Every re-derived section against the certificate's."""
+    from reports.certify import implied_section
+
+    predicate = statement.predicate
+    checks = [check.to_json() for check in result.checks]
+    stated = list(_stated(predicate))
+    verdict_passed = all(check["passed"] for check in checks) and all(bool(s.get("passed")) for s in stated)
+    report = result.report
+    derived = {
+        "release facts": ("release", {"rows": report.rows, "classes": report.classes,
+                                      "quasi_identifiers": list(report.qi)}),
+        "measurements": ("measurements", checks),
+        "failures": ("failures", [failure_sentence(c) for c in checks + stated if not c.get("passed")]),
+        "verdict": ("verdict", "pass" if verdict_passed else "fail"),
+        "randomized levels": ("randomized", None if result.randomized is None else result.randomized.to_json()),
+        "implied guarantees": ("implied", implied_section(result) if "implied" in predicate else None),
+    }
+    lines = []
+    for subject, (key, value) in derived.items():
+        lines.append(_same(subject, predicate.get(key), value))
+    return lines
+
+
+def _same(subject: str, certified: Any, derived: Any) -> Line:
+    """Whether a certified section equals the re-derived one in canonical JSON, and where it differs."""
+    if canonical(certified) == canonical(derived):
+        count = f"{len(derived)} item(s), " if isinstance(derived, list) else ""
+        return Line(subject, "holds", f"{count}re-derived and identical" if derived is not None else "none, as stated")
+    return Line(subject, "fails", _difference(certified, derived))
+
+
+def _difference(certified: Any, derived: Any) -> str:
+    """Where two JSON values differ, descending into the one list item or object member that differs."""
+    if isinstance(certified, list) and isinstance(derived, list):
+        if len(certified) != len(derived):
+            return f"the certificate lists {len(certified)}, re-deriving gives {len(derived)}"
+        for index, (one, other) in enumerate(zip(certified, derived, strict=True), start=1):
+            if canonical(one) != canonical(other):
+                return f"item {index} " + _difference(one, other)
+    if isinstance(certified, Mapping) and isinstance(derived, Mapping):
+        keys = sorted(k for k in set(certified) | set(derived) if canonical(certified.get(k)) != canonical(derived.get(k)))
+        nested = [k for k in keys if isinstance(certified.get(k), (list, Mapping))
+                  and type(certified.get(k)) is type(derived.get(k))]
+        if len(keys) == 1 and nested:
+            return f"{keys[0]}: " + _difference(certified[keys[0]], derived[keys[0]])
+        return (f"differs in {', '.join(map(str, keys))}: certified {[certified.get(k) for k in keys]}, "
+                f"re-derived {[derived.get(k) for k in keys]}")
+    return f"certified {certified!r}, re-derived {derived!r}"
+
+
+def _stated(predicate: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The measurements the publisher states without their being re-checkable (``publisher_statements``).
+
+    Raises
+    ------
+    TypeError
+        The section is not an object of a list of objects.
+    """
+    section = predicate.get("publisher_statements", {})
+    found = section.get("measurements", []) if isinstance(section, Mapping) else None
+    if not isinstance(found, list) or not all(isinstance(item, Mapping) for item in found):
+        raise TypeError("publisher_statements: expected {\"measurements\": [objects]}")
+    return found
+
+
+def _statements(predicate: Mapping[str, Any]) -> Sequence[Line]:
+    given = predicate.get("tool")
+    tool: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
+    lines = [Line("tool and time", "publisher's statement",
+                  f"{tool.get('name')} {tool.get('version')} ({tool.get('engine')} engine), {predicate.get('time')}")]
+    stated = _stated(predicate)
+    if stated:
+        models = sorted({str(item.get("model")) for item in stated if isinstance(item, Mapping)})
+        lines.append(Line("measurements not re-measurable from count tables", "publisher's statement",
+                          f"{len(stated)} of {', '.join(models)} (they need inputs the certificate does not carry)"))
+    return lines

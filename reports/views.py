@@ -1,45 +1,52 @@
-"""Writing a certificate's views: the HTML page and the PDF with the signed envelope attached."""
+"""A certificate's views: the HTML page and the PDF with the signed envelope attached, as content.
+
+Nothing here writes a file (the command line writes what it is asked for, safely).
+"""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from pathlib import Path
+from dataclasses import dataclass
 
 from reports.html import render_html, view
 from reports.statement import Statement
 from verifier.counts import CountTable
 
-__all__ = ["write_views"]
+__all__ = ["Views", "render_views"]
 
 
-def write_views(
+@dataclass(frozen=True)
+class Views:
+    """The rendered views: the HTML text and the PDF bytes (each ``None`` when not asked for)."""
+
+    html: str | None
+    pdf: bytes | None
+
+
+def render_views(
     statement: Statement,
     *,
     tables: Sequence[CountTable],
     envelope_text: str | None,
     certificate_name: str,
     verify_command: str | None,
-    html: Path | None,
-    pdf: Path | None,
+    html: bool,
+    pdf: bool,
     checked: bool = True,
-) -> None:
-    """Write the HTML page to ``html`` and the PDF to ``pdf`` (either may be ``None``); files are replaced atomically.
+) -> Views:
+    """Render the HTML page and/or the PDF of ``statement``.
 
     ``envelope_text`` is the signed certificate as written (``None`` for an unsigned
     audit); the PDF carries it as an attachment named ``certificate_name``.
     """
-    if html is None and pdf is None:
-        return
     envelope = None if envelope_text is None else json.loads(envelope_text)
     page = view(statement.predicate, tables=tables, envelope=envelope, verify_command=verify_command, checked=checked,
                 subject={"name": statement.subject_name, "sha256": statement.subject_sha256})
-    if html is not None:
-        temporary = html.with_name(f".{html.name}.tmp")
-        temporary.write_text(render_html(page), encoding="utf-8")
-        temporary.replace(html)
-    if pdf is not None:
+    document = None
+    if pdf:
         from reports.pdf import document_date, render_pdf
 
         attachment = None if envelope_text is None else (certificate_name, envelope_text.encode("utf-8"))
-        render_pdf(page, pdf, date=document_date(str(statement.predicate["time"])), attachment=attachment)
+        document = render_pdf(page, date=document_date(str(statement.predicate["time"])), attachment=attachment)
+    return Views(render_html(page) if html else None, document)

@@ -100,7 +100,7 @@ def test_piped_randomized_levels_are_plain_lines_with_data_escaped(tmp_path: Pat
     assert "─" not in result.stdout and "│" not in result.stdout  # no box drawing in a pipe
     assert "\x1b" not in result.stdout
     lines = result.stdout.splitlines()
-    assert f"randomized release (publisher mode, {mechanism})" in lines
+    assert "randomized release (publisher mode, m.csv)" in lines
     assert "  model: ldp  level: ln(3) ≈ 1.099  how: measured" in lines
     assert "  model: kt_closeness  k: 1  level: 2  how: the 1 record with the lowest Pr('flu'): 1 × '\\x1b[2Jx'" in lines
 

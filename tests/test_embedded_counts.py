@@ -49,7 +49,8 @@ def certified(tmp_path: Path) -> Path:
 
 
 def _verify(folder: Path, *extra: str):
-    return runner.invoke(app, ["verify", str(folder / "cert.json"), "--public-key", str(folder / "key.pub"), *extra])
+    return runner.invoke(app, ["verify", str(folder / "cert.json"), "--public-key", str(folder / "key.pub"),
+                               "--allow-fail", *extra])
 
 
 def _resign(folder: Path, change) -> None:
@@ -57,7 +58,7 @@ def _resign(folder: Path, change) -> None:
     envelope = json.loads((folder / "cert.json").read_text())
     statement = json.loads(base64.b64decode(envelope["payload"]))
     change(statement["predicate"])
-    forged = sign(Statement.from_json(statement), load_signer(folder / "key"))
+    forged = sign(Statement.from_json(statement), load_signer((folder / "key").read_bytes(), "key"))
     (folder / "cert.json").write_text(json.dumps(forged))
 
 
@@ -66,8 +67,9 @@ def test_verify_without_the_release_re_measures_the_embedded_counts(certified: P
     (certified / "disease_hierarchy.csv").unlink()  # the hierarchy travels with the counts
     result = _verify(certified)
     assert result.exit_code == 0, result.output
-    assert ("embedded count tables: sha256 matches; 4 measurements re-measured from them and identical; "
-            "verdict fail") in result.stdout
+    assert "count tables: holds (the embedded count tables have the stated SHA-256" in result.stdout
+    assert "measurements: holds (4 item(s), re-derived and identical)" in result.stdout
+    assert "certified verdict FAIL" in result.stdout
 
 
 def test_a_tampered_count_is_caught_by_its_hash(certified: Path) -> None:
@@ -76,8 +78,8 @@ def test_a_tampered_count_is_caught_by_its_hash(certified: Path) -> None:
 
     _resign(certified, change)
     result = _verify(certified)
-    assert result.exit_code == 1
-    assert "INVALID: the embedded count tables have SHA-256" in result.stdout
+    assert result.exit_code == 4
+    assert "count tables: fails (the embedded count tables have SHA-256" in result.stdout
 
 
 def test_a_tampered_count_with_its_hash_updated_changes_a_measurement(certified: Path) -> None:
@@ -94,8 +96,8 @@ def test_a_tampered_count_with_its_hash_updated_changes_a_measurement(certified:
 
     _resign(certified, change)
     result = _verify(certified)
-    assert result.exit_code == 1
-    assert "differs in" in result.stdout and "(require[3], t_closeness)" in result.stdout
+    assert result.exit_code == 4
+    assert "measurements: fails (item 3 differs in" in result.stdout
 
 
 def test_with_the_release_the_counts_hash_is_checked_too(certified: Path) -> None:
@@ -104,9 +106,9 @@ def test_with_the_release_the_counts_hash_is_checked_too(certified: Path) -> Non
 
     _resign(certified, change)
     result = _verify(certified, "--data", str(certified / "release.csv"))
-    assert result.exit_code == 1
-    assert "INVALID: the release's count tables have SHA-256 " in result.stdout
-    assert "but the certificate names " + "0" * 64 in result.stdout
+    assert result.exit_code == 4
+    assert "count tables: fails (the release's count tables have SHA-256 " in result.stdout
+    assert "the certificate states " + "0" * 64 in result.stdout
 
 
 def test_inconsistent_tables_are_refused_with_the_reason(certified: Path) -> None:
@@ -117,7 +119,7 @@ def test_inconsistent_tables_are_refused_with_the_reason(certified: Path) -> Non
 
     _resign(certified, change)
     result = _verify(certified)
-    assert result.exit_code == 1
+    assert result.exit_code == 4
     assert "cannot be re-measured: attributes[2]: cells must be distinct, sorted by class then value" in result.stdout
 
 
@@ -128,7 +130,7 @@ def test_no_embed_counts_keeps_only_the_hash(certified: Path) -> None:
     predicate = json.loads(base64.b64decode(json.loads(out.read_text())["payload"]))["predicate"]
     assert set(predicate["counts"]) == {"sha256"}
     result = runner.invoke(app, ["verify", str(out), "--public-key", str(certified / "key.pub")])
-    assert result.exit_code == 0 and "not embedded: pass --data" in result.stdout
+    assert result.exit_code == 5 and "embeds no count tables: pass --data" in result.stdout
 
 
 @pytest.mark.parametrize("folder", [EXAMPLE, DEMO])
@@ -136,8 +138,7 @@ def test_auditing_the_decoded_tables_gives_the_same_audit(folder: Path) -> None:
     policy = load_policy(folder / "policy.toml")
     result = audit(load_table(folder / "release.csv"), policy)
     document = json.loads(canonical(release_counts(result)))  # through the wire form
-    classes, tables, hierarchies = decode_counts(document)
-    assert {n: h.paths for n, h in hierarchies.items()} == {n: h.paths for n, h in policy.hierarchies.items()}
+    classes, tables = decode_counts(document)
     again = audit_tables(classes, tables, policy)
     assert [c.to_json() for c in again.checks] == [c.to_json() for c in result.checks]
     assert again.report.to_json() == result.report.to_json()
@@ -160,24 +161,40 @@ def test_round_trip_preserves_every_measurement(rows: list[tuple]) -> None:
         warnings.simplefilter("ignore")
         report = measure(frame, ["q1", "q2"], specs)
         classes, tables = count_tables(frame, ["q1", "q2"], specs)
-    document = encode_counts(classes, tables, {})
+    document = encode_counts(classes, tables)
     wire = json.loads(canonical(document))
-    assert wire == json.loads(canonical(encode_counts(*decode_counts(wire)[:2], {})))
-    again = measure_tables(*decode_counts(wire)[:2])
+    assert wire == json.loads(canonical(encode_counts(*decode_counts(wire))))
+    again = measure_tables(*decode_counts(wire))
     assert again.to_json() == report.to_json()
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), st.sampled_from(["x", "y"]), st.sampled_from(["p", "q"])),
+                min_size=1, max_size=30), st.randoms(use_true_random=False))
+def test_the_encoding_does_not_depend_on_the_row_order(rows: list[tuple], shuffle) -> None:
+    """Hypothesis: classes are numbered by their values, so any row order gives the same bytes."""
+    specs = (AttributeSpec(("s",)),)
+    frame = pd.DataFrame(rows, columns=["q1", "q2", "s"], dtype=object)
+    order = list(range(len(rows)))
+    shuffle.shuffle(order)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        first = canonical(encode_counts(*count_tables(frame, ["q1", "q2"], specs)))
+        second = canonical(encode_counts(*count_tables(frame.iloc[order], ["q1", "q2"], specs)))
+    assert first == second
 
 
 def test_exact_values_keep_their_type() -> None:
     frame = pd.DataFrame({"q": ["a", "a"], "s": ["9007199254740993", "2.50"]}, dtype=object)
     classes, tables = count_tables(frame, ["q"], [AttributeSpec(("s",), kind="numerical")])
-    document = encode_counts(classes, tables, {})
+    document = encode_counts(classes, tables)
     assert document["attributes"][0]["values"] == [{"decimal": "2.5"}, {"int": "9007199254740993"}]
     assert decode_counts(document)[1][0].values == (Decimal("2.5"), 9007199254740993)
 
 
 def test_malformed_value_form_is_named() -> None:
     frame = pd.DataFrame({"q": ["a"], "s": ["x"]}, dtype=object)
-    document = encode_counts(*count_tables(frame, ["q"], [AttributeSpec(("s",))]), {})
+    document = encode_counts(*count_tables(frame, ["q"], [AttributeSpec(("s",))]))
     document["attributes"][0]["values"] = [{"complex": "1j"}]
     with pytest.raises(EmbeddedCountsError, match="unknown value form"):
         decode_counts(document)

@@ -171,7 +171,7 @@ def test_001_hierarchical_disease_table_4_exact_values_differ_from_slides() -> N
         assert exact == by_qi[tuple(disease.classes.describe(i).values())]
     result = t_closeness(disease, "hierarchical", DISEASES)
     assert result.level.exact == "4/9"
-    assert result.parameters == {"hierarchy": DISEASES.source, "height": 3, "values": 6, "domain": "table"}
+    assert result.parameters == {"hierarchy": DISEASES.digest, "height": 3, "values": 6, "domain": "table"}
 
 
 def test_001_table_5_levels() -> None:

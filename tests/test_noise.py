@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from test_randomized import releases
 from typer.testing import CliRunner
 
-from verifier.noise_mechanism import GRID_BITS, NoiseSpec, load_noise_spec, noise_mechanism, write_noise_spec
+from verifier.noise_mechanism import GRID_BITS, NoiseSpec, load_noise_spec, noise_mechanism
 from privcert.cli import app
 from verifier import randomized
 from verifier.counts import CountTable
@@ -146,7 +146,7 @@ def test_seeded_sampling_follows_the_matrix() -> None:
 
 def test_spec_round_trip_and_errors(tmp_path: Path) -> None:
     spec = NoiseSpec("laplace", F(5, 2), (F(10), F(45, 2)), (F(1), F(33, 2)))
-    write_noise_spec(spec, tmp_path / "m.toml")
+    (tmp_path / "m.toml").write_text(spec.to_toml(), encoding="utf-8")
     assert 'scale = "2.5"' in (tmp_path / "m.toml").read_text()
     assert load_noise_spec(tmp_path / "m.toml") == spec
     (tmp_path / "bad.toml").write_text('noise = "laplace"\nscale = "-1"\nboundaries = ["1"]\nvalues = ["0"]\n')

@@ -32,6 +32,7 @@ class RiskInputs:
     population: int | None = None
     population_table: PopulationTable | None = None
     weights: str | None = None
+    population_table_named: bool = False
 
     @property
     def inputs(self) -> dict[str, Any]:
@@ -46,8 +47,9 @@ class RiskInputs:
         return self.sampling_fraction is not None or self.population is not None
 
 
-def parse_risk_section(read: Reader, section: Any, qi: tuple[str, ...], base: Path) -> RiskInputs:
-    """Read ``[risk]`` (absent: no inputs)."""
+def parse_risk_section(read: Reader, section: Any, qi: tuple[str, ...], base: Path,
+                       read_files: bool = True) -> RiskInputs:
+    """Read ``[risk]`` (absent: no inputs); ``read_files=False`` names the population table without reading it."""
     if section is None:
         return RiskInputs()
     body = read.table(section, "risk")
@@ -58,7 +60,9 @@ def parse_risk_section(read: Reader, section: Any, qi: tuple[str, ...], base: Pa
                               lower_open=True) if "sampling_fraction" in body else None)
     population = read.integer(body["population"], "risk.population", minimum=1) if "population" in body else None
     table = None
-    if "population_table" in body:
+    if "population_table" in body and not read_files:
+        read.string(body["population_table"], "risk.population_table")
+    elif "population_table" in body:
         path = base / read.string(body["population_table"], "risk.population_table")
         try:
             table = load_population_table(path, qi)
@@ -67,7 +71,7 @@ def parse_risk_section(read: Reader, section: Any, qi: tuple[str, ...], base: Pa
     weights = read.string(body["weights"], "risk.weights") if "weights" in body else None
     if weights is not None and weights in qi:
         read.fail("risk.weights", "a column that is not a quasi-identifier", repr(weights))
-    return RiskInputs(fraction, population, table, weights)
+    return RiskInputs(fraction, population, table, weights, population_table_named="population_table" in body)
 
 
 def check_risk_requirement(read: Reader, risk: RiskInputs, model: str, parameters: Mapping[str, Any], key: str,
@@ -78,5 +82,5 @@ def check_risk_requirement(read: Reader, risk: RiskInputs, model: str, parameter
                                               "population)", "none")
     if model == "individual_risk" and risk.weights is None and not risk.frame:
         read.fail(key, "[risk] weights, sampling_fraction or population for individual_risk", "none of them")
-    if "population_table" in needs and risk.population_table is None:
+    if "population_table" in needs and not risk.population_table_named:
         read.fail(key, f"[risk] population_table for {model}", "none")

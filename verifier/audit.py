@@ -304,6 +304,6 @@ def _decided(policy: Policy, report: MeasureResult, mechanism: MechanismChoice,
     """Every requirement of ``policy`` decided on ``report`` and the randomized levels measured from it."""
     settings = mechanism_settings(policy, mechanism)
     levels = None if settings is None else randomized_levels(report.tables, settings, policy=policy,
-                                                              implications=implications)
+                                                              implications=implications, given=mechanism.given)
     found = () if levels is None else levels.decidable
     return AuditResult(policy, report, tuple(decide(report, r, found) for r in policy.requirements), levels)

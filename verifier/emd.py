@@ -208,4 +208,4 @@ def _ground(
         node_of.append(node)
     terms = sum(runs.size for runs in starts)
     numerators = hierarchical_numerators(tuple(node_of))
-    return numerators, terms, 2 * hierarchy.height, {"hierarchy": hierarchy.source, "height": hierarchy.height, "values": m}
+    return numerators, terms, 2 * hierarchy.height, {"hierarchy": hierarchy.digest, "height": hierarchy.height, "values": m}

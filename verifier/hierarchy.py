@@ -21,7 +21,9 @@ to a leaf by its text form ``str(value)``.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -45,11 +47,12 @@ class Hierarchy:
     paths
         One tuple per leaf: the leaf, its parent, ..., the root.
     source
-        Where the hierarchy came from (a file name), used in error messages.
+        Where the hierarchy came from (a file name), used in error messages only: two
+        hierarchies with the same paths are equal wherever they were read.
     """
 
     paths: tuple[tuple[str, ...], ...]
-    source: str = "<rows>"
+    source: str = field(default="<rows>", compare=False)
     _leaf: dict[str, int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -69,6 +72,16 @@ class Hierarchy:
             different parents; two different roots.
         """
         return _build(enumerate(rows, start=1), source)
+
+    @property
+    def digest(self) -> str:
+        """SHA-256 (hex) of the hierarchy's content: its leaf-to-root paths sorted by leaf, as compact JSON.
+
+        Results and certificates name a hierarchy by this digest, never by the path of a
+        file on the publisher's machine.
+        """
+        text = json.dumps(sorted(list(path) for path in self.paths), ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
     @property
     def height(self) -> int:

@@ -33,7 +33,7 @@ import pandas as pd
 from verifier.errors import DataError, InputFileNotFoundError, MechanismError
 from verifier.literal import Domain, LiteralError, parse_exact
 
-__all__ = ["Mechanism", "IntervalMechanism", "AnyMechanism", "load_mechanism", "parse_mechanism", "write_mechanism"]
+__all__ = ["Mechanism", "IntervalMechanism", "AnyMechanism", "load_mechanism", "parse_mechanism", "mechanism_csv"]
 
 Row = tuple[Fraction, ...]
 _PROBABILITY = Domain(lower=Fraction(0), upper=Fraction(1))
@@ -419,7 +419,10 @@ def load_mechanism(path: str | Path) -> Mechanism:
     return parse_mechanism(rows, source=str(path))
 
 
-def write_mechanism(mechanism: Mechanism, path: str | Path) -> None:
-    """Write ``mechanism`` as a CSV that :func:`load_mechanism` reads back exactly."""
-    with Path(path).open("w", newline="", encoding="utf-8") as handle:
-        csv.writer(handle).writerows(mechanism.to_rows())
+def mechanism_csv(mechanism: Mechanism) -> str:
+    """The mechanism as the CSV text :func:`load_mechanism` reads back exactly (``value,<bucket>,...``)."""
+    import io
+
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(mechanism.to_rows())
+    return buffer.getvalue()

@@ -21,7 +21,7 @@ interval that contains the true level. ``erf`` is summed from the positive serie
 most ``2t``; beyond ``x² ≥ 280`` only ``0 ≤ erfc(x) ≤ e^{-x²} < 2^{-400}`` is used. The
 parameters (b, σ, boundaries, values) stay exact rationals.
 
-A noise mechanism is published as a small TOML file (:func:`write_noise_spec`), which
+A noise mechanism is published as a small TOML file (:meth:`NoiseSpec.to_toml`), which
 ``privcert measure --mechanism`` reads like a matrix CSV.
 """
 
@@ -42,7 +42,7 @@ from verifier.literal import Domain, LiteralError, parse_exact
 from verifier.mechanism import IntervalMechanism
 
 __all__ = ["Noise", "NoiseSpec", "GRID_BITS", "WORKING_BITS", "noise_mechanism", "bucket_labels",
-           "load_noise_spec", "write_noise_spec", "parse_rational"]
+           "load_noise_spec", "parse_noise_spec", "parse_rational"]
 
 Noise = Literal["laplace", "gaussian"]
 NOISES: tuple[str, ...] = ("laplace", "gaussian")
@@ -224,11 +224,6 @@ class NoiseSpec:
                 f"boundaries = {strings(self.boundaries)}\nvalues = {strings(self.values)}\n")
 
 
-def write_noise_spec(spec: NoiseSpec, path: str | Path) -> None:
-    """Write ``spec`` as TOML (:func:`load_noise_spec` reads it back exactly)."""
-    Path(path).write_text(spec.to_toml(), encoding="utf-8")
-
-
 def load_noise_spec(path: str | Path) -> NoiseSpec:
     """Read a noise mechanism TOML file: ``noise``, ``scale``, ``boundaries``, ``values``.
 
@@ -244,8 +239,18 @@ def load_noise_spec(path: str | Path) -> NoiseSpec:
     if not path.is_file():
         raise InputFileNotFoundError(f"{path}: mechanism file not found")
     try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"), parse_float=str)
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise MechanismError(f"{path}: cannot read the noise mechanism: {error}") from error
+    return parse_noise_spec(text, source=str(path))
+
+
+def parse_noise_spec(text: str, *, source: str = "<noise mechanism>") -> NoiseSpec:
+    """A noise mechanism from its TOML text (:func:`load_noise_spec`; errors name ``source``)."""
+    path = source
+    try:
+        document = tomllib.loads(text, parse_float=str)
+    except tomllib.TOMLDecodeError as error:
         raise MechanismError(f"{path}: cannot read the noise mechanism as TOML: {error}") from error
     keys = ("noise", "scale", "boundaries", "values")
     unknown = sorted(set(document) - set(keys))

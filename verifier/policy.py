@@ -184,11 +184,19 @@ def load_policy(path: str | Path) -> Policy:
 
 
 def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = None,
-                 hierarchies: Mapping[str, Hierarchy] | None = None) -> Policy:
+                 hierarchies: Mapping[str, Hierarchy] | None = None, read_files: bool = True) -> Policy:
     """Parse policy text; relative file names are resolved against ``base``.
 
     ``hierarchies`` gives an attribute's hierarchy instead of reading the file the policy
-    names for it (a certificate carries the hierarchies it was measured with).
+    names for it (a certificate carries the hierarchies it was measured with). With
+    ``read_files=False`` no file the policy names is read (a certificate's policy: its
+    hierarchies must be given, a population table is left out), so a signed policy can
+    never make a reader's machine open a file of its choosing.
+
+    Raises
+    ------
+    PolicyError
+        The text breaks the schema, or (``read_files=False``) a hierarchy is not given.
     """
     try:
         document = tomllib.loads(text, parse_float=Decimal)
@@ -206,7 +214,7 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
     declared = read.table(document["sensitive"], "sensitive")
     if not declared:
         read.fail("sensitive", "at least one [sensitive.NAME] table", "an empty table")
-    sensitive = tuple(_sensitive(read, name, body, qi, base, (hierarchies or {}).get(name))
+    sensitive = tuple(_sensitive(read, name, body, qi, base, (hierarchies or {}).get(name), read_files)
                       for name, body in declared.items())
     by_name = {s.name: s for s in sensitive}
     joint = _joint(read, document.get("joint"), by_name)
@@ -220,7 +228,7 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
         else Fraction(1, 5)
     )
 
-    risk_inputs = parse_risk_section(read, document.get("risk"), qi, base)
+    risk_inputs = parse_risk_section(read, document.get("risk"), qi, base, read_files)
     tables = document["require"]
     if not isinstance(tables, list) or not tables:
         read.fail("require", "one or more [[require]] tables", describe(tables))
@@ -243,7 +251,8 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
     )
 
 
-def _sensitive(read: Reader, name: str, body: Any, qi: tuple[str, ...], base: Path, given: Hierarchy | None) -> Sensitive:
+def _sensitive(read: Reader, name: str, body: Any, qi: tuple[str, ...], base: Path, given: Hierarchy | None,
+               read_files: bool) -> Sensitive:
     key = f"sensitive.{name}"
     body = read.table(body, key)
     read.keys(body, key, allowed=_SENSITIVE_KEYS)
@@ -266,6 +275,8 @@ def _sensitive(read: Reader, name: str, body: Any, qi: tuple[str, ...], base: Pa
         if kind != "categorical":
             read.fail(f"{key}.hierarchy", "a hierarchy only for a categorical attribute", f"a {kind} attribute")
         file = base / read.string(body["hierarchy"], f"{key}.hierarchy")
+        if given is None and not read_files:
+            read.fail(f"{key}.hierarchy", "the hierarchy's content (a certificate carries it)", "none given")
         try:
             hierarchy = given if given is not None else load_hierarchy(file)
         except (HierarchyError, InputFileNotFoundError) as error:

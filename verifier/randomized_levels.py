@@ -18,6 +18,8 @@ overrides (the command line's ``--mechanism``, ``--mode`` and ``--k``).
 
 from __future__ import annotations
 
+import csv
+import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -26,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from verifier._mechanism_policy import MODES, MechanismPolicy, Mode
 from verifier.counts import CountTable
 from verifier.errors import PolicyError
-from verifier.mechanism import AnyMechanism, load_mechanism
+from verifier.mechanism import AnyMechanism, load_mechanism, parse_mechanism
 from verifier.randomized_release import publisher_measurements, trivial_level
 from verifier.results import Level, Measurement, jsonable
 
@@ -34,6 +36,7 @@ if TYPE_CHECKING:
     from verifier.policy import Policy
 
 __all__ = ["DerivationStep", "ImpliedLevel", "Implications", "RandomizedLevels", "MechanismChoice", "read_mechanism",
+           "mechanism_from_text",
            "mechanism_settings", "randomized_levels"]
 
 
@@ -113,12 +116,15 @@ class MechanismChoice:
     attribute
         The randomized attribute when the policy declares no ``[mechanism]`` (default: the
         first sensitive attribute).
+    given
+        The mechanism itself, instead of reading its file (a certificate carries it).
     """
 
     file: Path | None = None
     mode: str | None = None
     ks: tuple[int, ...] = ()
     attribute: str | None = None
+    given: AnyMechanism | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +135,8 @@ class RandomizedLevels:
     mechanism: str
     measurements: tuple[Measurement, ...]
     implied: tuple[ImpliedLevel, ...] = ()
+    file: Path | None = field(default=None, compare=False)
+    """The mechanism file read (``None`` when the mechanism was given): not in the JSON, which names the file only."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -152,6 +160,15 @@ def read_mechanism(path: Path) -> AnyMechanism:
 
         return load_noise_spec(path).mechanism()
     return load_mechanism(path)
+
+
+def mechanism_from_text(name: str, text: str) -> AnyMechanism:
+    """A mechanism from the text of its file (a certificate carries it): CSV, or noise TOML for ``.toml``."""
+    if name.lower().endswith(".toml"):
+        from verifier.noise_mechanism import parse_noise_spec
+
+        return parse_noise_spec(text, source=name).mechanism()
+    return parse_mechanism(list(csv.reader(io.StringIO(text, newline=""))), source=name)
 
 
 def mechanism_settings(policy: Policy | None, choice: MechanismChoice) -> MechanismPolicy | None:
@@ -185,7 +202,8 @@ def mechanism_settings(policy: Policy | None, choice: MechanismChoice) -> Mechan
 
 
 def randomized_levels(tables: Mapping[Any, CountTable], settings: MechanismPolicy, *, policy: Policy | None = None,
-                      implications: Implications | None = None) -> RandomizedLevels:
+                      implications: Implications | None = None,
+                      given: AnyMechanism | None = None) -> RandomizedLevels:
     """Every randomized level of a run (publisher mode), or ε-LDP and what it implies (auditor mode).
 
     Parameters
@@ -199,13 +217,16 @@ def randomized_levels(tables: Mapping[Any, CountTable], settings: MechanismPolic
         measured too (with the attribute's hierarchy for ``hierarchical``).
     implications
         Auditor mode's implication map (:class:`Implications`); required in auditor mode.
+    given
+        The mechanism, instead of reading ``settings.file``.
 
     Raises
     ------
     PolicyError
         The mechanism's attribute was not measured, or auditor mode without ``implications``.
     """
-    loaded = read_mechanism(settings.file)
+    loaded = given if given is not None else read_mechanism(settings.file)
+    file = None if given is not None else settings.file
     if settings.attribute not in tables:
         raise PolicyError(f"mechanism attribute {settings.attribute!r} is not a measured sensitive attribute")
     table = tables[settings.attribute]
@@ -214,11 +235,11 @@ def randomized_levels(tables: Mapping[Any, CountTable], settings: MechanismPolic
             raise PolicyError("auditor mode needs the implication map: use privcert.api.audit, or pass "
                               "implications=theory.answers.auditor_mode.audit_release")
         measured, implied = implications(table, loaded, settings.ks)
-        return RandomizedLevels("auditor", str(settings.file), (measured,), implied)
+        return RandomizedLevels("auditor", settings.file.name, (measured,), implied, file)
     requirements = policy.requirements if policy is not None else ()
     named = dict.fromkeys(r.distance for r in requirements
                           if r.model == "stochastic_t_closeness" and r.distance not in (None, "multiplicative"))
     hierarchy = policy.hierarchies.get(settings.attribute) if policy is not None else None
     distances = tuple((d, hierarchy if d == "hierarchical" else None) for d in named)
-    return RandomizedLevels("publisher", str(settings.file),
-                            publisher_measurements(table, loaded, settings.ks, distances))  # type: ignore[arg-type]
+    return RandomizedLevels("publisher", settings.file.name,
+                            publisher_measurements(table, loaded, settings.ks, distances), (), file)  # type: ignore[arg-type]
