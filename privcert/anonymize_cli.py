@@ -38,7 +38,7 @@ Ordinal = Annotated[list[str], typer.Option(
 
 
 def _names(text: str, option: str) -> list[str]:
-    names = [name.strip() for name in text.split(",")]
+    names = text.split(",")  # names as written: 'zip ' is not the column 'zip'
     if not all(names):
         raise PolicyError(f"{option}: expected column names separated by ',', found {text!r}")
     return names
@@ -48,9 +48,9 @@ def _orders(items: list[str]) -> dict[str, list[str]]:
     orders = {}
     for item in items:
         name, equals, values = item.partition("=")
-        if not equals or not name.strip():
+        if not equals or not name:
             raise PolicyError(f"--ordinal: expected NAME=a,b,c, found {item!r}")
-        orders[name.strip()] = _names(values, f"--ordinal {name.strip()}")
+        orders[name] = _names(values, f"--ordinal {name}")
     return orders
 
 

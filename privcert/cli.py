@@ -176,7 +176,7 @@ def _reporting_errors() -> Iterator[None]:
 
 
 def _split(text: str, option: str, separator: str = ",") -> tuple[str, ...]:
-    items = tuple(item.strip() for item in text.split(separator))
+    items = tuple(text.split(separator))  # names as written: 'zip ' is not the column 'zip'
     if not all(items):
         raise PolicyError(f"{option}: expected names separated by {separator!r}, found {text!r}")
     repeated = next((item for index, item in enumerate(items) if item in items[:index]), None)
@@ -190,7 +190,6 @@ def _assignments(values: list[str], option: str, names: tuple[str, ...], parse: 
     out: dict[str, T] = {}
     for value in values:
         name, equals, rest = value.partition("=")
-        name = name.strip()
         if not equals or not rest.strip():
             raise PolicyError(f"{option}: expected NAME=VALUE, found {value!r}")
         if name not in names:

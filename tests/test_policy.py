@@ -302,9 +302,11 @@ def test_groups(folder: Path) -> None:
 
 
 def test_numerical_domain_values_compare_like_csv_numbers(folder: Path) -> None:
-    text = HEAD.replace('"numerical"', '"numerical"\ndomain = [3000, 4000.0, 0.5]') + K
+    text = HEAD.replace('"numerical"', '"numerical"\ndomain = [3000, 4000.0, 0.1, 1e999999999]') + K
     order = _parse(text, folder).sensitive[0].spec.order
-    assert order == (3000, 4000, 0.5) and [type(v) for v in order] == [int, int, float]
+    # exact, as a numerical cell is read: 0.1 is one tenth (never the float above it), 1e999999999 builds no integer
+    assert order == (3000, 4000, Decimal("0.1"), Decimal("1e999999999"))
+    assert [type(v) for v in order] == [int, int, Decimal, Decimal]
 
 
 def test_paths_are_relative_to_the_policy_file(folder: Path) -> None:

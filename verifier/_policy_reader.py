@@ -39,11 +39,6 @@ def describe(value: Any) -> str:
     return f"the {type(value).__name__} {value}"
 
 
-def _exact(value: Decimal) -> int | float:
-    """A declared domain value as pandas reads it from a CSV: an integer, else a float."""
-    return int(value) if value == value.to_integral_value() else float(value)
-
-
 @dataclass(frozen=True)
 class Reader:
     """Checks values of the policy file ``source``."""
@@ -159,7 +154,15 @@ class Reader:
         return number
 
     def values(self, value: Any, key: str, *, numeric: bool = False) -> tuple[Any, ...]:
-        """A non-empty array of distinct scalar values (numbers only when ``numeric``)."""
+        """A non-empty array of distinct scalar values.
+
+        With ``numeric``, numbers only, each read exactly by the grammar of a numerical
+        cell (:func:`verifier.counts.exact_number`: ``0.1`` is one tenth, never a binary
+        float); otherwise strings and numbers, a number standing for its text as written
+        (``1`` matches the cell ``1``, ``0.10`` the cell ``0.10``).
+        """
+        from verifier.counts import exact_number
+
         expected = "a non-empty array of distinct " + ("numbers" if numeric else "strings or numbers")
         if not isinstance(value, list) or not value:
             self.fail(key, expected, describe(value))
@@ -168,7 +171,7 @@ class Reader:
             scalar = isinstance(item, (int, Decimal)) and not isinstance(item, bool)
             if not scalar and (numeric or not isinstance(item, str)):
                 self.fail(key, expected, f"{describe(item)} in the array")
-            out.append(_exact(Decimal(item)) if scalar else item)
+            out.append(exact_number(str(item)) if numeric else str(item))
         if len(set(out)) != len(out):
             repeated = sorted({repr(v) for v in out if out.count(v) > 1})
             self.fail(key, expected, f"{', '.join(repeated)} repeated")

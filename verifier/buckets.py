@@ -128,12 +128,15 @@ class Groups:
         return cls(tuple((str(name), tuple(values)) for name, values in mapping.items()))
 
     def assign(self, table: CountTable) -> tuple[np.ndarray, tuple[Any, ...]]:
-        group_of = {str(value): j for j, (_, values) in enumerate(self.groups) for value in values}
+        group_of = {value: j for j, (_, values) in enumerate(self.groups) for value in values}
         labels = tuple(name for name, _ in self.groups)
         inside = np.zeros((table.m, len(labels)), dtype=bool)
         for i, value in enumerate(table.values):
-            if value is not None and str(value) in group_of:
-                inside[i, group_of[str(value)]] = True
+            if value is None:
+                continue
+            group = group_of.get(value, group_of.get(str(value)))
+            if group is not None:
+                inside[i, group] = True
         _require_one_each(table, inside, labels, "group")
         return np.argmax(inside, axis=1).astype(np.int64), labels
 
@@ -168,15 +171,25 @@ class EqualFrequency:
                 f"found {table.spec.kind!r}"
             )
         b, n = int(self.t) + 1, table.n
-        cumulative = np.concatenate([[0], np.cumsum(table.totals)]).astype(object)
-        scaled = cumulative * b
+        cumulative = [0, *np.cumsum(table.totals).tolist()]
         cuts = set()
-        for target in range(n, b * n, n):
-            above = int(np.searchsorted(scaled, target, side="left"))
-            below = int(np.searchsorted(scaled, scaled[above - 1], side="left"))
-            pick = above if scaled[above] - target <= target - scaled[above - 1] else below
-            if 0 < cumulative[pick] < n:
-                cuts.add(pick)
+        # The targets j·N/(t+1), j = 1..t, scaled by t + 1 to the integers j·N. Between two consecutive
+        # distinct scaled cumulative counts lo < hi, a target at or above their midpoint picks hi's
+        # first position, one below it lo's first position: each gap is settled by its smallest and
+        # largest target, so the work is linear in the values, however large t is.
+        first: dict[int, int] = {}
+        for position, count in enumerate(cumulative):
+            first.setdefault(count, position)
+        counts = sorted(first)
+        for lo, hi in zip(counts[:-1], counts[1:]):
+            smallest, largest = max(lo * b // n + 1, 1), min(hi * b // n, b - 1)
+            if smallest > largest:
+                continue
+            if 2 * largest * n >= (lo + hi) * b:
+                cuts.add(first[hi])
+            if 2 * smallest * n < (lo + hi) * b:
+                cuts.add(first[lo])
+        cuts = {pick for pick in cuts if 0 < cumulative[pick] < n}
         edges = [0, *sorted(cuts), table.m]
         mapping = np.searchsorted(np.array(sorted(cuts), dtype=np.int64), np.arange(table.m), side="right")
         labels = tuple(f"[{table.values[lo]}, {table.values[hi - 1]}]" for lo, hi in zip(edges[:-1], edges[1:]))

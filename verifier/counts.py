@@ -429,7 +429,10 @@ def check_columns(names: Sequence[Any], qi: Sequence[str], attributes: Sequence[
     present = set(names)
     missing = [c for c in dict.fromkeys(tuple(qi) + tuple(c for a in attributes for c in a.columns)) if c not in present]
     if missing:
-        raise DataError(f"{source}: column(s) {missing} not found; the table has columns {list(map(str, names))}")
+        spaced = [f"{name!r} (the table has {name.strip()!r}; names are read as written, spaces included)"
+                  for name in missing if isinstance(name, str) and name.strip() != name and name.strip() in present]
+        hint = f"; {', '.join(spaced)}" if spaced else ""
+        raise DataError(f"{source}: column(s) {missing} not found; the table has columns {list(map(str, names))}{hint}")
 
 
 def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str,
@@ -441,18 +444,14 @@ def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str,
         combined = np.zeros(len(frame), dtype=np.int64)
         for codes, uniques in parts:
             missing |= codes < 0
-            combined = combined * (len(uniques) + 1) + (codes + 1)
-        present, inverse = np.unique(combined[~missing], return_inverse=True)
+            # mixed radix, renumbered densely after every column: the key stays below N·(values + 1),
+            # so no product of the columns' cardinalities can overflow int64
+            combined = np.unique(combined * (len(uniques) + 1) + (codes + 1), return_inverse=True)[1].reshape(-1)
+        _, first, inverse = np.unique(combined[~missing], return_index=True, return_inverse=True)
         out = np.full(len(frame), -1, dtype=np.int64)
-        out[~missing] = inverse
-        labels = []
-        for key in present:
-            digits = []
-            for _, uniques in reversed(parts):
-                key, digit = divmod(int(key), len(uniques) + 1)
-                digits.append(uniques[digit - 1])
-            labels.append(tuple(reversed(digits)))
-        return out, tuple(labels)
+        out[~missing] = inverse.reshape(-1)
+        rows = np.flatnonzero(~missing)[first]
+        return out, tuple(tuple(uniques[codes[row]] for codes, uniques in parts) for row in rows.tolist())
 
     column = spec.columns[0]
     series = frame[column]
@@ -460,11 +459,16 @@ def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str,
         series = _exact_numbers(frame, series, column, source, locate)
     if spec.order is not None:
         domain = spec.order if spec.kind == "ordinal" else tuple(sorted(spec.order))
-        index = pd.Index(domain)
+        # an order is matched by text (a Parquet integer 3 is the declared "3"), a domain by exact value
+        ordinal = spec.kind == "ordinal"
+        index = pd.Index([str(v) if ordinal else v for v in domain], dtype=object)
         if index.has_duplicates:
             raise PolicyError(f"sensitive attribute {column!r}: the declared order/domain repeats a value")
-        codes = index.get_indexer(series).astype(np.int64)
-        outside = (codes < 0) & series.notna().to_numpy()
+        present, uniques = pd.factorize(series, use_na_sentinel=True)
+        keys = pd.Index([str(v) if ordinal else v for v in uniques.tolist()], dtype=object)
+        positions = np.append(index.get_indexer(keys).astype(np.int64), -1)
+        codes = positions[present]
+        outside = (codes < 0) & (present >= 0)
         if outside.any():
             position, where = locate(frame, (column,), outside)
             raise DataError(
@@ -484,24 +488,49 @@ _NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 def exact_number(text: str) -> int | Decimal | None:
-    """A numerical cell's exact value: an ``int`` of any size or an exact ``Decimal``.
+    """A numerical cell's exact value: an ``int`` or an exact ``Decimal``, at any length.
 
     Text is parsed as written (no float rounding: ``9007199254740993`` and
-    ``9007199254740992`` stay distinct); ``None`` when the text is not a finite decimal
-    number (``inf``, ``nan``, ``1,5``, ``12 kg``). Whitespace is data, so `` 5`` is not a
-    number.
+    ``9007199254740992`` stay distinct; no context rounding either:
+    ``1.00000000000000000000000000001`` is not ``1`` and ``1e-1000030`` is not ``0``);
+    ``None`` when the text is not a finite decimal number (``inf``, ``nan``, ``1,5``,
+    ``12 kg``). Whitespace is data, so `` 5`` is not a number. Trailing zeros are dropped
+    (``2.50`` is ``2.5``); an integral value is an ``int`` unless it has more than
+    :data:`INTEGER_DIGITS` digits (``1e999999999`` stays a ``Decimal``: no such integer is
+    ever built).
 
     Examples
     --------
     >>> exact_number("02138"), exact_number("2.50"), exact_number("1e3"), exact_number("inf")
     (2138, Decimal('2.5'), 1000, None)
+    >>> exact_number("1.00000000000000000000000000001"), exact_number("1e999999999")
+    (Decimal('1.00000000000000000000000000001'), Decimal('1E+999999999'))
     """
-    if _NUMBER.fullmatch(text) is None or len(text) > 400:
+    if _NUMBER.fullmatch(text) is None:
         return None
-    value = Decimal(text)
-    if value == value.to_integral_value():
-        return int(value)
-    return value.normalize()
+    sign, digits, exponent = Decimal(text).as_tuple()
+    assert isinstance(exponent, int)
+    coefficient = "".join(map(str, digits)).lstrip("0")
+    significant = coefficient.rstrip("0")
+    if not significant:
+        return 0
+    exponent += len(coefficient) - len(significant)
+    if exponent >= 0 and len(significant) + exponent <= INTEGER_DIGITS:
+        return (-1) ** sign * int(significant) * 10 ** exponent
+    return Decimal((sign, tuple(map(int, significant)), exponent))
+
+
+INTEGER_DIGITS = 4000
+"""The most digits a numerical cell's value has as an ``int``; longer integers stay exact ``Decimal`` values."""
+
+
+def _exact_cell(cell: Any) -> int | Decimal | None:
+    """A numerical cell of a text or object column (CSV text, Parquet decimal or big integer), exactly."""
+    if isinstance(cell, str):
+        return exact_number(cell)
+    if isinstance(cell, Decimal):
+        return exact_number(str(cell)) if cell.is_finite() else None
+    return int(cell) if isinstance(cell, int) and not isinstance(cell, bool) else None
 
 
 def _exact_numbers(frame: pd.DataFrame, series: pd.Series, column: str, source: str,
@@ -518,8 +547,7 @@ def _exact_numbers(frame: pd.DataFrame, series: pd.Series, column: str, source: 
                             f"holds {series.iloc[position]!r}; expected a finite number")
         return series
     codes, uniques = pd.factorize(series, use_na_sentinel=True)
-    parsed = [exact_number(text) if isinstance(text, str) else (
-        int(text) if isinstance(text, int) and not isinstance(text, bool) else None) for text in uniques.tolist()]
+    parsed = [_exact_cell(cell) for cell in uniques.tolist()]
     bad = [index for index, value in enumerate(parsed) if value is None]
     if bad:
         position, where = locate(frame, (column,), np.isin(codes, bad))

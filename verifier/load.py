@@ -18,11 +18,13 @@ Values as written
   byte that is not valid in the file's encoding (UTF-8 by default, with or without a
   byte-order mark) is an error naming the line.
 * Parquet columns keep their types; integer columns with missing values stay integers
-  (never floats), and list, struct or map columns are an error naming the column.
+  (never floats), and list, struct or map columns are an error naming the column. A
+  float NaN is an error naming the column and row: it is neither a value nor a missing
+  cell (a null is).
 * A directory is a Parquet dataset: every ``.parquet``/``.pq`` file under it, in path
   order (files whose name starts with ``_`` or ``.`` are skipped); Hive-style folders
   ``name=value`` add a column ``name`` whose values are text, as written in the folder
-  names.
+  names; a file holding a column of the same name is an error.
 """
 
 from __future__ import annotations
@@ -36,14 +38,16 @@ from typing import BinaryIO
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 import pyarrow.dataset as ds
+import pyarrow.parquet as pq
 
 from verifier.errors import DataError, InputFileNotFoundError
 from verifier.text_file import decode_error
 
 __all__ = ["load_table", "SUFFIXES", "parquet_files", "hive_columns", "parquet_dataset", "check_schema",
-           "release_format", "csv_header", "check_csv"]
+           "release_format", "csv_header", "check_csv", "refuse_nan"]
 
 SUFFIXES: tuple[str, ...] = (".csv", ".csv.gz", ".parquet", ".pq")
 """The file name endings :func:`load_table` accepts."""
@@ -102,7 +106,8 @@ def _read_csv(path: Path, encoding: str) -> pd.DataFrame:
         raise DataError(decode_error(path, raw, encoding, error)) from error
     except LookupError as error:
         raise DataError(f"{path}: unknown encoding {encoding!r}") from error
-    header = next(csv.reader(io.StringIO(text[: text.find("\n") + 1 or len(text)])), [])
+    # the header is the first record, which may span lines (a quoted line break in a name)
+    header = next(csv.reader(io.StringIO(text, newline="")), [])
     _check_header(path, header)
     invalid: list[pacsv.InvalidRow] = []
 
@@ -124,7 +129,7 @@ def _read_csv(path: Path, encoding: str) -> pd.DataFrame:
     except pa.ArrowInvalid as error:
         raise DataError(f"{path}: cannot read the file as CSV: {error}") from error
     if invalid:
-        reader = csv.reader(io.StringIO(text))
+        reader = csv.reader(io.StringIO(text, newline=""))
         line, fields = next(((reader.line_num, len(row)) for row in reader if row and len(row) != len(header)),
                             (0, invalid[0].actual_columns))
         raise DataError(f"{path}: line {line}: expected {len(header)} fields as in the header, found {fields}; "
@@ -225,8 +230,22 @@ def parquet_files(path: Path) -> list[Path]:
 
 
 def hive_columns(path: Path, files: list[Path]) -> tuple[str, ...]:
-    """The Hive partition columns (``name=value`` folders) of a dataset directory."""
-    return tuple(part.partition("=")[0] for part in files[0].relative_to(path).parts[:-1] if "=" in part)
+    """The Hive partition columns (``name=value`` folders) of a dataset directory.
+
+    Raises
+    ------
+    DataError
+        A partition column is also a column of one of the files (which one would be read is
+        not defined).
+    """
+    names = tuple(part.partition("=")[0] for part in files[0].relative_to(path).parts[:-1] if "=" in part)
+    for file in files if names else ():
+        clash = [name for name in names if name in pq.read_schema(file).names]
+        if clash:
+            raise DataError(f"{path}: the folder names set column(s) {clash} (Hive partitions name=value) and "
+                            f"{file.relative_to(path)} holds column(s) of the same name; expected each column in "
+                            "one place")
+    return names
 
 
 def parquet_dataset(path: Path) -> ds.Dataset:
@@ -248,7 +267,23 @@ def _read_parquet(path: Path) -> pd.DataFrame:
         table = dataset.to_table()
     except (pa.ArrowException, OSError) as error:
         raise DataError(f"{path}: cannot read the file as Parquet: {error}") from error
+    refuse_nan(str(path), table)
     return table.to_pandas(integer_object_nulls=True)
+
+
+def refuse_nan(source: str, table: pa.Table, *, rows: bool = True) -> None:
+    """Refuse a float NaN: it is neither a value nor a missing cell (a null is).
+
+    The error names the column and, when ``rows`` (the table is the release, not its
+    distinct values), the row.
+    """
+    for name, column in zip(table.column_names, table.columns):
+        if pa.types.is_floating(column.type):
+            nan = pc.fill_null(pc.is_nan(column), False)
+            if pc.any(nan).as_py():
+                where = f", row {int(pc.index(nan, True).as_py()) + 1}" if rows else ""
+                raise DataError(f"{source}: column {name!r}{where}: holds the float NaN (not a number); expected a "
+                                "number, or a null for a missing value")
 
 
 def load_table(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:

@@ -21,17 +21,20 @@ grammar of :mod:`verifier.literal` (never as binary floats).
 from __future__ import annotations
 
 import csv
+import io
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from fractions import Fraction
 from pathlib import Path
+
 import numpy as np
 import pandas as pd
 
 from verifier.errors import DataError, InputFileNotFoundError, MechanismError
 from verifier.literal import Domain, LiteralError, parse_exact
+from verifier.text_file import read_text
 
 __all__ = ["Mechanism", "IntervalMechanism", "AnyMechanism", "load_mechanism", "parse_mechanism", "mechanism_csv"]
 
@@ -346,8 +349,9 @@ AnyMechanism = Mechanism | IntervalMechanism
 def parse_mechanism(rows: Sequence[Sequence[str]], *, source: str = "<mechanism>") -> Mechanism:
     """A mechanism from CSV rows: header ``value,<bucket>,...``, one row per true value.
 
-    Every error names ``source``, the line (counting the header as line 1) and the
-    column (by its header).
+    True values and bucket labels are read as written, like the release's cells (`` flu``
+    is not ``flu``); the probabilities may carry spaces. Every error names ``source``, the
+    line (counting the header as line 1) and the column (by its header).
 
     Raises
     ------
@@ -362,7 +366,7 @@ def parse_mechanism(rows: Sequence[Sequence[str]], *, source: str = "<mechanism>
     """
     if not rows:
         raise MechanismError(f"{source}: expected a header 'value,<bucket>,...', found an empty file")
-    header = [cell.strip() for cell in rows[0]]
+    header = list(rows[0])
     if not header or header[0] != "value":
         raise MechanismError(f"{source}, line 1, column 1: expected the header 'value', found {header[0] if header else ''!r}")
     buckets = header[1:]
@@ -376,11 +380,11 @@ def parse_mechanism(rows: Sequence[Sequence[str]], *, source: str = "<mechanism>
     values: list[str] = []
     matrix: list[Row] = []
     for line, row in enumerate(rows[1:], start=2):
-        if not any(cell.strip() for cell in row):
+        if not any(row):
             continue
         if len(row) != len(header):
             raise MechanismError(f"{source}, line {line}: expected {len(header)} cells (as the header), found {len(row)}")
-        value = row[0].strip()
+        value = row[0]
         if value in values:
             raise MechanismError(f"{source}, line {line}, column 'value': true value {value!r} is already on line "
                                  f"{values.index(value) + 2}")
@@ -411,18 +415,16 @@ def load_mechanism(path: str | Path) -> Mechanism:
     path = Path(path)
     if not path.is_file():
         raise InputFileNotFoundError(f"{path}: mechanism file not found")
+    text = read_text(path, kind=MechanismError)
     try:
-        with path.open(newline="", encoding="utf-8") as handle:
-            rows = list(csv.reader(handle))
-    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        rows = list(csv.reader(io.StringIO(text, newline="")))
+    except csv.Error as error:
         raise MechanismError(f"{path}: cannot read the file as CSV: {error}") from error
     return parse_mechanism(rows, source=str(path))
 
 
 def mechanism_csv(mechanism: Mechanism) -> str:
     """The mechanism as the CSV text :func:`load_mechanism` reads back exactly (``value,<bucket>,...``)."""
-    import io
-
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(mechanism.to_rows())
     return buffer.getvalue()

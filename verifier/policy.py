@@ -318,7 +318,8 @@ def _buckets(read: Reader, value: Any, key: str, kind: str) -> Bucketing:
         table = read.table(value, key)
         if not table:
             read.fail(key, "at least one group NAME = [values]", "an empty table")
-        return _built(read, key, Groups.from_mapping, {name: read.values(v, f"{key}.{name}") for name, v in table.items()})
+        return _built(read, key, Groups.from_mapping, {name: read.values(v, f"{key}.{name}", numeric=kind == "numerical")
+                                                         for name, v in table.items()})
     return _built(read, key, EqualFrequency, read.integer(value, key, minimum=1))
 
 

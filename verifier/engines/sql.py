@@ -26,7 +26,7 @@ from verifier.counts import AttributeSpec, Classes, CountTable, check_columns, c
 from verifier.engines import EngineName, Phase, ignore_phase
 from verifier.engines.locate import release_locator
 from verifier.errors import DataError
-from verifier.load import check_csv, check_schema, csv_header, parquet_files, release_format
+from verifier.load import check_csv, check_schema, csv_header, parquet_files, refuse_nan, release_format
 
 __all__ = ["COUNT", "RELATION", "quote", "aggregation", "split_sets", "EngineReadError", "Runner", "SqlEngine",
            "first_lines"]
@@ -132,7 +132,9 @@ class SqlEngine(ABC):
                 check_columns(schema.names, qi, attributes, source)
                 partitions = len(parquet_files(path)) if path.is_dir() else 1
                 phase("scan", 0, 1, f"aggregation over {partitions:,} partition(s)")
-                frames = split_sets(run(aggregation(qi, sets)), qi, sets)
+                result = run(aggregation(qi, sets))
+                refuse_nan(str(path), result, rows=False)
+                frames = split_sets(result, qi, sets)
                 rows = int(frames[0][1].sum())
                 phase("group", 1, 1, f"aggregation, {rows:,} rows in {partitions:,} partition(s)")
         except EngineReadError as error:
