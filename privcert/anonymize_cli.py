@@ -32,7 +32,7 @@ Qi = Annotated[str, typer.Option("--qi", metavar="NAMES", help="Quasi-identifier
 Sensitive = Annotated[str, typer.Option("--sensitive", metavar="NAMES", help="The numerical confidential attribute.")]
 K = Annotated[int, typer.Option("--k", metavar="K,...", help="Minimum class size.")]
 Out = Annotated[Path, typer.Option("--out", metavar="FILE", help="Where to write the release (CSV or Parquet).")]
-Seed = Annotated[int, typer.Option("--seed", metavar="N", help="Seed of the tie-breaking shuffle.")]
+Seed = Annotated[int, typer.Option("--seed", metavar="N", min=0, help="Seed of the tie-breaking shuffle (an integer ≥ 0).")]
 Ordinal = Annotated[list[str], typer.Option(
     "--ordinal", metavar="NAME=ORDER", help="NAME=a,b,c: a categorical quasi-identifier and its order, lowest first (repeatable).")]
 

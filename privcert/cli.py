@@ -134,6 +134,12 @@ def main() -> None:
     # collector its passes over them while the interpreter shuts down (about 0.3-0.5 s
     # after pandas and sympy are loaded). The memory goes with the process.
     gc.freeze()
+    if code == INTERRUPTED:
+        # Interrupted, native worker threads (Arrow's CSV reader, DuckDB) may still be running: tearing
+        # the interpreter down under them can abort (exit 134). Every finally block has run by now and
+        # the output is flushed, so the process ends without finalization.
+        sys.stderr.flush()
+        os._exit(INTERRUPTED)
     sys.exit(code or 0)
 
 

@@ -8,6 +8,7 @@ a policy's ``[mechanism]``); the levels are measured by :func:`privcert.api.meas
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,12 +23,13 @@ __all__ = ["parse_ks", "mechanism_choice", "print_randomized"]
 
 
 def parse_ks(text: str | None, option: str = "--k") -> tuple[int, ...]:
-    """``2,5,10`` → ``(2, 5, 10)``; every item an integer ≥ 1."""
+    """``2,5,10`` → ``(2, 5, 10)``; every item an integer from 1 to 10^18 (ASCII digits)."""
     if text is None:
         return ()
     items = [item.strip() for item in text.split(",")]
-    if not all(item.isdigit() and int(item) >= 1 for item in items):
-        raise PolicyError(f"{option}: expected integers ≥ 1 separated by ',', found {text!r}")
+    if not all(re.fullmatch(r"[0-9]{1,18}", item) and int(item) >= 1 for item in items):
+        raise PolicyError(f"{option}: expected integers from 1 to 10^18 separated by ',', found {text[:80]!r}"
+                          + (f" ({len(text):,} characters)" if len(text) > 80 else ""))
     return tuple(dict.fromkeys(int(item) for item in items))
 
 

@@ -7,6 +7,7 @@ definition or claim id, or a malformed ``--param``; the message lists the valid 
 from __future__ import annotations
 
 import json
+import math
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypedDict
@@ -20,6 +21,8 @@ app = typer.Typer(help="Reason about privacy definitions: claims, implications, 
 
 
 MAX_N = 8
+WITNESS_MAX_N = 10_000
+"""The most records a witness table may have: it is built and re-measured exactly, record by record."""
 """Largest table searched by Z3 from the command line (the search grows exponentially in N)."""
 
 MAP_FORMATS = (".svg", ".png", ".pdf")
@@ -55,6 +58,12 @@ def _params(pairs: list[str]) -> dict[str, int]:
         except ValueError:
             _fail(f"--param {pair!r}: expected an integer or true/false value, found {value!r}")
     return parsed
+
+
+def _check_timeout(seconds: float) -> None:
+    """Exit 2 unless ``--timeout`` is a positive, finite number of seconds (``nan`` and ``inf`` are not)."""
+    if not (math.isfinite(seconds) and seconds > 0):
+        _fail(f"--timeout {seconds}: expected a positive, finite number of seconds")
 
 
 def _level(text: str | None, option: str = "--level") -> sympy.Expr | None:
@@ -124,6 +133,7 @@ def claims(
         from theory.checks import check_all
         from theory.claims.catalog import all_claims
 
+        _check_timeout(timeout)
         outcomes = check_all(deep=True, max_n=max_n, timeout_s=timeout)
         rows = [claim_row(item, outcomes[item.id]) for item in all_claims()]
     else:
@@ -233,6 +243,7 @@ def refute(
     timeout: float = typer.Option(10.0, "--timeout", metavar="SECONDS", help="Seconds per Z3 call."),
 ) -> None:
     """Search (Z3) for a counterexample to a claim's printed and corrected forms."""
+    _check_timeout(timeout)
     from theory.claims.catalog import UnknownClaimError, claim
     from theory.search.refute import refute_claim
     from theory.status_cache import counterexample_json
@@ -259,6 +270,7 @@ def witness(
     param: list[str] = typer.Option([], "--param", metavar="NAME=VALUE", help="NAME=VALUE: N, k, k_premise, k_conclusion, k_t, k_DP, classwise."),
 ) -> None:
     """A table satisfying A at a fixed level whose B level exceeds BOUND."""
+    import sympy
     from verifier.display import exact_text
 
     from theory.answers.explain import level_text
@@ -268,10 +280,16 @@ def witness(
     _definition(premise)
     _definition(conclusion)
     value = _level(bound, "--bound")
+    params = _params(param)
+    if not 1 <= params.get("N", 1) <= WITNESS_MAX_N:
+        _fail(f"--param N={params['N']}: expected 1 ≤ N ≤ {WITNESS_MAX_N:,} (the witness is a table of N records, "
+              "built and re-measured exactly)")
     try:
-        found = find(premise, conclusion, value, params=_params(param))
+        found = find(premise, conclusion, value, params=params)
     except NoWitnessError as error:
         _fail(str(error))
+    except (OverflowError, sympy.PrecisionExhausted) as error:
+        _fail(f"--bound {bound}: too large to build a witness table exactly ({type(error).__name__})")
     premise_level = _own_units(premise, found.premise_level)
     conclusion_level = _own_units(conclusion, found.conclusion_level)
     typer.echo(json.dumps({

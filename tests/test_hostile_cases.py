@@ -213,3 +213,76 @@ def test_names_are_taken_as_written(tmp_path: Path) -> None:
     data = _write(tmp_path / "release.csv", "zip,disease\n1,flu\n1,cold\n")
     code, output = _run("measure", data, "--qi", "zip ", "--sensitive", "disease")
     assert code == 2 and "['zip '] not found" in output and "the table has 'zip'" in output
+
+
+# --- bounded work and bad options: exit 2 naming the option, never a hang or a traceback -----------
+
+@pytest.mark.parametrize("args, expected", [
+    (["--l", "9" * 5000], "--l: expected integers from 1 to 10^18"),
+    (["--l", "²"], "--l: expected integers from 1 to 10^18"),
+])
+def test_integer_options_are_bounded(tmp_path: Path, args: list[str], expected: str) -> None:
+    data = _write(tmp_path / "release.csv", "zip,disease\n1,flu\n1,cold\n")
+    code, output = _run("measure", data, "--qi", "zip", "--sensitive", "disease", *args)
+    assert code == 2 and expected in output and len(output) < 400
+
+
+def test_a_deeply_nested_policy_is_an_error(tmp_path: Path) -> None:
+    data = _write(tmp_path / "release.csv", "zip,disease\n1,flu\n1,cold\n")
+    policy = _write(tmp_path / "policy.toml", POLICY_HEAD + "x = " + "[" * 50_000 + "]" * 50_000 + "\n")
+    code, output = _run("audit", data, "--policy", policy)
+    assert code == 2 and "policy.toml: arrays or tables nested too deeply" in output
+
+
+def test_a_negative_seed_is_refused(tmp_path: Path) -> None:
+    data = _write(tmp_path / "release.csv", "zip,disease\n1,flu\n1,cold\n")
+    code, output = _run("anonymize", "rr", data, "--sensitive", "disease", "--keep", "1/2", "--out",
+                        tmp_path / "out.csv", "--seed", "-5")
+    assert code == 2 and "--seed" in output and not (tmp_path / "out.csv").exists()
+
+
+def test_randomized_response_over_too_many_values_says_so(tmp_path: Path) -> None:
+    data = _write(tmp_path / "release.csv", "zip,disease\n" + "".join(f"1,d{i}\n" for i in range(1_001)))
+    code, output = _run("anonymize", "rr", data, "--sensitive", "disease", "--keep", "1/2", "--out",
+                        tmp_path / "out.csv")
+    assert code == 2 and "1,001 distinct values" in output and "at most 1,000" in output
+
+
+def test_tiny_laplace_noise_is_written_and_read_back(tmp_path: Path) -> None:
+    # b = 10^-30: exp(-x/b) for x = 0.1 is far below any float; its enclosure widens to [0, 2^-1792]
+    data = _write(tmp_path / "release.csv", "zip,salary\n1,0.1\n1,0.2\n2,0.1\n2,0.3\n")
+    code, output = _run("anonymize", "noise", data, "--sensitive", "salary", "--scale", "1e-30", "--buckets", "0,1",
+                        "--out", tmp_path / "noisy.csv")
+    assert code == 0, output
+    code, output = _run("measure", tmp_path / "noisy.csv", "--qi", "zip", "--sensitive", "salary",
+                        "--mechanism", tmp_path / "noisy.mechanism.toml", "--mode", "auditor")
+    assert code == 0 and "model: ldp  level: between 0 and ∞ (not exact)" in output, output
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["refute", "ekenstedt2022:lemma1", "--timeout", "nan"], "--timeout nan: expected a positive, finite number"),
+    (["refute", "ekenstedt2022:lemma1", "--timeout", "-1"], "--timeout -1.0: expected a positive, finite number"),
+    (["witness", "multiplicative_t_closeness", "ldp", "--bound", "2", "--param", "N=1000000000"],
+     "--param N=1000000000: expected 1 ≤ N ≤ 10,000"),
+    (["witness", "multiplicative_t_closeness", "ldp", "--bound", "e^1000", "--param", "N=3"],
+     "--bound e^1000: too large to build a witness table exactly"),
+])
+def test_theory_sizes_are_bounded(args: list[str], expected: str) -> None:
+    code, output = _run("theory", *args)
+    assert code == 2 and expected in output, output
+
+
+def test_a_value_missing_from_a_large_hierarchy_gives_a_short_message(tmp_path: Path) -> None:
+    hierarchy = _write(tmp_path / "h.csv", "".join(f"v{i},*\n" for i in range(100_000)))
+    data = _write(tmp_path / "release.csv", "zip,disease\n1,v1\n1,other\n")
+    code, output = _run("measure", data, "--qi", "zip", "--sensitive", "disease", "--hierarchy", f"disease={hierarchy}")
+    assert code == 2 and "'other'" in output and "100,000 in all" in output and len(output) < 1000
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_row_longer_than_a_read_block_is_read(tmp_path: Path, engine: str) -> None:
+    # one cell of 17 MiB, past Arrow's 16 MiB block and DuckDB's 2 MB line
+    data = tmp_path / "long.csv"
+    data.write_text("zip,disease\n1," + "x" * (17 << 20) + "\n1,flu\n")
+    levels = _levels(data, "--qi", "zip", "--sensitive", "disease", "--engine", engine)
+    assert levels[("distinct_l_diversity", "disease")] == "2"

@@ -35,7 +35,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 
-from verifier.errors import DataError, ExcludedRowsWarning, IdentifierColumnWarning, PolicyError
+from verifier.errors import DataError, ExcludedRowsWarning, IdentifierColumnWarning, PolicyError, listing
 from verifier.results import jsonable
 
 __all__ = ["AttributeSpec", "Classes", "CountTable", "count_tables", "count_tables_from_groups", "qi_order",
@@ -432,7 +432,7 @@ def check_columns(names: Sequence[Any], qi: Sequence[str], attributes: Sequence[
         spaced = [f"{name!r} (the table has {name.strip()!r}; names are read as written, spaces included)"
                   for name in missing if isinstance(name, str) and name.strip() != name and name.strip() in present]
         hint = f"; {', '.join(spaced)}" if spaced else ""
-        raise DataError(f"{source}: column(s) {missing} not found; the table has columns {list(map(str, names))}{hint}")
+        raise DataError(f"{source}: column(s) {missing} not found; the table has columns {listing(map(str, names), 50)}{hint}")
 
 
 def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str,
@@ -474,7 +474,7 @@ def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str,
             raise DataError(
                 f"{source}: column {column!r}, {where}: value "
                 f"{jsonable(series.iloc[position])!r} is not in the declared {'order' if spec.kind == 'ordinal' else 'domain'} "
-                f"{list(domain)}"
+                f"{listing(domain)}"
             )
         return codes, tuple(domain)
     try:

@@ -6,6 +6,8 @@ expected and what was found, so that a user can fix the input without reading co
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 __all__ = [
     "VerifierError",
     "DataError",
@@ -15,7 +17,24 @@ __all__ = [
     "MechanismError",
     "ExcludedRowsWarning",
     "IdentifierColumnWarning",
+    "listing",
 ]
+
+
+def listing(items: Iterable[object], at_most: int = 8) -> str:
+    """Items for an error message, bounded: the first ``at_most`` and how many there are in all.
+
+    Examples
+    --------
+    >>> listing(["a", "b"])
+    "['a', 'b']"
+    >>> listing(range(100_000), at_most=3)
+    '[0, 1, 2, … 100,000 in all]'
+    """
+    shown = list(items)
+    if len(shown) <= at_most:
+        return repr(shown)
+    return "[" + ", ".join(map(repr, shown[:at_most])) + f", … {len(shown):,} in all]"
 
 
 class VerifierError(Exception):

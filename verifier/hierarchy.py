@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from verifier.errors import HierarchyError, InputFileNotFoundError
+from verifier.errors import HierarchyError, InputFileNotFoundError, listing
 from verifier.text_file import read_text
 
 __all__ = ["Hierarchy", "load_hierarchy"]
@@ -135,7 +135,7 @@ class Hierarchy:
         if row is None:
             raise HierarchyError(
                 f"{self.source}: value {value!r} of column {column!r} is not a leaf of the hierarchy "
-                f"(leaves: {sorted(self._leaf)})"
+                f"(leaves: {listing(sorted(self._leaf))})"
             )
         return row
 

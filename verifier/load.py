@@ -49,6 +49,8 @@ from verifier.text_file import decode_error
 __all__ = ["load_table", "SUFFIXES", "parquet_files", "hive_columns", "parquet_dataset", "check_schema",
            "release_format", "csv_header", "check_csv", "refuse_nan"]
 
+csv.field_size_limit((1 << 31) - 1)  # a cell may be as long as the file (Python's csv stops at 128 KiB by default)
+
 SUFFIXES: tuple[str, ...] = (".csv", ".csv.gz", ".parquet", ".pq")
 """The file name endings :func:`load_table` accepts."""
 
@@ -115,17 +117,28 @@ def _read_csv(path: Path, encoding: str) -> pd.DataFrame:
         invalid.append(row)
         return "skip"
 
-    try:
-        table = pacsv.read_csv(
-            # UTF-8 input, once validated by the decode, is handed to Arrow as it is (no re-encoding)
-            io.BytesIO(raw.removeprefix(codecs.BOM_UTF8) if codec == "utf-8-sig" else text.encode("utf-8")),
-            read_options=pacsv.ReadOptions(use_threads=True, block_size=1 << 24),
+    # UTF-8 input, once validated by the decode, is handed to Arrow as it is (no re-encoding)
+    data = raw.removeprefix(codecs.BOM_UTF8) if codec == "utf-8-sig" else text.encode("utf-8")
+
+    def read(block_size: int) -> pa.Table:
+        return pacsv.read_csv(
+            io.BytesIO(data),
+            read_options=pacsv.ReadOptions(use_threads=True, block_size=block_size),
             parse_options=pacsv.ParseOptions(newlines_in_values=True, invalid_row_handler=keep_first),
             convert_options=pacsv.ConvertOptions(
                 column_types={name: pa.string() for name in header},
                 null_values=[""], strings_can_be_null=True, quoted_strings_can_be_null=True,
             ),
         )
+
+    try:
+        try:
+            table = read(1 << 24)
+        except pa.ArrowInvalid as error:
+            if "straddling" not in str(error):
+                raise
+            invalid.clear()
+            table = read(min(len(data) + 1, (1 << 31) - 1))  # a row longer than a block: one block for the file
     except pa.ArrowInvalid as error:
         raise DataError(f"{path}: cannot read the file as CSV: {error}") from error
     if invalid:

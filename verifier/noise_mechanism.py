@@ -97,8 +97,17 @@ def _iv(value: Fraction) -> iv.mpf:
     return iv.mpf(value.numerator) / iv.mpf(value.denominator)
 
 
+_TINY = Fraction(1, 2 ** (4 * WORKING_BITS))
+"""Endpoints smaller in magnitude are widened to 0 or ±_TINY: the enclosure stays true, and no
+Fraction with a denominator of 2^(10^30) is built (``exp(-x/b)`` for ``x/b = 10^30``)."""
+
+
 def _bounds(interval: iv.mpf) -> tuple[Fraction, Fraction]:
-    low, high = (Fraction(*to_rational(end)) for end in interval._mpi_)
+    (low_sign, low_man, low_exp, low_bits), (high_sign, high_man, high_exp, high_bits) = interval._mpi_
+    tiny_low = low_man != 0 and low_exp + low_bits < -4 * WORKING_BITS
+    tiny_high = high_man != 0 and high_exp + high_bits < -4 * WORKING_BITS
+    low = (-_TINY if low_sign else Fraction(0)) if tiny_low else Fraction(*to_rational(interval._mpi_[0]))
+    high = (Fraction(0) if high_sign else _TINY) if tiny_high else Fraction(*to_rational(interval._mpi_[1]))
     return low, high
 
 
@@ -252,6 +261,8 @@ def parse_noise_spec(text: str, *, source: str = "<noise mechanism>") -> NoiseSp
         document = tomllib.loads(text, parse_float=str)
     except tomllib.TOMLDecodeError as error:
         raise MechanismError(f"{path}: cannot read the noise mechanism as TOML: {error}") from error
+    except RecursionError:
+        raise MechanismError(f"{path}: arrays or tables nested too deeply to read as a noise mechanism") from None
     keys = ("noise", "scale", "boundaries", "values")
     unknown = sorted(set(document) - set(keys))
     missing = [key for key in keys if key not in document]

@@ -202,6 +202,8 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
         document = tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as error:
         raise PolicyError(f"{source}: not valid TOML: {error}") from error
+    except RecursionError:
+        raise PolicyError(f"{source}: arrays or tables nested too deeply to read; a policy nests a few levels") from None
     read = Reader(source)
     base = base if base is not None else Path.cwd()
     read.keys(document, "", allowed=_TOP, required=("data", "sensitive", "require"))

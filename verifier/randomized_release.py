@@ -105,11 +105,11 @@ def _ldp_measurement(table: CountTable, mechanism: AnyMechanism, local: Extreme,
     numbers: dict[str, Any] = dict(pair)
     if isinstance(mechanism, Mechanism):
         numbers["probabilities"] = [mechanism.matrix[high][local.bucket], mechanism.matrix[low][local.bucket]]
-    return _measurement(
-        "ldp", table, local,
-        f"true value {pair['lowest']!r} never releases bucket {bucket!r}, {pair['highest']!r} can",
-        Witness(value=bucket, numbers=numbers), **parameters,
-    )
+    lowest, highest = (repr(v) if isinstance(v, str) else str(v) for v in (pair["lowest"], pair["highest"]))
+    reason = (f"true value {lowest} never releases bucket {bucket!r}, {highest} can" if local.exact else
+              f"true value {lowest} releases bucket {bucket!r} with a probability known only to lie between 0 and "
+              f"a positive bound, {highest} with a positive one")
+    return _measurement("ldp", table, local, reason, Witness(value=bucket, numbers=numbers), **parameters)
 
 
 def auditor_ldp(release: CountTable, mechanism: AnyMechanism) -> Measurement:

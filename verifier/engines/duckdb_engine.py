@@ -95,7 +95,7 @@ def _reader(path: Path, kind: str, header: list[str] | None, encoding: str) -> s
         columns = "{" + ", ".join(f"{_literal(name)}: 'VARCHAR'" for name in header) + "}"
         return (f"read_csv({_literal(str(path))}, columns = {columns}, header = true, auto_detect = false, "
                 "delim = ',', quote = '\"', escape = '\"', strict_mode = true, null_padding = false, "
-                f"nullstr = '', encoding = {_literal(codec)})")
+                f"nullstr = '', max_line_size = {1 << 30}, encoding = {_literal(codec)})")
     if path.is_dir():
         files = parquet_files(path)
         listed = "[" + ", ".join(_literal(str(file)) for file in files) + "]"

@@ -146,5 +146,6 @@ class SqlEngine(ABC):
 
 
 def first_lines(text: str, lines: int = 3) -> str:
-    """The first lines of an engine's error message (the rest is a stack trace)."""
-    return " ".join(line.strip() for line in str(text).strip().splitlines()[:lines])
+    """The first lines of an engine's error message (the rest is a stack trace), at most 1,000 characters."""
+    message = " ".join(line.strip() for line in str(text).strip().splitlines()[:lines])
+    return message if len(message) <= 1000 else f"{message[:1000]}… ({len(message):,} characters)"
