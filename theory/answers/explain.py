@@ -2,10 +2,13 @@
 
 An audit (``privcert audit --json`` or ``privcert measure --json``; schema
 ``privcert/data/schema/results.schema.json``) holds the optimal level of each measured
-model on each attribute, the release's number of rows N and its classes. For every
-definition of :mod:`theory.definitions`, :func:`explain` asks the implication map
-(:mod:`theory.answers.graph`) for the strongest level each finite measured level guarantees at
-this N and this smallest class k, and keeps the strongest per definition and attribute,
+model on each attribute, the release's number of rows N and its classes. Each finite measured
+level is a premise (:class:`Measured`) read as what it is: at its attribute's counted rows N and
+their smallest class k, at the requirement's subset size for (k,t)-closeness and (k,ε)-DP, and
+for stochastic t-closeness only with the multiplicative distance (an EMD level feeds no claim);
+in a randomized audit only the quasi-identifier models and the randomized levels are premises.
+For every definition of :mod:`theory.definitions`, :func:`explain` asks the implication map
+(:mod:`theory.answers.graph`) for the strongest level each premise guarantees, and keeps the strongest per definition and attribute,
 with the derivation path and, per step, the claim and its checked status. A definition
 neither measured finite nor implied is said plainly to have nothing, with the reason (a
 deterministic release, a level measured infinite, a non-implication claim, or no claim
@@ -71,15 +74,41 @@ def level_text(definition_id: str, value: sympy.Expr | None) -> str:
 
 @dataclass(frozen=True)
 class Measured:
-    """One finite measured level of the audit: the model, its attribute (``None`` for QI-only models)."""
+    """One finite measured level of the audit, with what it was measured on: the premise of a query.
+
+    Attributes
+    ----------
+    model, attribute
+        The definition measured, on which attribute (``None`` for the quasi-identifier models).
+    level
+        The exact level.
+    parameters
+        The row's parameters (``bucketing``, ``l``, ``k``, ...).
+    size
+        The subset size of (k,t)-closeness and (k,ε)-DP: the requirement's ``k`` (``None`` otherwise).
+    records
+        N: the rows counted for the attribute (the release's rows less those ``missing = "exclude"`` left out).
+    smallest
+        The smallest class among the counted rows; ``None`` when the audit does not show it.
+    """
 
     model: str
     attribute: str | None
     level: sympy.Expr
     parameters: Mapping[str, Any]
+    size: int | None = None
+    records: int = 0
+    smallest: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"model": self.model, "attribute": self.attribute, "level": exact_text(self.level)}
+        found = {"model": self.model, "attribute": self.attribute, "level": exact_text(self.level)}
+        return found if self.size is None else {**found, "k": self.size}
+
+    @property
+    def label(self) -> str:
+        """``kt_closeness (k = 6) on s``: the model, its subset size, its attribute."""
+        sized = "" if self.size is None else f" (k = {self.size})"
+        return f"{self.model}{sized}{'' if self.attribute is None else ' on ' + self.attribute}"
 
 
 @dataclass(frozen=True)
@@ -151,8 +180,7 @@ class Explanation:
             where = "" if item.attribute is None else f" on {item.attribute}"
             source = item.source
             lines.append(f"{item.definition}{where}: implied, {item.readable}")
-            lines.append(f"  from {source.model}{'' if source.attribute is None else ' on ' + source.attribute} "
-                         f"= {readable(source.level)}")
+            lines.append(f"  from {source.label} = {readable(source.level)}")
             lines.extend(f"  {s.premise} → {s.conclusion}  [{s.claim}, {s.status}]" for s in item.derivation)
         lines.extend(f"{item.definition}: {item.reason}" for item in self.nothing)
         return "\n".join(lines)
@@ -208,24 +236,75 @@ def load_audit(path: str | Path) -> dict[str, Any]:
     return audit
 
 
-def _measured(audit: Mapping[str, Any]) -> tuple[Measured, ...]:
+def _attribute_name(attribute: object) -> str | None:
+    if isinstance(attribute, list):
+        return "+".join(str(a) for a in attribute)
+    return None if attribute is None else str(attribute)
+
+
+def _size(row: Mapping[str, Any], parameters: Mapping[str, Any], records: int, where: str) -> int | None:
+    """The requirement's subset size k of a (k,t)-closeness or (k,ε)-DP row, checked against 1 <= k <= N - 1."""
+    if row["model"] not in _SIZED_AT:
+        return None
+    size = parameters.get("k")
+    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= records - 1:
+        raise DataError(f"{where}.parameters.k: {row['model']} is measured at a subset size k with "
+                        f"1 <= k <= N - 1 = {records - 1}, found {size!r}")
+    return size
+
+
+def _unread(row: Mapping[str, Any], parameters: Mapping[str, Any], randomized: bool) -> str | None:
+    """Why a finite measured row is no premise of the map (``None``: it is one)."""
+    if row["model"] == "stochastic_t_closeness":
+        distance = row.get("distance") or parameters.get("distance") or "multiplicative"
+        if distance != "multiplicative":
+            return (f"measured with the EMD ({distance} distance), which no claim of the map reads: the map's "
+                    "stochastic t-closeness is the multiplicative distance (Domingo-Ferrer & Soria-Comas 2015, Def. 4)")
+    elif randomized and model(row["model"]).kind != "randomized" and model(row["model"]).scope != "release":
+        return ("measured on the data as read (the original records in publisher mode, the released values in "
+                "auditor mode), not on the mechanism's release the randomized levels describe")
+    return None
+
+
+def _measured(audit: Mapping[str, Any], counted: Mapping[str, tuple[int, int]] | None
+              ) -> tuple[tuple[Measured, ...], dict[str, str]]:
+    """The premises: every finite measured level with its subset size, counted N and smallest class;
+    and, by model, why a finite row is not read (an EMD stochastic t-closeness, a deterministic level of a
+    randomized audit)."""
     known = set(definition_ids())
-    found = []
+    records = int(audit["rows"])
+    randomized = isinstance(audit.get("randomized"), dict)
+    given_excluded = audit.get("excluded")
+    excluded: Mapping[str, Any] = given_excluded if isinstance(given_excluded, dict) else {}
+    rows = [row for row in audit["measurements"] if isinstance(row, dict)]
     for index, row in enumerate(audit["measurements"]):
-        where = f"measurements[{index}]"
         if not isinstance(row, dict) or not isinstance(row.get("model"), str) or "exact" not in row:
-            raise DataError(f"{where}: expected an object with 'model' and 'exact'")
-        if row["model"] not in known or row.get("status", "finite") != "finite":
+            raise DataError(f"measurements[{index}]: expected an object with 'model' and 'exact'")
+    levels = [(index, row, _level(row["exact"], f"measurements[{index}].exact")) for index, row in enumerate(rows)
+              if row["model"] in known and row.get("status", "finite") == "finite"]
+    release_smallest = _smallest_class([(row["model"], level) for _, row, level in levels])
+    singletons = audit.get("classes") == records
+    found: list[Measured] = []
+    unread: dict[str, str] = {}
+    for index, row, level in levels:
+        if level == sympy.oo:
             continue
-        attribute = row.get("attribute")
-        if isinstance(attribute, list):
-            attribute = "+".join(str(a) for a in attribute)
         given = row.get("parameters")
         parameters: dict[str, Any] = given if isinstance(given, dict) else {}
-        level = _level(row["exact"], f"{where}.exact")
-        if level != sympy.oo:
-            found.append(Measured(row["model"], attribute, level, {**parameters, "distance": row.get("distance")}))
-    return tuple(found)
+        why = _unread(row, parameters, randomized)
+        if why is not None:
+            unread.setdefault(row["model"], why)
+            continue
+        attribute = _attribute_name(row.get("attribute"))
+        left_out = excluded.get(attribute, 0) if attribute is not None else 0
+        counted_rows = records - (left_out if isinstance(left_out, int) else 0)
+        smallest = release_smallest if not left_out else 1 if singletons else None
+        if left_out and counted is not None and attribute is not None and attribute in counted:
+            counted_rows, smallest = counted[attribute]
+        size = _size(row, parameters, counted_rows, f"measurements[{index}]")
+        found.append(Measured(row["model"], attribute, level, {**parameters, "distance": row.get("distance")},
+                              size, counted_rows, smallest))
+    return tuple(found), unread
 
 
 def _infinite(audit: Mapping[str, Any]) -> dict[str, str]:
@@ -233,27 +312,31 @@ def _infinite(audit: Mapping[str, Any]) -> dict[str, str]:
     found: dict[str, list[str]] = {}
     for row in audit["measurements"]:
         if isinstance(row, dict) and row.get("status") == "infinite" and isinstance(row.get("model"), str):
-            attribute = row.get("attribute")
-            name = "+".join(map(str, attribute)) if isinstance(attribute, list) else str(attribute)
-            found.setdefault(row["model"], []).append(name)
+            found.setdefault(row["model"], []).append(str(_attribute_name(row.get("attribute"))))
     return {model: f"nothing: measured infinite on {', '.join(names)} (no finite level holds)"
             for model, names in found.items()}
 
 
-def _smallest_class(measured: Sequence[Measured]) -> int | None:
-    for item in measured:
-        if item.model == "k_anonymity" and item.level.is_Integer:
-            return int(item.level)
-    for item in measured:
-        if item.model == "prosecutor_risk" and (1 / item.level).is_Integer:
-            return int(1 / item.level)
+def _smallest_class(levels: Sequence[tuple[str, sympy.Expr]]) -> int | None:
+    """The release's smallest class: its k-anonymity, else 1/(prosecutor risk)."""
+    for name, level in levels:
+        if name == "k_anonymity" and level.is_Integer:
+            return int(level)
+    for name, level in levels:
+        if name == "prosecutor_risk" and level != 0 and (1 / level).is_Integer:
+            return int(1 / level)
     return None
 
 
-def _params(source: Measured, records: int, smallest: int | None, singletons: bool) -> dict[str, object]:
+def _params(source: Measured, singletons: bool) -> dict[str, object]:
+    """The query's parameters: the premise's counted N, its smallest class ``k`` (when a partition of N rows
+    can have it), its subset size ``k_premise``, and the assumptions its row shows."""
+    records, smallest = source.records, source.smallest
     params: dict[str, object] = {"N": records}
     if smallest is not None and (smallest == records or 2 * smallest <= records):
         params["k"] = smallest
+    if source.size is not None:
+        params["k_premise"] = source.size
     if source.model == "delta_disclosure" or (
             source.model == "multiplicative_t_closeness" and source.parameters.get("bucketing") == "distinct values"):
         params["distinct_buckets"] = True
@@ -265,7 +348,8 @@ def _params(source: Measured, records: int, smallest: int | None, singletons: bo
     return params
 
 
-def explain(audit: Mapping[str, Any], graph: Graph | None = None) -> Explanation:
+def explain(audit: Mapping[str, Any], graph: Graph | None = None,
+            counted: Mapping[str, tuple[int, int]] | None = None) -> Explanation:
     """The guarantees an audit's measured levels imply (see the module docstring).
 
     Parameters
@@ -275,11 +359,16 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None) -> Explanation
     graph
         The implication map; built from the cached checked statuses
         (:func:`theory.status_cache.cached_statuses`) when ``None``.
+    counted
+        For the attributes with rows left out (``missing = "exclude"``): the rows counted and the smallest
+        class among them, by attribute name (joint attributes as ``S+T``). The JSON does not carry the
+        smallest counted class: without it, the class-based claims are not applied to such an attribute.
 
     Raises
     ------
     DataError
-        A measurement without a model or an exact level, or a level outside the grammar.
+        A measurement without a model or an exact level, a level outside the grammar, or a (k,t)-closeness
+        or (k,ε)-DP row without a subset size 1 <= k <= N - 1.
     """
     from theory.answers.graph import SIZED
     from theory.answers.graph import build_graph as build
@@ -288,26 +377,26 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None) -> Explanation
     graph = graph if graph is not None else build(cached_statuses())
     status = {edge.claim_id: edge.status for edge in graph.edges}
     records = int(audit["rows"])
-    measured = _measured(audit)
-    smallest = _smallest_class(measured)
+    measured, unread = _measured(audit, counted)
+    smallest = _smallest_class([(item.model, item.level) for item in measured])
     singletons = audit.get("classes") == records
     best: dict[tuple[str, str | None], Implied] = {}
     refusals: dict[str, str] = {}
     targets = definitions()
     for source in measured:
-        params = _params(source, records, smallest, singletons)
+        params = _params(source, singletons)
         reached = graph.reachable(source.model)
         for target in targets:
-            if target.id == source.model:
+            if target.id == source.model and source.size is None:
                 continue
             size = None
             query = dict(params)
             if target.id in SIZED:
-                size = records - 1 if _SIZED_AT[target.id] == "N-1" else 1
-                if not 1 <= size <= records - 1:
+                size = source.records - 1 if _SIZED_AT[target.id] == "N-1" else 1
+                if not 1 <= size <= source.records - 1 or (target.id == source.model and size == source.size):
                     continue
                 query["k_conclusion"] = size
-            if target.id not in reached:
+            if target.id not in reached and target.id != source.model:
                 evidence = graph.refusal(source.model, target.id, query)
                 if evidence:
                     refusals.setdefault(target.id, f"nothing: {source.model} does not imply {target.id} "
@@ -331,6 +420,7 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None) -> Explanation
     infinite = _infinite(audit)
     nothing = tuple(
         Nothing(item.id, _DETERMINISTIC.get(item.id) or infinite.get(item.id) or refusals.get(item.id)
+                or (f"nothing: {unread[item.id]}" if item.id in unread else None)
                 or "nothing: no claim connects the measured models to it")
         for item in targets if item.id not in found_for)
     return Explanation(records, smallest, measured, implied, nothing)

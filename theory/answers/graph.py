@@ -329,7 +329,7 @@ class Graph:
         numbers only, not on the path that led here, so each is computed once per query's parameters."""
         chosen = {s for s in (edge.conclusion_size.free_symbols if edge.conclusion_size is not None else ())
                   if s in _EDGE_SIZES and s != edge.premise_size}
-        by_target = bool(chosen) and not (edge.conclusion in CLASS_BASED and "k" in params)  # see _candidates
+        by_target = bool(chosen) and edge.conclusion not in CLASS_BASED  # see _candidates
         key = (id(edge), size, target if by_target else None, records,
                tuple(sorted((name, repr(value)) for name, value in params.items())))
         if key not in self._memo:
@@ -349,8 +349,9 @@ class Graph:
             (s for s in (edge.conclusion_size.free_symbols if edge.conclusion_size is not None else ())
              if s in _EDGE_SIZES and s not in binding), key=str)
         choices: list[dict[sympy.Basic, sympy.Expr]] = [{}]
-        if free and edge.conclusion in CLASS_BASED and "k" in params:
-            choices = [{free[0]: sympy.Integer(str(params["k"]))}]  # the smallest class is a fact, not a choice
+        if free and edge.conclusion in CLASS_BASED:
+            # the smallest class is a fact, not a choice: the query's k, else unknown (the symbol k)
+            choices = [{free[0]: sympy.Integer(str(params["k"])) if "k" in params else k}]
         elif free:
             choices = [{free[0]: c} for c in self._candidates(edge, free[0], binding, target, records)]
         for choice in choices:
