@@ -236,6 +236,16 @@ def load_audit(path: str | Path) -> dict[str, Any]:
     return audit
 
 
+def _in_domain(definition_id: str, level: sympy.Expr, where: str) -> None:
+    """Raise when ``level`` lies outside its definition's domain (k a positive integer, t >= 1, ε >= 0, ...)."""
+    from verifier.display import formula
+
+    item = definition(definition_id)
+    if item.domain.contains(level) is not sympy.true:
+        raise DataError(f"{where}: the {formula(item.level)} of {definition_id} lies in {formula(item.domain)}, "
+                        f"found {exact_text(level)}")
+
+
 def _attribute_name(attribute: object) -> str | None:
     if isinstance(attribute, list):
         return "+".join(str(a) for a in attribute)
@@ -295,6 +305,7 @@ def _measured(audit: Mapping[str, Any], counted: Mapping[str, tuple[int, int]] |
         if why is not None:
             unread.setdefault(row["model"], why)
             continue
+        _in_domain(row["model"], level, f"measurements[{index}].exact")
         attribute = _attribute_name(row.get("attribute"))
         left_out = excluded.get(attribute, 0) if attribute is not None else 0
         counted_rows = records - (left_out if isinstance(left_out, int) else 0)
