@@ -27,10 +27,8 @@ Ekenstedt et al. 2022, Defs. 1-3 (levels, implication, composition); the claims 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +37,7 @@ import sympy
 from theory.definitions import definition, definition_ids, definitions
 from verifier.display import exact_text, readable
 from verifier.errors import DataError, InputFileNotFoundError
-from verifier.literal import LiteralError, parse_exact
+from verifier.exact_grammar import GrammarError, read_exact
 from verifier.registry import model
 
 if TYPE_CHECKING:
@@ -51,7 +49,6 @@ __all__ = ["Measured", "Step", "Implied", "Nothing", "Explanation", "explain", "
 _SIZED_AT = {"kt_closeness": "N-1", "k_eps_dp": "1"}
 """Subset sizes asked for the sized definitions: (N-1, t)-closeness is the one multiplicative
 t-closeness reaches (Ekenstedt et al. 2022, Lemma 2(3) corrected); (1, ε)-DP is ε-DP."""
-_POWER = re.compile(r"(?P<op>[*/]?)(?P<base>\d{1,40})(?:\^(?:(?P<int>\d{1,6})|\((?P<num>\d{1,6})/(?P<den>\d{1,6})\)))?")
 _DETERMINISTIC = {
     "ldp": "nothing: a deterministic release is never ε-LDP (two records released with different values "
            "differ with certainty; claim privcert:deterministic_not_ldp)",
@@ -187,26 +184,22 @@ class Explanation:
 
 
 def _level(text: object, where: str) -> sympy.Expr:
-    """A measured level written by :func:`verifier.display.exact_text`: the exact grammar, or a product of
-    prime powers (entropy l-diversity), read without evaluating any text."""
+    """A measured level as :func:`verifier.display.exact_text` writes it, read by the grammar of
+    :mod:`verifier.exact_grammar` (radicals, long exact bounds), never evaluated as code."""
     try:
-        return parse_exact(text, where)
-    except LiteralError:
-        pass
-    if not isinstance(text, str) or not text:
-        raise DataError(f"{where}: expected an exact level (3, 3/8, ln(9/4), inf), found {text!r}")
-    value: sympy.Expr = sympy.Integer(1)
-    position = 0
-    while position < len(text):
-        match = _POWER.match(text, position)
-        if match is None or bool(match["op"]) != (position > 0):
-            raise DataError(f"{where}: expected an exact level (3, 3/8, ln(9/4), 3*2^(1/3)/2, inf), found {text!r}")
-        exponent = (Fraction(int(match["int"])) if match["int"] else
-                    Fraction(int(match["num"]), int(match["den"])) if match["num"] else Fraction(1))
-        factor = sympy.Integer(int(match["base"])) ** sympy.Rational(exponent.numerator, exponent.denominator)
-        value = value / factor if match["op"] == "/" else value * factor
-        position = match.end()
-    return value
+        return read_exact(text, where)
+    except GrammarError as error:
+        raise DataError(str(error)) from None
+
+
+def _row_level(row: Mapping[str, Any], where: str) -> sympy.Expr:
+    """The level a row guarantees: its exact level, or for a level known only between exact bounds the
+    bound on the weak side (the upper one when smaller is stronger), which the release certainly meets."""
+    bounds = row.get("bounds")
+    if isinstance(bounds, dict) and bounds.get("exact") is False:
+        weak = "upper" if definition(row["model"]).direction == "smaller_is_stronger" else "lower"
+        return _level(bounds.get(weak), f"{where}.bounds.{weak}")
+    return _level(row["exact"], f"{where}.exact")
 
 
 def load_audit(path: str | Path) -> dict[str, Any]:
@@ -290,7 +283,7 @@ def _measured(audit: Mapping[str, Any], counted: Mapping[str, tuple[int, int]] |
     for index, row in enumerate(audit["measurements"]):
         if not isinstance(row, dict) or not isinstance(row.get("model"), str) or "exact" not in row:
             raise DataError(f"measurements[{index}]: expected an object with 'model' and 'exact'")
-    levels = [(index, row, _level(row["exact"], f"measurements[{index}].exact")) for index, row in enumerate(rows)
+    levels = [(index, row, _row_level(row, f"measurements[{index}]")) for index, row in enumerate(rows)
               if row["model"] in known and row.get("status", "finite") == "finite"]
     release_smallest = _smallest_class([(row["model"], level) for _, row, level in levels])
     singletons = audit.get("classes") == records
