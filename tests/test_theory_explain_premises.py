@@ -75,6 +75,7 @@ def test_emd_stochastic_closeness_feeds_no_multiplicative_claim(tmp_path: Path) 
     assert {item.definition for item in found.implied} == {"prosecutor_risk"}
     nothing = {item.definition: item.reason for item in found.nothing}
     assert nothing["stochastic_t_closeness"].startswith("nothing: measured with the EMD (equal distance)")
+    assert "deterministic" not in nothing["ldp"]  # a randomized release: its ε-LDP here is ln(3)
     assert _truth(document)[("multiplicative_t_closeness", None)] == sympy.Rational(35, 27)
 
 

@@ -384,6 +384,7 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None,
     measured, unread = _measured(audit, counted)
     smallest = _smallest_class([(item.model, item.level) for item in measured])
     singletons = audit.get("classes") == records
+    randomized = isinstance(audit.get("randomized"), dict)
     best: dict[tuple[str, str | None], Implied] = {}
     refusals: dict[str, str] = {}
     targets = definitions()
@@ -423,7 +424,8 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None,
     found_for = {item.definition for item in implied} | {item.model for item in measured}
     infinite = _infinite(audit)
     nothing = tuple(
-        Nothing(item.id, _DETERMINISTIC.get(item.id) or infinite.get(item.id) or refusals.get(item.id)
+        Nothing(item.id, (None if randomized else _DETERMINISTIC.get(item.id)) or infinite.get(item.id)
+                or refusals.get(item.id)
                 or (f"nothing: {unread[item.id]}" if item.id in unread else None)
                 or "nothing: no claim connects the measured models to it")
         for item in targets if item.id not in found_for)
