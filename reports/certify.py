@@ -57,13 +57,17 @@ def implied_section(result: AuditResult) -> list[dict[str, Any]]:
     """The guarantees the re-checkable measured levels imply (:func:`theory.answers.explain.explain`).
 
     Only measurements ``verify`` re-measures are premises, so that a reader re-derives
-    exactly this list.
+    exactly this list. An attribute with rows left out (``missing = "exclude"``) is read at its
+    counted rows and their smallest class.
     """
     from theory.answers.explain import explain
 
     document = result.to_json()
     document["measurements"] = [m for m in document["measurements"] if rechecked(str(m["model"]))]
-    return explain(document).to_json()
+    counted = {"+".join(map(str, name)) if isinstance(name, tuple) else str(name):
+               (table.n, int(table.sizes[table.sizes > 0].min()))
+               for name, table in result.report.tables.items() if table.excluded and table.n}
+    return explain(document, counted=counted).to_json()
 
 
 def certify(result: AuditResult, release: Path, policy_text: str, *, signer: CryptoSigner | None = None,

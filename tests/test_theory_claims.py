@@ -29,6 +29,7 @@ MECHANISMS = {"ekenstedt2022:eq1", "ekenstedt2022:eq2", "ekenstedt2022:eq5", "ek
 # or a finding and must be looked at.
 EXPECTED_STATUS = {
     "ekenstedt2022:lemma2_3b": "corrected",  # fails for k = N-1
+    "ekenstedt2022:thm5": "corrected",  # vacuous for k_DP >= N - k
     "ekenstedt2022:thm3a": "corrected",  # (N-k-1)/k should be (N-k)/k
     "ekenstedt2022:thm4_2a": "refuted",  # the proof's reading of Thm 4(2) is backwards
     "ekenstedt2022:thm4_2b": "refuted",
@@ -156,6 +157,18 @@ def _lemma2_3b(found: dict[str, object]) -> None:
     assert found["k"] == "N-1"  # the bound is tested below on random tables
 
 
+def _thm5(found: dict[str, object]) -> None:
+    """N = 3, smallest class 1, k_DP = 2: classes {1}, {2} hold at most 2 records, none can lose 2, so the
+    class-wise level is 1 whatever the probabilities (brute force over a grid of two-bucket tables)."""
+    assert (found["N"], found["k_0"], found["k_DP"]) == (3, 1, 2)
+    from theory.tables.levels import classwise_k_eps_dp_ratio
+
+    grid = [Fraction(i, 4) for i in range(5)]
+    for column in [(a, b, c) for a in grid for b in grid for c in grid]:
+        table = ProbabilityTable.from_rows([[x, 1 - x] for x in column], [range(1), range(1, 3)])
+        assert classwise_k_eps_dp_ratio(table, 2) == 1
+
+
 def _counts(table: ProbabilityTable) -> None:
     # Classes of e = 7 records, p_i = 1/3, t = 2: e p t = 14/3, ceil = 5 records of B_i.
     rows = table.probs
@@ -245,6 +258,7 @@ RECHECKS: dict[str, Callable[..., None]] = {
     "ekenstedt2022:thm4_2a": _thm4_2a,
     "ekenstedt2022:thm4_2b": _thm4_2b,
     "ekenstedt2022:lemma2_3b": _lemma2_3b,
+    "ekenstedt2022:thm5": _thm5,
     "domingoferrer2015:prop1": _prop1,
     "domingoferrer2015:prop1_dp": _prop1_dp,
     "domingoferrer2015:sec62_counts": _counts,

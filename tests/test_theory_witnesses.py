@@ -118,8 +118,11 @@ def test_implications_have_no_witness(premise: str, conclusion: str, params: dic
 def test_unsupported_and_inadmissible() -> None:
     with pytest.raises(NoWitnessError, match="supported pairs: multiplicative"):
         witness("ldp", "dp", 3, params={"N": 4})
-    with pytest.raises(InadmissibleParameters, match=r"N >= max\(2k, 3\)"):
+    with pytest.raises(InadmissibleParameters, match=r"no partition of N=5 records has a smallest class of k=3"):
         witness("multiplicative_t_closeness", "ldp", 3, params={"N": 5, "k": 3})
+    with pytest.raises(ImplicationHolds, match=r"no class can hold more than N - k = 2 <= k_DP = 2 records"):
+        witness("multiplicative_t_closeness", "k_eps_dp", 3, params={"N": 3, "k_premise": 1, "k_conclusion": 2,
+                                                                     "classwise": 1})
     with pytest.raises(ValueError, match="expected a finite real level"):
         witness("multiplicative_t_closeness", "ldp", "oo", params={"N": 4, "k": 2})
 

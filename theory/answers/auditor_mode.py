@@ -60,7 +60,8 @@ def implied_levels(
     records
         N, the release's number of records.
     smallest_class
-        The release's smallest equivalence class (the k of stochastic t-closeness).
+        The release's smallest equivalence class (the k of stochastic and multiplicative t-closeness; never
+        a subset size).
     ks
         Subset sizes for ``kt_closeness`` and ``k_eps_dp``.
     graph
@@ -72,6 +73,8 @@ def implied_levels(
     tuple of ImpliedLevel
         One per target the map reaches (definitions it cannot reach are left out).
     """
+    from theory.answers.graph import SIZED
+
     if graph is None:
         from theory.answers.graph import build_graph
         from theory.status_cache import cached_statuses
@@ -79,8 +82,11 @@ def implied_levels(
         graph = build_graph(cached_statuses())
     status = {edge.claim_id: edge.status for edge in graph.edges}
     out = []
+    classes = {"k": smallest_class} if smallest_class == records or 2 * smallest_class <= records else {}
     for model, sizes in _targets(records, smallest_class, ks):
-        answer = graph.strongest_level(premise, level, model, {"N": records, **sizes})
+        # "k" is the smallest class (a fact about the release); a subset size is the conclusion's own
+        query = {"N": records, **classes, **({"k_conclusion": sizes["k"]} if model in SIZED else {})}
+        answer = graph.strongest_level(premise, level, model, query)
         if answer.holds != "yes" or answer.value is None:
             continue
         steps = tuple(
@@ -97,10 +103,11 @@ def audit_release(
 ) -> tuple[Measurement, tuple[ImpliedLevel, ...]]:
     """Auditor mode on a release: ε-LDP measured from ``M``, and the levels it implies.
 
-    N is the release's number of records and the smallest class its k-anonymity.
+    N is the release's number of records counted for the attribute and the smallest class the smallest
+    among them (rows ``missing = "exclude"`` leaves out count for neither).
     """
     measured = auditor_ldp(release, mechanism)
     if measured.level.value is None or not measured.level.is_finite:
         return measured, ()
-    smallest = int(release.classes.sizes.min())
+    smallest = int(release.sizes[release.sizes > 0].min())
     return measured, implied_levels("ldp", measured.level.value, release.n, smallest, ks, graph)

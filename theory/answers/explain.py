@@ -2,10 +2,13 @@
 
 An audit (``privcert audit --json`` or ``privcert measure --json``; schema
 ``privcert/data/schema/results.schema.json``) holds the optimal level of each measured
-model on each attribute, the release's number of rows N and its classes. For every
-definition of :mod:`theory.definitions`, :func:`explain` asks the implication map
-(:mod:`theory.answers.graph`) for the strongest level each finite measured level guarantees at
-this N and this smallest class k, and keeps the strongest per definition and attribute,
+model on each attribute, the release's number of rows N and its classes. Each finite measured
+level is a premise (:class:`Measured`) read as what it is: at its attribute's counted rows N and
+their smallest class k, at the requirement's subset size for (k,t)-closeness and (k,ε)-DP, and
+for stochastic t-closeness only with the multiplicative distance (an EMD level feeds no claim);
+in a randomized audit only the quasi-identifier models and the randomized levels are premises.
+For every definition of :mod:`theory.definitions`, :func:`explain` asks the implication map
+(:mod:`theory.answers.graph`) for the strongest level each premise guarantees, and keeps the strongest per definition and attribute,
 with the derivation path and, per step, the claim and its checked status. A definition
 neither measured finite nor implied is said plainly to have nothing, with the reason (a
 deterministic release, a level measured infinite, a non-implication claim, or no claim
@@ -24,10 +27,8 @@ Ekenstedt et al. 2022, Defs. 1-3 (levels, implication, composition); the claims 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +37,7 @@ import sympy
 from theory.definitions import definition, definition_ids, definitions
 from verifier.display import exact_text, readable
 from verifier.errors import DataError, InputFileNotFoundError
-from verifier.literal import LiteralError, parse_exact
+from verifier.exact_grammar import GrammarError, read_exact
 from verifier.registry import model
 
 if TYPE_CHECKING:
@@ -48,7 +49,6 @@ __all__ = ["Measured", "Step", "Implied", "Nothing", "Explanation", "explain", "
 _SIZED_AT = {"kt_closeness": "N-1", "k_eps_dp": "1"}
 """Subset sizes asked for the sized definitions: (N-1, t)-closeness is the one multiplicative
 t-closeness reaches (Ekenstedt et al. 2022, Lemma 2(3) corrected); (1, ε)-DP is ε-DP."""
-_POWER = re.compile(r"(?P<op>[*/]?)(?P<base>\d{1,40})(?:\^(?:(?P<int>\d{1,6})|\((?P<num>\d{1,6})/(?P<den>\d{1,6})\)))?")
 _DETERMINISTIC = {
     "ldp": "nothing: a deterministic release is never ε-LDP (two records released with different values "
            "differ with certainty; claim privcert:deterministic_not_ldp)",
@@ -71,15 +71,41 @@ def level_text(definition_id: str, value: sympy.Expr | None) -> str:
 
 @dataclass(frozen=True)
 class Measured:
-    """One finite measured level of the audit: the model, its attribute (``None`` for QI-only models)."""
+    """One finite measured level of the audit, with what it was measured on: the premise of a query.
+
+    Attributes
+    ----------
+    model, attribute
+        The definition measured, on which attribute (``None`` for the quasi-identifier models).
+    level
+        The exact level.
+    parameters
+        The row's parameters (``bucketing``, ``l``, ``k``, ...).
+    size
+        The subset size of (k,t)-closeness and (k,ε)-DP: the requirement's ``k`` (``None`` otherwise).
+    records
+        N: the rows counted for the attribute (the release's rows less those ``missing = "exclude"`` left out).
+    smallest
+        The smallest class among the counted rows; ``None`` when the audit does not show it.
+    """
 
     model: str
     attribute: str | None
     level: sympy.Expr
     parameters: Mapping[str, Any]
+    size: int | None = None
+    records: int = 0
+    smallest: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"model": self.model, "attribute": self.attribute, "level": exact_text(self.level)}
+        found = {"model": self.model, "attribute": self.attribute, "level": exact_text(self.level)}
+        return found if self.size is None else {**found, "k": self.size}
+
+    @property
+    def label(self) -> str:
+        """``kt_closeness (k = 6) on s``: the model, its subset size, its attribute."""
+        sized = "" if self.size is None else f" (k = {self.size})"
+        return f"{self.model}{sized}{'' if self.attribute is None else ' on ' + self.attribute}"
 
 
 @dataclass(frozen=True)
@@ -151,34 +177,29 @@ class Explanation:
             where = "" if item.attribute is None else f" on {item.attribute}"
             source = item.source
             lines.append(f"{item.definition}{where}: implied, {item.readable}")
-            lines.append(f"  from {source.model}{'' if source.attribute is None else ' on ' + source.attribute} "
-                         f"= {readable(source.level)}")
+            lines.append(f"  from {source.label} = {readable(source.level)}")
             lines.extend(f"  {s.premise} → {s.conclusion}  [{s.claim}, {s.status}]" for s in item.derivation)
         lines.extend(f"{item.definition}: {item.reason}" for item in self.nothing)
         return "\n".join(lines)
 
 
 def _level(text: object, where: str) -> sympy.Expr:
-    """A measured level written by :func:`verifier.display.exact_text`: the exact grammar, or a product of
-    prime powers (entropy l-diversity), read without evaluating any text."""
+    """A measured level as :func:`verifier.display.exact_text` writes it, read by the grammar of
+    :mod:`verifier.exact_grammar` (radicals, long exact bounds), never evaluated as code."""
     try:
-        return parse_exact(text, where)
-    except LiteralError:
-        pass
-    if not isinstance(text, str) or not text:
-        raise DataError(f"{where}: expected an exact level (3, 3/8, ln(9/4), inf), found {text!r}")
-    value: sympy.Expr = sympy.Integer(1)
-    position = 0
-    while position < len(text):
-        match = _POWER.match(text, position)
-        if match is None or bool(match["op"]) != (position > 0):
-            raise DataError(f"{where}: expected an exact level (3, 3/8, ln(9/4), 3*2^(1/3)/2, inf), found {text!r}")
-        exponent = (Fraction(int(match["int"])) if match["int"] else
-                    Fraction(int(match["num"]), int(match["den"])) if match["num"] else Fraction(1))
-        factor = sympy.Integer(int(match["base"])) ** sympy.Rational(exponent.numerator, exponent.denominator)
-        value = value / factor if match["op"] == "/" else value * factor
-        position = match.end()
-    return value
+        return read_exact(text, where)
+    except GrammarError as error:
+        raise DataError(str(error)) from None
+
+
+def _row_level(row: Mapping[str, Any], where: str) -> sympy.Expr:
+    """The level a row guarantees: its exact level, or for a level known only between exact bounds the
+    bound on the weak side (the upper one when smaller is stronger), which the release certainly meets."""
+    bounds = row.get("bounds")
+    if isinstance(bounds, dict) and bounds.get("exact") is False:
+        weak = "upper" if definition(row["model"]).direction == "smaller_is_stronger" else "lower"
+        return _level(bounds.get(weak), f"{where}.bounds.{weak}")
+    return _level(row["exact"], f"{where}.exact")
 
 
 def load_audit(path: str | Path) -> dict[str, Any]:
@@ -208,24 +229,86 @@ def load_audit(path: str | Path) -> dict[str, Any]:
     return audit
 
 
-def _measured(audit: Mapping[str, Any]) -> tuple[Measured, ...]:
+def _in_domain(definition_id: str, level: sympy.Expr, where: str) -> None:
+    """Raise when ``level`` lies outside its definition's domain (k a positive integer, t >= 1, ε >= 0, ...)."""
+    from verifier.display import formula
+
+    item = definition(definition_id)
+    if item.domain.contains(level) is not sympy.true:
+        raise DataError(f"{where}: the {formula(item.level)} of {definition_id} lies in {formula(item.domain)}, "
+                        f"found {exact_text(level)}")
+
+
+def _attribute_name(attribute: object) -> str | None:
+    if isinstance(attribute, list):
+        return "+".join(str(a) for a in attribute)
+    return None if attribute is None else str(attribute)
+
+
+def _size(row: Mapping[str, Any], parameters: Mapping[str, Any], records: int, where: str) -> int | None:
+    """The requirement's subset size k of a (k,t)-closeness or (k,ε)-DP row, checked against 1 <= k <= N - 1."""
+    if row["model"] not in _SIZED_AT:
+        return None
+    size = parameters.get("k")
+    if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= records - 1:
+        raise DataError(f"{where}.parameters.k: {row['model']} is measured at a subset size k with "
+                        f"1 <= k <= N - 1 = {records - 1}, found {size!r}")
+    return size
+
+
+def _unread(row: Mapping[str, Any], parameters: Mapping[str, Any], randomized: bool) -> str | None:
+    """Why a finite measured row is no premise of the map (``None``: it is one)."""
+    if row["model"] == "stochastic_t_closeness":
+        distance = row.get("distance") or parameters.get("distance") or "multiplicative"
+        if distance != "multiplicative":
+            return (f"measured with the EMD ({distance} distance), which no claim of the map reads: the map's "
+                    "stochastic t-closeness is the multiplicative distance (Domingo-Ferrer & Soria-Comas 2015, Def. 4)")
+    elif randomized and model(row["model"]).kind != "randomized" and model(row["model"]).scope != "release":
+        return ("measured on the data as read (the original records in publisher mode, the released values in "
+                "auditor mode), not on the mechanism's release the randomized levels describe")
+    return None
+
+
+def _measured(audit: Mapping[str, Any], counted: Mapping[str, tuple[int, int]] | None
+              ) -> tuple[tuple[Measured, ...], dict[str, str]]:
+    """The premises: every finite measured level with its subset size, counted N and smallest class;
+    and, by model, why a finite row is not read (an EMD stochastic t-closeness, a deterministic level of a
+    randomized audit)."""
     known = set(definition_ids())
-    found = []
+    records = int(audit["rows"])
+    randomized = isinstance(audit.get("randomized"), dict)
+    given_excluded = audit.get("excluded")
+    excluded: Mapping[str, Any] = given_excluded if isinstance(given_excluded, dict) else {}
+    rows = [row for row in audit["measurements"] if isinstance(row, dict)]
     for index, row in enumerate(audit["measurements"]):
-        where = f"measurements[{index}]"
         if not isinstance(row, dict) or not isinstance(row.get("model"), str) or "exact" not in row:
-            raise DataError(f"{where}: expected an object with 'model' and 'exact'")
-        if row["model"] not in known or row.get("status", "finite") != "finite":
+            raise DataError(f"measurements[{index}]: expected an object with 'model' and 'exact'")
+    levels = [(index, row, _row_level(row, f"measurements[{index}]")) for index, row in enumerate(rows)
+              if row["model"] in known and row.get("status", "finite") == "finite"]
+    release_smallest = _smallest_class([(row["model"], level) for _, row, level in levels])
+    singletons = audit.get("classes") == records
+    found: list[Measured] = []
+    unread: dict[str, str] = {}
+    for index, row, level in levels:
+        if level == sympy.oo:
             continue
-        attribute = row.get("attribute")
-        if isinstance(attribute, list):
-            attribute = "+".join(str(a) for a in attribute)
         given = row.get("parameters")
         parameters: dict[str, Any] = given if isinstance(given, dict) else {}
-        level = _level(row["exact"], f"{where}.exact")
-        if level != sympy.oo:
-            found.append(Measured(row["model"], attribute, level, {**parameters, "distance": row.get("distance")}))
-    return tuple(found)
+        why = _unread(row, parameters, randomized)
+        if why is not None:
+            unread.setdefault(row["model"], why)
+            continue
+        _in_domain(row["model"], level, f"measurements[{index}].exact")
+        attribute = _attribute_name(row.get("attribute"))
+        left_out = excluded.get(attribute, 0) if attribute is not None else 0
+        counted_rows = records - (left_out if isinstance(left_out, int) else 0)
+        smallest = release_smallest if not left_out else 1 if singletons else None
+        if left_out and counted is not None and attribute is not None and attribute in counted:
+            counted_rows, smallest = counted[attribute]
+        size = _size(row, parameters, counted_rows, f"measurements[{index}]")
+        found.append(Measured(row["model"], attribute, level, {**parameters, "distance": row.get("distance")},
+                              size, counted_rows, smallest))
+    return tuple(found), unread
 
 
 def _infinite(audit: Mapping[str, Any]) -> dict[str, str]:
@@ -233,27 +316,31 @@ def _infinite(audit: Mapping[str, Any]) -> dict[str, str]:
     found: dict[str, list[str]] = {}
     for row in audit["measurements"]:
         if isinstance(row, dict) and row.get("status") == "infinite" and isinstance(row.get("model"), str):
-            attribute = row.get("attribute")
-            name = "+".join(map(str, attribute)) if isinstance(attribute, list) else str(attribute)
-            found.setdefault(row["model"], []).append(name)
+            found.setdefault(row["model"], []).append(str(_attribute_name(row.get("attribute"))))
     return {model: f"nothing: measured infinite on {', '.join(names)} (no finite level holds)"
             for model, names in found.items()}
 
 
-def _smallest_class(measured: Sequence[Measured]) -> int | None:
-    for item in measured:
-        if item.model == "k_anonymity" and item.level.is_Integer:
-            return int(item.level)
-    for item in measured:
-        if item.model == "prosecutor_risk" and (1 / item.level).is_Integer:
-            return int(1 / item.level)
+def _smallest_class(levels: Sequence[tuple[str, sympy.Expr]]) -> int | None:
+    """The release's smallest class: its k-anonymity, else 1/(prosecutor risk)."""
+    for name, level in levels:
+        if name == "k_anonymity" and level.is_Integer:
+            return int(level)
+    for name, level in levels:
+        if name == "prosecutor_risk" and level != 0 and (1 / level).is_Integer:
+            return int(1 / level)
     return None
 
 
-def _params(source: Measured, records: int, smallest: int | None, singletons: bool) -> dict[str, object]:
+def _params(source: Measured, singletons: bool) -> dict[str, object]:
+    """The query's parameters: the premise's counted N, its smallest class ``k`` (when a partition of N rows
+    can have it), its subset size ``k_premise``, and the assumptions its row shows."""
+    records, smallest = source.records, source.smallest
     params: dict[str, object] = {"N": records}
     if smallest is not None and (smallest == records or 2 * smallest <= records):
         params["k"] = smallest
+    if source.size is not None:
+        params["k_premise"] = source.size
     if source.model == "delta_disclosure" or (
             source.model == "multiplicative_t_closeness" and source.parameters.get("bucketing") == "distinct values"):
         params["distinct_buckets"] = True
@@ -265,7 +352,8 @@ def _params(source: Measured, records: int, smallest: int | None, singletons: bo
     return params
 
 
-def explain(audit: Mapping[str, Any], graph: Graph | None = None) -> Explanation:
+def explain(audit: Mapping[str, Any], graph: Graph | None = None,
+            counted: Mapping[str, tuple[int, int]] | None = None) -> Explanation:
     """The guarantees an audit's measured levels imply (see the module docstring).
 
     Parameters
@@ -275,11 +363,16 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None) -> Explanation
     graph
         The implication map; built from the cached checked statuses
         (:func:`theory.status_cache.cached_statuses`) when ``None``.
+    counted
+        For the attributes with rows left out (``missing = "exclude"``): the rows counted and the smallest
+        class among them, by attribute name (joint attributes as ``S+T``). The JSON does not carry the
+        smallest counted class: without it, the class-based claims are not applied to such an attribute.
 
     Raises
     ------
     DataError
-        A measurement without a model or an exact level, or a level outside the grammar.
+        A measurement without a model or an exact level, a level outside the grammar, or a (k,t)-closeness
+        or (k,ε)-DP row without a subset size 1 <= k <= N - 1.
     """
     from theory.answers.graph import SIZED
     from theory.answers.graph import build_graph as build
@@ -288,26 +381,27 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None) -> Explanation
     graph = graph if graph is not None else build(cached_statuses())
     status = {edge.claim_id: edge.status for edge in graph.edges}
     records = int(audit["rows"])
-    measured = _measured(audit)
-    smallest = _smallest_class(measured)
+    measured, unread = _measured(audit, counted)
+    smallest = _smallest_class([(item.model, item.level) for item in measured])
     singletons = audit.get("classes") == records
+    randomized = isinstance(audit.get("randomized"), dict)
     best: dict[tuple[str, str | None], Implied] = {}
     refusals: dict[str, str] = {}
     targets = definitions()
     for source in measured:
-        params = _params(source, records, smallest, singletons)
+        params = _params(source, singletons)
         reached = graph.reachable(source.model)
         for target in targets:
-            if target.id == source.model:
+            if target.id == source.model and source.size is None:
                 continue
             size = None
             query = dict(params)
             if target.id in SIZED:
-                size = records - 1 if _SIZED_AT[target.id] == "N-1" else 1
-                if not 1 <= size <= records - 1:
+                size = source.records - 1 if _SIZED_AT[target.id] == "N-1" else 1
+                if not 1 <= size <= source.records - 1 or (target.id == source.model and size == source.size):
                     continue
                 query["k_conclusion"] = size
-            if target.id not in reached:
+            if target.id not in reached and target.id != source.model:
                 evidence = graph.refusal(source.model, target.id, query)
                 if evidence:
                     refusals.setdefault(target.id, f"nothing: {source.model} does not imply {target.id} "
@@ -330,7 +424,9 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None) -> Explanation
     found_for = {item.definition for item in implied} | {item.model for item in measured}
     infinite = _infinite(audit)
     nothing = tuple(
-        Nothing(item.id, _DETERMINISTIC.get(item.id) or infinite.get(item.id) or refusals.get(item.id)
+        Nothing(item.id, (None if randomized else _DETERMINISTIC.get(item.id)) or infinite.get(item.id)
+                or refusals.get(item.id)
+                or (f"nothing: {unread[item.id]}" if item.id in unread else None)
                 or "nothing: no claim connects the measured models to it")
         for item in targets if item.id not in found_for)
     return Explanation(records, smallest, measured, implied, nothing)

@@ -32,7 +32,8 @@ from theory.definitions import N, definition, k, k0, k1, k_dp, k_t
 from theory.tables.sizes import Role, size_for
 from verifier.references import Source
 
-__all__ = ["Edge", "Step", "Answer", "Graph", "build_graph", "MAX_STEPS", "CLASS_BASED", "SIZED", "PARAMETER_LEVELS"]
+__all__ = ["Edge", "Step", "Answer", "Graph", "build_graph", "MAX_STEPS", "CLASS_BASED", "SIZED", "PARAMETER_LEVELS",
+           "SIZE_PARAMETERS", "GLOBAL_DP"]
 
 MAX_STEPS = 4
 """Longest path considered (the map of Ekenstedt et al. 2022, Fig. 2 has diameter 3)."""
@@ -45,6 +46,11 @@ PARAMETER_LEVELS = frozenset({"k_anonymity"})
 class of the partition a class-based definition is taken over): reached only in one step
 from the query's premise, never through an intermediate size chosen by the search."""
 _EDGE_SIZES = (k, k0, k1, k_t, k_dp)
+SIZE_PARAMETERS = ("k", "k_premise", "k_conclusion", "k_t", "k_DP")
+"""The size parameters of a query (:mod:`theory.tables.sizes`)."""
+GLOBAL_DP = frozenset({"k_eps_dp", "dp"})
+"""Definitions whose level is measured over the whole table, unless the query asserts ``dp_within_classes``
+(Ekenstedt et al. 2022, Sec. IV.C: (k,ε)-DP inside each class); then only claims stated in that reading relate them."""
 
 
 @dataclass(frozen=True)
@@ -227,12 +233,14 @@ class Graph:
         """
         definition(premise)
         definition(conclusion)
-        params = dict(params or {})
+        params = self.checked(params)
         records = _records(params["N"]) if "N" in params else N
         start = (premise, self._size(premise, "premise", params))
         target = (conclusion, self._size(conclusion, "conclusion", params))
         for state in (start, target):
             _check_partition(state, records)
+        _check_sized(start, "premise", records)
+        _check_sized(target, "conclusion", records)
         x = _level_symbol(premise)
         found = list(self._paths(_Path(start, x, (), ()), target, records, params, self._leading_to(conclusion)))
         if not found:
@@ -247,6 +255,47 @@ class Graph:
             alternatives=len(found) - 1,
             detail=" -> ".join(s.claim_id for s in steps),
         )
+
+    def assumptions(self) -> frozenset[str]:
+        """The assumption names the claims are stated under (``Assumption(name)`` in their conditions)."""
+        return frozenset(a.args[0].name for e in self.edges for c in e.conditions for a in c.atoms(Assumption))
+
+    def checked(self, params: Mapping[str, object] | None) -> dict[str, object]:
+        """``params`` checked: known names, N >= 1, sizes 1 <= k <= N, assumptions true/false and consistent.
+
+        With N = 2 and a smallest class k = 1 both classes hold one record: ``singleton_classes`` is added.
+
+        Raises
+        ------
+        ValueError
+            Naming the parameter: an unknown name, a value out of range, or contradictory assumptions
+            (``singleton_classes`` with a smallest class k >= 2).
+        """
+        params = dict(params or {})
+        assumptions = self.assumptions()
+        known = ("N", *SIZE_PARAMETERS, *sorted(assumptions))
+        for name, value in params.items():
+            if name not in known:
+                raise ValueError(f"parameter {name!r}: unknown; expected one of {', '.join(known)}")
+            if name in assumptions:
+                if not (isinstance(value, bool) or value in (0, 1) or str(value).lower() in ("true", "false")):
+                    raise ValueError(f"parameter {name!r}: expected true or false, found {value!r}")
+            elif isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"parameter {name!r}: expected an integer, found {value!r}")
+        records = params.get("N")
+        if isinstance(records, int) and records < 1:
+            raise ValueError(f"parameter 'N': the number of records is at least 1, found {records}")
+        for name in SIZE_PARAMETERS:
+            value = params.get(name)
+            if isinstance(value, int) and (value < 1 or (isinstance(records, int) and value > records)):
+                bound = f"1 <= {name} <= N = {records}" if isinstance(records, int) else f"{name} >= 1"
+                raise ValueError(f"parameter {name!r}: a size is {bound}, found {value}")
+        if _truthy(params.get("singleton_classes")) and params.get("k", 1) != 1:
+            raise ValueError(f"parameters 'singleton_classes' and 'k': singleton classes have a smallest class "
+                             f"of k = 1, found k = {params['k']}")
+        if records == 2 and params.get("k") == 1 and "singleton_classes" in assumptions:
+            params["singleton_classes"] = True
+        return params
 
     def strongest_level(
         self, premise: str, level: object, conclusion: str, params: Mapping[str, object] | None = None,
@@ -308,7 +357,7 @@ class Graph:
         visited = {path.state} | {(s.premise, s.premise_size) for s in path.steps}
         for edge in self.usable():
             if (edge.premise != path.state[0] or edge.conclusion not in leads
-                    or (edge.conclusion in PARAMETER_LEVELS and path.steps)):
+                    or (edge.conclusion in PARAMETER_LEVELS and path.steps) or not _in_reading(edge, params)):
                 continue
             for extended in self._extend(path, edge, target, records, params):
                 if extended.state not in visited:
@@ -329,7 +378,7 @@ class Graph:
         numbers only, not on the path that led here, so each is computed once per query's parameters."""
         chosen = {s for s in (edge.conclusion_size.free_symbols if edge.conclusion_size is not None else ())
                   if s in _EDGE_SIZES and s != edge.premise_size}
-        by_target = bool(chosen) and not (edge.conclusion in CLASS_BASED and "k" in params)  # see _candidates
+        by_target = bool(chosen) and edge.conclusion not in CLASS_BASED  # see _candidates
         key = (id(edge), size, target if by_target else None, records,
                tuple(sorted((name, repr(value)) for name, value in params.items())))
         if key not in self._memo:
@@ -349,8 +398,9 @@ class Graph:
             (s for s in (edge.conclusion_size.free_symbols if edge.conclusion_size is not None else ())
              if s in _EDGE_SIZES and s not in binding), key=str)
         choices: list[dict[sympy.Basic, sympy.Expr]] = [{}]
-        if free and edge.conclusion in CLASS_BASED and "k" in params:
-            choices = [{free[0]: sympy.Integer(str(params["k"]))}]  # the smallest class is a fact, not a choice
+        if free and edge.conclusion in CLASS_BASED:
+            # the smallest class is a fact, not a choice: the query's k, else unknown (the symbol k)
+            choices = [{free[0]: sympy.Integer(str(params["k"])) if "k" in params else k}]
         elif free:
             choices = [{free[0]: c} for c in self._candidates(edge, free[0], binding, target, records)]
         for choice in choices:
@@ -459,7 +509,7 @@ class Graph:
                          target: tuple[str, sympy.Expr | None], records: sympy.Expr,
                          params: Mapping[str, object]) -> list[str]:
         return [e.claim_id for e in self.non_implications()
-                if (e.premise, e.conclusion) == (premise, conclusion)
+                if (e.premise, e.conclusion) == (premise, conclusion) and _in_reading(e, params)
                 and self._covers(e, start[1], target[1], records, params)]
 
     def refusal(self, premise: str, conclusion: str, params: Mapping[str, object] | None = None) -> tuple[str, ...]:
@@ -481,6 +531,8 @@ class Graph:
             return list(values) if definition_id in SIZED | CLASS_BASED else [None]
 
         for edge in self.non_implications():
+            if not _in_reading(edge, params):
+                continue
             for size_a, size_b in product(choices(edge.premise), choices(edge.conclusion)):
                 if not self._covers(edge, size_a, size_b, records, params):
                     continue
@@ -489,6 +541,16 @@ class Graph:
                 if before is not None and after is not None:
                     return edge, (*before, edge.claim_id, *after)
         return None
+
+
+def _check_sized(state: tuple[str, sympy.Expr | None], role: Role, records: sympy.Expr) -> None:
+    """A subset size k of (k,t)-closeness or (k,ε)-DP lies in [1, N - 1] (Ekenstedt et al. 2022, Defs. 7-8)."""
+    definition_id, size = state
+    if definition_id not in SIZED or size is None or not (size.is_number and records.is_number):
+        return
+    if not 1 <= size <= records - 1:
+        raise ValueError(f"{definition_id} as {role}: a subset size k lies in [1, N - 1] = [1, {records - 1}], "
+                         f"found k = {size} (parameter k_{role} or k)")
 
 
 def _check_partition(state: tuple[str, sympy.Expr | None], records: sympy.Expr) -> None:
@@ -500,6 +562,14 @@ def _check_partition(state: tuple[str, sympy.Expr | None], records: sympy.Expr) 
         raise ValueError(
             f"{definition_id}: no partition of N = {records} records has a smallest class of k = {size} "
             f"(expected k = N, one class, or 1 <= k <= N/2)")
+
+
+def _in_reading(edge: Edge, params: Mapping[str, object]) -> bool:
+    """One reading per answer: with ``dp_within_classes`` asserted, (k,ε)-DP and ε-DP are measured inside
+    each class, so a claim relating them is used only when it is stated in that reading."""
+    if not _truthy(params.get("dp_within_classes")) or not {edge.premise, edge.conclusion} & GLOBAL_DP:
+        return True
+    return any(a.args[0].name == "dp_within_classes" for c in edge.conditions for a in c.atoms(Assumption))
 
 
 def _truthy(value: object) -> bool:

@@ -45,8 +45,9 @@ class ClaimSearch:
     ----------
     status
         ``"sat"`` if some case has a confirmed counterexample (``counterexample``),
-        ``"unknown"`` if none has but some case timed out, else ``"unsat"`` (proven for
-        every case searched: 2 <= N <= ``max_n`` and every admissible size).
+        ``"unknown"`` if none has but some case timed out or no case was searched (no N up
+        to ``max_n`` meets the claim's conditions), else ``"unsat"`` (proven for every case
+        searched: 2 <= N <= ``max_n`` and every admissible size).
     cases
         The cases searched, e.g. ``("N=3 k=2 forward", ...)``.
     """
@@ -178,6 +179,9 @@ def search_claim(claim: Claim, statement: sympy.Basic, *, max_n: int = 4, timeou
                     unknown.append(f"{label}: {result.detail}")
     if trivial is not None:
         return ClaimSearch("sat", trivial, tuple(cases), max_n, f"counterexample (bound below 1): {trivial.detail}")
+    if not cases:
+        return ClaimSearch("unknown", None, (), max_n, f"no case searched: no N with 2 <= N <= {max_n} (and sizes) "
+                                                     "satisfies the claim's conditions; raise --max-n")
     if unknown:
         return ClaimSearch("unknown", None, tuple(cases), max_n, f"{len(unknown)} case(s) unknown: " + "; ".join(unknown))
     return ClaimSearch("unsat", None, tuple(cases), max_n, f"z3 unsat in all {len(cases)} case(s) with N <= {max_n}")
@@ -223,6 +227,8 @@ def refute_claim(claim: Claim, *, max_n: int = 4, timeout_s: float = 10.0) -> Ch
         what = "corrected form: " + corrected.detail if corrected is not None else "no corrected form"
         return CheckResult("refuted", table, checked, f"printed: {printed.detail}; {what}")
     summary = "; ".join(s.detail for s in (printed, corrected) if s is not None)
+    if not printed.cases:
+        return CheckResult("unknown", None, checked, summary)
     return CheckResult("unknown", None, checked, f"no counterexample found ({summary}); proven for N <= {max_n} only where unsat")
 
 
@@ -255,6 +261,7 @@ def _witness_cases(claim: Claim, extra: tuple[sympy.Basic, ...], max_n: int) -> 
     covered: list[str] = []
     implied: list[str] = []
     uncovered: list[str] = []
+    no_table: list[str] = []
     last = None
     premise, conclusion = claim.definitions
     scoped = replace(claim, conditions=(*claim.conditions, *extra))
@@ -273,7 +280,8 @@ def _witness_cases(claim: Claim, extra: tuple[sympy.Basic, ...], max_n: int) -> 
             except ImplicationHolds as error:
                 implied.append(f"{label}: {error}")
                 continue
-            except InadmissibleParameters:
+            except InadmissibleParameters as error:
+                no_table.append(f"{label}: {error}")
                 continue
             except NoWitnessError as error:
                 uncovered.append(f"{label}: {error}")
@@ -283,9 +291,15 @@ def _witness_cases(claim: Claim, extra: tuple[sympy.Basic, ...], max_n: int) -> 
                 continue
             covered.append(label)
             last = found[1].table
-    checked = (f"witness families (theory.tables.witnesses) re-measured exactly in {len(covered)} case(s) at bounds {_WITNESS_BOUNDS}",)
+    skipped = (f"; {len(no_table)} case(s) admit no table of these sizes (the claim says nothing there), e.g. {no_table[0]}"
+               if no_table else "")
+    checked = (f"witness families (theory.tables.witnesses) re-measured exactly in {len(covered)} case(s) at bounds "
+               f"{_WITNESS_BOUNDS}; {len(no_table)} case(s) without a table",)
     if implied:
         return CheckResult("refuted", {"implication_holds": implied}, checked, f"the pair is an implication at: {implied[0]}")
     if covered and not uncovered:
-        return CheckResult("proven", last, checked, f"premise level fixed, conclusion beyond every bound, in all {len(covered)} case(s)")
-    return CheckResult("unknown", last, checked, f"{len(covered)} case(s) witnessed; not covered: {'; '.join(uncovered[:3])}")
+        return CheckResult("proven", last, checked,
+                           f"premise level fixed, conclusion beyond every bound, in all {len(covered)} case(s) searched{skipped}")
+    if not covered and not uncovered:
+        return CheckResult("unknown", None, checked, f"no case searched: none of 3 <= N <= {max(max_n, 6)} admits a table{skipped}")
+    return CheckResult("unknown", last, checked, f"{len(covered)} case(s) witnessed; not covered: {'; '.join(uncovered[:3])}{skipped}")

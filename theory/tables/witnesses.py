@@ -193,13 +193,16 @@ def _family(
     """The family and its arguments for (premise, conclusion); NoWitnessError when none applies."""
     pair = (premise, conclusion)
     if premise in ("multiplicative_t_closeness", "stochastic_t_closeness") and conclusion in ("ldp", "kt_closeness", "k_eps_dp"):
+        if kp is not None and not (kp == n or 2 * kp <= n):
+            raise InadmissibleParameters(f"no partition of N={n} records has a smallest class of k={kp} (expected k = N or 2k <= N)")
         if conclusion == "kt_closeness" and _required(kc, conclusion) > n - 2:
             raise _implied(
                 f"(N-1,t)-closeness is ε-DP (Thm. 4(1)); {premise} with smallest class k implies it "
                 "with e^ε <= max(t(N-1)/k, N/(N-1))"
             )
         if conclusion == "k_eps_dp" and classwise and n - (kp or 1) <= _required(kc, conclusion):
-            raise InadmissibleParameters(f"no class can have more than k_DP={kc} records: (k,ε)-DP inside classes is vacuous")
+            raise _implied(f"no class can hold more than N - k = {n - (kp or 1)} <= k_DP = {kc} records: (k,ε)-DP "
+                           "inside classes is vacuous (level 1 for every table)")
         if conclusion == "k_eps_dp" and not classwise and _required(kc, conclusion) < 2:
             raise _implied(
                 "globally, multiplicative t-closeness with smallest class k implies ε-DP with "

@@ -129,6 +129,29 @@ def _lemma2_3b() -> CheckResult:
     )
 
 
+def _thm5() -> CheckResult:
+    """Printed for every k_DP; vacuous for k_DP >= N - k_0, witnessed (carrier classes) for k_DP < N - k_0."""
+    from theory.tables.witnesses import ImplicationHolds, witness
+
+    inside = check_witness(claim("ekenstedt2022:thm5"), {"N": 4, "k_premise": 1, "k_conclusion": 2, "classwise": 1})
+    try:
+        witness("multiplicative_t_closeness", "k_eps_dp", 3,
+                params={"N": 3, "k_premise": 1, "k_conclusion": 2, "classwise": 1})
+    except ImplicationHolds as error:
+        vacuous = str(error)
+    else:
+        return result("unknown", inside.checked_by, "no vacuous corner found at N = 3, k_0 = 1, k_DP = 2")
+    if inside.status != "proven":
+        return inside
+    return result(
+        "corrected",
+        [*inside.checked_by, "symbolic: with smallest class k_0 every class holds at most N - k_0 records"],
+        f"printed for every k_DP; holds for k_DP < N - k_0 ({inside.detail}); fails for k_DP >= N - k_0: {vacuous}",
+        {"N": 3, "k_0": 1, "k_DP": 2, "implication": "class-wise (k_DP,ε)-DP is 1 for every table (no class holds "
+         "more than k_DP records)"},
+    )
+
+
 def _lemma2_3c() -> CheckResult:
     steps, certified, failure = _n_minus_1_bound()
     if failure is not None or not certified:
@@ -266,7 +289,7 @@ CHECKS: dict[str, Callable[[], CheckResult]] = {
     "ekenstedt2022:thm4_2b": _thm4_2b,
     "ekenstedt2022:thm4_3a": _thm4_3a,
     "ekenstedt2022:thm4_3b": _witness("ekenstedt2022:thm4_3b", k_DP=1, k_t=2),
-    "ekenstedt2022:thm5": _witness("ekenstedt2022:thm5", k_conclusion=1, classwise=1),
+    "ekenstedt2022:thm5": _thm5,
     "ekenstedt2022:sec3b_equivalence": lambda: set_distance_check("ekenstedt2022:sec3b_equivalence"),
     "ekenstedt2022:def4_k_anonymity": _k_anonymity,
 }

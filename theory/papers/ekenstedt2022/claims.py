@@ -318,8 +318,11 @@ CLAIMS: tuple[Claim, ...] = (
         "k_eps_dp",
         NotImplies(_sym("multiplicative_t_closeness"), _sym("k_eps_dp")),
         (Assumption(_sym("dp_within_classes")),),
+        corrected=NotImplies(_sym("multiplicative_t_closeness"), _sym("k_eps_dp"), sympy.Lt(k1, N - k0)),
         note="(k,ε)-DP measured inside each equivalence class, as the paper decides (Sec. IV.C). "
-        "Witness: Table III, removing record 4 from E_2 leaves σ against μ. Read globally it "
+        "Witness: Table III, removing record 4 from E_2 leaves σ against μ. Printed for every k_DP; "
+        "vacuous for k_DP >= N - k_0: no class holds more than N - k_0 records, so none can lose k_DP "
+        "records and the class-wise level is 1 for every table. Holds for k_DP < N - k_0. Read globally it "
         "fails for k = 1: multiplicative t-closeness (smallest class k_1) gives e^ε <= "
         "max((N-1)t/k_1, N/(N-1)) (see ekenstedt2022:lemma2_3b).",
     ),

@@ -1,0 +1,201 @@
+"""The exact levels privcert writes, read back: one grammar, parsed here, never evaluated as code.
+
+:func:`verifier.display.exact_text` writes every measured level as text (a report's
+``exact``, a certificate's levels). The text is sympy's printed form with ``ln``, ``e^`` and
+``^``; this module reads it back to the same sympy value, by this grammar only:
+
+.. code-block:: text
+
+    level    := "inf" | "-inf" | sum
+    sum      := product (("+" | "-") product)*
+    product  := unary (("*" | "/") unary)*
+    unary    := "-" unary | power
+    power    := atom ("^" unary)?
+    atom     := integer | "e" | name "(" sum ")" | "(" sum ")"
+    name     := "ln" | "sqrt" | "exp"
+
+so ``3``, ``3/8``, ``ln(9/4)``, ``e^(1/2)``, ``2*sqrt(2)``, ``3*2^(1/3)/2`` and the long exact
+bounds of additive-noise levels (rationals of hundreds of digits) are levels. Sizes are bounded so
+that no text asks for an unbounded computation: at most :data:`MAX_LENGTH` characters and
+:data:`MAX_INTEGER_DIGITS` digits per integer; an exponent is a rational whose numerator and
+denominator are at most :data:`MAX_EXPONENT` (``e^x`` and ``exp(x)`` at most
+:data:`verifier.literal.MAX_EXPONENT` in size).
+"""
+
+from __future__ import annotations
+
+import re
+
+import sympy
+
+from verifier.literal import MAX_EXPONENT as MAX_E_EXPONENT
+
+__all__ = ["GrammarError", "read_exact", "MAX_LENGTH", "MAX_INTEGER_DIGITS", "MAX_EXPONENT"]
+
+MAX_LENGTH = 4000
+"""Longest level text read (the additive-noise bounds are a few hundred characters)."""
+MAX_INTEGER_DIGITS = 1000
+"""Most digits of one integer."""
+MAX_EXPONENT = 64
+"""Largest numerator or denominator of an exponent of a base other than e."""
+
+_TOKEN = re.compile(r"\s*(?:(?P<int>\d+)|(?P<name>ln|sqrt|exp|e)(?![A-Za-z_])|(?P<op>[-+*/^()]))")
+
+
+class GrammarError(ValueError):
+    """A level text outside the grammar (or beyond its size bounds); the message names where it was read."""
+
+
+def _tokens(text: str, where: str) -> list[tuple[str, str]]:
+    found, position = [], 0
+    while position < len(text):
+        match = _TOKEN.match(text, position)
+        if match is None:
+            if text[position:].strip() == "":
+                break
+            raise GrammarError(f"{where}: unexpected {text[position:position + 12]!r} at character {position + 1} "
+                               f"of {text[:60]!r}")
+        kind = match.lastgroup
+        assert kind is not None
+        value = match[kind]
+        if kind == "int" and len(value) > MAX_INTEGER_DIGITS:
+            raise GrammarError(f"{where}: an integer of more than {MAX_INTEGER_DIGITS} digits")
+        found.append((kind, value))
+        position = match.end()
+    return found
+
+
+class _Parser:
+    def __init__(self, tokens: list[tuple[str, str]], where: str) -> None:
+        self.tokens, self.at, self.where = tokens, 0, where
+
+    def peek(self) -> tuple[str, str] | None:
+        return self.tokens[self.at] if self.at < len(self.tokens) else None
+
+    def take(self, value: str) -> bool:
+        if self.peek() in (("op", value), ("name", value)):
+            self.at += 1
+            return True
+        return False
+
+    def fail(self, expected: str) -> GrammarError:
+        found = "the end" if self.peek() is None else repr(self.peek()[1])  # type: ignore[index]
+        return GrammarError(f"{self.where}: expected {expected}, found {found}")
+
+    def sum(self) -> sympy.Expr:
+        value = self.product()
+        while True:
+            if self.take("+"):
+                value = value + self.product()
+            elif self.take("-"):
+                value = value - self.product()
+            else:
+                return value
+
+    def product(self) -> sympy.Expr:
+        value = self.unary()
+        while True:
+            if self.take("*"):
+                value = value * self.unary()
+            elif self.take("/"):
+                divisor = self.unary()
+                if divisor == 0:
+                    raise GrammarError(f"{self.where}: division by zero")
+                value = value / divisor
+            else:
+                return value
+
+    def unary(self) -> sympy.Expr:
+        return -self.unary() if self.take("-") else self.power()
+
+    def power(self) -> sympy.Expr:
+        base = self.atom()
+        if not self.take("^"):
+            return base
+        exponent = self.unary()
+        if base == sympy.E:
+            return sympy.exp(_bounded_exponent(exponent, self.where))
+        if not (exponent.is_Rational and abs(exponent.p) <= MAX_EXPONENT and exponent.q <= MAX_EXPONENT):
+            raise GrammarError(f"{self.where}: an exponent is a rational with numerator and denominator at most "
+                               f"{MAX_EXPONENT}, found {exponent}")
+        if base == 0 and exponent < 0:
+            raise GrammarError(f"{self.where}: division by zero")
+        return base ** exponent
+
+    def atom(self) -> sympy.Expr:
+        token = self.peek()
+        if token is None:
+            raise self.fail("a number")
+        kind, value = token
+        self.at += 1
+        if kind == "int":
+            return sympy.Integer(int(value))
+        if kind == "name" and value == "e":
+            return sympy.E
+        if kind == "name" and value in ("ln", "sqrt", "exp"):
+            if not self.take("("):
+                raise self.fail(f"'(' after {value}")
+            argument = self.sum()
+            if not self.take(")"):
+                raise self.fail("')'")
+            if value == "ln":
+                if not (argument.is_positive and argument.is_finite):
+                    raise GrammarError(f"{self.where}: ln of a number that is not positive: {argument}")
+                return sympy.log(argument)
+            if value == "exp":
+                return sympy.exp(_bounded_exponent(argument, self.where))
+            return sympy.sqrt(argument)
+        if (kind, value) == ("op", "("):
+            inside = self.sum()
+            if not self.take(")"):
+                raise self.fail("')'")
+            return inside
+        self.at -= 1
+        raise self.fail("a number, e, ln(...), sqrt(...), exp(...) or '('")
+
+
+def _bounded_exponent(exponent: sympy.Expr, where: str) -> sympy.Expr:
+    bound = sympy.Integer(MAX_E_EXPONENT)
+    if not (exponent.is_real and exponent.is_finite) or sympy.Abs(exponent) > bound:
+        raise GrammarError(f"{where}: an exponent of e is a real number of size at most {bound}, found {exponent}")
+    return exponent
+
+
+def read_exact(text: object, where: str) -> sympy.Expr:
+    """The level ``text`` (as :func:`verifier.display.exact_text` writes it) as an exact sympy value.
+
+    Raises
+    ------
+    GrammarError
+        Naming ``where``: the text is not a string of the grammar, or exceeds its bounds.
+
+    Examples
+    --------
+    >>> read_exact("2*sqrt(2)", "l")
+    2*sqrt(2)
+    >>> read_exact("3*2^(1/3)/2", "l")
+    3*2**(1/3)/2
+    >>> read_exact("ln(9/4)", "epsilon"), read_exact("inf", "t")
+    (log(9/4), oo)
+    >>> read_exact("__import__('os')", "x")
+    Traceback (most recent call last):
+    ...
+    verifier.exact_grammar.GrammarError: x: unexpected "__import__('" at character 1 of "__import__('os')"
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise GrammarError(f"{where}: expected an exact level (3, 3/8, ln(9/4), 2*sqrt(2), inf), found {text!r}")
+    if len(text) > MAX_LENGTH:
+        raise GrammarError(f"{where}: a level of more than {MAX_LENGTH} characters")
+    stripped = text.strip()
+    if stripped in ("inf", "∞"):
+        return sympy.oo
+    if stripped == "-inf":
+        return -sympy.oo
+    parser = _Parser(_tokens(stripped, where), where)
+    value = parser.sum()
+    if parser.peek() is not None:
+        raise parser.fail("the end of the level")
+    if not (value.is_real and value.is_finite):
+        raise GrammarError(f"{where}: a level is a finite real number or inf, found {value}")
+    return value
+
