@@ -110,10 +110,10 @@ def microaggregate(
 ) -> None:
     """k-anonymous t-closeness by microaggregation (Soria-Comas et al. 2015)."""
     from mechanisms.microaggregation import microaggregate as run
-    from privcert.cli import _reporting_errors
+    from privcert.reporting import reporting_errors
     from privcert.files import write_table
 
-    with _reporting_errors():
+    with reporting_errors():
         threshold = _number(t, "--t", _domain(lower=Fraction(0)))
         result = run(_load(data, out), _names(qi, "--qi"), sensitive, k=k, t=threshold,
                      algorithm=algorithm, orders=_orders(ordinal), seed=seed, source=str(data))  # type: ignore[arg-type]
@@ -136,10 +136,10 @@ def bucketize(
 ) -> None:
     """k-anonymous multiplicative t-closeness by bucketization (Domingo-Ferrer & Soria-Comas 2015, §6)."""
     from mechanisms.bucketization import bucketize as run
-    from privcert.cli import _reporting_errors
+    from privcert.reporting import reporting_errors
     from privcert.files import write_table
 
-    with _reporting_errors():
+    with reporting_errors():
         result = run(_load(data, out), _names(qi, "--qi"), sensitive, k=k, t=t, orders=_orders(ordinal), seed=seed,
                      source=str(data))
         write_table(result.release, out, option="--out")

@@ -100,11 +100,11 @@ def write_release(
     """
     import numpy as np
 
-    from privcert.cli import _reporting_errors
+    from privcert.reporting import reporting_errors
     from privcert.files import check_outputs, write_output, write_table
     from verifier.load import load_table
 
-    with _reporting_errors():
+    with reporting_errors():
         stem = out.name
         for table_suffix in (".csv.gz", ".csv", ".parquet", ".pq"):
             stem = stem.removesuffix(table_suffix) if stem.lower().endswith(table_suffix) else stem

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from privcert.options import EncodingOption, EngineOption, MasterOption
+from privcert.reporting import BAD_INPUT, stderr_line
 
 if TYPE_CHECKING:
     from reports.certify import Certificate
@@ -25,13 +26,8 @@ if TYPE_CHECKING:
 
 __all__ = ["keygen_command", "report_command", "verify_command", "write_certificate", "certificate_outputs"]
 
-BAD_INPUT = 2
-
-
 def _bad_input(message: str) -> typer.Exit:
-    from verifier.escape import safe
-
-    typer.echo(f"error: {safe(message)}", err=True)
+    stderr_line("error", message)
     return typer.Exit(BAD_INPUT)
 
 

@@ -17,9 +17,7 @@ import gc
 from fractions import Fraction
 import os
 import sys
-import warnings
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
@@ -44,11 +42,11 @@ from privcert.options import (
     SignOption,
     ViolationsOption,
 )
+from privcert.reporting import BAD_INPUT, FAILED, INTERNAL, INTERRUPTED, make_console, reporting_errors
 from privcert.theory_cli import app as theory_app
-from verifier.errors import PolicyError, PrivcertWarning, VerifierError
+from verifier.errors import PolicyError
 
 if TYPE_CHECKING:
-    from rich.console import Console
 
     from verifier.counts import AttributeSpec, Missing
     from verifier.engines import Engine
@@ -72,10 +70,6 @@ app.command("verify")(verify_command)
 app.command("report")(report_command)
 app.command("demo")(demo_command)
 
-BAD_INPUT = 2
-FAILED = 1
-INTERNAL = 3
-INTERRUPTED = 130
 T = TypeVar("T")
 
 
@@ -154,33 +148,6 @@ def _internal(error: BaseException, debug: bool) -> int:
     return INTERNAL
 
 
-def _stderr(kind: str, message: str) -> None:
-    from verifier.escape import safe
-
-    sys.stderr.write(f"{kind}: {safe(message)}\n")
-
-
-@contextmanager
-def _reporting_errors() -> Iterator[None]:
-    """Turn bad input into a one-line message on stderr and exit code 2; show privcert's warnings as
-    ``warning: ...`` and any other library's in Python's own format (naming the module that raised it)."""
-    caught: list[warnings.WarningMessage] = []
-    try:
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", PrivcertWarning)
-            try:
-                yield
-            except (VerifierError, FileNotFoundError) as error:
-                _stderr("error", str(error))
-                raise typer.Exit(BAD_INPUT) from error
-    finally:
-        for warning in caught:  # shown once the recording has ended, so that showing one records nothing
-            if issubclass(warning.category, PrivcertWarning):
-                _stderr("warning", str(warning.message))
-            else:
-                warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
-
-
 def _split(text: str, option: str, separator: str = ",") -> tuple[str, ...]:
     items = tuple(text.split(separator))  # names as written: 'zip ' is not the column 'zip'
     if not all(items):
@@ -243,12 +210,6 @@ def _specs(
     return tuple(specs)
 
 
-def _console() -> Console:
-    from rich.console import Console
-
-    return Console(highlight=False, soft_wrap=not sys.stdout.isatty())
-
-
 def _run_metadata(data: Path | None, timings: dict[str, float], engine: str) -> dict[str, Any]:
     """Facts about this run, kept apart from the results so that two audits compare equal."""
     from datetime import UTC, datetime
@@ -306,7 +267,7 @@ def models_command(json_out: JsonOption = None) -> None:
     if not _write_json(document, json_out):
         rows = [(m.id, m.kind, "quasi-identifiers" if m.scope == "release" else "each attribute",
                  m.stronger + (", strict" if m.strict else ""), str(m.source)) for m in found]
-        print_rows(_console(), "models", ("model", "kind", "on", "stronger", "source"), rows, fold="source")
+        print_rows(make_console(), "models", ("model", "kind", "on", "stronger", "source"), rows, fold="source")
 
 
 @app.command("measure")
@@ -341,7 +302,7 @@ def measure_command(
     from privcert.files import check_outputs
     from verifier.hierarchy import load_hierarchy
 
-    with _reporting_errors():
+    with reporting_errors():
         check_outputs({"--json": (json_out, "json")}, {"release": data, "mechanism": mechanism,
                                                        "population table": population_table})
         specs = _specs(sensitive, numerical or [], ordinal or [], missing or [], joint or []) if sensitive else ()
@@ -357,7 +318,7 @@ def measure_command(
                          kinds=("risk",) if risk else (), inputs=inputs, engine=_engine(engine, master),
                          encoding=encoding, progress=False if quiet else None)
         if not _write_json(_document(report, data), json_out):
-            console = _console()
+            console = make_console()
             print_report(console, report)
             if report.randomized:
                 print_randomized(console, report.randomized)
@@ -423,7 +384,7 @@ def audit_command(
     from privcert.certificate_cli import certificate_outputs
     from privcert.files import check_outputs
 
-    with _reporting_errors():
+    with reporting_errors():
         parsed = load_policy(policy)
         check_outputs({"--json": (json_out, "json"), **certificate_outputs(certificate, html, pdf)},
                       {"release": data or parsed.data, "policy": policy, "private key": sign,
@@ -439,7 +400,7 @@ def audit_command(
         write_certificate(result, release, policy, sign, certificate, html=html, pdf=pdf,
                           embed_counts=not publisher and embed_counts is not False)
         if not _write_json(_document(result.report, release, result.to_json()), json_out):
-            console = _console()
+            console = make_console()
             console.file.write(summary(result.report) + "\n")
             print_audit(console, result, violations)
             if randomized:

@@ -45,11 +45,11 @@ def _verified(certificate: Path, public_key: Path, release: Path) -> str:
 
 def _one(console: Console, out: Path, key: Path, name: str, folder: str, description: str) -> bool:
     from privcert.api import audit
-    from privcert.cli import _reporting_errors
+    from privcert.reporting import reporting_errors
     from privcert.output import print_audit
 
     data = resources.files("privcert.data")
-    with _reporting_errors(), resources.as_file(data / folder / "policy.toml" if folder else data / "policy.toml") as policy:
+    with reporting_errors(), resources.as_file(data / folder / "policy.toml" if folder else data / "policy.toml") as policy:
         result = audit(None, policy)
         release = Path(result.report.source)
         console.file.write(f"\n== {name}: {description}\n")
@@ -83,11 +83,11 @@ def demo_command(
     out: Annotated[Path, typer.Option("--out", metavar="DIR", help="Where to write the certificates and views.")] = Path("privcert-demo"),
 ) -> None:
     """Audit, sign, render (JSON, HTML, PDF) and verify the bundled example releases."""
-    from privcert.cli import _console, _reporting_errors
+    from privcert.reporting import make_console, reporting_errors
 
     start = time.perf_counter()
-    console = _console()
-    with _reporting_errors():
+    console = make_console()
+    with reporting_errors():
         out.mkdir(parents=True, exist_ok=True)
         key = _fresh_key(out)
     console.file.write(f"privcert demo: a fresh Ed25519 key pair {key} (private, 0600) and {key}.pub (public)\n")

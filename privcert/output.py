@@ -58,7 +58,7 @@ def summary(report: MeasureResult) -> str:
 
 def print_report(console: Console, report: MeasureResult) -> None:
     """The optimal level of every model, with its witness."""
-    from verifier.measure import attribute_label
+    from verifier.display import attribute_label
 
     console.file.write(summary(report) + "\n")
     rows = [(measurement_model(m), safe(attribute_label(m.attribute)), measurement_level(m), measurement_witness(m))
@@ -70,7 +70,7 @@ def print_audit(console: Console, result: AuditResult, violations: int = 0) -> N
     """One row per requirement: level, requirement, verdict, witness; then why each failure fails."""
     from verifier.audit import offending_classes
     from verifier.display import exact_text
-    from verifier.measure import attribute_label
+    from verifier.display import attribute_label
 
     rows = []
     for check in result.checks:

@@ -36,7 +36,7 @@ import pandas as pd
 
 from reports.statement import canonical
 from verifier.counts import AttributeSpec, Classes, CountTable, qi_order
-from verifier.measure import attribute_label
+from verifier.display import attribute_label
 from verifier.results import jsonable
 
 if TYPE_CHECKING:

@@ -24,7 +24,8 @@ from typing import Any
 
 from verifier.audit import AuditResult
 from verifier.counts import CountTable
-from verifier.measure import MeasureResult, attribute_label
+from verifier.display import attribute_label
+from verifier.measure import MeasureResult
 
 __all__ = ["FontFace", "View", "CELL_LIMIT", "BLOCK_LIMIT", "cell", "block", "notebook_html", "render_html", "view"]
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from verifier.escape import safe
 from verifier.counts import Classes, CountTable
-from verifier.measure import attribute_label
+from verifier.display import attribute_label
 from verifier.results import jsonable
 
 __all__ = ["Figure", "figures", "implication_map"]

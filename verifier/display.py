@@ -20,11 +20,18 @@ from verifier.escape import safe
 if TYPE_CHECKING:
     from verifier.results import Measurement
 
-__all__ = ["exact_text", "readable", "approximate", "formula", "condition", "symbol_level", "measurement_level",
+__all__ = ["attribute_label", "exact_text", "readable", "approximate", "formula", "condition", "symbol_level", "measurement_level",
            "measurement_model", "measurement_witness"]
 
 _POWER_OF_E = re.compile(r"exp\(")
 _SIMPLE_POWER_OF_E = re.compile(r"exp\(([A-Za-z_]\w*|\d+)\)")
+
+
+def attribute_label(attribute: str | tuple[str, ...] | None) -> str:
+    """How an attribute is named in text: ``salary``, ``salary+disease``, ``-`` for none."""
+    if attribute is None:
+        return "-"
+    return attribute if isinstance(attribute, str) else "+".join(attribute)
 
 
 def exact_text(value: sympy.Expr | None) -> str:

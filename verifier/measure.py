@@ -39,25 +39,19 @@ from verifier.anonymity import ClassMetrics, class_metrics
 from verifier.buckets import Bucketing
 from verifier.counts import AttributeSpec, Classes, CountTable, count_tables
 from verifier.engines import Engine, EngineName, get_engine
+from verifier.display import attribute_label
 from verifier.errors import PolicyError
 from verifier.hierarchy import Hierarchy
 from verifier.randomized_levels import Implications, MechanismChoice, RandomizedLevels, mechanism_settings, randomized_levels
 from verifier.registry import Kind, MeasureOptions, Model, Subject, models
 from verifier.results import Measurement
 
-__all__ = ["MeasureResult", "measure", "measure_tables", "attribute_label", "PROGRESS_ROWS"]
+__all__ = ["MeasureResult", "measure", "measure_tables", "PROGRESS_ROWS"]
 
 PROGRESS_ROWS = 500_000
 """Tables with at least this many rows show a progress bar (when stderr is a terminal)."""
 
 Attribute = str | tuple[str, ...]
-
-
-def attribute_label(attribute: Attribute | None) -> str:
-    """How an attribute is named in text: ``salary``, ``salary+disease``, ``-`` for none."""
-    if attribute is None:
-        return "-"
-    return attribute if isinstance(attribute, str) else "+".join(attribute)
 
 
 @dataclass(frozen=True)

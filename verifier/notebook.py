@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
-from verifier.display import measurement_level, measurement_model, measurement_witness
+from verifier.display import attribute_label, measurement_level, measurement_model, measurement_witness
 
 if TYPE_CHECKING:
     from verifier.audit import AuditResult
@@ -36,8 +36,6 @@ def _summary(result: MeasureResult) -> str:
 
 def measure_html(result: MeasureResult) -> str:
     """Every measurement: model, attribute, level (exact) and witness."""
-    from verifier.measure import attribute_label
-
     rows = [(measurement_model(m), attribute_label(m.attribute), measurement_level(m), measurement_witness(m))
             for m in result.measurements]
     return _summary(result) + _table(("model", "attribute", "level", "witness"), rows, "measurement")
@@ -45,8 +43,6 @@ def measure_html(result: MeasureResult) -> str:
 
 def audit_html(result: AuditResult) -> str:
     """The verdict, then one row per requirement: level, what is required, pass/fail, witness."""
-    from verifier.measure import attribute_label
-
     rows = []
     for check in result.checks:
         m = check.measurement

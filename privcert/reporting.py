@@ -1,0 +1,62 @@
+"""How every command reports: its console, one-line errors (exit 2) and warnings on stderr.
+
+Shared by the command modules, so that none of them imports the command line's entry
+point (:mod:`privcert.cli` imports them, never the other way).
+"""
+
+from __future__ import annotations
+
+import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+import typer
+
+from verifier.errors import PrivcertWarning, VerifierError
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+__all__ = ["BAD_INPUT", "FAILED", "INTERNAL", "INTERRUPTED", "make_console", "reporting_errors", "stderr_line"]
+
+FAILED = 1
+BAD_INPUT = 2
+INTERNAL = 3
+INTERRUPTED = 130
+
+
+def stderr_line(kind: str, message: str) -> None:
+    """``kind: message`` on stderr, the message made safe for a terminal (no control sequences)."""
+    from verifier.escape import safe
+
+    sys.stderr.write(f"{kind}: {safe(message)}\n")
+
+
+@contextmanager
+def reporting_errors() -> Iterator[None]:
+    """Turn bad input into a one-line message on stderr and exit code 2; show privcert's warnings as
+    ``warning: ...`` and any other library's in Python's own format (naming the module that raised it)."""
+    caught: list[warnings.WarningMessage] = []
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", PrivcertWarning)
+            try:
+                yield
+            except (VerifierError, FileNotFoundError) as error:
+                stderr_line("error", str(error))
+                raise typer.Exit(BAD_INPUT) from error
+    finally:
+        for warning in caught:  # shown once the recording has ended, so that showing one records nothing
+            if issubclass(warning.category, PrivcertWarning):
+                stderr_line("warning", str(warning.message))
+            else:
+                warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
+
+
+def make_console() -> Console:
+    """The console a command prints to: no highlighting, soft-wrapped when piped."""
+    from rich.console import Console
+
+    return Console(highlight=False, soft_wrap=not sys.stdout.isatty())
