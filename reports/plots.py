@@ -202,10 +202,11 @@ def implication_map(implied: Sequence[Mapping[str, Any]]) -> Figure | None:
 
     Nodes are the definitions in the derivation steps of ``implied`` (the predicate's
     ``implied`` list, :func:`theory.answers.explain.explain`): the measured ones (where a
-    derivation starts) filled, the implied ones outlined, in columns by their distance
-    in claims from a measured one. Each step is an arrow labelled with its claim id (and
-    its status when not ``proven``). Every label has a row of its own, so none overlaps
-    another; the arrow to a target passes through its claim's label.
+    derivation starts) filled, the implied ones outlined, in columns by their distance in
+    claims from a measured one, each column as wide as its longest name so that no two
+    nodes touch. Each step is a numbered arrow (an arc between two nodes of one column);
+    the legend under the drawing gives each number's claim id (with its status when not
+    ``proven``) and its two ends, one line each, so no label lies on a line.
     """
     guarantees = [g for g in implied if g.get("implied") and g.get("derivation")]
     steps = tuple(dict.fromkeys(_Step(str(s["from"]), str(s["to"]), str(s["claim"]), str(s.get("status", "")))
@@ -214,32 +215,64 @@ def implication_map(implied: Sequence[Mapping[str, Any]]) -> Figure | None:
         return None
     measured = sorted({str(g["derivation"][0]["from"]) for g in guarantees})
     layer = _layers(measured, steps)
-    items = sorted([(2 * layer[n], 0, n, None) for n in layer]
-                   + [(layer[s.source] + layer[s.target], 1, s.claim, s) for s in steps],
-                   key=lambda item: (item[0], item[1], item[2], str(item[3])))
-    rows = {(kind, name if step is None else step): -index for index, (_, kind, name, step) in enumerate(items)}
+    columns: dict[int, list[str]] = {}
+    for node in sorted(layer, key=lambda name: (layer[name], name)):
+        columns.setdefault(layer[node], []).append(node)
+    char, row, gap = 0.075, 0.42, 1.1  # inches: a character at 9 pt, a node row, the room for arrows
+    widths = {column: max(len(_label(n)) for n in nodes) * char + 0.3 for column, nodes in columns.items()}
+    left, x = 0.0, {}
+    for column in sorted(columns):
+        x[column] = left + widths[column] / 2
+        left += widths[column] + gap
+    tallest = max(len(nodes) for nodes in columns.values())
+    place = {node: (x[column], -row * (index + (tallest - len(nodes)) / 2) - row / 2)
+             for column, nodes in columns.items() for index, node in enumerate(nodes)}
+    legend = [_label(s.claim) + ("" if s.status == "proven" else f" ({_label(s.status)})")
+              + f": {_label(s.source)} → {_label(s.target)}" for s in steps]
+    drawing_height = row * tallest
+    total = drawing_height + 0.25 + 0.2 * len(legend)
+    from matplotlib.figure import Figure as Drawing
+
     with _style():
-        figure, axes = _axes(0.3 * len(items) + 0.3)
+        figure = Drawing(figsize=(max(left - gap, 3.0), total))
+        axes = figure.add_axes((0, 0, 1, 1))
         axes.set_axis_off()
-        axes.set_xlim(-0.8, max(layer.values()) + 0.8)
-        axes.set_ylim(-len(items) + 0.5, 0.5)
-        for step in steps:
-            start, end = (layer[step.source], rows[(0, step.source)]), (layer[step.target], rows[(0, step.target)])
-            middle = ((start[0] + end[0]) / 2, rows[(1, step)])
+        axes.set_xlim(0, max(left - gap, 3.0))
+        axes.set_ylim(-total, 0)
+        arcs: dict[frozenset[str], int] = {}
+        for number, step in enumerate(steps, start=1):
+            (x0, y0), (x1, y1) = place[step.source], place[step.target]
+            half0, half1 = widths[layer[step.source]] / 2, widths[layer[step.target]] / 2
+            same = layer[step.source] == layer[step.target]
+            if same:  # an arc bulging out on the left of the column, wider for each arc between the same two
+                pair = frozenset((step.source, step.target))
+                arcs[pair] = arcs.get(pair, 0) + 1
+                radius = 0.2 + 0.8 * arcs[pair]
+                start, end, bend = (x0 - half0, y0), (x1 - half1, y1), radius if y0 > y1 else -radius
+            else:
+                ahead = x1 > x0
+                start, end, bend = (x0 + half0 if ahead else x0 - half0, y0), (x1 - half1 if ahead else x1 + half1, y1), 0.0
             dashed = "-" if step.status == "proven" else "--"
-            axes.plot([start[0], middle[0]], [start[1], middle[1]], color="#56606b", linewidth=0.8, linestyle=dashed)
-            axes.annotate("", xy=end, xytext=middle, arrowprops={"arrowstyle": "-|>", "color": "#56606b",
-                                                                 "linewidth": 0.8, "linestyle": dashed,
-                                                                 "shrinkA": 0, "shrinkB": 9})
-            label = _label(step.claim) + ("" if step.status == "proven" else f" ({_label(step.status)})")
-            axes.text(*middle, label, ha="center", va="center", fontsize=7.5, color="#1d232a",
-                      bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none"})
-        for node, column in layer.items():
+            axes.annotate("", xy=end, xytext=start,
+                          arrowprops={"arrowstyle": "-|>", "color": "#56606b", "linewidth": 0.8, "linestyle": dashed,
+                                      "shrinkA": 1, "shrinkB": 1, "connectionstyle": f"arc3,rad={bend}"})
+            # the number sits on the arc's midpoint, or a third of the way along a straight arrow (where
+            # two arrows crossing in an X are apart); an arc is a quadratic Bézier through its control point
+            dx, dy = end[0] - start[0], end[1] - start[1]
+            at = 0.5 if same else 1 / 3
+            spot = (start[0] + at * dx + bend * dy / 2, start[1] + at * dy - bend * dx / 2)
+            axes.text(*spot, str(number), ha="center", va="center", fontsize=7, color="#1d232a",
+                      bbox={"boxstyle": "circle,pad=0.15", "facecolor": "white", "edgecolor": "#56606b",
+                            "linewidth": 0.6})
+        for node, (column_x, y) in place.items():
             filled = node in measured
-            axes.text(column, rows[(0, node)], _label(node), ha="center", va="center",
+            axes.text(column_x, y, _label(node), ha="center", va="center",
                       color="white" if filled else "#1d232a", fontweight="bold" if filled else "normal",
                       bbox={"boxstyle": "round,pad=0.3", "facecolor": "#3b6ea5" if filled else "white",
                             "edgecolor": "#3b6ea5"})
+        for number, line in enumerate(legend, start=1):
+            axes.text(0, -drawing_height - 0.25 - 0.2 * (number - 1), f"{number}  {line}", ha="left", va="center",
+                      fontsize=7.5, color="#1d232a")
         caption = ("The part of the implication map used: measured definitions (filled) imply the others (outlined) "
-                   "along the claims on the arrows (dashed: a claim whose status is not proven)")
+                   "along the numbered claims listed under it (a dashed arrow: a claim whose status is not proven)")
         return Figure(caption, _svg(figure))

@@ -145,8 +145,23 @@ def test_the_implication_map_names_every_definition_and_claim_of_the_derivations
     assert steps  # Table 4's levels imply guarantees (risk from k-anonymity at least)
     texts = svg_texts(figure.group(1))
     definitions = {step[side] for step in steps for side in ("from", "to")}
-    claims = {step["claim"] + ("" if step["status"] == "proven" else f" ({step['status']})") for step in steps}
-    assert set(texts) == definitions | claims and len(texts) == len(definitions) + len(claims)
+    distinct = list(dict.fromkeys((step["claim"], step["status"], step["from"], step["to"]) for step in steps))
+    legend = {f"{number}  {claim}{'' if status == 'proven' else f' ({status})'}: {source} → {target}"
+              for number, (claim, status, source, target) in enumerate(distinct, start=1)}
+    numbers = {str(number) for number in range(1, len(distinct) + 1)}
+    assert set(texts) == definitions | numbers | legend
+    assert len(texts) == len(definitions) + len(numbers) + len(legend)
+
+
+def test_no_two_texts_of_the_implication_map_overlap(table4: Certified, tmp_path: Path) -> None:
+    from test_theory_map import _boxes, _clashes
+
+    html = table4.html.read_text(encoding="utf-8")
+    figure = re.search(r'<figure id="implication-map">(<svg.*?</svg>)', html, re.DOTALL)
+    assert figure is not None
+    (tmp_path / "map.svg").write_text(figure.group(1), encoding="utf-8")
+    boxes = _boxes(tmp_path / "map.svg")
+    assert len(boxes) >= 4 and not _clashes(boxes)
 
 
 def test_the_implication_map_draws_only_the_steps_used_and_labels_their_status() -> None:
@@ -164,7 +179,8 @@ def test_the_implication_map_draws_only_the_steps_used_and_labels_their_status()
     ]
     figure = implication_map(implied)
     assert figure is not None
-    assert sorted(svg_texts(figure.svg)) == ["a2022:x", "a2022:y (corrected)", "dp", "kt_closeness", "ldp"]
+    assert sorted(svg_texts(figure.svg)) == ["1", "1  a2022:x: ldp → kt_closeness", "2",
+                                             "2  a2022:y (corrected): kt_closeness → dp", "dp", "kt_closeness", "ldp"]
     assert implication_map(implied[2:]) is None and implication_map([]) is None
 
 
