@@ -45,6 +45,7 @@ from privcert.options import (
     ViolationsOption,
 )
 from privcert.theory_cli import app as theory_app
+from privcert.utility_cli import utility_command
 from verifier.errors import PolicyError, PrivcertWarning, VerifierError
 
 if TYPE_CHECKING:
@@ -71,6 +72,7 @@ app.command("keygen")(keygen_command)
 app.command("verify")(verify_command)
 app.command("report")(report_command)
 app.command("demo")(demo_command)
+app.command("utility")(utility_command)
 
 BAD_INPUT = 2
 FAILED = 1

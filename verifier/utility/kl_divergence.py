@@ -25,7 +25,6 @@ Logarithms: floats.
 from __future__ import annotations
 
 import math
-from collections import Counter
 from fractions import Fraction
 
 from verifier.utility.ambiguity import generalization_problem

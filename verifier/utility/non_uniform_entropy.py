@@ -47,7 +47,7 @@ def _bits(column: Column) -> tuple[float, float]:
     pairs = Counter(zip(column.original, column.release, strict=True))
     loss = 0.0
     for (value, node), times in pairs.items():
-        if node not in under:
+        if node is not None and node not in under:
             under[node] = sum(n for leaf, n in counts.items() if column.domain.covers(node, leaf))
         loss += times * log2(Fraction(under[node], counts[value]))
     most = sum(n * log2(Fraction(len(column.original), n)) for n in counts.values())
