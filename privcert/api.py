@@ -206,12 +206,11 @@ def utility(
     from verifier.load import load_table
     from verifier.utility import align, utility_of
 
-    names = tuple(str(side) if isinstance(side, (str, Path)) else name
-                  for side, name in ((original, "original"), (release, "release")))
+    names = (str(original) if isinstance(original, (str, Path)) else "original",
+             str(release) if isinstance(release, (str, Path)) else "release")
     before = load_table(original, encoding=encoding) if isinstance(original, (str, Path)) else original
     after = load_table(release, encoding=encoding) if isinstance(release, (str, Path)) else release
-    pair = align(before, after, qi, hierarchies=hierarchies, key=key, suppressed=suppressed,
-                 sources=(names[0], names[1]))
+    pair = align(before, after, qi, hierarchies=hierarchies, key=key, suppressed=suppressed, sources=names)
     extra: tuple[Figure, ...] = ()
     if mechanism is not None:
         from verifier.errors import PolicyError
