@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from verifier.literal import Domain
     from verifier.results import Measurement
+    from verifier.utility import UtilityReport
 
 app = typer.Typer(help="Produce a release that meets k and t with one of the papers' constructions.",
                   no_args_is_help=True)
@@ -81,14 +82,25 @@ def _load(data: Path, out: Path) -> pd.DataFrame:
     return load_table(data)
 
 
+def _cost(original: pd.DataFrame, release: pd.DataFrame, qi: list[str], data: Path, out: Path) -> UtilityReport:
+    """The utility models of the release against the original (:mod:`verifier.utility`)."""
+    from verifier.utility import measure_utility
+
+    return measure_utility(original, release, qi, sources=(str(data), str(out)))
+
+
 def _report(out: Path, k: Measurement, t: Measurement, sse: float, wanted_k: int, wanted_t: Fraction,
-            extra: str) -> None:
+            extra: str, cost: UtilityReport) -> None:
+    from privcert.reporting import make_console
+    from privcert.utility_cli import print_utility
+
     met = k.level.satisfies(wanted_k, "at_least") and t.level.satisfies(wanted_t, "at_most")
     t_text = f"{t.level.exact} ≈ {t.level.number:.4g}" if "/" in t.level.exact else t.level.exact
     typer.echo(f"wrote {out}{extra}")
     typer.echo(f"achieved k = {k.level.exact} (required ≥ {wanted_k})")
     typer.echo(f"achieved {t.model} = {t_text} (required ≤ {wanted_t})")
     typer.echo(f"normalized SSE = {sse:.6g}")
+    print_utility(make_console(), cost, notes=False)
     if not met:
         typer.echo("the release does NOT meet the requested levels", err=True)
         raise typer.Exit(1)
@@ -115,12 +127,14 @@ def microaggregate(
 
     with reporting_errors():
         threshold = _number(t, "--t", _domain(lower=Fraction(0)))
-        result = run(_load(data, out), _names(qi, "--qi"), sensitive, k=k, t=threshold,
+        original, columns = _load(data, out), _names(qi, "--qi")
+        result = run(original, columns, sensitive, k=k, t=threshold,
                      algorithm=algorithm, orders=_orders(ordinal), seed=seed, source=str(data))  # type: ignore[arg-type]
         write_table(result.release, out, option="--out")
+        cost = _cost(original, result.release, columns, data, out)
     extra = (f" ({result.partition.clusters} clusters, cluster size {result.partition.cluster_size}, "
              f"{result.partition.merges} merges)")
-    _report(out, result.achieved.k, result.achieved.t, result.achieved.sse, k, threshold, extra)
+    _report(out, result.achieved.k, result.achieved.t, result.achieved.sse, k, threshold, extra, cost)
 
 
 @app.command()
@@ -140,11 +154,12 @@ def bucketize(
     from privcert.files import write_table
 
     with reporting_errors():
-        result = run(_load(data, out), _names(qi, "--qi"), sensitive, k=k, t=t, orders=_orders(ordinal), seed=seed,
-                     source=str(data))
+        original, columns = _load(data, out), _names(qi, "--qi")
+        result = run(original, columns, sensitive, k=k, t=t, orders=_orders(ordinal), seed=seed, source=str(data))
         write_table(result.release, out, option="--out")
+        cost = _cost(original, result.release, columns, data, out)
     extra = f" ({result.counts.shape[0]} classes over {len(result.buckets)} buckets)"
-    _report(out, result.k, result.t, result.sse, k, Fraction(t), extra)
+    _report(out, result.k, result.t, result.sse, k, Fraction(t), extra, cost)
 
 
 app.command("rr")(rr_command)

@@ -35,8 +35,10 @@ if TYPE_CHECKING:
     from reports.certify import Certificate
     from reports.verification import Verification
     from verifier.registry import Kind
+    from verifier.utility import Pair, UtilityReport
+    from verifier.utility.figure import Figure
 
-__all__ = ["measure", "audit", "load_policy", "certify", "verify"]
+__all__ = ["measure", "audit", "load_policy", "certify", "verify", "utility"]
 
 
 def load_policy(path: str | Path) -> Policy:
@@ -170,3 +172,86 @@ def verify(certificate: str | Path, public_key: str | Path, *, data: str | Path 
         return check(document, key, data=None if data is None else Path(data), engine=engine, encoding=encoding)
     except MalformedCertificateError as error:
         raise MalformedCertificateError(f"{certificate}: {error}") from error
+
+
+def utility(
+    original: pd.DataFrame | str | Path,
+    release: pd.DataFrame | str | Path,
+    qi: Sequence[str],
+    *,
+    hierarchies: Mapping[str, Hierarchy] | None = None,
+    key: str | None = None,
+    suppressed: str = "*",
+    mechanism: str | Path | None = None,
+    sensitive: str | None = None,
+    encoding: str = "utf-8",
+) -> UtilityReport:
+    """What ``release`` cost against ``original``: every utility model of :mod:`verifier.utility`.
+
+    With ``mechanism`` (the published randomized-response matrix, a mechanism CSV) and the
+    ``sensitive`` column it randomized, two figures are added on that column: the
+    mechanism's expected utility (Ekenstedt et al. 2022, eq. (4): the probability that the
+    best guess from a released value is the true one, under the original's frequencies;
+    :func:`theory.mechanism_selection.utility.utility`) and the share of records the release
+    kept at their true value.
+
+    Raises
+    ------
+    DataError
+        The tables cannot be aligned (a missing column, different row counts without ``key``, an
+        unknown key, an original value outside its hierarchy); the message names the file, row and column.
+    MechanismError
+        The mechanism file is malformed, or an original value of ``sensitive`` is not one of its values.
+    """
+    from verifier.load import load_table
+    from verifier.utility import align, utility_of
+
+    names = (str(original) if isinstance(original, (str, Path)) else "original",
+             str(release) if isinstance(release, (str, Path)) else "release")
+    before = load_table(original, encoding=encoding) if isinstance(original, (str, Path)) else original
+    after = load_table(release, encoding=encoding) if isinstance(release, (str, Path)) else release
+    pair = align(before, after, qi, hierarchies=hierarchies, key=key, suppressed=suppressed, sources=names)
+    extra: tuple[Figure, ...] = ()
+    if mechanism is not None:
+        from verifier.errors import PolicyError
+
+        if sensitive is None:
+            raise PolicyError("--mechanism: expected --sensitive, the column the mechanism randomized")
+        extra = _mechanism_utility(before, after, pair, Path(mechanism), sensitive, names)
+    return utility_of(pair, extra)
+
+
+def _mechanism_utility(before: pd.DataFrame, after: pd.DataFrame, pair: Pair, mechanism: Path, sensitive: str,
+                       names: tuple[str, str]) -> tuple[Figure, ...]:
+    """Ekenstedt et al. 2022, eq. (4) of the mechanism under the original's frequencies, and the share kept."""
+    from collections import Counter
+    from fractions import Fraction
+
+    import sympy
+
+    from theory.mechanism_selection.utility import utility as expected_utility
+    from verifier.errors import DataError, MechanismError
+    from verifier.mechanism import load_mechanism
+    from verifier.utility.figure import Figure
+
+    matrix = load_mechanism(mechanism)
+    for side, frame in zip(names, (before, after), strict=True):
+        if sensitive not in frame.columns:
+            raise DataError(f"{side}: column {sensitive!r} not found; the table has {list(map(str, frame.columns))}")
+    truth = [str(value) for value in before[sensitive].tolist()]
+    labels = [str(value) for value in matrix.values]
+    for row, value in enumerate(truth, start=1):
+        if value not in labels:
+            raise MechanismError(f"{names[0]}, row {row}, column {sensitive!r}: {value!r} is not a value of the "
+                                 f"mechanism {mechanism} ({labels})")
+    counts = Counter(truth)
+    frequencies = [Fraction(counts[label], len(truth)) for label in labels]
+    value = expected_utility(sympy.Matrix(matrix.matrix), frequencies)
+    figures = [Figure("expected_utility", sensitive, Fraction(int(value.p), int(value.q)), None, "probability",
+                      "Ekenstedt et al. 2022, eq. (4), under the original's frequencies; higher is better")]
+    if [str(bucket) for bucket in matrix.buckets] == labels:
+        released = after[sensitive].tolist()
+        kept = sum(str(released[p - 1]) == t for p, t in zip(pair.release_rows, truth, strict=True) if p is not None)
+        figures.append(Figure("agreement", sensitive, Fraction(kept, len(truth)), None, "share of records",
+                              "records released at their true value; higher is better"))
+    return tuple(figures)

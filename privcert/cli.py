@@ -17,7 +17,6 @@ import gc
 from fractions import Fraction
 import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
@@ -42,8 +41,11 @@ from privcert.options import (
     SignOption,
     ViolationsOption,
 )
+from privcert.files import SCHEMA_VERSION, write_json
+from privcert.options import assignments, split_names
 from privcert.reporting import BAD_INPUT, FAILED, INTERNAL, INTERRUPTED, make_console, reporting_errors
 from privcert.theory_cli import app as theory_app
+from privcert.utility_cli import utility_command
 from verifier.errors import PolicyError
 
 if TYPE_CHECKING:
@@ -52,8 +54,6 @@ if TYPE_CHECKING:
     from verifier.engines import Engine
     from verifier.measure import MeasureResult
 
-SCHEMA_VERSION = "1"
-"""Version of the JSON contract (privcert/data/schema/results.schema.json)."""
 
 app = typer.Typer(
     name="privcert",
@@ -69,6 +69,7 @@ app.command("keygen")(keygen_command)
 app.command("verify")(verify_command)
 app.command("report")(report_command)
 app.command("demo")(demo_command)
+app.command("utility")(utility_command)
 
 T = TypeVar("T")
 
@@ -148,27 +149,6 @@ def _internal(error: BaseException, debug: bool) -> int:
     return INTERNAL
 
 
-def _split(text: str, option: str, separator: str = ",") -> tuple[str, ...]:
-    items = tuple(text.split(separator))  # names as written: 'zip ' is not the column 'zip'
-    if not all(items):
-        raise PolicyError(f"{option}: expected names separated by {separator!r}, found {text!r}")
-    repeated = next((item for index, item in enumerate(items) if item in items[:index]), None)
-    if repeated is not None:
-        raise PolicyError(f"{option}: {repeated!r} is named twice in {text!r}")
-    return items
-
-
-def _assignments(values: list[str], option: str, names: tuple[str, ...], parse: Callable[[str, str], T]) -> dict[str, T]:
-    """Parse repeated ``NAME=VALUE`` options whose NAME must be a sensitive attribute."""
-    out: dict[str, T] = {}
-    for value in values:
-        name, equals, rest = value.partition("=")
-        if not equals or not rest.strip():
-            raise PolicyError(f"{option}: expected NAME=VALUE, found {value!r}")
-        if name not in names:
-            raise PolicyError(f"{option} {value!r}: expected one of the --sensitive attributes {list(names)}, found {name!r}")
-        out[name] = parse(rest.strip(), f"{option} {name}")
-    return out
 
 
 def _missing(text: str, option: str) -> Missing:
@@ -183,10 +163,10 @@ def _specs(
     from verifier.counts import AttributeSpec
     from verifier.policy import joint_spec
 
-    names = _split(sensitive, "--sensitive")
-    orders = _assignments(ordinal, "--ordinal", names, lambda text, option: _split(text, option))
-    absent = _assignments(missing, "--missing", names, _missing)
-    numeric = {n for item in numerical for n in _split(item, "--numerical")}
+    names = split_names(sensitive, "--sensitive")
+    orders = assignments(ordinal, "--ordinal", names, lambda text, option: split_names(text, option))
+    absent = assignments(missing, "--missing", names, _missing)
+    numeric = {n for item in numerical for n in split_names(item, "--numerical")}
     for name in numeric:
         if name not in names:
             raise PolicyError(f"--numerical: expected one of the --sensitive attributes {list(names)}, found {name!r}")
@@ -203,7 +183,7 @@ def _specs(
     ]
     by_name = {spec.columns[0]: spec for spec in specs}
     for item in joint:
-        columns = _split(item, "--joint", "+")
+        columns = split_names(item, "--joint", "+")
         if len(columns) < 2 or any(c not in by_name for c in columns):
             raise PolicyError(f"--joint: expected S+T with two or more --sensitive attributes {list(names)}, found {item!r}")
         specs.append(joint_spec([by_name[c] for c in columns]))
@@ -224,18 +204,6 @@ def _run_metadata(data: Path | None, timings: dict[str, float], engine: str) -> 
         "engine": engine,
         "timings": timings,
     }
-
-
-def _write_json(document: dict[str, Any], target: str | None) -> bool:
-    """Write JSON to ``target`` (``-`` = stdout; :func:`privcert.files.write_output`); return whether stdout was used."""
-    import json
-
-    from privcert.files import write_output
-
-    if target is None:
-        return False
-    write_output(target, json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n", option="--json")
-    return target == "-"
 
 
 def _document(report: MeasureResult, data: Path | None, results: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -264,7 +232,7 @@ def models_command(json_out: JsonOption = None) -> None:
                             "strict": m.strict, "threshold": m.threshold.describe(), "units": m.units,
                             "parameters": [p.name for p in m.parameters], "recheck": m.recheck,
                             "source": str(m.source)} for m in found]}
-    if not _write_json(document, json_out):
+    if not write_json(document, json_out):
         rows = [(m.id, m.kind, "quasi-identifiers" if m.scope == "release" else "each attribute",
                  m.stronger + (", strict" if m.strict else ""), str(m.source)) for m in found]
         print_rows(make_console(), "models", ("model", "kind", "on", "stronger", "source"), rows, fold="source")
@@ -309,15 +277,15 @@ def measure_command(
         names = tuple(spec.columns[0] for spec in specs if len(spec.columns) == 1)
         if not names and (not risk or mechanism is not None):
             raise PolicyError("--sensitive: expected sensitive columns (or --risk to measure the risk models alone)")
-        hierarchies = _assignments(hierarchy or [], "--hierarchy", names, lambda text, _: load_hierarchy(text))
+        hierarchies = assignments(hierarchy or [], "--hierarchy", names, lambda text, _: load_hierarchy(text))
         ls = parse_ks(",".join(l), "--l") if l else (2,)
-        columns = _split(qi, "--qi")
+        columns = split_names(qi, "--qi")
         inputs = _risk_inputs(risk, sampling_fraction, population, population_table, weights, columns)
         report = measure(data, columns, specs, hierarchies=hierarchies, l=list(ls),
                          mechanism=mechanism_choice(mechanism, k, mode, names[0]) if names else None,
                          kinds=("risk",) if risk else (), inputs=inputs, engine=_engine(engine, master),
                          encoding=encoding, progress=False if quiet else None)
-        if not _write_json(_document(report, data), json_out):
+        if not write_json(_document(report, data), json_out):
             console = make_console()
             print_report(console, report)
             if report.randomized:
@@ -399,7 +367,7 @@ def audit_command(
                               "put in a certificate")
         write_certificate(result, release, policy, sign, certificate, html=html, pdf=pdf,
                           embed_counts=not publisher and embed_counts is not False)
-        if not _write_json(_document(result.report, release, result.to_json()), json_out):
+        if not write_json(_document(result.report, release, result.to_json()), json_out):
             console = make_console()
             console.file.write(summary(result.report) + "\n")
             print_audit(console, result, violations)

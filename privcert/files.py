@@ -24,14 +24,18 @@ import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from verifier.errors import PolicyError
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["SUFFIXES", "check_outputs", "write_output", "write_new", "write_table", "existing"]
+__all__ = ["SUFFIXES", "SCHEMA_VERSION", "check_outputs", "write_output", "write_new", "write_table", "existing",
+           "write_json"]
+
+SCHEMA_VERSION = "1"
+"""Version of the JSON contract of ``measure``, ``audit`` and ``utility`` (privcert/data/schema/results.schema.json)."""
 
 SUFFIXES: Mapping[str, tuple[str, ...]] = {
     "json": (".json",),
@@ -179,3 +183,12 @@ def write_table(frame: pd.DataFrame, target: Path, *, option: str) -> None:
         raise PolicyError(f"{option} {target}: expected a name ending in .csv, .csv.gz, .parquet or .pq")
     write_output(target, data, option=option)
 
+
+def write_json(document: dict[str, Any], target: str | None) -> bool:
+    """Write JSON to ``target`` (``-`` = stdout; :func:`privcert.files.write_output`); return whether stdout was used."""
+    import json
+
+    if target is None:
+        return False
+    write_output(target, json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n", option="--json")
+    return target == "-"

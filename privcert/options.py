@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, TypeVar
 
 import typer
 
+from verifier.errors import PolicyError
+
+T = TypeVar("T")
+
 __all__ = ["JsonOption", "EncodingOption", "MechanismOption", "KOption", "ModeOption", "SignOption",
            "CertificateOption", "ViolationsOption", "EmbedCountsOption",
-           "HtmlOption", "PdfOption", "EngineOption", "MasterOption", "QuietOption"]
+           "HtmlOption", "PdfOption", "EngineOption", "MasterOption", "QuietOption", "split_names", "assignments"]
 
 JsonOption = Annotated[str | None, typer.Option(
     "--json", metavar="FILE|-", help="Write the results as JSON to this file (written atomically), or '-' for stdout only.")]
@@ -34,3 +39,27 @@ EngineOption = Annotated[str, typer.Option(
 MasterOption = Annotated[str | None, typer.Option(
     "--master", metavar="URL", help="Spark master URL for --engine spark (default local[*]).")]
 QuietOption = Annotated[bool, typer.Option("--quiet", metavar="QUIET", help="No progress bar on stderr.")]
+
+
+def split_names(text: str, option: str, separator: str = ",") -> tuple[str, ...]:
+    """Names separated by ``separator``, each as written (never stripped), none empty or repeated."""
+    items = tuple(text.split(separator))  # names as written: 'zip ' is not the column 'zip'
+    if not all(items):
+        raise PolicyError(f"{option}: expected names separated by {separator!r}, found {text!r}")
+    repeated = next((item for index, item in enumerate(items) if item in items[:index]), None)
+    if repeated is not None:
+        raise PolicyError(f"{option}: {repeated!r} is named twice in {text!r}")
+    return items
+
+
+def assignments(values: list[str], option: str, names: tuple[str, ...], parse: Callable[[str, str], T]) -> dict[str, T]:
+    """Parse repeated ``NAME=VALUE`` options whose NAME must be one of ``names`` (the columns the option is about)."""
+    out: dict[str, T] = {}
+    for value in values:
+        name, equals, rest = value.partition("=")
+        if not equals or not rest.strip():
+            raise PolicyError(f"{option}: expected NAME=VALUE, found {value!r}")
+        if name not in names:
+            raise PolicyError(f"{option} {value!r}: expected one of the columns {list(names)}, found {name!r}")
+        out[name] = parse(rest.strip(), f"{option} {name}")
+    return out

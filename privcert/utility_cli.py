@@ -1,0 +1,89 @@
+"""``privcert utility ORIGINAL RELEASE``: what a release cost, every utility model with ARX's quality beside it.
+
+Thin: parses the options, calls :func:`privcert.api.utility`, prints a table (plain lines
+in a pipe) or JSON. Exit codes: 0, or 2 on bad input (the message names the file, row and
+column).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from privcert.options import EncodingOption, JsonOption
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from verifier.utility import UtilityReport
+
+__all__ = ["utility_command", "print_utility"]
+
+MODEL_NAMES = {
+    "loss": "loss (granularity)",
+    "non_uniform_entropy": "non-uniform entropy",
+    "precision": "precision (generalization height)",
+    "discernibility": "discernibility",
+    "aecs": "average class size",
+    "ambiguity": "ambiguity",
+    "kl_divergence": "KL divergence",
+    "attribute_sse": "squared error (attribute)",
+    "record_sse": "squared error (record, normalized)",
+    "sse_sst": "SSE/SST",
+    "expected_utility": "expected utility, eq. (4)",
+    "agreement": "agreement",
+}
+"""How the terminal names each model (the JSON uses the ids)."""
+
+
+def print_utility(console: Console, report: UtilityReport, *, notes: bool = True) -> None:
+    """The summary line and one row per figure: model, attribute (``all``: the release), raw value, ARX's quality."""
+    from privcert.output import print_rows
+    from verifier.escape import safe
+    from verifier.utility.figure import value_text
+
+    console.file.write(f"{safe(report.release)} against {safe(report.original)}: {report.rows} records, "
+                       f"{report.suppressed} suppressed, over {', '.join(safe(c) for c in report.qi)}\n")
+    rows = [(MODEL_NAMES.get(f.metric, f.metric), safe(f.attribute) if f.attribute is not None else "all",
+             value_text(f.raw) + (f" {f.units}" if f.raw is not None else ""), value_text(f.quality),
+             safe(f.note) if notes else "")
+            for f in report.figures if notes or f.raw is not None]
+    print_rows(console, "utility (raw: the paper's value; quality: ARX's, 1 = the original, 0 = nothing left)",
+               ("model", "attribute", "raw", "quality", "note"), rows, fold="note")
+
+
+def utility_command(
+    original: Annotated[Path, typer.Argument(metavar="ORIGINAL", help="The original table (CSV or Parquet).")],
+    release: Annotated[Path, typer.Argument(metavar="RELEASE", help="Its release: the same records (row by row, or by --key).")],
+    qi: Annotated[str, typer.Option("--qi", metavar="NAMES", help="Quasi-identifier columns, comma-separated.")],
+    hierarchy: Annotated[list[str] | None, typer.Option(
+        "--hierarchy", metavar="Q=FILE", help="Q=FILE: the generalization hierarchy of a quasi-identifier (leaf to root).")] = None,
+    key: Annotated[str | None, typer.Option(
+        "--key", metavar="COLUMN", help="A column of both tables naming each record (records missing from the release are suppressed).")] = None,
+    suppressed: Annotated[str, typer.Option("--suppressed", metavar="MARK", help="The suppression mark (default *).")] = "*",
+    mechanism: Annotated[Path | None, typer.Option(
+        "--mechanism", metavar="FILE", help="The randomized-response mechanism CSV the release was made with (adds its expected utility).")] = None,
+    sensitive: Annotated[str | None, typer.Option(
+        "--sensitive", metavar="NAME", help="The column the mechanism randomized (with --mechanism).")] = None,
+    json_out: JsonOption = None,
+    encoding: EncodingOption = "utf-8",
+) -> None:
+    """What a release cost: loss, entropy, precision, discernibility, class size, ambiguity, KL divergence, squared errors."""
+    from privcert.api import utility
+    from privcert.files import SCHEMA_VERSION, write_json
+    from privcert.options import assignments, split_names
+    from privcert.reporting import make_console, reporting_errors
+    from privcert.files import check_outputs
+    from verifier.hierarchy import load_hierarchy
+
+    with reporting_errors():
+        check_outputs({"--json": (json_out, "json")}, {"original": original, "release": release,
+                                                       "mechanism": mechanism})
+        columns = split_names(qi, "--qi")
+        hierarchies = assignments(hierarchy or [], "--hierarchy", columns, lambda text, _: load_hierarchy(text))
+        report = utility(original, release, columns, hierarchies=hierarchies, key=key, suppressed=suppressed,
+                         mechanism=mechanism, sensitive=sensitive, encoding=encoding)
+        if not write_json({"schema_version": SCHEMA_VERSION, **report.to_json()}, json_out):
+            print_utility(make_console(), report)

@@ -1,0 +1,140 @@
+"""What a release cost: utility models measured between an original table and its release.
+
+One module per model, each a function of the aligned pair (:mod:`verifier.utility.pair`)
+returning :class:`~verifier.utility.figure.Figure` s (the paper's raw value and ARX's
+normalized quality, labelled):
+
+=========================  ======================================  ===========================
+model                      module                                  source
+=========================  ======================================  ===========================
+``loss`` (granularity)     :mod:`verifier.utility.loss`            Iyengar 2002
+``non_uniform_entropy``    :mod:`verifier.utility.non_uniform_entropy`  Gionis & Tassa 2009
+``precision``              :mod:`verifier.utility.precision`       Sweeney 2002
+``discernibility``         :mod:`verifier.utility.discernibility`  Bayardo & Agrawal 2005
+``aecs``                   :mod:`verifier.utility.aecs`            LeFevre et al. 2006
+``ambiguity``              :mod:`verifier.utility.ambiguity`       Nergiz & Clifton 2007
+``kl_divergence``          :mod:`verifier.utility.kl_divergence`   Kifer & Gehrke 2006
+``attribute_sse``          :mod:`verifier.utility.attribute_sse`   ARX's attribute-level SSE
+``record_sse``, ``sse_sst``  :mod:`verifier.utility.record_sse`    Soria-Comas et al. 2015, eq. (5); ARX
+=========================  ======================================  ===========================
+
+The definitions follow the papers; ARX's quality models
+(``org.deidentifier.arx.aggregates.quality``) fix the normalization, and each module says
+where ARX's code departs from its paper and which reading it keeps. The utility of a
+randomized release's mechanism (Ekenstedt et al. 2022, eq. (4)) is the theory's
+(:mod:`theory.mechanism_selection.utility`); :func:`privcert.api.utility` adds it, since
+the verifier does not import the theory.
+
+These models are not in the model registry (:mod:`verifier.registry`): a registered model
+is a function of the release's count tables, and these are functions of two tables
+record by record.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from verifier.utility.aecs import aecs
+from verifier.utility.ambiguity import ambiguity
+from verifier.utility.attribute_sse import attribute_sse
+from verifier.utility.discernibility import discernibility
+from verifier.utility.figure import Figure
+from verifier.utility.kl_divergence import kl_divergence
+from verifier.utility.loss import loss
+from verifier.utility.non_uniform_entropy import non_uniform_entropy
+from verifier.utility.pair import SUPPRESSED, Pair, align
+from verifier.utility.precision import precision
+from verifier.utility.record_sse import record_sse
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from verifier.hierarchy import Hierarchy
+
+__all__ = ["MODELS", "Figure", "Pair", "UtilityReport", "align", "measure_utility", "utility_of"]
+
+MODELS: tuple[tuple[str, Callable[[Pair], tuple[Figure, ...]]], ...] = (
+    ("loss", loss),
+    ("non_uniform_entropy", non_uniform_entropy),
+    ("precision", precision),
+    ("discernibility", discernibility),
+    ("aecs", aecs),
+    ("ambiguity", ambiguity),
+    ("kl_divergence", kl_divergence),
+    ("attribute_sse", attribute_sse),
+    ("record_sse", record_sse),
+)
+"""The utility models in report order: (name, function of the aligned pair)."""
+
+
+@dataclass(frozen=True)
+class UtilityReport:
+    """Every utility model's figures for one release of one original.
+
+    Attributes
+    ----------
+    original, release
+        The two tables' names (files).
+    qi
+        The quasi-identifiers.
+    rows
+        ``N``, the original's records.
+    suppressed
+        How many of them the release suppresses (or leaves out).
+    figures
+        Every figure, model by model (per attribute first, then the release's).
+    """
+
+    original: str
+    release: str
+    qi: tuple[str, ...]
+    rows: int
+    suppressed: int
+    figures: tuple[Figure, ...]
+
+    def figure(self, metric: str, attribute: str | None = None) -> Figure:
+        """The figure of ``metric`` on ``attribute`` (``None``: the release's).
+
+        Raises
+        ------
+        KeyError
+            No such figure.
+        """
+        found = next((f for f in self.figures if f.metric == metric and f.attribute == attribute), None)
+        if found is None:
+            raise KeyError(f"no {metric} figure for {attribute or 'the release'}")
+        return found
+
+    def to_json(self) -> dict[str, Any]:
+        return {"original": self.original, "release": self.release, "qi": list(self.qi), "rows": self.rows,
+                "suppressed": self.suppressed, "utility": [f.to_json() for f in self.figures]}
+
+
+def utility_of(pair: Pair, extra: Sequence[Figure] = ()) -> UtilityReport:
+    """Every model on an aligned pair (``extra``: figures measured elsewhere, appended)."""
+    figures = tuple(f for _, model in MODELS for f in model(pair))
+    return UtilityReport(pair.original_source, pair.release_source, pair.qi, pair.rows, sum(pair.suppressed),
+                         figures + tuple(extra))
+
+
+def measure_utility(
+    original: pd.DataFrame,
+    release: pd.DataFrame,
+    qi: Sequence[str],
+    *,
+    hierarchies: Mapping[str, Hierarchy] | None = None,
+    key: str | None = None,
+    suppressed: str = SUPPRESSED,
+    sources: tuple[str, str] = ("original", "release"),
+) -> UtilityReport:
+    """Every utility model of ``release`` against ``original`` (:func:`verifier.utility.pair.align` for the arguments).
+
+    Raises
+    ------
+    DataError
+        The tables cannot be aligned (see :func:`~verifier.utility.pair.align`).
+    """
+    return utility_of(align(original, release, qi, hierarchies=hierarchies, key=key, suppressed=suppressed,
+                            sources=sources))

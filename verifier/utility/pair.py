@@ -1,0 +1,285 @@
+"""An original table and its release, record by record: what every utility model is measured on.
+
+The release lists the original's records in the same order (row-aligned), or carries a key
+column that names each record's original row; a record of the original that the release
+leaves out (matched by key) counts as suppressed. Every cell is text, as written
+(:mod:`verifier.load`); numbers are parsed only where a model needs them
+(:func:`verifier.counts.exact_number`).
+
+Each quasi-identifier has a :class:`Domain`: its hierarchy (:mod:`verifier.hierarchy`) or,
+without one, the original's distinct values under one root ``*`` (ARX's default hierarchy,
+``StatisticsQuality.getHierarchies``). A release cell is *suppressed* when it is missing,
+the suppression mark (``*`` by default) or the hierarchy's root; a record is suppressed
+when all its quasi-identifier cells are (ARX, ``QualityModel.isSuppressed``).
+
+>>> import pandas as pd
+>>> pair = align(pd.DataFrame({"age": ["21", "22", "35"]}), pd.DataFrame({"age": ["2*", "2*", "*"]}), ["age"],
+...              hierarchies={"age": Hierarchy.from_rows([["21", "2*", "*"], ["22", "2*", "*"], ["35", "3*", "*"]])})
+>>> pair.rows, pair.columns[0].release, pair.suppressed
+(3, ('2*', '2*', None), (False, False, True))
+>>> pair.columns[0].domain.leaf_count("2*"), pair.columns[0].domain.level("2*")
+(2, 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from verifier.counts import exact_number
+from verifier.errors import DataError
+from verifier.hierarchy import Hierarchy
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["Domain", "Column", "Pair", "align", "SUPPRESSED"]
+
+SUPPRESSED = "*"
+"""The default suppression mark (ARX's ``QualityConfiguration`` default)."""
+
+
+@dataclass(frozen=True)
+class Domain:
+    """A quasi-identifier's generalization domain: the leaves, and every node with the leaves under it.
+
+    Attributes
+    ----------
+    hierarchy
+        The hierarchy (leaf to root), given or built from the original's distinct values.
+    """
+
+    hierarchy: Hierarchy
+    _nodes: dict[str, tuple[int, int]] = field(init=False, repr=False, compare=False)
+    _paths: dict[str, frozenset[str]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        nodes: dict[str, tuple[int, int]] = {}
+        counts: dict[tuple[int, str], int] = {}
+        for path in self.hierarchy.paths:
+            for height, name in enumerate(path):
+                counts[height, name] = counts.get((height, name), 0) + 1
+        for (height, name), count in sorted(counts.items()):
+            nodes.setdefault(name, (height, count))  # a name at two heights is its lowest node (as in ARX)
+        object.__setattr__(self, "_nodes", nodes)
+        object.__setattr__(self, "_paths", {path[0]: frozenset(path) for path in self.hierarchy.paths})
+
+    @property
+    def size(self) -> int:
+        """``M``: the number of leaves."""
+        return len(self.hierarchy.paths)
+
+    @property
+    def height(self) -> int:
+        """``H``: the number of edges from a leaf to the root."""
+        return self.hierarchy.height
+
+    @property
+    def root(self) -> str:
+        return self.hierarchy.paths[0][-1]
+
+    def is_leaf(self, value: str) -> bool:
+        return value in self._paths
+
+    def covers(self, node: str, leaf: str) -> bool:
+        """Whether ``node`` is ``leaf`` or one of its ancestors."""
+        return node in self._paths[leaf]
+
+    def ancestors(self, leaf: str) -> frozenset[str]:
+        """The names on ``leaf``'s path to the root, itself included."""
+        return self._paths[leaf]
+
+    def leaf_count(self, node: str | None) -> int:
+        """The number of leaves under ``node`` (``None``, suppressed: every leaf)."""
+        return self.size if node is None else self._nodes[node][1]
+
+    def level(self, node: str | None) -> int:
+        """The height of ``node`` (``None``, suppressed: the root's)."""
+        return self.height if node is None else self._nodes[node][0]
+
+
+@dataclass(frozen=True)
+class Column:
+    """One quasi-identifier, record by record.
+
+    Attributes
+    ----------
+    name
+        The column's name.
+    original
+        The original value of every record (text).
+    release
+        The released value of every record (text), ``None`` where suppressed.
+    domain
+        Its generalization domain.
+    """
+
+    name: str
+    original: tuple[str, ...]
+    release: tuple[str | None, ...]
+    domain: Domain
+
+    def generalization_problem(self, where: Pair) -> str | None:
+        """``None`` when every released cell is its original value or an ancestor of it (or suppressed); else
+        where the first cell that is not is (the release perturbs this column: generalization models do not apply)."""
+        for index, (value, released) in enumerate(zip(self.original, self.release, strict=True)):
+            if released is not None and not self.domain.covers(released, value):
+                return (f"{where.release_source}, {where.release_row(index)}, column {self.name!r}: {released!r} is "
+                        f"neither {value!r} nor a generalization of it in the hierarchy")
+        return None
+
+    def numbers(self) -> tuple[Fraction, ...] | None:
+        """The original values as exact numbers, or ``None`` when one is not a number."""
+        out = []
+        for value in self.original:
+            number = exact_number(value)
+            if number is None:
+                return None
+            out.append(Fraction(number))
+        return tuple(out)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """An original and its release, aligned record by record over the quasi-identifiers.
+
+    Attributes
+    ----------
+    columns
+        One :class:`Column` per quasi-identifier, in the order given.
+    suppressed
+        Per record: every quasi-identifier cell suppressed, or the record left out of the release.
+    release_rows
+        Per record: its row in the release (1-based), ``None`` when left out.
+    original_source, release_source
+        Names of the two tables, for messages.
+    """
+
+    columns: tuple[Column, ...]
+    suppressed: tuple[bool, ...]
+    release_rows: tuple[int | None, ...]
+    original_source: str = "original"
+    release_source: str = "release"
+
+    @property
+    def rows(self) -> int:
+        """``N``: the number of records of the original."""
+        return len(self.suppressed)
+
+    @property
+    def qi(self) -> tuple[str, ...]:
+        return tuple(column.name for column in self.columns)
+
+    def release_row(self, index: int) -> str:
+        row = self.release_rows[index]
+        return f"row {row}" if row is not None else f"record of original row {index + 1} (left out)"
+
+    def release_tuple(self, index: int) -> tuple[str | None, ...]:
+        return tuple(column.release[index] for column in self.columns)
+
+
+def _text(value: Any) -> str | None:
+    """A cell as text (``None`` when missing): CSV cells are text already; Parquet numbers as written by ``str``."""
+    import pandas as pd
+
+    if value is None or (not isinstance(value, str) and pd.isna(value)):
+        return None
+    return value if isinstance(value, str) else str(value)
+
+
+def _column(frame: pd.DataFrame, name: str, source: str) -> list[str | None]:
+    if name not in frame.columns:
+        raise DataError(f"{source}: column {name!r} not found; the table has {list(map(str, frame.columns))}")
+    return [_text(value) for value in frame[name].tolist()]
+
+
+def _positions(original: pd.DataFrame, release: pd.DataFrame, key: str | None, sources: tuple[str, str]) -> list[int | None]:
+    """For each original record, its position in the release (``None``: left out)."""
+    if key is None:
+        if len(original) != len(release):
+            raise DataError(f"{sources[1]}: expected the {len(original)} records of {sources[0]} in the same order "
+                            f"(or a key column, --key), found {len(release)} rows")
+        return list(range(len(original)))
+    at: dict[str, int] = {}
+    for index, value in enumerate(_column(original, key, sources[0])):
+        if value is None or value in at:
+            found = "an empty cell" if value is None else f"{value!r}, also in row {at[value] + 1}"
+            raise DataError(f"{sources[0]}, row {index + 1}, column {key!r}: expected a unique key, found {found}")
+        at[value] = index
+    positions: list[int | None] = [None] * len(original)
+    for index, value in enumerate(_column(release, key, sources[1])):
+        if value is None or value not in at:
+            found = "an empty cell" if value is None else f"{value!r}, which is not a key of {sources[0]}"
+            raise DataError(f"{sources[1]}, row {index + 1}, column {key!r}: expected a key of the original, found {found}")
+        if positions[at[value]] is not None:
+            raise DataError(f"{sources[1]}, row {index + 1}, column {key!r}: key {value!r} is also in row "
+                            f"{positions[at[value]] + 1}")  # type: ignore[operator]
+        positions[at[value]] = index
+    return positions
+
+
+def _default_hierarchy(name: str, values: Sequence[str], mark: str) -> Hierarchy:
+    return Hierarchy.from_rows([[value, mark] for value in sorted(set(values))], source=f"<values of {name}>")
+
+
+def align(
+    original: pd.DataFrame,
+    release: pd.DataFrame,
+    qi: Sequence[str],
+    *,
+    hierarchies: Mapping[str, Hierarchy] | None = None,
+    key: str | None = None,
+    suppressed: str = SUPPRESSED,
+    sources: tuple[str, str] = ("original", "release"),
+) -> Pair:
+    """Align ``release`` with ``original`` over the quasi-identifiers ``qi``.
+
+    Parameters
+    ----------
+    original, release
+        The two tables (as read by :func:`verifier.load.load_table`).
+    qi
+        The quasi-identifier columns (in both tables).
+    hierarchies
+        A hierarchy per quasi-identifier (others get the distinct original values under ``suppressed``).
+    key
+        A column of both tables naming each record; without it the rows are aligned by position.
+    suppressed
+        The suppression mark.
+    sources
+        Names of the two tables in messages (their files).
+
+    Raises
+    ------
+    DataError
+        A column is missing, the row counts differ (no key), a key is repeated or unknown, an original
+        cell is empty or is not a leaf of its hierarchy; every message names the file, row and column.
+    """
+    if not qi:
+        raise DataError("--qi: expected at least one quasi-identifier column")
+    hierarchies = hierarchies or {}
+    unknown = sorted(set(hierarchies) - set(qi))
+    if unknown:
+        raise DataError(f"--hierarchy {unknown[0]}: expected one of the quasi-identifiers {list(qi)}")
+    positions = _positions(original, release, key, sources)
+    columns = []
+    for name in qi:
+        before = _column(original, name, sources[0])
+        for index, value in enumerate(before):
+            if value is None:
+                raise DataError(f"{sources[0]}, row {index + 1}, column {name!r}: expected a value, found an empty "
+                                "cell (the original must be complete)")
+        values: list[str] = before  # type: ignore[assignment]
+        domain = Domain(hierarchies[name] if name in hierarchies else _default_hierarchy(name, values, suppressed))
+        for index, value in enumerate(values):
+            if not domain.is_leaf(value):
+                raise DataError(f"{sources[0]}, row {index + 1}, column {name!r}: {value!r} is not a leaf of the "
+                                f"hierarchy {domain.hierarchy.source}")
+        after = _column(release, name, sources[1])
+        cells = tuple(None if p is None or after[p] in (None, suppressed, domain.root) else after[p] for p in positions)
+        columns.append(Column(name, tuple(values), cells, domain))
+    rows = len(positions)
+    flags = tuple(all(column.release[i] is None for column in columns) for i in range(rows))
+    return Pair(tuple(columns), flags, tuple(None if p is None else p + 1 for p in positions), *sources)
