@@ -42,6 +42,7 @@ maximum, and the converse a lower bound; the result carries both (``Extreme.lowe
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -236,6 +237,11 @@ def _quotient(num: int, den: int) -> Fraction | None:
     return None if den == 0 else Fraction(num, den)
 
 
+def _ratio_key(num: int, den: int) -> tuple[int, Fraction]:
+    """An order on ``num/den`` with ``den = 0`` (∞) above every finite ratio."""
+    return (1, Fraction(0)) if den == 0 else (0, Fraction(num, den))
+
+
 def ldp(mechanism: AnyMechanism, table: CountTable | None = None) -> Extreme:
     r"""Optimal ``e^ε`` of ε-LDP: the largest ratio of two rows' probabilities of one bucket.
 
@@ -254,8 +260,14 @@ def ldp(mechanism: AnyMechanism, table: CountTable | None = None) -> Extreme:
         found: list[tuple[Fraction | None, int, Side]] = []
         subsets: dict[int, Subset] = {}
         for b in range(len(mechanism.buckets)):
-            high, high_row = max(((int(num[v, b]), v) for v in rows), key=lambda item: (item[0], -item[1]))
-            low, low_row = min((int(den[v, b]), v) for v in rows)
+            # the two largest numerators and the two smallest denominators: a row's ratio to itself is 1,
+            # so the largest ratio of two different rows is among their four pairings (with bounds, the
+            # same row's upper over its own lower bound would only widen the interval)
+            highs = heapq.nsmallest(2, ((-int(num[v, b]), v) for v in rows))
+            lows = heapq.nsmallest(2, ((int(den[v, b]), v) for v in rows))
+            pairs = [(-h, hv, low, lv) for h, hv in highs for low, lv in lows if hv != lv] or \
+                [(-highs[0][0], highs[0][1], lows[0][0], lows[0][1])]
+            high, high_row, low, low_row = max(pairs, key=lambda p: (_ratio_key(p[0], p[2]), -p[1], -p[3]))
             if high == 0:
                 continue
             found.append((_quotient(high, low), b, "highest/lowest"))

@@ -108,7 +108,7 @@ def _ldp_measurement(table: CountTable, mechanism: AnyMechanism, local: Extreme,
     lowest, highest = (repr(v) if isinstance(v, str) else str(v) for v in (pair["lowest"], pair["highest"]))
     reason = (f"true value {lowest} never releases bucket {bucket!r}, {highest} can" if local.exact else
               f"true value {lowest} releases bucket {bucket!r} with a probability known only to lie between 0 and "
-              f"a positive bound, {highest} with a positive one")
+              f"a positive bound, so the ratio of {highest}'s probability to it has no finite upper bound")
     return _measurement("ldp", table, local, reason, Witness(value=bucket, numbers=numbers), **parameters)
 
 

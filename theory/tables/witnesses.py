@@ -125,7 +125,13 @@ def target_ratio(conclusion: str, bound: sympy.Basic | Fraction | int | str) -> 
         value = sympy.exp(value)
     if not (value.is_real and value.is_finite):
         raise ValueError(f"bound {bound}: expected a finite real level of {conclusion!r}, found {value}")
-    return Fraction(max(1, int(sympy.ceiling(value))))
+    if value.is_Rational:
+        return Fraction(max(1, int(sympy.ceiling(value))))
+    # an irrational bound (e^ε): its ceiling from enough digits to hold its integer part and more
+    digits = int(sympy.Float(sympy.log(sympy.Max(value, 1), 10).evalf(30))) + 30
+    if digits > 4000:
+        raise OverflowError(f"bound {bound}: the witness would need probabilities of {digits - 30:,} digits")
+    return Fraction(max(1, int(sympy.ceiling(value.evalf(digits)))))
 
 
 def _rows(column: list[Fraction]) -> list[list[Fraction]]:
