@@ -520,6 +520,9 @@ def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str,
             )
         return codes, tuple(domain)
     try:
+        if isinstance(series.dtype, pd.CategoricalDtype):
+            series = series.cat.remove_unused_categories()
+            series = series.cat.reorder_categories(sorted(series.cat.categories))
         codes, uniques = pd.factorize(series, sort=True)
     except TypeError:
         codes, uniques = pd.factorize(series.astype(str).where(series.notna()), sort=True)
@@ -612,18 +615,8 @@ def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: Attribu
     keys = ids * m
     keys += codes
     del codes, missing
-    cells_total = classes.count * m
-    if weights is not None:
-        cells, inverse = np.unique(keys, return_inverse=True)
-        counts = np.zeros(cells.size, dtype=np.int64)
-        np.add.at(counts, inverse, np.asarray(weights, dtype=np.int64))
-    elif cells_total <= max(4 * len(keys), 1 << 20):
-        dense = np.bincount(keys, minlength=cells_total)
-        cells = np.flatnonzero(dense)
-        counts = dense[cells]
-    else:
-        cells, counts = np.unique(keys, return_counts=True)
-    counts = counts.astype(np.int64)
+    cells, counts = _cell_counts(keys, weights, classes.count * m)
+    del keys
     class_index = cells // m
     return CountTable(
         spec=spec,
@@ -638,8 +631,45 @@ def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: Attribu
     )
 
 
+_DENSE_CELLS = 1 << 24
+
+
+def _cell_counts(keys: np.ndarray, weights: np.ndarray | None, cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """The non-empty cells among ``0..cells-1`` in order, and their counts (rows, or summed ``weights``), int64.
+
+    Counted densely, :data:`_DENSE_CELLS` cells at a time (a bincount per block: no sort,
+    bounded memory) when that takes at most 8 blocks or the cells are few against the
+    keys; otherwise by sorting the keys.
+    """
+    blocks = -(-cells // _DENSE_CELLS)
+    if blocks > 8 and cells > 4 * len(keys):
+        if weights is None:
+            found, counts = np.unique(keys, return_counts=True)
+            return found, counts.astype(np.int64)
+        found, inverse = np.unique(keys, return_inverse=True)
+        return found, _sums(inverse, weights, found.size)
+    found_cells, found_counts = [], []
+    for start in range(0, cells, _DENSE_CELLS):
+        stop = min(start + _DENSE_CELLS, cells)
+        inside = (keys >= start) & (keys < stop) if blocks > 1 else slice(None)
+        part = keys[inside] - start
+        dense = np.bincount(part, minlength=stop - start) if weights is None else \
+            _sums(part, weights[inside], stop - start)
+        nonzero = np.flatnonzero(dense)
+        found_cells.append(nonzero + start)
+        found_counts.append(dense[nonzero].astype(np.int64))
+    return np.concatenate(found_cells), np.concatenate(found_counts)
+
+
 def _sums(index: np.ndarray, counts: np.ndarray, length: int) -> np.ndarray:
-    """``out[i] = sum of counts where index == i``, in exact int64 (never a float sum)."""
+    """``out[i] = sum of counts where index == i``, in exact int64.
+
+    Counts are non-negative; while their total is below 2^53 every partial sum is an
+    integer that float64 holds exactly, so one weighted bincount is exact; past it, int64
+    sums (``np.add.at``).
+    """
+    if int(counts.sum()) < 1 << 53:
+        return np.bincount(index, weights=counts, minlength=length).astype(np.int64)
     out = np.zeros(length, dtype=np.int64)
     np.add.at(out, index, counts)
     return out

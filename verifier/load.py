@@ -31,6 +31,7 @@ import codecs
 import csv
 import gzip
 import io
+from collections.abc import Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -229,29 +230,37 @@ def hive_columns(path: Path, files: list[Path]) -> tuple[str, ...]:
     return tuple(part.partition("=")[0] for part in files[0].relative_to(path).parts[:-1] if "=" in part)
 
 
-def parquet_dataset(path: Path) -> ds.Dataset:
-    """A Parquet file or dataset directory; Hive partition values are read as text."""
+def parquet_dataset(path: Path, dictionary_columns: Sequence[str] = ()) -> ds.Dataset:
+    """A Parquet file or dataset directory; Hive partition values are read as text.
+
+    ``dictionary_columns`` are read as Arrow dictionaries (pandas categoricals): the same
+    values, each distinct value held once."""
+    file_format = ds.ParquetFileFormat(read_options=ds.ParquetReadOptions(dictionary_columns=set(dictionary_columns))) \
+        if dictionary_columns else "parquet"
     if not path.is_dir():
-        return ds.dataset(path, format="parquet")
+        return ds.dataset(path, format=file_format)
     files = parquet_files(path)
     partitions = hive_columns(path, files)
     partitioning = ds.partitioning(pa.schema([(name, pa.string()) for name in partitions]), flavor="hive") \
         if partitions else None
-    return ds.dataset([str(file) for file in files], format="parquet", partitioning=partitioning,
+    return ds.dataset([str(file) for file in files], format=file_format, partitioning=partitioning,
                       partition_base_dir=str(path))
 
 
-def _read_parquet(path: Path) -> pd.DataFrame:
+def _read_parquet(path: Path, categories: bool) -> pd.DataFrame:
     try:
         dataset = parquet_dataset(path)
         check_schema(path, dataset.schema)
-        table = dataset.to_table()
+        text = [field.name for field in dataset.schema if pa.types.is_string(field.type)
+                or pa.types.is_large_string(field.type)] if categories else []
+        table = (parquet_dataset(path, text) if text else dataset).to_table()
     except (pa.ArrowException, OSError) as error:
         raise DataError(f"{path}: cannot read the file as Parquet: {error}") from error
-    return table.to_pandas(integer_object_nulls=True)
+    # column by column, each freed once converted: the table and the frame are never whole at once
+    return table.to_pandas(integer_object_nulls=True, split_blocks=True, self_destruct=True)
 
 
-def load_table(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
+def load_table(path: str | Path, *, encoding: str = "utf-8", categories: bool = False) -> pd.DataFrame:
     """Read a released table from a CSV or Parquet file, every value as written.
 
     Parameters
@@ -260,6 +269,9 @@ def load_table(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
         The file; its suffix (one of :data:`SUFFIXES`) selects the reader.
     encoding
         The CSV file's text encoding (default UTF-8, with or without a byte-order mark).
+    categories
+        Read Parquet text columns as pandas categoricals (Arrow dictionaries): the same
+        values as written, each distinct value held once, coded without hashing a row.
 
     Returns
     -------
@@ -287,7 +299,7 @@ def load_table(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
     path = Path(path)
     kind = release_format(path)
     try:
-        frame = _read_csv(path, encoding) if kind == "csv" else _read_parquet(path)
+        frame = _read_csv(path, encoding) if kind == "csv" else _read_parquet(path, categories)
     except OSError as error:
         raise DataError(f"{path}: cannot read the file: {error.strerror or error}") from error
     return frame.reset_index(drop=True)
