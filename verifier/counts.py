@@ -638,11 +638,11 @@ def _cell_counts(keys: np.ndarray, weights: np.ndarray | None, cells: int) -> tu
     """The non-empty cells among ``0..cells-1`` in order, and their counts (rows, or summed ``weights``), int64.
 
     Counted densely, :data:`_DENSE_CELLS` cells at a time (a bincount per block: no sort,
-    bounded memory) when that takes at most 8 blocks or the cells are few against the
-    keys; otherwise by sorting the keys.
+    bounded memory), when the cells are at most 8 times the keys; otherwise by sorting
+    the keys.
     """
     blocks = -(-cells // _DENSE_CELLS)
-    if blocks > 8 and cells > 4 * len(keys):
+    if cells > 8 * len(keys):
         if weights is None:
             found, counts = np.unique(keys, return_counts=True)
             return found, counts.astype(np.int64)
