@@ -8,6 +8,7 @@ and of the randomized levels must be identical, byte for byte, whatever the engi
 from __future__ import annotations
 
 import json
+from decimal import Decimal
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -250,3 +251,23 @@ def test_a_dataset_directory_has_a_digest_of_its_files(tmp_path: Path) -> None:
     assert before == sha256_file(tmp_path / "release") and len(before) == 64
     next((tmp_path / "release").rglob("*.parquet")).rename(tmp_path / "release" / "moved.parquet")
     assert sha256_file(tmp_path / "release") != before
+
+
+def test_pandas_reads_parquet_text_as_categories_with_the_values_as_written(tmp_path: Path) -> None:
+    from verifier.counts import count_tables
+    from verifier.load import load_table
+
+    frame = pd.DataFrame({"zip": ["2138", "02138", None, "2138", "02138 "],
+                          "disease": ["gastritis", "flu", "colitis", "flu", "colitis"],
+                          "salary": ["10", "9007199254740993", "9007199254740992", "2.50", "2.5"]})
+    frame.to_parquet(tmp_path / "release.parquet")
+    loaded = load_table(tmp_path / "release.parquet", categories=True)
+    assert all(isinstance(loaded[c].dtype, pd.CategoricalDtype) for c in frame.columns)
+    assert loaded["zip"].tolist()[:2] == ["2138", "02138"] and loaded["zip"].cat.categories.size == 3
+    specs = [AttributeSpec(("disease",)), AttributeSpec(("salary",), kind="numerical")]
+    classes, tables = count_tables(loaded, ["zip"], specs)
+    assert [classes.describe(i)["zip"] for i in range(classes.count)] == ["2138", "02138", None, "02138 "]
+    assert tables[0].values == ("colitis", "flu", "gastritis"), "sorted, not in the dictionary's order"
+    assert tables[1].values == (Decimal("2.5"), 10, 9007199254740992, 9007199254740993)
+    plain = measure(frame, ["zip"], specs, progress=False).to_json()
+    assert measure(tmp_path / "release.parquet", ["zip"], specs, progress=False).to_json() == plain
