@@ -261,7 +261,7 @@ def test_pandas_reads_parquet_text_as_categories_with_the_values_as_written(tmp_
                           "disease": ["gastritis", "flu", "colitis", "flu", "colitis"],
                           "salary": ["10", "9007199254740993", "9007199254740992", "2.50", "2.5"]})
     frame.to_parquet(tmp_path / "release.parquet")
-    loaded = load_table(tmp_path / "release.parquet", categories=True)
+    loaded = load_table(tmp_path / "release.parquet", categories=list(frame.columns))
     assert all(isinstance(loaded[c].dtype, pd.CategoricalDtype) for c in frame.columns)
     assert loaded["zip"].tolist()[:2] == ["2138", "02138"] and loaded["zip"].cat.categories.size == 3
     specs = [AttributeSpec(("disease",)), AttributeSpec(("salary",), kind="numerical")]
@@ -271,3 +271,14 @@ def test_pandas_reads_parquet_text_as_categories_with_the_values_as_written(tmp_
     assert tables[1].values == (Decimal("2.5"), 10, 9007199254740992, 9007199254740993)
     plain = measure(frame, ["zip"], specs, progress=False).to_json()
     assert measure(tmp_path / "release.parquet", ["zip"], specs, progress=False).to_json() == plain
+
+
+def test_pandas_reads_as_categories_only_columns_parquet_stores_as_small_dictionaries(tmp_path: Path) -> None:
+    from verifier.engines.pandas_engine import _few_values
+
+    rows = 50_000
+    pd.DataFrame({"zip": np.array(["02138", "2138"])[np.arange(rows) % 2],
+                  "id": [f"person-{i}" for i in range(rows)]}).to_parquet(tmp_path / "release.parquet")
+    assert _few_values(tmp_path / "release.parquet") == {"zip"}
+    (tmp_path / "release.csv").write_text("zip\n02138\n")
+    assert _few_values(tmp_path / "release.csv") == set()

@@ -31,7 +31,7 @@ import codecs
 import csv
 import gzip
 import io
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -247,12 +247,12 @@ def parquet_dataset(path: Path, dictionary_columns: Sequence[str] = ()) -> ds.Da
                       partition_base_dir=str(path))
 
 
-def _read_parquet(path: Path, categories: bool) -> pd.DataFrame:
+def _read_parquet(path: Path, categories: Collection[str]) -> pd.DataFrame:
     try:
         dataset = parquet_dataset(path)
         check_schema(path, dataset.schema)
-        text = [field.name for field in dataset.schema if pa.types.is_string(field.type)
-                or pa.types.is_large_string(field.type)] if categories else []
+        text = [field.name for field in dataset.schema if field.name in categories and (
+            pa.types.is_string(field.type) or pa.types.is_large_string(field.type))]
         table = (parquet_dataset(path, text) if text else dataset).to_table()
     except (pa.ArrowException, OSError) as error:
         raise DataError(f"{path}: cannot read the file as Parquet: {error}") from error
@@ -260,7 +260,7 @@ def _read_parquet(path: Path, categories: bool) -> pd.DataFrame:
     return table.to_pandas(integer_object_nulls=True, split_blocks=True, self_destruct=True)
 
 
-def load_table(path: str | Path, *, encoding: str = "utf-8", categories: bool = False) -> pd.DataFrame:
+def load_table(path: str | Path, *, encoding: str = "utf-8", categories: Collection[str] = ()) -> pd.DataFrame:
     """Read a released table from a CSV or Parquet file, every value as written.
 
     Parameters
@@ -270,8 +270,8 @@ def load_table(path: str | Path, *, encoding: str = "utf-8", categories: bool = 
     encoding
         The CSV file's text encoding (default UTF-8, with or without a byte-order mark).
     categories
-        Read Parquet text columns as pandas categoricals (Arrow dictionaries): the same
-        values as written, each distinct value held once, coded without hashing a row.
+        Parquet text columns to read as pandas categoricals (Arrow dictionaries): the
+        same values as written, each distinct value held once, coded without hashing a row.
 
     Returns
     -------
