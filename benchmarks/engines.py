@@ -1,24 +1,41 @@
-"""Throughput and peak memory of the engines that build the count tables (verifier/engines).
+"""Whole-process ``privcert measure`` on each engine against a bare DuckDB and a bare pandas group-by.
 
-A synthetic release is written as Hive-partitioned Parquet in chunks (never whole in
-memory): quasi-identifiers region (the partition column, 8 values), age (73 values), zip
-(100 values) and sex (2 values), about 117,000 classes; sensitive attributes disease
-(categorical, 20 values) and salary (numerical, 50 values). Each engine audits it against
-a policy (k-anonymity, distinct l-diversity on disease, ordered t-closeness on salary,
-and every other measure, since an audit measures everything once); the floor is one bare
-DuckDB ``GROUP BY`` of the same six columns with ``COUNT(*)``, fetched as Arrow.
+The release is one Parquet file, written in row groups of 10^6 rows (never whole in
+memory): five text quasi-identifiers (age band 16 values, sex 2, zip 25 written with a
+leading zero, education 5, marital status 5: 20,000 classes, all occupied from 10^6 rows
+on) and two sensitive attributes, ``disease`` (text, 20 values, skewed) and ``salary``
+(64-bit integers, 2,000 values, declared numerical). The unique-heavy shape
+(``--shape unique``) has one quasi-identifier ``id`` unique on every row (400,000 rows
+by default) and the same ``salary``.
 
-Every run is a fresh subprocess; its peak memory is the larger of its maximum resident set
-size (``os.wait4``) and the peak of the summed resident set of its process tree sampled
-every 50 ms (Spark's JVM is a grandchild that is not waited for).
+Each command is a fresh process run under ``/usr/bin/time -v`` (wall seconds from a
+Python timer around it; peak memory is the maximum resident set that ``time`` reports):
+
+* ``duckdb-bare``: a script that runs ``SELECT qi..., S, COUNT(*) FROM read_parquet(...)
+  GROUP BY ALL`` for each sensitive attribute with DuckDB's defaults and fetches each
+  result as Arrow (the yardstick: the ratios are to it);
+* ``pandas-bare``: a script that reads the file with ``pandas.read_parquet`` and runs
+  ``groupby(qi + [S], observed=True, dropna=False, sort=False).size()`` for each;
+* ``pandas``, ``duckdb``: ``privcert measure FILE --qi ... --sensitive disease,salary
+  --numerical salary --engine E --json OUT --quiet``, every model on both attributes;
+* ``pandas@before``, ``duckdb@before`` (with ``--before DIR``, an earlier checkout made
+  with ``git archive <commit> | tar -x -C DIR``): the same command with ``DIR`` first on
+  the import path; both versions' measurements must be identical.
+
+Runs are paired: round after round, every command runs once in turn, and each command's
+ratio to ``duckdb-bare`` is taken within its round, then the median over rounds. The
+JSON's own timings say where ``measure`` spent its time (``count_tables``, the models,
+the rest of the process: start-up, imports, writing the JSON).
 
 Run from the repository root::
 
-    .venv/bin/python benchmarks/engines.py                 # 10^6 and 10^7 rows
-    .venv/bin/python benchmarks/engines.py --huge          # also 10^8 rows (duckdb and the floor)
+    .venv/bin/python benchmarks/engines.py                       # 10^6 rows, 3 rounds
+    .venv/bin/python benchmarks/engines.py --sizes 1e6,1e7       # 10^7 too (about 15 min on 2 cores)
+    .venv/bin/python benchmarks/engines.py --shape unique --sizes 4e5
+    .venv/bin/python benchmarks/engines.py --before /tmp/privcert-before --sizes 1e7
 
-Results are saved in ``benchmarks/data/engines_<rows>.json`` and rendered into
-``benchmarks/RESULTS.md`` (section "Engines") with ``--render``.
+Releases and results are kept in ``benchmarks/data/`` (git-ignored); the Markdown table is
+printed at the end.
 """
 
 from __future__ import annotations
@@ -26,9 +43,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import statistics
 import subprocess
 import sys
-import threading
+import tempfile
 import time
 from pathlib import Path
 
@@ -36,181 +55,212 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "benchmarks" / "data"
-CHUNK = 2_000_000
-REGIONS = np.array(["north", "south", "east", "west", "centre", "coast", "hills", "islands"])
+GROUP = 1_000_000
+QI = ("age", "sex", "zip", "education", "marital")
+SENSITIVE = ("disease", "salary")
+AGES = np.array([f"{15 + 5 * i}-{19 + 5 * i}" for i in range(16)])
+ZIPS = np.array([f"0{2101 + i}" for i in range(25)])
+EDUCATION = np.array(["none", "primary", "secondary", "bachelor", "master"])
+MARITAL = np.array(["single", "married", "divorced", "widowed", "separated"])
 DISEASES = np.array([f"disease-{i:02d}" for i in range(20)])
-POLICY = """[data]
-qi = ["region", "age", "zip", "sex"]
-
-[sensitive.disease]
-
-[sensitive.salary]
-kind = "numerical"
-
-[[require]]
-model = "k_anonymity"
-threshold = 5
-
-[[require]]
-model = "distinct_l_diversity"
-attribute = "disease"
-threshold = 3
-
-[[require]]
-model = "t_closeness"
-attribute = "salary"
-threshold = 0.2
-"""
-FLOOR = ("SELECT region, age, zip, sex, disease, salary, COUNT(*) AS n FROM read_parquet({files}, "
-         "hive_partitioning = true, hive_types_autocast = false) GROUP BY region, age, zip, sex, disease, salary")
+SALARY_VALUES = 2000
 
 
-def write_release(rows: int, root: Path) -> None:
-    """Write ``rows`` synthetic rows under ``root`` as Parquet partitioned by region, ``CHUNK`` rows at a time."""
+def write_release(rows: int, shape: str, path: Path) -> None:
+    """Write ``rows`` synthetic rows of ``shape`` (``classes`` or ``unique``) to ``path``, a row group at a time."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     generator = np.random.default_rng(rows)
-    for number, start in enumerate(range(0, rows, CHUNK)):
-        size = min(CHUNK, rows - start)
-        age = generator.integers(18, 91, size)
-        table = pa.table({
-            "region": REGIONS[generator.integers(0, REGIONS.size, size)],
-            "age": age,
-            "zip": np.char.add("0", (2100 + generator.integers(0, 100, size)).astype(str)),
-            "sex": np.where(generator.random(size) < 0.5, "F", "M"),
-            "disease": DISEASES[np.minimum(generator.geometric(0.2, size) - 1, DISEASES.size - 1)],
-            "salary": 1000 * np.clip((age - 18) // 2 + generator.integers(-5, 6, size), 0, 49),
-        })
-        pq.write_to_dataset(table, root, partition_cols=["region"], basename_template=f"chunk{number:04d}-{{i}}.parquet")
+    writer = None
+    try:
+        for start in range(0, rows, GROUP):
+            size = min(GROUP, rows - start)
+            salary = 20_000 + 25 * generator.integers(0, SALARY_VALUES, size)
+            if shape == "unique":
+                columns = {"id": np.char.add("p", np.arange(start, start + size).astype(str)),
+                           "disease": DISEASES[generator.integers(0, DISEASES.size, size)], "salary": salary}
+            else:
+                columns = {
+                    "age": AGES[generator.integers(0, AGES.size, size)],
+                    "sex": np.where(generator.random(size) < 0.5, "F", "M"),
+                    "zip": ZIPS[generator.integers(0, ZIPS.size, size)],
+                    "education": EDUCATION[generator.integers(0, EDUCATION.size, size)],
+                    "marital": MARITAL[generator.integers(0, MARITAL.size, size)],
+                    "disease": DISEASES[np.minimum(generator.geometric(0.2, size) - 1, DISEASES.size - 1)],
+                    "salary": salary,
+                }
+            table = pa.table(columns)
+            writer = writer or pq.ParquetWriter(path, table.schema)
+            writer.write_table(table, row_group_size=GROUP)
+    finally:
+        if writer is not None:
+            writer.close()
 
 
-def _release(rows: int) -> Path:
-    root = DATA / f"engines_{rows}"
-    if not (root / ".complete").exists():
-        import shutil
+def release(rows: int, shape: str) -> Path:
+    """The release of ``rows`` rows of ``shape`` under benchmarks/data/, written once."""
+    path = DATA / f"engines_{shape}_{rows}.parquet"
+    if not path.exists():
+        partial = path.with_suffix(".partial")
+        write_release(rows, shape, partial)
+        partial.rename(path)
+    return path
 
-        shutil.rmtree(root, ignore_errors=True)
+
+def qi_of(shape: str) -> tuple[str, ...]:
+    return ("id",) if shape == "unique" else QI
+
+
+def bare_duckdb(path: Path, qi: tuple[str, ...]) -> None:
+    """The yardstick: DuckDB with its defaults, one ``GROUP BY ALL`` per sensitive attribute, fetched as Arrow."""
+    import duckdb
+
+    connection = duckdb.connect()
+    names = ", ".join(qi)
+    for attribute in SENSITIVE:
+        result = connection.sql(f"SELECT {names}, {attribute}, COUNT(*) FROM read_parquet('{path}') GROUP BY ALL")
+        print(attribute, result.to_arrow_table().num_rows)
+
+
+def bare_pandas(path: Path, qi: tuple[str, ...]) -> None:
+    """pandas' own group-by of the loaded file, missing values kept, groups in order of appearance."""
+    import pandas as pd
+
+    frame = pd.read_parquet(path)
+    for attribute in SENSITIVE:
+        print(attribute, len(frame.groupby([*qi, attribute], observed=True, dropna=False, sort=False).size()))
+
+
+Command = tuple[list[str], dict[str, str], Path]
+
+
+def commands(path: Path, shape: str, before: Path | None, out: Path) -> dict[str, Command]:
+    """Every command of a round, by label: its argument list, environment and working directory.
+
+    ``python -m`` puts the working directory first on the import path, so each version
+    runs from its own directory."""
+    python = sys.executable
+    base = dict(os.environ)
+    found = {
+        "duckdb-bare": ([python, __file__, "--bare", "duckdb", shape, str(path)], base, ROOT),
+        "pandas-bare": ([python, __file__, "--bare", "pandas", shape, str(path)], base, ROOT),
+    }
+    for source, suffix in [(ROOT, ""), *([(before, "@before")] if before else [])]:
+        for engine in ("pandas", "duckdb"):
+            label = engine + suffix
+            found[label] = ([python, "-m", "privcert", "measure", str(path), "--qi", ",".join(qi_of(shape)),
+                             "--sensitive", ",".join(SENSITIVE), "--numerical", "salary", "--engine", engine,
+                             "--quiet", "--json", str(out / f"{label}.json")],
+                            {**base, "PYTHONPATH": str(source)}, source)
+    return found
+
+
+def run(command: list[str], env: dict[str, str], cwd: Path) -> dict[str, float]:
+    """One whole-process run under ``/usr/bin/time -v``: wall seconds (Python timer), CPU seconds, peak RSS bytes."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
         started = time.perf_counter()
-        write_release(rows, root)
-        (root / ".complete").write_text(f"{time.perf_counter() - started:.1f}\n")
-    return root
+        done = subprocess.run(["/usr/bin/time", "-v", "-o", report.name, *command], env=env, cwd=cwd,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        wall = time.perf_counter() - started
+        text = report.read()
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr[-2000:]}")
+
+    def field(name: str) -> float:
+        match = re.search(rf"{re.escape(name)}: ([\d.]+)", text)
+        if match is None:
+            raise RuntimeError(f"/usr/bin/time -v gave no {name!r}: {text}")
+        return float(match.group(1))
+
+    return {"wall": wall, "cpu": field("User time (seconds)") + field("System time (seconds)"),
+            "peak": field("Maximum resident set size (kbytes)") * 1024}
 
 
-def run_one(kind: str, path: Path, policy: Path) -> dict[str, float]:
-    """Run one audit (``kind`` = an engine) or the floor in this process; return its wall time."""
-    started = time.perf_counter()
-    if kind == "floor":
-        import duckdb
-
-        from verifier.load import parquet_files
-
-        files = "[" + ", ".join(f"'{file}'" for file in parquet_files(path)) + "]"
-        connection = duckdb.connect(config={"memory_limit": "2GB", "preserve_insertion_order": False})
-        groups = connection.sql(FLOOR.format(files=files)).to_arrow_table().num_rows
-        return {"seconds": time.perf_counter() - started, "groups": groups}
-    from verifier.audit import audit
-    from verifier.engines import get_engine
-    from verifier.policy import load_policy
-
-    result = audit(path, load_policy(policy), engine=get_engine(kind), progress=False)
-    return {"seconds": time.perf_counter() - started, "classes": result.report.classes, "rows": result.report.rows,
-            "passed": result.passed}
+def profile(document: dict[str, object]) -> dict[str, float]:
+    """Where ``measure`` spent its time, from the JSON: the count tables and the models."""
+    timings = document["run"]["timings"]  # type: ignore[index]
+    return {"count_tables": timings["count_tables"], "models": timings["total"] - timings["count_tables"]}
 
 
-def _tree_rss(pid: int) -> int:
-    """Summed resident set (bytes) of ``pid`` and its descendants, from /proc."""
-    total, stack = 0, [pid]
-    while stack:
-        current = stack.pop()
-        try:
-            for line in Path(f"/proc/{current}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
-                    total += int(line.split()[1]) * 1024
-            for task in Path(f"/proc/{current}/task").iterdir():
-                stack += [int(child) for child in (task / "children").read_text().split()]
-        except (FileNotFoundError, ProcessLookupError, PermissionError):
-            continue
-    return total
-
-
-def measure_run(kind: str, path: Path, policy: Path) -> dict[str, float]:
-    """Run ``kind`` in a fresh subprocess; add its peak memory (bytes) to what it reports."""
-    child = subprocess.Popen([sys.executable, __file__, "--run-one", kind, str(path), str(policy)],
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=ROOT, text=True)
-    peak = [0]
-    done = threading.Event()
-
-    def sample() -> None:
-        while not done.is_set():
-            peak[0] = max(peak[0], _tree_rss(child.pid))
-            time.sleep(0.05)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    output = child.stdout.read() if child.stdout else ""
-    _, status, usage = os.wait4(child.pid, 0)
-    done.set()
-    sampler.join()
-    if status != 0:
-        raise RuntimeError(f"{kind} on {path} failed with status {status}")
-    result = json.loads(output.strip().splitlines()[-1])
-    result["peak_bytes"] = max(usage.ru_maxrss * 1024, peak[0])
-    return result
-
-
-def bench(rows: int, engines: list[str]) -> dict[str, object]:
-    path = _release(rows)
-    policy = DATA / "engines_policy.toml"
-    policy.write_text(POLICY)
-    results: dict[str, object] = {"rows": rows, "written_seconds": float((path / ".complete").read_text())}
-    for kind in ["floor", *engines]:
-        print(f"{rows:>12,} rows: {kind} ...", flush=True)
-        result = measure_run(kind, path, policy)
-        result["rows_per_second"] = rows / result["seconds"]
-        results[kind] = result
-        print(f"{'':>18}{result['seconds']:.1f} s, {result['rows_per_second']:,.0f} rows/s, "
-              f"peak {result['peak_bytes'] / 2**30:.2f} GiB", flush=True)
-    (DATA / f"engines_{rows}.json").write_text(json.dumps(results, indent=2) + "\n")
+def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[str] | None) -> dict[str, object]:
+    path = release(rows, shape)
+    out = DATA / f"engines_{shape}_{rows}_json"
+    out.mkdir(exist_ok=True)
+    plan = commands(path, shape, before, out)
+    if only:
+        plan = {label: plan[label] for label in plan if label == "duckdb-bare" or label in only}
+    runs: dict[str, list[dict[str, float]]] = {label: [] for label in plan}
+    for round_number in range(rounds):
+        for label, (command, env, cwd) in plan.items():
+            result = run(command, env, cwd)
+            json_file = out / f"{label}.json"
+            if label not in ("duckdb-bare", "pandas-bare") and json_file.exists():
+                result.update(profile(json.loads(json_file.read_text())))
+            runs[label].append(result)
+            print(f"{rows:>12,} {shape} round {round_number + 1}: {label:<15} {result['wall']:7.2f} s "
+                  f"{result['peak'] / 2**30:5.2f} GiB", flush=True)
+    measured = {label: json.loads((out / f"{label}.json").read_text())["measurements"]
+                for label in plan if (out / f"{label}.json").exists()}
+    for label, document in measured.items():
+        if document != measured[next(iter(measured))]:
+            raise SystemExit(f"{label} measured differently from {next(iter(measured))}")
+    load = os.getloadavg()[0]
+    results = {"rows": rows, "shape": shape, "rounds": rounds, "load": load, "runs": runs,
+               "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+    (DATA / f"engines_{shape}_{rows}.json").write_text(json.dumps(results, indent=2) + "\n")
     return results
 
 
-def render() -> str:
-    """The Markdown table of every saved size."""
-    lines = ["| rows | engine | seconds | rows/s | ratio to the floor | peak memory |",
-             "|---:|---|---:|---:|---:|---:|"]
-    for saved in sorted(DATA.glob("engines_*.json"), key=lambda p: int(p.stem.split("_")[1])):
-        results = json.loads(saved.read_text())
-        floor = results["floor"]["seconds"]
-        for kind in ("floor", "pandas", "duckdb", "spark"):
-            if kind in results:
-                r = results[kind]
-                label = "bare DuckDB GROUP BY (floor)" if kind == "floor" else kind
-                lines.append(f"| {results['rows']:,} | {label} | {r['seconds']:.1f} | {r['rows_per_second']:,.0f} | "
-                             f"{r['seconds'] / floor:.1f}× | {r['peak_bytes'] / 2**30:.2f} GiB |")
+def table(results: dict[str, object]) -> str:
+    """The Markdown rows of one size: medians over rounds, ratios to ``duckdb-bare`` taken round by round."""
+    runs: dict[str, list[dict[str, float]]] = results["runs"]  # type: ignore[assignment]
+    yardstick = runs["duckdb-bare"]
+    lines = []
+    for label, items in runs.items():
+        time_ratio = statistics.median(r["wall"] / y["wall"] for r, y in zip(items, yardstick, strict=True))
+        memory_ratio = statistics.median(r["peak"] / y["peak"] for r, y in zip(items, yardstick, strict=True))
+        split = ""
+        if "count_tables" in items[0]:
+            split = (f"{statistics.median(r['count_tables'] for r in items):.2f} / "
+                     f"{statistics.median(r['models'] for r in items):.2f}")
+        lines.append(f"| {results['rows']:,} | {label} | {statistics.median(r['wall'] for r in items):.2f} | "
+                     f"{statistics.median(r['cpu'] for r in items):.2f} | "
+                     f"{statistics.median(r['peak'] for r in items) / 2**30:.2f} GiB | {time_ratio:.2f} | "
+                     f"{memory_ratio:.2f} | {split} |")
     return "\n".join(lines)
+
+
+HEADER = ("| rows | command | wall (s) | CPU (s) | peak memory | time ÷ bare DuckDB | memory ÷ bare DuckDB "
+          "| count tables / models (s) |\n|---:|---|---:|---:|---:|---:|---:|---|")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--run-one", nargs=3, metavar=("KIND", "PATH", "POLICY"), help=argparse.SUPPRESS)
-    parser.add_argument("--huge", action="store_true", help="also 10^8 rows (duckdb and the floor only)")
-    parser.add_argument("--sizes", default="1e6,1e7", help="row counts, comma-separated (default 1e6,1e7)")
-    parser.add_argument("--render", action="store_true", help="print the table of every saved size")
+    parser.add_argument("--bare", nargs=3, metavar=("TOOL", "SHAPE", "PATH"), help=argparse.SUPPRESS)
+    parser.add_argument("--sizes", default="1e6", help="row counts, comma-separated (default 1e6)")
+    parser.add_argument("--shape", choices=("classes", "unique"), default="classes",
+                        help="20,000 classes over five text QIs (default) or one unique QI")
+    parser.add_argument("--rounds", type=int, default=3, help="paired rounds (default 3)")
+    parser.add_argument("--before", type=Path, help="an earlier checkout: also run its privcert measure")
+    parser.add_argument("--only", help="commands to run besides duckdb-bare, comma-separated (e.g. duckdb,pandas)")
+    parser.add_argument("--render", action="store_true", help="print the table of every saved run")
     args = parser.parse_args()
-    if args.run_one:
-        kind, path, policy = args.run_one
-        print(json.dumps(run_one(kind, Path(path), Path(policy))))
+    if args.bare:
+        tool, shape, path = args.bare
+        (bare_duckdb if tool == "duckdb" else bare_pandas)(Path(path), qi_of(shape))
         return
     if args.render:
-        print(render())
+        saved = sorted(DATA.glob("engines_*_*.json"), key=lambda p: (p.stem.split("_")[1], int(p.stem.split("_")[2])))
+        print(HEADER)
+        for file in saved:
+            print(table(json.loads(file.read_text())))
         return
     DATA.mkdir(parents=True, exist_ok=True)
-    for rows in [int(float(size)) for size in args.sizes.split(",")]:
-        bench(rows, ["pandas", "duckdb", "spark"])
-    if args.huge:
-        bench(10**8, ["duckdb"])
-    print(render())
+    rendered = [table(bench(int(float(size)), args.shape, args.rounds, args.before and args.before.resolve(),
+                            args.only.split(",") if args.only else None)) for size in args.sizes.split(",")]
+    print(HEADER)
+    print("\n".join(rendered))
 
 
 if __name__ == "__main__":

@@ -27,13 +27,16 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from decimal import Decimal
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
 
 from verifier.errors import DataError, ExcludedRowsWarning, IdentifierColumnWarning, PolicyError, listing
 from verifier.results import jsonable
@@ -124,6 +127,18 @@ class Classes:
     @property
     def rows(self) -> int:
         return int(self.sizes.sum())
+
+    @cached_property
+    def qi_rank(self) -> np.ndarray:
+        """Each class's position in the order of the quasi-identifier values (:func:`qi_order`), computed once.
+
+        Every witness is chosen among tied classes by this order
+        (:func:`verifier._exact_max.first_by_qi`), so a release of many classes sorts its
+        keys once, not once per model.
+        """
+        rank = np.empty(self.count, dtype=np.int64)
+        rank[qi_order(self.keys, self.qi)] = np.arange(self.count)
+        return rank
 
     def describe(self, index: int) -> dict[str, Any]:
         """The quasi-identifier values of class ``index`` (missing values as ``None``)."""
@@ -308,29 +323,31 @@ def count_tables(
 
 
 def count_tables_from_groups(
-    classes: tuple[pd.DataFrame, np.ndarray],
-    groups: Sequence[tuple[pd.DataFrame, np.ndarray]],
+    groups: Sequence[pa.Table],
     qi: Sequence[str],
     attributes: Sequence[AttributeSpec],
     *,
+    count: str,
     source: str = "data",
     locate: Locate = first_row,
 ) -> tuple[Classes, tuple[CountTable, ...]]:
-    """Build the classes and count tables from a group-by done elsewhere (an engine).
+    """Build the classes and count tables from group-bys done elsewhere (an engine), as Arrow tables.
 
     Parameters
     ----------
-    classes
-        One row per distinct quasi-identifier combination (the QI columns) and its
-        number of rows (``SELECT qi..., COUNT(*) ... GROUP BY qi...``).
     groups
-        One per attribute, in the order of ``attributes``: the distinct combinations of
-        the QI columns and the attribute's columns, and their numbers of rows
-        (``GROUP BY qi..., columns...``). Missing values are groups of their own.
+        One per attribute, in the order of ``attributes`` (one over the quasi-identifiers
+        alone when there is no attribute): the distinct combinations of the QI columns and
+        the attribute's columns, and their numbers of rows in the column ``count``
+        (``SELECT qi..., columns..., COUNT(*) ... GROUP BY qi..., columns...``). Missing
+        values are groups of their own, so every group-by covers every row and holds
+        every class.
     qi, attributes, source
         As for :func:`count_tables`.
+    count
+        The name of the count column.
     locate
-        Finds the release row that an error message names (the frames hold distinct
+        Finds the release row that an error message names (the groups hold distinct
         values, not rows).
 
     Returns
@@ -339,22 +356,57 @@ def count_tables_from_groups(
         The same as :func:`count_tables` on the rows, except the class numbering: classes
         are numbered in the order of their quasi-identifier values (:func:`qi_order`),
         not by first appearance. No measure depends on the numbering.
+
+    Notes
+    -----
+    The quasi-identifier values stay in Arrow: each column is coded against the distinct
+    values of the first group-by (a hash lookup in Arrow, no Python object per row), the
+    codes are combined into class numbers as :func:`count_tables` does, and only the
+    classes' keys and the attributes' columns become pandas.
     """
     qi = tuple(qi)
-    frame, sizes = classes
-    if int(sizes.sum()) == 0:
+    weights = [group.column(count).to_numpy().astype(np.int64, copy=False) for group in groups]
+    if int(weights[0].sum()) == 0:
         raise DataError(f"{source}: the table has no rows")
-    order = qi_order(frame, qi)
-    keys = frame[list(qi)].iloc[order].reset_index(drop=True)
-    found = Classes(qi=qi, keys=keys, sizes=sizes[order])
+    dictionaries = [pc.unique(_no_nan(groups[0].column(column))) for column in qi]
+    codes = [np.concatenate([_positions(group.column(column), dictionary) for group in groups])
+             for column, dictionary in zip(qi, dictionaries, strict=True)]
+    bounds = np.cumsum([0] + [group.num_rows for group in groups])
+    ids = _combined_ids(zip(codes, map(len, dictionaries), strict=True), int(bounds[-1]))
+    first_ids = ids[:bounds[1]]
+    first = _first_occurrences(first_ids)
+    keys_frame = pa.table({column: dictionary.take(pa.array(column_codes[first]))
+                           for column, dictionary, column_codes in zip(qi, dictionaries, codes, strict=True)}
+                          ).to_pandas(integer_object_nulls=True)
+    del codes
+    order = qi_order(keys_frame, qi)
+    renumber = np.empty(len(order), dtype=np.int64)
+    renumber[order] = np.arange(len(order))
+    found = Classes(qi=qi, keys=keys_frame.iloc[order].reset_index(drop=True),
+                    sizes=_sums(renumber[first_ids], weights[0], len(order)))
     if found.rows > 1 and found.count == found.rows:
-        _flag_identifiers(keys, qi, source)
+        _flag_identifiers(found.keys, qi, source)
     tables = []
-    for spec, (group, counts) in zip(attributes, groups, strict=True):
-        group = group.reset_index(drop=True)
-        ids = _class_ids(pd.concat([keys, group[list(qi)]], ignore_index=True), qi)[found.count:]
-        tables.append(_count(group, ids, found, spec, source, counts, locate))
+    for number, spec in enumerate(attributes):
+        group = groups[number].select(list(spec.columns)).to_pandas(integer_object_nulls=True)
+        tables.append(_count(group, renumber[ids[bounds[number]:bounds[number + 1]]], found, spec, source,
+                             weights[number], locate))
     return found, tuple(tables)
+
+
+def _positions(values: pa.ChunkedArray, dictionary: pa.Array) -> np.ndarray:
+    """The position of each value in ``dictionary`` (NULL included), looked up in Arrow."""
+    found = pc.index_in(_no_nan(values), value_set=dictionary, skip_nulls=False)
+    if found.null_count:
+        raise ValueError("every group-by must hold the same classes")
+    return found.to_numpy(zero_copy_only=False)
+
+
+def _no_nan(values: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
+    """Floating-point NaN as a missing value, as pandas reads it (one class for NaN and NULL)."""
+    if not pa.types.is_floating(values.type):
+        return values
+    return pc.if_else(pc.is_nan(values), pa.scalar(None, values.type), values)
 
 
 def qi_order(keys: pd.DataFrame, qi: Sequence[str]) -> np.ndarray:
@@ -378,20 +430,27 @@ def _class_ids(frame: pd.DataFrame, qi: Sequence[str]) -> np.ndarray:
     """Number the rows' quasi-identifier combinations by first appearance.
 
     The group-by, done as pandas does it but with less memory: each column is
-    factorized (a missing value is a code of its own), the codes are combined into one
-    mixed-radix int64 key, re-compressed whenever the radix product could overflow, and
-    the key is factorized once more.
+    factorized (a missing value is a code of its own), then :func:`_combined_ids`.
     """
-    key = np.zeros(len(frame), dtype=np.int64)
+    columns = (pd.factorize(frame[column], use_na_sentinel=False) for column in qi)
+    return _combined_ids(((codes, len(uniques)) for codes, uniques in columns), len(frame))
+
+
+def _combined_ids(columns: Iterable[tuple[np.ndarray, int]], rows: int) -> np.ndarray:
+    """Number the rows' combinations of column codes (``codes``, ``radix``) by first appearance.
+
+    The codes are combined into one mixed-radix int64 key, re-compressed whenever the
+    radix product could overflow, and the key is factorized once more.
+    """
+    key = np.zeros(rows, dtype=np.int64)
     radix = 1
-    for column in qi:
-        codes, uniques = pd.factorize(frame[column], use_na_sentinel=False)
-        if radix * max(len(uniques), 1) >= 1 << 62:
+    for codes, size in columns:
+        if radix * max(size, 1) >= 1 << 62:
             compressed, distinct = pd.factorize(key)
             key, radix = compressed.astype(np.int64, copy=False), len(distinct)
-        key *= len(uniques)
+        key *= size
         key += codes
-        radix *= max(len(uniques), 1)
+        radix *= max(size, 1)
     ids, _ = pd.factorize(key)
     return ids.astype(np.int64, copy=False)
 
@@ -478,6 +537,9 @@ def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str,
             )
         return codes, tuple(domain)
     try:
+        if isinstance(series.dtype, pd.CategoricalDtype):
+            series = series.cat.remove_unused_categories()
+            series = series.cat.reorder_categories(sorted(series.cat.categories))
         codes, uniques = pd.factorize(series, sort=True)
     except TypeError:
         codes, uniques = pd.factorize(series.astype(str).where(series.notna()), sort=True)
@@ -594,18 +656,8 @@ def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: Attribu
     keys = ids * m
     keys += codes
     del codes, missing
-    cells_total = classes.count * m
-    if weights is not None:
-        cells, inverse = np.unique(keys, return_inverse=True)
-        counts = np.zeros(cells.size, dtype=np.int64)
-        np.add.at(counts, inverse, np.asarray(weights, dtype=np.int64))
-    elif cells_total <= max(4 * len(keys), 1 << 20):
-        dense = np.bincount(keys, minlength=cells_total)
-        cells = np.flatnonzero(dense)
-        counts = dense[cells]
-    else:
-        cells, counts = np.unique(keys, return_counts=True)
-    counts = counts.astype(np.int64)
+    cells, counts = _cell_counts(keys, weights, classes.count * m)
+    del keys
     class_index = cells // m
     return CountTable(
         spec=spec,
@@ -620,8 +672,45 @@ def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: Attribu
     )
 
 
+_DENSE_CELLS = 1 << 24
+
+
+def _cell_counts(keys: np.ndarray, weights: np.ndarray | None, cells: int) -> tuple[np.ndarray, np.ndarray]:
+    """The non-empty cells among ``0..cells-1`` in order, and their counts (rows, or summed ``weights``), int64.
+
+    Counted densely, :data:`_DENSE_CELLS` cells at a time (a bincount per block: no sort,
+    bounded memory), when the cells are at most 8 times the keys; otherwise by sorting
+    the keys.
+    """
+    blocks = -(-cells // _DENSE_CELLS)
+    if cells > 8 * len(keys):
+        if weights is None:
+            found, counts = np.unique(keys, return_counts=True)
+            return found, counts.astype(np.int64)
+        found, inverse = np.unique(keys, return_inverse=True)
+        return found, _sums(inverse, weights, found.size)
+    found_cells, found_counts = [], []
+    for start in range(0, cells, _DENSE_CELLS):
+        stop = min(start + _DENSE_CELLS, cells)
+        inside = (keys >= start) & (keys < stop) if blocks > 1 else slice(None)
+        part = keys[inside] - start
+        dense = np.bincount(part, minlength=stop - start) if weights is None else \
+            _sums(part, weights[inside], stop - start)
+        nonzero = np.flatnonzero(dense)
+        found_cells.append(nonzero + start)
+        found_counts.append(dense[nonzero].astype(np.int64))
+    return np.concatenate(found_cells), np.concatenate(found_counts)
+
+
 def _sums(index: np.ndarray, counts: np.ndarray, length: int) -> np.ndarray:
-    """``out[i] = sum of counts where index == i``, in exact int64 (never a float sum)."""
+    """``out[i] = sum of counts where index == i``, in exact int64.
+
+    Counts are non-negative; while their total is below 2^53 every partial sum is an
+    integer that float64 holds exactly, so one weighted bincount is exact; past it, int64
+    sums (``np.add.at``).
+    """
+    if int(counts.sum()) < 1 << 53:
+        return np.bincount(index, weights=counts, minlength=length).astype(np.int64)
     out = np.zeros(length, dtype=np.int64)
     np.add.at(out, index, counts)
     return out

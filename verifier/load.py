@@ -33,6 +33,7 @@ import codecs
 import csv
 import gzip
 import io
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -261,27 +262,35 @@ def hive_columns(path: Path, files: list[Path]) -> tuple[str, ...]:
     return names
 
 
-def parquet_dataset(path: Path) -> ds.Dataset:
-    """A Parquet file or dataset directory; Hive partition values are read as text."""
+def parquet_dataset(path: Path, dictionary_columns: Sequence[str] = ()) -> ds.Dataset:
+    """A Parquet file or dataset directory; Hive partition values are read as text.
+
+    ``dictionary_columns`` are read as Arrow dictionaries (pandas categoricals): the same
+    values, each distinct value held once."""
+    file_format = ds.ParquetFileFormat(read_options=ds.ParquetReadOptions(dictionary_columns=set(dictionary_columns))) \
+        if dictionary_columns else "parquet"
     if not path.is_dir():
-        return ds.dataset(path, format="parquet")
+        return ds.dataset(path, format=file_format)
     files = parquet_files(path)
     partitions = hive_columns(path, files)
     partitioning = ds.partitioning(pa.schema([(name, pa.string()) for name in partitions]), flavor="hive") \
         if partitions else None
-    return ds.dataset([str(file) for file in files], format="parquet", partitioning=partitioning,
+    return ds.dataset([str(file) for file in files], format=file_format, partitioning=partitioning,
                       partition_base_dir=str(path))
 
 
-def _read_parquet(path: Path) -> pd.DataFrame:
+def _read_parquet(path: Path, categories: Collection[str]) -> pd.DataFrame:
     try:
         dataset = parquet_dataset(path)
         check_schema(path, dataset.schema)
-        table = dataset.to_table()
+        text = [field.name for field in dataset.schema if field.name in categories and (
+            pa.types.is_string(field.type) or pa.types.is_large_string(field.type))]
+        table = (parquet_dataset(path, text) if text else dataset).to_table()
     except (pa.ArrowException, OSError) as error:
         raise DataError(f"{path}: cannot read the file as Parquet: {error}") from error
     refuse_nan(str(path), table)
-    return table.to_pandas(integer_object_nulls=True)
+    # column by column, each freed once converted: the table and the frame are never whole at once
+    return table.to_pandas(integer_object_nulls=True, split_blocks=True, self_destruct=True)
 
 
 def refuse_nan(source: str, table: pa.Table, *, rows: bool = True) -> None:
@@ -299,7 +308,7 @@ def refuse_nan(source: str, table: pa.Table, *, rows: bool = True) -> None:
                                 "number, or a null for a missing value")
 
 
-def load_table(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
+def load_table(path: str | Path, *, encoding: str = "utf-8", categories: Collection[str] = ()) -> pd.DataFrame:
     """Read a released table from a CSV or Parquet file, every value as written.
 
     Parameters
@@ -308,6 +317,9 @@ def load_table(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
         The file; its suffix (one of :data:`SUFFIXES`) selects the reader.
     encoding
         The CSV file's text encoding (default UTF-8, with or without a byte-order mark).
+    categories
+        Parquet text columns to read as pandas categoricals (Arrow dictionaries): the
+        same values as written, each distinct value held once, coded without hashing a row.
 
     Returns
     -------
@@ -335,7 +347,7 @@ def load_table(path: str | Path, *, encoding: str = "utf-8") -> pd.DataFrame:
     path = Path(path)
     kind = release_format(path)
     try:
-        frame = _read_csv(path, encoding) if kind == "csv" else _read_parquet(path)
+        frame = _read_csv(path, encoding) if kind == "csv" else _read_parquet(path, categories)
     except OSError as error:
         raise DataError(f"{path}: cannot read the file: {error.strerror or error}") from error
     return frame.reset_index(drop=True)

@@ -12,11 +12,11 @@ that is the same code whatever the engine.
   limit, so a release larger than memory can be audited on one machine.
 * ``spark``: Apache Spark (PySpark), on a cluster (``master``) or ``local[*]``.
 
-DuckDB and Spark run the same SQL (:mod:`verifier.engines.sql`): one aggregation, one
-scan, with a grouping set per attribute (quasi-identifiers × the attribute's columns →
-``COUNT(*)``, a 64-bit integer) and one over the quasi-identifiers alone for the classes. The distinct
-values that come back are coded, parsed (numerical attributes, exactly) and checked in
-Python by the same functions as the pandas path
+DuckDB and Spark run the same SQL (:mod:`verifier.engines.sql`): one group-by per
+attribute (quasi-identifiers × the attribute's columns → ``COUNT(*)``, a 64-bit
+integer), fetched as Arrow; the classes are summed from the first. The quasi-identifiers
+are coded in Arrow, and the attributes' distinct values are coded, parsed (numerical
+attributes, exactly) and checked in Python by the same functions as the pandas path
 (:func:`verifier.counts.count_tables_from_groups`).
 """
 

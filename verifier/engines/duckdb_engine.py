@@ -51,7 +51,8 @@ class DuckDBEngine(SqlEngine):
         Where DuckDB spills (default: a fresh directory under the system's temporary
         directory, removed afterwards).
     threads
-        Worker threads (default: DuckDB's, one per core).
+        Worker threads (default: one per core this process may run on, which in a
+        container or under ``taskset`` can be fewer than the machine's).
     """
 
     memory_limit: str = DEFAULT_MEMORY_LIMIT
@@ -68,7 +69,7 @@ class DuckDBEngine(SqlEngine):
             "memory_limit": self.memory_limit,
             "temp_directory": str(spill),
             "preserve_insertion_order": False,
-            **({"threads": self.threads} if self.threads else {}),
+            "threads": self.threads or len(os.sched_getaffinity(0)),
         })
         def run(statement: str) -> pa.Table:
             try:

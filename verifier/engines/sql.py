@@ -1,14 +1,19 @@
-"""The group-by in SQL, written once and run by every SQL engine (DuckDB, Spark SQL).
+"""The group-bys in SQL, written once and run by every SQL engine (DuckDB, Spark SQL).
 
 An engine registers the release as a view named ``release`` whose columns are the
 file's columns (CSV: all text; Parquet: as stored; Hive partition values: text) and
-runs the one statement of :func:`aggregation`: a single scan with one grouping set for
-the classes and one per attribute. What comes back is one row per distinct combination
-of each set's columns with its ``COUNT(*)``, a 64-bit integer on both engines, split
-here by set (:func:`split_sets`). :class:`SqlEngine` turns those rows into count tables with
-:func:`verifier.counts.count_tables_from_groups`, so that coding, exact parsing of
-numerical values (once per distinct value), missing values and errors are those of the
-pandas path.
+runs the statements of :func:`aggregation`, one per sensitive attribute: the distinct
+combinations of the quasi-identifiers and the attribute's columns with their
+``COUNT(*)``, a 64-bit integer on both engines, fetched as Arrow. Missing values form
+groups of their own, so each result covers every row and holds every class; the classes
+are summed from the first. :class:`SqlEngine` turns the results into count tables with
+:func:`verifier.counts.count_tables_from_groups` (quasi-identifiers coded in Arrow), so
+that coding, exact parsing of numerical values (once per distinct value), missing values
+and errors are those of the pandas path.
+
+One statement per attribute, not one ``GROUPING SETS`` statement for all: the sets are
+then held one at a time, and on DuckDB the single scan was no faster
+(benchmarks/RESULTS.md, "Engines").
 """
 
 from __future__ import annotations
@@ -18,9 +23,8 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from verifier.counts import AttributeSpec, Classes, CountTable, check_columns, count_tables_from_groups
 from verifier.engines import EngineName, Phase, ignore_phase
@@ -28,7 +32,7 @@ from verifier.engines.locate import release_locator
 from verifier.errors import DataError
 from verifier.load import check_csv, check_schema, csv_header, parquet_files, refuse_nan, release_format
 
-__all__ = ["COUNT", "RELATION", "quote", "aggregation", "split_sets", "EngineReadError", "Runner", "SqlEngine",
+__all__ = ["COUNT", "RELATION", "quote", "aggregation", "EngineReadError", "Runner", "SqlEngine",
            "first_lines"]
 
 RELATION = "release"
@@ -43,46 +47,14 @@ def quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _marker(index: int) -> str:
-    """The name of ``GROUPING()`` of the ``index``-th sensitive column."""
-    return f"privcert_grouped_{index}"
+def aggregation(qi: Sequence[str], columns: Sequence[str]) -> str:
+    """The statement of one attribute: ``SELECT qi..., columns..., COUNT(*) FROM release GROUP BY qi..., columns...``.
 
-
-def aggregation(qi: Sequence[str], sets: Sequence[Sequence[str]]) -> str:
-    """The one statement of every engine: one scan, grouping sets ``qi`` and ``qi + set`` for each set.
-
-    ``SELECT qi..., columns..., GROUPING(column)..., COUNT(*) FROM release GROUP BY
-    GROUPING SETS ((qi...), (qi..., set...), ...)``. ``GROUPING(column)`` is 0 where the
-    row's set groups by the column, which tells the sets apart even where a missing value
-    is a NULL of its own; missing values form groups of their own (every NULL in one
-    group), so no row is dropped, and ``COUNT(*)`` counts rows, never values.
+    Missing values form groups of their own (every NULL of a column in one group), so no
+    row is dropped, and ``COUNT(*)`` counts rows, never values.
     """
-    columns = list(dict.fromkeys(c for group in sets for c in group))
     names = ", ".join(quote(column) for column in dict.fromkeys([*qi, *columns]))
-    markers = "".join(f", GROUPING({quote(c)}) AS {quote(_marker(i))}" for i, c in enumerate(columns))
-    grouping = ", ".join("(" + ", ".join(quote(c) for c in dict.fromkeys([*qi, *group])) + ")"
-                         for group in ([], *sets))
-    return (f"SELECT {names}{markers}, COUNT(*) AS {quote(COUNT)} FROM {RELATION} "
-            f"GROUP BY GROUPING SETS ({grouping})")
-
-
-def split_sets(table: pa.Table, qi: Sequence[str],
-               sets: Sequence[Sequence[str]]) -> list[tuple[pd.DataFrame, np.ndarray]]:
-    """The result of :func:`aggregation` as one (groups, counts) pair per grouping set, classes first.
-
-    Groups are pandas frames of their set's columns (exact integers, never floats), counts int64.
-    """
-    columns = list(dict.fromkeys(c for group in sets for c in group))
-    grouped = {c: table.column(_marker(i)).to_numpy() == 0 for i, c in enumerate(columns)}
-    frame = table.drop_columns([_marker(i) for i in range(len(columns))] + [COUNT]).to_pandas(integer_object_nulls=True)
-    counts = table.column(COUNT).to_numpy().astype(np.int64, copy=False)
-    found = []
-    for group in ([], *sets):
-        rows = np.ones(len(frame), dtype=bool)
-        for column in columns:
-            rows &= grouped[column] == (column in group)
-        found.append((frame.loc[rows, list(dict.fromkeys([*qi, *group]))].reset_index(drop=True), counts[rows]))
-    return found
+    return f"SELECT {names}, COUNT(*) AS {quote(COUNT)} FROM {RELATION} GROUP BY {names}"
 
 
 class EngineReadError(Exception):
@@ -123,7 +95,7 @@ class SqlEngine(ABC):
         header = csv_header(path, encoding) if kind == "csv" else None
         if kind == "csv":
             self._check_csv(path, encoding)
-        sets = [spec.columns for spec in attributes]
+        sets = [spec.columns for spec in attributes] or [()]
         try:
             with self._open(path, kind, header, encoding) as run:
                 schema = run(f"SELECT * FROM {RELATION} LIMIT 0").schema
@@ -131,17 +103,18 @@ class SqlEngine(ABC):
                     check_schema(path, schema)
                 check_columns(schema.names, qi, attributes, source)
                 partitions = len(parquet_files(path)) if path.is_dir() else 1
-                phase("scan", 0, 1, f"aggregation over {partitions:,} partition(s)")
-                result = run(aggregation(qi, sets))
-                refuse_nan(str(path), result, rows=False)
-                frames = split_sets(result, qi, sets)
-                rows = int(frames[0][1].sum())
-                phase("group", 1, 1, f"aggregation, {rows:,} rows in {partitions:,} partition(s)")
+                groups = []
+                for done, columns in enumerate(sets):
+                    phase("scan", done, len(sets), f"aggregations over {partitions:,} partition(s)")
+                    groups.append(run(aggregation(qi, columns)))
+                    refuse_nan(str(path), groups[-1], rows=False)
+                rows = pc.sum(groups[0].column(COUNT)).as_py() or 0
+                phase("group", len(sets), len(sets), f"aggregations, {rows:,} rows in {partitions:,} partition(s)")
         except EngineReadError as error:
             if kind == "csv":
                 check_csv(path, encoding)
             raise DataError(f"{path}: cannot read the file as {kind.upper()} with --engine {self.name}: {error}") from error
-        return count_tables_from_groups(frames[0], frames[1:], qi, attributes, source=source,
+        return count_tables_from_groups(groups, qi, attributes, count=COUNT, source=source,
                                         locate=release_locator(path, kind, encoding))
 
 
