@@ -37,9 +37,10 @@ if TYPE_CHECKING:
     from reports.verification import Verification
     from verifier.registry import Kind
     from verifier.utility import Pair, UtilityReport
+    from verifier.utility.comparison import Comparison
     from verifier.utility.figure import Figure
 
-__all__ = ["measure", "audit", "load_policy", "certify", "verify", "utility", "audit_utility"]
+__all__ = ["measure", "audit", "load_policy", "certify", "verify", "utility", "audit_utility", "compare"]
 
 
 def load_policy(path: str | Path) -> Policy:
@@ -249,6 +250,33 @@ def utility(
             raise PolicyError("--mechanism: expected --sensitive, the column the mechanism randomized")
         extra = _mechanism_utility(before, after, pair, Path(mechanism), sensitive, names)
     return utility_of(pair, extra)
+
+
+def compare(
+    original: str | Path,
+    releases: Sequence[str | Path],
+    qi: Sequence[str],
+    *,
+    hierarchies: Mapping[str, Hierarchy] | None = None,
+    key: str | None = None,
+    suppressed: str = "*",
+    encoding: str = "utf-8",
+) -> Comparison:
+    """Candidate releases of one original side by side (:func:`verifier.utility.comparison.compare`): each one's
+    k and prosecutor risk over ``qi``, and every utility model against ``original``.
+
+    Raises
+    ------
+    DataError
+        A table cannot be read or a release cannot be aligned with the original (the message names the file,
+        row and column).
+    """
+    from verifier.load import load_table
+    from verifier.utility.comparison import compare as run
+
+    tables = [(str(release), load_table(release, encoding=encoding)) for release in releases]
+    return run(load_table(original, encoding=encoding), tables, qi, hierarchies=hierarchies, key=key,
+               suppressed=suppressed, original_name=str(original))
 
 
 def _mechanism_utility(before: pd.DataFrame, after: pd.DataFrame, pair: Pair, mechanism: Path, sensitive: str,

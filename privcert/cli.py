@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 import typer
 
 from privcert.anonymize_cli import app as anonymize_app
+from privcert.compare_cli import compare_command
 from privcert.certificate_cli import keygen_command, report_command, verify_command, write_certificate
 from privcert.demo_cli import demo_command
 from privcert.options import (
@@ -75,6 +76,7 @@ app.command("verify")(verify_command)
 app.command("report")(report_command)
 app.command("demo")(demo_command)
 app.command("utility")(utility_command)
+app.command("compare")(compare_command)
 
 T = TypeVar("T")
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["MODEL_NAMES", "Figure", "Value", "arx_quality", "value_json", "value_text"]
+__all__ = ["MODEL_NAMES", "Figure", "Value", "arx_quality", "short_text", "value_json", "value_text"]
 
 Value = Fraction | float | None
 """An exact value, a float where the metric is not rational, or ``None`` (not applicable, undefined)."""
@@ -108,3 +108,10 @@ def value_text(value: Value) -> str:
     if isinstance(value, Fraction):
         return str(value) if value.denominator == 1 else f"{value} ≈ {float(value):.4g}"
     return f"{value:.4g}"
+
+
+def short_text(value: Value) -> str:
+    """For a table cell: a short fraction as it is (``3/8``), a long one or a float to 4 digits, ``—`` (none)."""
+    if isinstance(value, Fraction) and len(str(value)) <= 7:
+        return str(value)
+    return "—" if value is None else f"{float(value):.4g}"
