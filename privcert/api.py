@@ -33,12 +33,14 @@ if TYPE_CHECKING:
     from verifier.policy import Policy
     from verifier.randomized_levels import MechanismChoice
     from reports.certify import Certificate
+    from reports.utility_section import UtilitySection
     from reports.verification import Verification
     from verifier.registry import Kind
     from verifier.utility import Pair, UtilityReport
+    from verifier.utility.comparison import Comparison
     from verifier.utility.figure import Figure
 
-__all__ = ["measure", "audit", "load_policy", "certify", "verify", "utility"]
+__all__ = ["measure", "audit", "load_policy", "certify", "verify", "utility", "audit_utility", "compare"]
 
 
 def load_policy(path: str | Path) -> Policy:
@@ -122,12 +124,36 @@ def audit(
                engine=engine, encoding=encoding)
 
 
+def audit_utility(result: AuditResult, original: str | Path, *, key: str | None = None,
+                  hierarchies: Mapping[str, Hierarchy] | None = None, mark: str = "*",
+                  encoding: str = "utf-8") -> UtilitySection:
+    """What the audited release cost against its ``original``: every utility model over the policy's
+    quasi-identifiers (:func:`reports.utility_section.utility_section`), for :func:`certify`'s ``utility``.
+
+    ``key`` names each record in both tables (default: the same order); ``hierarchies`` are
+    the quasi-identifiers' (default: the original's values under ``*``).
+
+    Raises
+    ------
+    DataError
+        A table cannot be read or the two cannot be aligned (the message names the file, row and column).
+    """
+    from reports.utility_section import utility_section
+    from verifier.load import load_table
+
+    release = Path(result.report.source)
+    return utility_section(load_table(original, encoding=encoding), load_table(release, encoding=encoding),
+                           result.report.qi, names=(Path(original).name, release.name), hierarchies=hierarchies,
+                           key=key, mark=mark)
+
+
 def certify(result: AuditResult, release: str | Path, policy: str | Path, *, key: str | Path | None = None,
-            embed_counts: bool = True) -> Certificate:
+            embed_counts: bool = True, utility: UtilitySection | None = None) -> Certificate:
     """The certificate of an audit (:func:`reports.certify.certify`), signed with the private key file ``key``.
 
     ``policy`` is the policy file the audit was run under (its text is certified);
-    ``release`` the audited file. Nothing is written: :attr:`reports.certify.Certificate.text`
+    ``release`` the audited file; ``utility`` (:func:`audit_utility`) what the release cost
+    against its original. Nothing is written: :attr:`reports.certify.Certificate.text`
     is the certificate file's text.
 
     Raises
@@ -140,13 +166,15 @@ def certify(result: AuditResult, release: str | Path, policy: str | Path, *, key
 
     signer = None if key is None else load_signer(Path(key).read_bytes(), str(key))
     return issue(result, Path(release), Path(policy).read_text(encoding="utf-8"), signer=signer,
-                 embed_counts=embed_counts)
+                 embed_counts=embed_counts, utility=utility)
 
 
 def verify(certificate: str | Path, public_key: str | Path, *, data: str | Path | None = None,
-           engine: EngineName | Engine = "pandas", encoding: str = "utf-8") -> Verification:
+           original: str | Path | None = None, engine: EngineName | Engine = "pandas",
+           encoding: str = "utf-8") -> Verification:
     """Re-check a certificate file (:func:`reports.verification.verify`): every signed field re-derived from the
-    embedded count tables, or from the release ``data`` at any path, read by ``engine``.
+    embedded count tables, or from the release ``data`` at any path, read by ``engine``; with the ``original``
+    (and ``data``), the utility section measured again.
 
     The result says, check by check, what holds, what fails and what was not checked;
     :meth:`~reports.verification.Verification.exit_code` is the command line's exit code.
@@ -156,6 +184,8 @@ def verify(certificate: str | Path, public_key: str | Path, *, data: str | Path 
     MalformedCertificateError
         The certificate or the key file is not what it should be (not JSON, a repeated key,
         not a DSSE envelope, not an Ed25519 public key); the message names the file.
+    PolicyError
+        ``original`` without ``data``: the utility models compare the two tables record by record.
     """
     from reports.signing import MalformedCertificateError, load_public_key, read_json
     from reports.verification import verify as check
@@ -169,7 +199,8 @@ def verify(certificate: str | Path, public_key: str | Path, *, data: str | Path 
     key = load_public_key(key_text, str(public_key))
     document = read_json(text, str(certificate))
     try:
-        return check(document, key, data=None if data is None else Path(data), engine=engine, encoding=encoding)
+        return check(document, key, data=None if data is None else Path(data),
+                     original=None if original is None else Path(original), engine=engine, encoding=encoding)
     except MalformedCertificateError as error:
         raise MalformedCertificateError(f"{certificate}: {error}") from error
 
@@ -219,6 +250,33 @@ def utility(
             raise PolicyError("--mechanism: expected --sensitive, the column the mechanism randomized")
         extra = _mechanism_utility(before, after, pair, Path(mechanism), sensitive, names)
     return utility_of(pair, extra)
+
+
+def compare(
+    original: str | Path,
+    releases: Sequence[str | Path],
+    qi: Sequence[str],
+    *,
+    hierarchies: Mapping[str, Hierarchy] | None = None,
+    key: str | None = None,
+    suppressed: str = "*",
+    encoding: str = "utf-8",
+) -> Comparison:
+    """Candidate releases of one original side by side (:func:`verifier.utility.comparison.compare`): each one's
+    k and prosecutor risk over ``qi``, and every utility model against ``original``.
+
+    Raises
+    ------
+    DataError
+        A table cannot be read or a release cannot be aligned with the original (the message names the file,
+        row and column).
+    """
+    from verifier.load import load_table
+    from verifier.utility.comparison import compare as run
+
+    tables = [(str(release), load_table(release, encoding=encoding)) for release in releases]
+    return run(load_table(original, encoding=encoding), tables, qi, hierarchies=hierarchies, key=key,
+               suppressed=suppressed, original_name=str(original))
 
 
 def _mechanism_utility(before: pd.DataFrame, after: pd.DataFrame, pair: Pair, mechanism: Path, sensitive: str,

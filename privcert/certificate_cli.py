@@ -21,6 +21,7 @@ from privcert.reporting import BAD_INPUT, stderr_line
 if TYPE_CHECKING:
     from reports.certify import Certificate
     from reports.statement import Statement
+    from reports.utility_section import UtilitySection
     from verifier.audit import AuditResult
     from verifier.counts import CountTable
 
@@ -42,9 +43,11 @@ def certificate_outputs(certificate: Path | None, html: Path | None, pdf: Path |
 
 
 def write_certificate(result: AuditResult, release: Path, policy: Path, key: Path | None, out: Path | None, *,
-                      html: Path | None = None, pdf: Path | None = None, embed_counts: bool = True) -> Certificate | None:
+                      html: Path | None = None, pdf: Path | None = None, embed_counts: bool = True,
+                      utility: UtilitySection | None = None) -> Certificate | None:
     """Certify the audit of ``release``: sign it with ``key`` and write it to ``out`` (both or neither), and its
-    views to ``html`` and ``pdf``. The outputs were checked beforehand (:func:`certificate_outputs`).
+    views to ``html`` and ``pdf``; ``utility``, what the release cost against its original, is signed with it.
+    The outputs were checked beforehand (:func:`certificate_outputs`).
 
     Views of an unsigned audit show the same content without a signature.
     """
@@ -55,7 +58,7 @@ def write_certificate(result: AuditResult, release: Path, policy: Path, key: Pat
     from privcert.api import certify
     from privcert.files import write_output
 
-    certificate = certify(result, release, policy, key=key, embed_counts=embed_counts)
+    certificate = certify(result, release, policy, key=key, embed_counts=embed_counts, utility=utility)
     text = None if certificate.envelope is None else certificate.text
     if out is not None and text is not None:
         write_output(out, text, option="--certificate")
@@ -160,6 +163,7 @@ def verify_command(
     certificate: Annotated[Path, typer.Argument(metavar="CERTIFICATE", help="The certificate (a DSSE envelope, JSON).")],
     public_key: Annotated[Path, typer.Option("--public-key", metavar="FILE", help="The signer's public key (KEY.pub).")],
     data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help="The release, at any path: check its digest and re-run the audit on it (default: re-measure the embedded count tables).")] = None,
+    original: Annotated[Path | None, typer.Option("--original", metavar="FILE", help="The original the release was made from (with --data): measure the utility section again (default: it is the publisher's statement).")] = None,
     allow_fail: Annotated[bool, typer.Option("--allow-fail", help="Exit 0 for a valid certificate whose verdict is FAIL (validity alone).")] = False,
     encoding: EncodingOption = "utf-8",
     engine: EngineOption = "pandas",
@@ -172,12 +176,13 @@ def verify_command(
     from privcert.api import verify
     from reports.signing import MalformedCertificateError
     from verifier.engines import get_engine
-    from verifier.errors import VerifierError
+    from verifier.errors import PolicyError, VerifierError
     from verifier.escape import safe
 
     try:
-        found = verify(certificate, public_key, data=data, engine=get_engine(engine, master=master), encoding=encoding)
-    except MalformedCertificateError as error:
+        found = verify(certificate, public_key, data=data, original=original, engine=get_engine(engine, master=master),
+                       encoding=encoding)
+    except (MalformedCertificateError, PolicyError) as error:
         raise _bad_input(str(error)) from error
     except (OSError, VerifierError) as error:
         raise _bad_input(f"{certificate}: {error}") from error

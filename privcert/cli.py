@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 import typer
 
 from privcert.anonymize_cli import app as anonymize_app
+from privcert.compare_cli import compare_command
 from privcert.certificate_cli import keygen_command, report_command, verify_command, write_certificate
 from privcert.demo_cli import demo_command
 from privcert.options import (
@@ -36,9 +37,13 @@ from privcert.options import (
     MasterOption,
     MechanismOption,
     ModeOption,
+    OriginalOption,
     PdfOption,
+    QiHierarchyOption,
     QuietOption,
+    RecordKeyOption,
     SignOption,
+    SuppressedOption,
     ViolationsOption,
 )
 from privcert.files import SCHEMA_VERSION, write_json
@@ -51,6 +56,7 @@ from verifier.errors import PolicyError
 if TYPE_CHECKING:
 
     from verifier.counts import AttributeSpec, Missing
+    from verifier.hierarchy import Hierarchy
     from verifier.engines import Engine
     from verifier.measure import MeasureResult
 
@@ -70,6 +76,7 @@ app.command("verify")(verify_command)
 app.command("report")(report_command)
 app.command("demo")(demo_command)
 app.command("utility")(utility_command)
+app.command("compare")(compare_command)
 
 T = TypeVar("T")
 
@@ -292,6 +299,18 @@ def measure_command(
                 print_randomized(console, report.randomized)
 
 
+def _utility_inputs(original: Path | None, key: str | None, hierarchy: list[str] | None, mark: str,
+                    qi: tuple[str, ...]) -> dict[str, Hierarchy]:
+    """The quasi-identifiers' hierarchies of ``audit --original`` (``--key``, ``--hierarchy``, ``--suppressed`` need it)."""
+    from verifier.hierarchy import load_hierarchy
+
+    given = {"--key": key, "--hierarchy": hierarchy, "--suppressed": None if mark == "*" else mark}
+    named = [option for option, value in given.items() if value]
+    if named and original is None:
+        raise PolicyError(f"{named[0]}: expected --original with it (it says how the utility models read the original)")
+    return assignments(hierarchy or [], "--hierarchy", qi, lambda text, _: load_hierarchy(text))
+
+
 def _risk_inputs(risk: bool, fraction: str | None, population: int | None, table: Path | None, weights: str | None,
                  qi: tuple[str, ...]) -> dict[str, Any]:
     """The inputs of the risk models from the command line (each option needs ``--risk``)."""
@@ -342,10 +361,18 @@ def audit_command(
     engine: EngineOption = "pandas",
     master: MasterOption = None,
     quiet: QuietOption = False,
+    original: OriginalOption = None,
+    key: RecordKeyOption = None,
+    hierarchy: QiHierarchyOption = None,
+    suppressed: SuppressedOption = "*",
 ) -> None:
-    """Audit a release against a policy: exit 0 if every requirement holds, 1 if one fails, 2 on bad input."""
-    from privcert.api import audit
+    """Audit a release against a policy: exit 0 if every requirement holds, 1 if one fails, 2 on bad input.
+
+    With --original, also what the release cost against it (every utility model): printed, in the JSON and
+    signed in the certificate."""
+    from privcert.api import audit, audit_utility
     from privcert.output import print_audit, summary
+    from privcert.utility_cli import print_utility
     from privcert.randomized_cli import mechanism_choice, print_randomized
     from verifier.policy import load_policy
 
@@ -355,8 +382,9 @@ def audit_command(
     with reporting_errors():
         parsed = load_policy(policy)
         check_outputs({"--json": (json_out, "json"), **certificate_outputs(certificate, html, pdf)},
-                      {"release": data or parsed.data, "policy": policy, "private key": sign,
+                      {"release": data or parsed.data, "policy": policy, "private key": sign, "original": original,
                        "mechanism": mechanism or (parsed.mechanism.file if parsed.mechanism else None)})
+        hierarchies = _utility_inputs(original, key, hierarchy, suppressed, parsed.qi)
         result = audit(data, parsed, mechanism=mechanism_choice(mechanism, k, mode), engine=_engine(engine, master),
                        encoding=encoding, progress=False if quiet else None)
         randomized = result.randomized
@@ -365,13 +393,18 @@ def audit_command(
         if embed_counts and publisher:
             raise PolicyError("--embed-counts: in publisher mode DATA is the original data, whose counts are never "
                               "put in a certificate")
+        cost = None if original is None else audit_utility(result, original, key=key, hierarchies=hierarchies,
+                                                           mark=suppressed, encoding=encoding)
         write_certificate(result, release, policy, sign, certificate, html=html, pdf=pdf,
-                          embed_counts=not publisher and embed_counts is not False)
-        if not write_json(_document(result.report, release, result.to_json()), json_out):
+                          embed_counts=not publisher and embed_counts is not False, utility=cost)
+        document = result.to_json() | ({} if cost is None else {"utility": cost.to_json()})
+        if not write_json(_document(result.report, release, document), json_out):
             console = make_console()
             console.file.write(summary(result.report) + "\n")
             print_audit(console, result, violations)
             if randomized:
                 print_randomized(console, randomized)
+            if cost is not None:
+                print_utility(console, cost.report, notes=False)
     if not result.passed:
         raise typer.Exit(FAILED)

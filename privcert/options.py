@@ -14,7 +14,8 @@ T = TypeVar("T")
 
 __all__ = ["JsonOption", "EncodingOption", "MechanismOption", "KOption", "ModeOption", "SignOption",
            "CertificateOption", "ViolationsOption", "EmbedCountsOption",
-           "HtmlOption", "PdfOption", "EngineOption", "MasterOption", "QuietOption", "split_names", "assignments"]
+           "HtmlOption", "PdfOption", "EngineOption", "MasterOption", "QuietOption", "QiHierarchyOption",
+           "RecordKeyOption", "SuppressedOption", "OriginalOption", "split_names", "assignments"]
 
 JsonOption = Annotated[str | None, typer.Option(
     "--json", metavar="FILE|-", help="Write the results as JSON to this file (written atomically), or '-' for stdout only.")]
@@ -38,6 +39,16 @@ EngineOption = Annotated[str, typer.Option(
     "--engine", metavar="ENGINE", help="Where the count tables are built: pandas (in memory, default), duckdb (out of core) or spark.")]
 MasterOption = Annotated[str | None, typer.Option(
     "--master", metavar="URL", help="Spark master URL for --engine spark (default local[*]).")]
+QiHierarchyOption = Annotated[list[str] | None, typer.Option(
+    "--hierarchy", metavar="Q=FILE", help="Q=FILE: the generalization hierarchy of a quasi-identifier (leaf to root).")]
+RecordKeyOption = Annotated[str | None, typer.Option(
+    "--key", metavar="COLUMN",
+    help="A column of both tables naming each record (records missing from the release are suppressed).")]
+SuppressedOption = Annotated[str, typer.Option("--suppressed", metavar="MARK", help="The suppression mark (default *).")]
+OriginalOption = Annotated[Path | None, typer.Option(
+    "--original", metavar="FILE",
+    help="The original the release was made from: add what the release cost (the utility models) to the results "
+    "and the certificate.")]
 QuietOption = Annotated[bool, typer.Option("--quiet", metavar="QUIET", help="No progress bar on stderr.")]
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from privcert.options import EncodingOption, JsonOption
+from privcert.options import EncodingOption, JsonOption, QiHierarchyOption, RecordKeyOption, SuppressedOption
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -21,28 +21,12 @@ if TYPE_CHECKING:
 
 __all__ = ["utility_command", "print_utility"]
 
-MODEL_NAMES = {
-    "loss": "loss (granularity)",
-    "non_uniform_entropy": "non-uniform entropy",
-    "precision": "precision (generalization height)",
-    "discernibility": "discernibility",
-    "aecs": "average class size",
-    "ambiguity": "ambiguity",
-    "kl_divergence": "KL divergence",
-    "attribute_sse": "squared error (attribute)",
-    "record_sse": "squared error (record, normalized)",
-    "sse_sst": "SSE/SST",
-    "expected_utility": "expected utility, eq. (4)",
-    "agreement": "agreement",
-}
-"""How the terminal names each model (the JSON uses the ids)."""
-
 
 def print_utility(console: Console, report: UtilityReport, *, notes: bool = True) -> None:
     """The summary line and one row per figure: model, attribute (``all``: the release), raw value, ARX's quality."""
     from privcert.output import print_rows
     from verifier.escape import safe
-    from verifier.utility.figure import value_text
+    from verifier.utility.figure import MODEL_NAMES, value_text
 
     console.file.write(f"{safe(report.release)} against {safe(report.original)}: {report.rows} records, "
                        f"{report.suppressed} suppressed, over {', '.join(safe(c) for c in report.qi)}\n")
@@ -58,11 +42,9 @@ def utility_command(
     original: Annotated[Path, typer.Argument(metavar="ORIGINAL", help="The original table (CSV or Parquet).")],
     release: Annotated[Path, typer.Argument(metavar="RELEASE", help="Its release: the same records (row by row, or by --key).")],
     qi: Annotated[str, typer.Option("--qi", metavar="NAMES", help="Quasi-identifier columns, comma-separated.")],
-    hierarchy: Annotated[list[str] | None, typer.Option(
-        "--hierarchy", metavar="Q=FILE", help="Q=FILE: the generalization hierarchy of a quasi-identifier (leaf to root).")] = None,
-    key: Annotated[str | None, typer.Option(
-        "--key", metavar="COLUMN", help="A column of both tables naming each record (records missing from the release are suppressed).")] = None,
-    suppressed: Annotated[str, typer.Option("--suppressed", metavar="MARK", help="The suppression mark (default *).")] = "*",
+    hierarchy: QiHierarchyOption = None,
+    key: RecordKeyOption = None,
+    suppressed: SuppressedOption = "*",
     mechanism: Annotated[Path | None, typer.Option(
         "--mechanism", metavar="FILE", help="The randomized-response mechanism CSV the release was made with (adds its expected utility).")] = None,
     sensitive: Annotated[str | None, typer.Option(

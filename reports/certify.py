@@ -25,6 +25,7 @@ from reports.statement import Statement, build_statement, rechecked
 if TYPE_CHECKING:
     from securesystemslib.signer import CryptoSigner
 
+    from reports.utility_section import UtilitySection
     from verifier.audit import AuditResult
     from verifier.counts import CountTable
 
@@ -71,7 +72,8 @@ def implied_section(result: AuditResult) -> list[dict[str, Any]]:
 
 
 def certify(result: AuditResult, release: Path, policy_text: str, *, signer: CryptoSigner | None = None,
-            embed_counts: bool = True, time: datetime | None = None) -> Certificate:
+            embed_counts: bool = True, time: datetime | None = None,
+            utility: UtilitySection | None = None) -> Certificate:
     """The certificate of ``result``, the audit of the file ``release`` under the policy ``policy_text``.
 
     Parameters
@@ -90,11 +92,14 @@ def certify(result: AuditResult, release: Path, policy_text: str, *, signer: Cry
         the original data of a randomized release (publisher mode).
     time
         The audit's time (default: now), fixed for reproducible bytes.
+    utility
+        What the release cost against its original (:func:`reports.utility_section.utility_section`): signed
+        in the predicate's ``utility`` section.
     """
     randomized = result.randomized
     mechanism = None if randomized is None or randomized.file is None else encode_mechanism(randomized.file)
     statement = build_statement(result, release, policy_text, time=time,
                                 counts=counts_section(result, embed=embed_counts), implied=implied_section(result),
-                                mechanism=mechanism)
+                                mechanism=mechanism, utility=None if utility is None else utility.to_json())
     envelope = None if signer is None else sign(statement, signer)
     return Certificate(statement, envelope, tuple(result.report.tables.values()))

@@ -114,6 +114,30 @@ def _randomized(section: Mapping[str, Any]) -> dict[str, Any]:
     return {"mode": section.get("mode"), "mechanism": section.get("mechanism"), "rows": rows}
 
 
+def _number(value: Any) -> str:
+    """A utility figure's value as :func:`verifier.utility.figure.value_json` wrote it: ``3/8 ≈ 0.375``, ``0.4512``."""
+    if not isinstance(value, Mapping):
+        return "—"
+    exact, number = value.get("exact"), value.get("value")
+    approximate = f"{number:.4g}" if isinstance(number, (int, float)) and not isinstance(number, bool) else ""
+    if isinstance(exact, str):
+        return f"{exact} ≈ {approximate}" if "/" in exact and approximate else exact
+    return approximate or "—"
+
+
+def _utility(section: Mapping[str, Any]) -> dict[str, Any]:
+    """The utility section (:mod:`reports.utility_section`): one row per figure that applies."""
+    from verifier.utility.figure import MODEL_NAMES
+
+    rows = [{"model": MODEL_NAMES.get(str(f.get("metric")), f.get("metric")),
+             "attribute": "all" if f.get("attribute") is None else f.get("attribute"),
+             "raw": _number(f.get("raw")) + (f" {f.get('units')}" if f.get("units") else ""),
+             "quality": _number(f.get("quality"))}
+            for f in section.get("figures") or () if isinstance(f, Mapping) and f.get("raw") is not None]
+    return {"original": section.get("original"), "rows": rows, "records": section.get("rows"),
+            "suppressed": section.get("suppressed")}
+
+
 def view(
     predicate: Mapping[str, Any],
     *,
@@ -168,6 +192,7 @@ def view(
         "implication_map": implication_map(predicate.get("implied") or ()),
         "statements": [_row(m) for m in (predicate.get("publisher_statements") or {}).get("measurements", [])],
         "randomized": _randomized(predicate["randomized"]) if isinstance(predicate.get("randomized"), Mapping) else None,
+        "utility": _utility(predicate["utility"]) if isinstance(predicate.get("utility"), Mapping) else None,
         "figures": figures(predicate, tables),
         "signature": signature,
         "verify_command": verify_command,

@@ -16,6 +16,9 @@ Figures
   (Li, Li & Venkatasubramanian 2007, Definition 2: the distance between the two is t);
 * for a randomized release, the (k,t)-closeness level over the subset size k
   (Ekenstedt et al. 2022, Def. 7);
+* for candidate releases of one original (:mod:`verifier.utility.comparison`), privacy
+  against utility (:func:`privacy_utility`): k and the mean prosecutor risk over a
+  utility model's raw value, one point per release;
 * the part of the implication map the certificate's implied guarantees were derived on
   (:func:`implication_map`): the measured definitions, the implied ones and the claims
   between them.
@@ -28,7 +31,7 @@ import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,7 +40,10 @@ from verifier.counts import Classes, CountTable
 from verifier.display import attribute_label
 from verifier.results import jsonable
 
-__all__ = ["Figure", "figures", "implication_map"]
+if TYPE_CHECKING:
+    from verifier.utility.comparison import Comparison
+
+__all__ = ["Figure", "figures", "implication_map", "privacy_utility"]
 
 _LABEL = 32
 _TICKS = 24
@@ -276,3 +282,38 @@ def implication_map(implied: Sequence[Mapping[str, Any]]) -> Figure | None:
         caption = ("The part of the implication map used: measured definitions (filled) imply the others (outlined) "
                    "along the numbered claims listed under it (a dashed arrow: a claim whose status is not proven)")
         return Figure(caption, _svg(figure))
+
+
+def privacy_utility(comparison: Comparison, metric: str) -> Figure | None:
+    """k (left) and the mean prosecutor risk (right) over ``metric``'s raw value, one labelled point per release.
+
+    ``None`` when no release has a value of ``metric``; a release without one is named in the caption.
+    """
+    points = [(c.release, float(figure.raw), c.k, float(c.mean_risk)) for c in comparison.candidates
+              if (figure := c.figure(metric)) is not None and figure.raw is not None and c.k is not None
+              and c.mean_risk is not None]
+    if not points:
+        return None
+    from matplotlib.figure import Figure as Drawing
+
+    from verifier.utility.figure import MODEL_NAMES
+
+    name = MODEL_NAMES.get(metric, metric)
+    with _style():
+        drawing = Drawing(figsize=(7.5, 3))
+        left, right = drawing.subplots(1, 2)
+        for axes, column, label in ((left, 2, "k (smallest class)"), (right, 3, "mean prosecutor risk")):
+            axes.scatter([p[1] for p in points], [p[column] for p in points], color="#3b6ea5", zorder=3)
+            for point in points:
+                axes.annotate(_label(point[0]), (point[1], point[column]), textcoords="offset points",
+                              xytext=(4, 4), fontsize=8)
+            axes.set_xlabel(f"{name} (raw; lower keeps more)")
+            axes.set_ylabel(label)
+            axes.grid(alpha=0.3)
+        svg = _svg(drawing)
+    plotted = {point[0] for point in points}
+    missing = [c.release for c in comparison.candidates if c.release not in plotted]
+    caption = (f"Privacy against utility of {len(points)} release(s) of {comparison.original}: k and the mean "
+               f"prosecutor risk over the {name}" + (f"; not plotted (no {name} figure): {', '.join(missing)}"
+                                                     if missing else ""))
+    return Figure(caption, svg)

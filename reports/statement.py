@@ -141,7 +141,7 @@ def failure_sentence(check: Mapping[str, Any]) -> str:
 
 
 PREDICATE_KEYS = ("tool", "schema_version", "time", "policy", "release", "hierarchies", "mechanism", "counts",
-                  "measurements", "failures", "verdict", "implied", "randomized", "publisher_statements")
+                  "measurements", "failures", "verdict", "implied", "randomized", "publisher_statements", "utility")
 """Every key a predicate may have (docs/certificates.md: which are re-derived and which are the publisher's
 statements). ``verify`` rejects any other: a signed field nobody checks must not pass for a certified one."""
 
@@ -162,12 +162,14 @@ def build_predicate(
     counts: Mapping[str, Any] | None = None,
     implied: Sequence[Mapping[str, Any]] | None = None,
     mechanism: Mapping[str, Any] | None = None,
+    utility: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The predicate of the statement certifying ``result`` (parameters: :func:`build_statement`).
 
     Requirements whose model ``verify`` cannot re-measure from the count tables (a
     population table, the original data) go to ``publisher_statements``; every other field
-    is re-derived by ``verify`` (docs/certificates.md).
+    is re-derived by ``verify`` (docs/certificates.md). The ``utility`` section is re-derived only when the
+    reader has the original (:mod:`reports.utility_section`); otherwise it is the publisher's statement.
     """
     from reports.embedded_files import encode_hierarchies
 
@@ -189,7 +191,7 @@ def build_predicate(
     }
     optional = {"counts": counts, "implied": None if implied is None else list(implied),
                 "randomized": None if result.randomized is None else result.randomized.to_json(),
-                "mechanism": mechanism,
+                "mechanism": mechanism, "utility": None if utility is None else dict(utility),
                 "publisher_statements": {"measurements": stated} if stated else None}
     predicate.update({key: value for key, value in optional.items() if value is not None})
     return predicate
@@ -204,6 +206,7 @@ def build_statement(
     counts: Mapping[str, Any] | None = None,
     implied: Sequence[Mapping[str, Any]] | None = None,
     mechanism: Mapping[str, Any] | None = None,
+    utility: Mapping[str, Any] | None = None,
 ) -> Statement:
     """The statement certifying ``result``, the audit of the file ``release``.
 
@@ -227,6 +230,9 @@ def build_statement(
     mechanism
         The mechanism file of a randomized release, by content
         (:func:`reports.embedded_files.encode_mechanism`).
+    utility
+        What the release cost against its original (:meth:`reports.utility_section.UtilitySection.to_json`).
     """
-    predicate = build_predicate(result, policy_text, time=time, counts=counts, implied=implied, mechanism=mechanism)
+    predicate = build_predicate(result, policy_text, time=time, counts=counts, implied=implied, mechanism=mechanism,
+                                utility=utility)
     return Statement(release.name, sha256_file(release), predicate)

@@ -19,7 +19,10 @@ checked (and why):
    quasi-identifiers), every re-checkable measurement, the failure sentences, the verdict,
    the randomized levels and the implied guarantees (:func:`theory.answers.explain.explain`
    on the re-measured levels) must equal the certificate's, byte for byte in canonical JSON;
-7. **publisher's statements**: the tool, the time, and the measurements of models that
+7. **utility**: with the original (``original``, and the release), the utility section is
+   measured again with its certified inputs (:mod:`reports.utility_section`) and must equal
+   the certificate's in canonical JSON; without it, it is the publisher's statement;
+8. **publisher's statements**: the tool, the time, and the measurements of models that
    cannot be re-measured from count tables (``publisher_statements``) are listed as such.
 
 The outcome (:meth:`Verification.exit_code`): valid and PASS, valid and FAIL, invalid, or
@@ -32,16 +35,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from reports.embedded_counts import EmbeddedCountsError, counts_sha256, decode_counts, release_counts
 from reports.embedded_files import EmbeddedFileError, decode_hierarchies, decode_mechanism
 from reports.signing import CertificateError, MalformedCertificateError, open_envelope
 from reports.statement import PREDICATE_KEYS, SCHEMA_VERSION, Statement, canonical, failure_sentence, rechecked, sha256_file
 from verifier.audit import AuditResult
-from verifier.errors import VerifierError
+from verifier.errors import DataError, PolicyError, VerifierError
 from verifier.policy import Policy, parse_policy
 from verifier.randomized_levels import MechanismChoice
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["Outcome", "Line", "Verification", "verify", "VALID", "FAILED_VERDICT", "INVALID", "INCOMPLETE"]
 
@@ -109,8 +115,8 @@ class Verification:
         return f"VALID: every re-checkable statement holds; certified verdict {str(self.verdict).upper()}"
 
 
-def verify(document: Any, public_key: Any, *, data: Path | None = None, engine: Any = "pandas",
-           encoding: str = "utf-8") -> Verification:
+def verify(document: Any, public_key: Any, *, data: Path | None = None, original: Path | None = None,
+           engine: Any = "pandas", encoding: str = "utf-8") -> Verification:
     """Re-check a certificate (the steps of the module docstring).
 
     Parameters
@@ -121,6 +127,8 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, engine: 
         The signer's public key (:func:`reports.signing.load_public_key`).
     data
         The release, at any path: its digest is checked and the audit run again on it.
+    original
+        The original the release was made from (with ``data``): the utility section is measured again.
     engine, encoding
         How the release is read (:func:`verifier.measure.measure`).
 
@@ -129,8 +137,11 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, engine: 
     MalformedCertificateError
         ``document`` is not a DSSE envelope at all (bad input rather than an invalid certificate).
     VerifierError
-        The release cannot be read.
+        The release or the original cannot be read; ``original`` without ``data`` (a :class:`PolicyError`).
     """
+    if original is not None and data is None:
+        raise PolicyError(f"--original {original}: expected --data RELEASE as well (the utility models compare the "
+                          "original with the release record by record)")
     try:
         statement = open_envelope(document, public_key)
     except MalformedCertificateError:
@@ -145,11 +156,17 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, engine: 
                   f"schema_version {predicate.get('schema_version')!r}, this privcert reads {SCHEMA_VERSION!r}")
         return Verification(statement, (*lines, Line("fields", "fails", detail)))
     lines.append(Line("fields", "holds", "every signed field is re-derived below or named as the publisher's"))
+    tables = None
+    if original is not None and data is not None and "utility" in predicate:
+        from verifier.load import load_table
+
+        tables = (load_table(original, encoding=encoding), load_table(data, encoding=encoding))
     try:
         rerun, more = _audit_again(statement, data, engine, encoding)
         lines += more
         if rerun is not None:
             lines += _compare(statement, rerun)
+        lines += _utility(statement, original, tables if _held(lines, "release") else None)
         lines += _statements(predicate)
     except (KeyError, TypeError, AttributeError, ValueError) as error:
         lines.append(Line("content", "fails", f"a signed field is not of the shape privcert writes ({type(error).__name__}: "
@@ -297,6 +314,38 @@ def _difference(certified: Any, derived: Any) -> str:
         return (f"differs in {', '.join(map(str, keys))}: certified {[certified.get(k) for k in keys]}, "
                 f"re-derived {[derived.get(k) for k in keys]}")
     return f"certified {certified!r}, re-derived {derived!r}"
+
+
+def _held(lines: Sequence[Line], subject: str) -> bool:
+    return any(line.subject == subject and line.outcome == "holds" for line in lines)
+
+
+def _utility(statement: Statement, original: Path | None, tables: tuple[pd.DataFrame, pd.DataFrame] | None
+             ) -> list[Line]:
+    """The utility section measured again on the original and the release (``tables``, read when the release has
+    its certified digest), or named as the publisher's statement."""
+    from reports.utility_section import recompute
+
+    section = statement.predicate.get("utility")
+    if section is None:
+        return [] if original is None else [Line("utility", "not checked", "the certificate has no utility section")]
+    figures = section["figures"]
+    if not isinstance(figures, list):
+        raise TypeError("utility.figures: expected a list")
+    against = f"{len(figures)} figure(s) against the original {section['original']!r}"
+    if original is None:
+        return [Line("utility", "publisher's statement", f"{against}, not re-computed: pass --original ORIGINAL "
+                                                          "--data RELEASE")]
+    if tables is None:
+        return [Line("utility", "not checked", "the release does not have the certified SHA-256")]
+    try:
+        derived = recompute(section, *tables, statement.subject_name)
+    except (DataError, EmbeddedFileError) as error:
+        return [Line("utility", "fails", f"cannot be measured again against {original}: {error}")]
+    line = _same("utility", section, derived)
+    if line.outcome == "holds":
+        return [Line("utility", "holds", f"{against}, re-measured from {original} and identical")]
+    return [line]
 
 
 def _stated(predicate: Mapping[str, Any]) -> list[Mapping[str, Any]]:

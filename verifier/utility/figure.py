@@ -23,10 +23,27 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["Figure", "Value", "arx_quality", "value_json", "value_text"]
+__all__ = ["MODEL_NAMES", "Figure", "Value", "arx_quality", "short_text", "value_json", "value_text"]
 
 Value = Fraction | float | None
 """An exact value, a float where the metric is not rational, or ``None`` (not applicable, undefined)."""
+
+
+MODEL_NAMES = {
+    "loss": "loss (granularity)",
+    "non_uniform_entropy": "non-uniform entropy",
+    "precision": "precision (generalization height)",
+    "discernibility": "discernibility",
+    "aecs": "average class size",
+    "ambiguity": "ambiguity",
+    "kl_divergence": "KL divergence",
+    "attribute_sse": "squared error (attribute)",
+    "record_sse": "squared error (record, normalized)",
+    "sse_sst": "SSE/SST",
+    "expected_utility": "expected utility, eq. (4)",
+    "agreement": "agreement",
+}
+"""How a reader is shown each model (the terminal, the certificate's views; the JSON uses the ids)."""
 
 
 @dataclass(frozen=True)
@@ -91,3 +108,10 @@ def value_text(value: Value) -> str:
     if isinstance(value, Fraction):
         return str(value) if value.denominator == 1 else f"{value} ≈ {float(value):.4g}"
     return f"{value:.4g}"
+
+
+def short_text(value: Value) -> str:
+    """For a table cell: a short fraction as it is (``3/8``), a long one or a float to 4 digits, ``—`` (none)."""
+    if isinstance(value, Fraction) and len(str(value)) <= 7:
+        return str(value)
+    return "—" if value is None else f"{float(value):.4g}"
