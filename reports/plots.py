@@ -11,6 +11,8 @@ illustrate, the exact levels are in the tables.
 Figures
 -------
 * the distribution of equivalence-class sizes (how many classes have each size);
+* when risk models were measured, the records per band of prosecutor risk ``1/|E|`` in
+  ARX's bands (:mod:`verifier.risk.distribution`; El Emam & Dankar 2008);
 * for each t-closeness requirement, the sensitive attribute's distribution in the class
   that attains the level (the witness) beside its distribution in the whole table
   (Li, Li & Venkatasubramanian 2007, Definition 2: the distance between the two is t);
@@ -91,6 +93,38 @@ def _class_sizes(classes: Classes) -> Figure:
     return Figure(caption, _svg(figure))
 
 
+def _asks_for_risk(predicate: Mapping[str, Any]) -> bool:
+    """Whether risk models were measured: a requirement on one, or one measured on request (``--risk``)."""
+    from verifier.registry import UnknownModelError, model
+
+    statements = (predicate.get("publisher_statements") or {}).get("measurements", [])
+    for measurement in [*predicate.get("measurements", []), *statements]:
+        try:
+            declared = model(str(measurement.get("model")))
+        except UnknownModelError:
+            continue
+        if declared.kind == "risk" and ("requirement" in measurement or not declared.by_default):
+            return True
+    return False
+
+
+def _risk_distribution(classes: Classes) -> Figure:
+    from verifier.risk.distribution import risk_distribution
+    from verifier.risk.histogram import size_histogram
+
+    bands = risk_distribution(size_histogram(classes.sizes))
+    figure, axes = _axes(3.0)
+    axes.bar([band.label for band in bands], [float(band.share * 100) for band in bands], color="#c0392b")
+    axes.tick_params(axis="x", labelrotation=90, labelsize=7)
+    axes.set_xlabel("prosecutor re-identification risk 1/|E|")
+    axes.set_ylabel("records (%)")
+    present = "; ".join(f"{band.label}: {band.records} records ({band.share})" for band in reversed(bands)
+                        if band.records)
+    caption = (f"Records per band of prosecutor re-identification risk 1/|E| (the bands ARX shows), "
+               f"of {classes.rows} records: {present or 'none'}")
+    return Figure(caption, _svg(figure))
+
+
 def _class_index(classes: Classes, qi: Mapping[str, Any]) -> int | None:
     """The class whose quasi-identifier values are ``qi`` (as the witness writes them)."""
     keys = classes.keys
@@ -168,6 +202,8 @@ def figures(predicate: Mapping[str, Any], tables: Sequence[CountTable]) -> tuple
     with _style():
         if tables:
             out.append(_class_sizes(tables[0].classes))
+            if _asks_for_risk(predicate):
+                out.append(_risk_distribution(tables[0].classes))
         for measurement in predicate.get("measurements", []):
             attribute = measurement.get("attribute")
             table = by_attribute.get(attribute_label(tuple(attribute) if isinstance(attribute, list) else attribute))

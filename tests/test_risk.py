@@ -28,6 +28,7 @@ from privcert.cli import app
 from verifier.counts import count_tables
 from verifier.errors import PolicyError
 from verifier.policy import parse_policy
+from verifier.risk.distribution import risk_distribution
 from verifier.risk.histogram import SizeHistogram, sampling, size_histogram
 from verifier.risk.individual import individual_risks, uniform_weights
 from verifier.risk.population import estimate
@@ -102,6 +103,32 @@ def _brute_msus(rows: list[tuple[int, ...]]) -> set[tuple[int, int]]:
                     unique.append(mask)
         found.update((index, mask) for mask in unique)
     return found
+
+
+# ARX's RiskModelSampleRiskDistribution: the inclusive upper bounds of its bands, as it writes them.
+ARX_UPPER = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.1, 0.125,
+             0.143, 0.167, 0.2, 0.25, 0.334, 0.5, 1.0]
+
+
+def test_risk_bands_put_every_class_size_where_arx_does() -> None:
+    """ARX finds a class of size f in the band of 1/f by binary search on its float bounds (0.143, 0.167, 0.334
+    for 1/7, 1/6, 1/3); privcert's exact bands agree on every size up to 10^4, at each power of ten and its
+    neighbours, and at ARX's largest class size."""
+    powers = [10**e + d for e in range(4, 10) for d in (-1, 0, 1)]
+    sizes = np.array([*range(1, 10_000), *powers, 2**31 - 1], dtype=np.int64)
+    bands = risk_distribution(SizeHistogram(sizes, np.ones(sizes.size, dtype=np.int64)))
+    arx = np.searchsorted(np.array(ARX_UPPER), 1.0 / sizes, side="left")
+    expected = np.bincount(arx, weights=sizes.astype(np.float64), minlength=len(ARX_UPPER))
+    assert [band.records for band in bands] == expected.astype(np.int64).tolist()
+    assert [float(band.upper) for band in bands] == pytest.approx(ARX_UPPER, rel=3e-3)
+
+
+@given(st.lists(st.integers(1, 10**9), min_size=1, max_size=30))
+def test_risk_bands_hold_every_record_once_in_its_band(sizes: list[int]) -> None:
+    bands = risk_distribution(size_histogram(np.array(sizes)))
+    assert sum(band.records for band in bands) == sum(sizes) and sum(band.share for band in bands) == 1
+    for band in bands:
+        assert band.records == sum(size for size in sizes if band.lower < Fraction(1, size) <= band.upper)
 
 
 @settings(max_examples=60, deadline=None)

@@ -35,7 +35,8 @@ def test_demo_audit_json(audit: Path) -> None:
     """Li et al. 2007, Table 5 as audited by the demo policy: N = 9, classes of 3, recursive c = 1/2 at l = 2.
 
     c = 1/2 gives α ≤ c/(1 + c) = 1/3, hence entropy l ≥ 1/α = 3; entropy l = 3 gives distinct l ≥ 3;
-    k = 3 and R = 1/3 imply each other.
+    k = 3 and R = 1/3 imply each other; k = 3 gives no sample unique and k-map K ≥ 3, R = 1/3 journalist and
+    marketer risk at most 1/3.
     """
     found = explain_file(audit).to_json()
     implied = [item for item in found if item["implied"]]
@@ -56,11 +57,24 @@ def test_demo_audit_json(audit: Path) -> None:
          "from": {"model": "recursive_cl_diversity", "attribute": "disease", "level": "1/2"},
          "derivation": [_step("privcert:recursive_to_alpha", "recursive_cl_diversity", "alpha_k_anonymity"),
                         _step("privcert:alpha_to_entropy", "alpha_k_anonymity", "entropy_l_diversity")]},
+        {"definition": "sample_uniqueness", "implied": True, "level": "0", "readable": "u = 0",
+         "from": {"model": "k_anonymity", "attribute": None, "level": "3"},
+         "derivation": [_step("privcert:k_to_uniqueness", "k_anonymity", "sample_uniqueness")]},
+        {"definition": "marketer_risk", "implied": True, "level": "1/3", "readable": "R_M = 1/3 ≈ 0.3333",
+         "from": {"model": "prosecutor_risk", "attribute": None, "level": "1/3"},
+         "derivation": [_step("privcert:prosecutor_to_journalist", "prosecutor_risk", "journalist_risk"),
+                        _step("privcert:journalist_to_marketer", "journalist_risk", "marketer_risk")]},
+        {"definition": "journalist_risk", "implied": True, "level": "1/3", "readable": "R_J = 1/3 ≈ 0.3333",
+         "from": {"model": "prosecutor_risk", "attribute": None, "level": "1/3"},
+         "derivation": [_step("privcert:prosecutor_to_journalist", "prosecutor_risk", "journalist_risk")]},
+        {"definition": "k_map", "implied": True, "level": "3", "readable": "K = 3",
+         "from": {"model": "k_anonymity", "attribute": None, "level": "3"},
+         "derivation": [_step("privcert:k_to_k_map", "k_anonymity", "k_map")]},
     ]
     nothing = {item["definition"]: item["nothing"] for item in found if not item["implied"]}
     assert set(nothing) == {d.id for d in definitions()} - {
         "k_anonymity", "prosecutor_risk", "alpha_k_anonymity", "distinct_l_diversity", "entropy_l_diversity",
-        "recursive_cl_diversity", "t_closeness"}
+        "recursive_cl_diversity", "t_closeness", "sample_uniqueness", "marketer_risk", "journalist_risk", "k_map"}
     assert nothing["ldp"].startswith("nothing: a deterministic release is never ε-LDP")
     assert nothing["dp"].startswith("nothing: a deterministic release is never ε-DP")
     assert nothing["multiplicative_t_closeness"] == (

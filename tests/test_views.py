@@ -226,3 +226,45 @@ def test_randomized_release_shows_the_kt_curve_and_never_embeds_original_counts(
     refused = runner.invoke(app, ["audit", "--policy", str(tmp_path / "publisher.toml"), "--sign", str(tmp_path / "key"),
                                   "--certificate", str(tmp_path / "again.json"), "--embed-counts"])
     assert refused.exit_code == 2 and "never put in a certificate" in refused.stderr
+
+
+RISK_POLICY = """
+[data]
+qi = ["zip"]
+
+[sensitive.diagnosis]
+
+[risk]
+sampling_fraction = "1/10"
+
+[[require]]
+model = "sample_uniqueness"
+threshold = "1/2"
+"""
+
+
+def test_risk_audits_show_the_records_per_band_of_prosecutor_risk(table4: Certified, tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from verifier.risk.distribution import UPPER_BOUNDS
+
+    shutil.copy(Path(__file__).resolve().parents[1] / "privcert" / "data" / "hospital" / "release.csv", tmp_path)
+    (tmp_path / "policy.toml").write_text(RISK_POLICY, encoding="utf-8")
+    done = certify(tmp_path, tmp_path / "release.csv", tmp_path / "policy.toml", "--embed-counts")
+    html = done.html.read_text(encoding="utf-8")
+    # zip's 28 classes: 13 of 5 records (risk 1/5), 9 of 10, 3 of 20, 1 of 25 and 2 of 30 (1/25 and 1/30 in (3%, 4%])
+    caption = ("Records per band of prosecutor re-identification risk 1/|E| (the bands ARX shows), of 300 records: "
+               "(16.67%, 20%]: 65 records (13/60); (9%, 10%]: 90 records (3/10); (4%, 5%]: 60 records (1/5); "
+               "(3%, 4%]: 85 records (17/60)")
+    found = re.findall(r"<figure>(<svg.*?</svg>)\s*<figcaption><bdi>([^<]*)</bdi>", html, re.DOTALL)
+    assert [c for _, c in found][1] == caption  # after the class sizes
+    texts = svg_texts(found[1][0])
+    assert "[0%, 1e-06%]" in texts and "(50%, 100%]" in texts and "(12.5%, 14.29%]" in texts
+    assert sum(1 for t in texts if t.endswith("]")) == len(UPPER_BOUNDS) == 24
+    assert "prosecutor re-identification risk" not in table4.html.read_text(encoding="utf-8")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    pages = []
+    for number in (1, 2):
+        page = tmp_path / f"{number}.html"
+        assert runner.invoke(app, ["report", str(done.certificate), "--html", str(page)]).exit_code == 0
+        pages.append(page.read_bytes())
+    assert pages[0] == pages[1] and caption.encode() in pages[0]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sympy
 
 __all__ = ["N", "k", "t", "eps", "k_t", "k_dp", "k0", "k1", "t1", "eps1", "alpha", "risk", "ell", "c", "beta",
-           "delta"]
+           "delta", "journalist", "marketer", "k_map", "uniques"]
 
 N = sympy.Symbol("N", positive=True, integer=True)
 """Number of records in the data set."""
@@ -47,3 +47,11 @@ beta = sympy.Symbol("beta", nonnegative=True)
 """The β of basic and enhanced β-likeness (Cao & Karras 2012)."""
 delta = sympy.Symbol("delta", nonnegative=True)
 """The δ of δ-disclosure privacy (Brickell & Shmatikov 2008), natural logarithm."""
+journalist = sympy.Symbol("R_J", positive=True)
+"""The highest journalist re-identification risk 1/min F_E over the classes present (El Emam & Dankar 2008)."""
+marketer = sympy.Symbol("R_M", positive=True)
+"""The marketer re-identification risk: the expected share of records re-identified (El Emam & Dankar 2008)."""
+k_map = sympy.Symbol("K", positive=True, integer=True)
+"""The k of k-map: the smallest population count of a class of the release (El Emam & Dankar 2008)."""
+uniques = sympy.Symbol("u", nonnegative=True)
+"""Sample uniqueness: the share of records unique in the release (Dankar et al. 2012)."""

@@ -25,6 +25,7 @@ CLAIM_MODULES: tuple[str, ...] = (
     "theory.papers.soriacomas2015.claims",
     "theory.papers.ekenstedt2022.mechanism_claims",
     "theory.papers.derived.claims",
+    "theory.papers.privcert_risk.claims",
 )
 """The claim modules of :mod:`theory.papers`, one per paper or part of a paper, each with its checks beside it."""
 

@@ -15,11 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
+
+import sympy
 from typing import TYPE_CHECKING
 
 from verifier.literal import Domain
 from verifier.references import Source
-from verifier.registry import Model, Parameter, Subject, register
+from verifier.registry import Definition, Model, Parameter, Subject, register
+from verifier.symbols import uniques
 
 if TYPE_CHECKING:
     from verifier.results import Measurement
@@ -64,6 +67,8 @@ SAMPLE_UNIQUENESS = Model(
     id="sample_uniqueness", name="sample uniqueness", kind="risk", scope="release",
     source=Source(_DANKAR, "2", "sample uniques"), comparison="at_most", threshold=_SHARE, units="share of records",
     measure=_sample, by_default=False,
+    definition=Definition(uniques, sympy.Interval(0, 1), ("N",),
+                          "at most a share u of the records is unique on the quasi-identifiers", (20.0, 0.0)),
 )
 
 POPULATION_UNIQUENESS = Model(

@@ -11,5 +11,6 @@ needs the classes' quasi-identifier values.
   decision rule of Dankar et al.).
 * :mod:`verifier.risk.individual`: Benedetti-Franconi individual risk.
 * :mod:`verifier.risk.population_table`: a population table, k-map and δ-presence.
+* :mod:`verifier.risk.distribution`: the records per band of prosecutor risk (ARX's bands).
 * :mod:`verifier.risk.suda`: SUDA2 minimal sample uniques, SUDA and DIS-SUDA scores.
 """
