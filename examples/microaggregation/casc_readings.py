@@ -81,7 +81,8 @@ def merge(points: np.ndarray, labels: np.ndarray, emd: Emd, t: str, nearest: str
 
     def distance(a: int, b: int) -> float:
         if nearest == "single":
-            return float(min(((x - y) ** 2).sum() for x in parts[a] for y in parts[b]))
+            gaps = np.array(parts[a])[:, None, :] - np.array(parts[b])[None, :, :]
+            return float(np.einsum("ijk,ijk->ij", gaps, gaps).min())
         return float(((centre[a] - centre[b]) ** 2).sum())
 
     emds = {c: emd(m) for c, m in enumerate(members)}
