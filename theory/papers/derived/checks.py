@@ -341,7 +341,7 @@ def _dp_not_mult() -> CheckResult:
         "witness: a class of k records (0, 1) beside N - k >= 2 records (1/2, 1/2) (domingoferrer2015:prop1_dp's "
         "counterexample generalised)",
         f"exact levels: finite ε-DP, infinite t for every 3 <= N <= 8 and 1 <= k <= N/2 ({seen} tables)",
-        f"exact levels: at N = 2 every table on the grid {{0, 1/4, ..., 1}} with finite ε-DP has finite t"],
+        "exact levels: at N = 2 every table on the grid {0, 1/4, ..., 1} with finite ε-DP has finite t"],
         "ε-DP (Def. 5) bounds no multiplicative t for N >= 3")
 
 
