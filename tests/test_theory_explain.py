@@ -10,7 +10,7 @@ import sympy
 from typer.testing import CliRunner
 
 from privcert.cli import app
-from theory.answers.explain import _level, explain, explain_file
+from theory.answers.explain import DEF5_READING, _level, explain, explain_file
 from theory.definitions import definitions
 from verifier.errors import DataError
 
@@ -76,7 +76,8 @@ def test_demo_audit_json(audit: Path) -> None:
         "k_anonymity", "prosecutor_risk", "alpha_k_anonymity", "distinct_l_diversity", "entropy_l_diversity",
         "recursive_cl_diversity", "t_closeness", "sample_uniqueness", "marketer_risk", "journalist_risk", "k_map"}
     assert nothing["ldp"].startswith("nothing: a deterministic release is never ε-LDP")
-    assert nothing["dp"].startswith("nothing: a deterministic release is never ε-DP")
+    assert nothing["dp"] == ("nothing: no finite multiplicative t-closeness or δ-disclosure level to read ε-DP from "
+                             f"({DEF5_READING}; claim privcert:deterministic_dp)")
     assert nothing["multiplicative_t_closeness"] == (
         "nothing: t_closeness does not imply multiplicative_t_closeness (claim privcert:emd_not_mult)")
     assert all(set(item) == {"definition", "implied", "nothing"} for item in found if not item["implied"])
@@ -118,7 +119,7 @@ def test_delta_implies_the_multiplicative_family() -> None:
     assert levels["basic_beta_likeness"].level == 1
     assert levels["delta_disclosure_present"].level == sympy.log(2)
     assert levels["dp"].level == sympy.log(sympy.Rational(18, 5))
-    assert levels["dp"].readable == "ε = ln(18/5) ≈ 1.281 (e^ε = 18/5 ≈ 3.6)"
+    assert levels["dp"].readable == f"ε = ln(18/5) ≈ 1.281 (e^ε = 18/5 ≈ 3.6); {DEF5_READING}"
     assert [s.claim for s in levels["dp"].derivation] == [
         "privcert:delta_to_mult", "ekenstedt2022:lemma2_3c", "ekenstedt2022:thm4_1", "ekenstedt2022:lemma3_3"]
     assert levels["kt_closeness"].size == 9 and levels["kt_closeness"].level == sympy.Rational(18, 5)

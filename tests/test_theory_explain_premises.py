@@ -18,7 +18,7 @@ import sympy
 
 import privcert
 from reports.certify import implied_section
-from theory.answers.explain import Explanation, explain
+from theory.answers.explain import DEF5_READING, Explanation, explain
 from verifier.literal import parse_exact
 
 ROWS = [("x", "a"), ("x", "b"), ("x", "b"), ("y", "b"), ("y", "b"), ("y", "b"), ("y", "b")]
@@ -143,3 +143,66 @@ def test_excluded_rows_change_n_and_k(tmp_path: Path) -> None:
     for found in (from_json, from_tables):
         assert not found & {"dp", "kt_closeness", "k_eps_dp"}, found
     assert "stochastic_t_closeness" in from_tables and "stochastic_t_closeness" not in from_json
+
+
+def _deterministic(tmp_path: Path, rows: Sequence[tuple[str, str]], buckets: str = "") -> Any:
+    (tmp_path / "data.csv").write_text("q,s\n" + "".join(f"{q},{s}\n" for q, s in rows))
+    (tmp_path / "policy.toml").write_text(
+        '[data]\nqi = ["q"]\npath = "data.csv"\n[sensitive.s]\nkind = "categorical"\n' + buckets
+        + '[[require]]\nmodel = "k_anonymity"\nthreshold = 1\n'
+        '[[require]]\nmodel = "multiplicative_t_closeness"\nattribute = "s"\nthreshold = "10"\n')
+    return privcert.audit(None, tmp_path / "policy.toml").to_json()
+
+
+def test_dp_over_policy_buckets_holds_over_those_buckets_only(tmp_path: Path) -> None:
+    """Classes {a, a, b, c}, {a, a, c, c} with buckets ab = {a, b}, c = {c}: t = 3/2 over the buckets gives
+    e^ε = 21/8 (Lemma 2(3) corrected, Thm. 4(1), Lemma 3(3)), true over the buckets (21/16), while the value b
+    held once makes Def. 5's ε-DP per value infinite: the level says it holds over the buckets only."""
+    from theory.papers.derived.checks import released
+    from theory.tables.levels import dp_ratio
+
+    rows = [("x", "a"), ("x", "a"), ("x", "b"), ("x", "c"), ("y", "a"), ("y", "a"), ("y", "c"), ("y", "c")]
+    found = explain(_deterministic(tmp_path, rows, 'buckets = {groups = {ab = ["a", "b"], c = ["c"]}}\n'))
+    levels = {item.definition: item for item in found.implied}
+    dp = levels["dp"]
+    assert dp.level == sympy.log(sympy.Rational(21, 8))
+    assert dp_ratio(released([{"ab": 3, "c": 1}, {"ab": 2, "c": 2}])) == sympy.Rational(21, 16)
+    assert dp_ratio(released([{"a": 2, "b": 1, "c": 1}, {"a": 2, "c": 2}])) == sympy.oo
+    over = "over the buckets ab = {a, b}, c = {c} only"
+    assert dp.readable == f"ε = ln(21/8) ≈ 0.9651 (e^ε = 21/8 ≈ 2.625); {over}, as measured (per value it can be " \
+                          f"infinite); {DEF5_READING}"
+    for name in ("kt_closeness", "k_eps_dp", "stochastic_t_closeness"):
+        assert over in levels[name].readable and over in levels[name].to_json()["readable"], name
+    assert over not in levels["k_anonymity"].readable and DEF5_READING not in levels["kt_closeness"].readable
+
+
+def test_one_position_on_the_dp_of_a_deterministic_release(tmp_path: Path) -> None:
+    """Per value (classes {a, a, b}, {a, b, b}: t = 3/2): the implied ε-DP states Def. 5's reading and is at least
+    the true Def. 5 level (e^ε = 5/4 per value, implied 5/2); with no finite multiplicative t the "nothing"
+    line states the same reading; docs/theory.md states it in the same words."""
+    from theory.papers.derived.checks import released
+    from theory.tables.levels import dp_ratio
+
+    rows = [("x", "a"), ("x", "a"), ("x", "b"), ("y", "a"), ("y", "b"), ("y", "b")]
+    found = explain(_deterministic(tmp_path, rows))
+    dp = {item.definition: item for item in found.implied}["dp"]
+    assert dp.readable.endswith(f"; {DEF5_READING}") and "buckets" not in dp.readable
+    assert dp_ratio(released([{"a": 2, "b": 1}, {"a": 1, "b": 2}])) == sympy.Rational(5, 4) < sympy.exp(dp.level) == sympy.Rational(5, 2)
+    assert "dp" not in {item.definition for item in found.nothing}
+    alone = explain({"rows": 6, "measurements": [{"model": "k_anonymity", "exact": "3", "status": "finite"}]})
+    assert DEF5_READING in {item.definition: item.reason for item in alone.nothing}["dp"]
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "theory.md").read_text(encoding="utf-8")
+    assert DEF5_READING in " ".join(docs.split())
+
+
+def test_rows_left_out_imply_nothing_about_the_quasi_identifiers(tmp_path: Path) -> None:
+    """Class x's one value is missing and excluded; s is counted on class y = {a, b}. Its multiplicative t = 1
+    at smallest counted class 2 implied k-anonymity 2 and prosecutor risk 1/2, where the release has k = 1."""
+    rows = [("x", ""), ("y", "a"), ("y", "b")]
+    with pytest.warns(UserWarning, match="excluded"):
+        result = _audit(tmp_path, [{"model": "k_anonymity", "threshold": 1},
+                                   {"model": "multiplicative_t_closeness", "attribute": "s", "threshold": "10"}],
+                        rows=rows, missing="exclude", mechanism=False)
+    implied = {item["definition"]: item for item in implied_section(result) if item["implied"]}
+    assert "k_anonymity" not in implied
+    assert implied["prosecutor_risk"]["level"] == "1" and implied["prosecutor_risk"]["from"]["model"] == "k_anonymity"

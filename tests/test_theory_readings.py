@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import json
+from itertools import product
 
 import pytest
+import sympy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from privcert.cli import app
+from _theory_bruteforce import tables
 from theory.answers.explain import explain
-from theory.answers.graph import Graph, build_graph
+from theory.answers.graph import SIZED, Graph, build_graph
 from theory.claims.catalog import claim
 from theory.search.refute import refute_claim
 from theory.status_cache import cached_statuses
+from theory.tables.levels import classwise_k_eps_dp_ratio, eps_of, is_ratio_definition, level
+from theory.tables.probability_table import ProbabilityTable
 from verifier.errors import DataError
 
 runner = CliRunner()
@@ -90,3 +97,42 @@ def test_explain_checks_each_level_against_its_domain(model: str, exact: str, me
     with pytest.raises(DataError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")):
         explain({"rows": 9, "measurements": [{"model": model, "exact": exact, "status": "finite",
                                               "attribute": None if model != "multiplicative_t_closeness" else "s"}]})
+
+
+_MAP = ("multiplicative_t_closeness", "stochastic_t_closeness", "kt_closeness", "k_eps_dp", "dp", "ldp")
+"""The definitions measured on probability tables (:func:`theory.tables.levels.level`)."""
+
+
+def _classwise_level(definition_id: str, table: ProbabilityTable, size: int | None) -> object:
+    """The level in the class-wise reading: ε-DP and (k,ε)-DP inside each class (Ekenstedt et al. 2022, Sec. IV.C)."""
+    if definition_id in ("dp", "k_eps_dp"):
+        return classwise_k_eps_dp_ratio(table, size or 1)
+    return level(definition_id, table, size)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=tables(max_n=5, max_p=2), data=st.data())
+def test_classwise_composed_bounds_hold_on_random_tables(graph: Graph, table: ProbabilityTable,
+                                                          data: st.DataObject) -> None:
+    """Every "yes" with ``dp_within_classes``, at the measured premise level, bounds the true class-wise level
+    of the conclusion (Ekenstedt et al. 2022, Def. 2), for every pair of the map at the table's N and smallest
+    class and drawn subset sizes."""
+    records, smallest = table.n, min(len(group) for group in table.classes)
+    for premise, conclusion in product(_MAP, _MAP):
+        sizes = {role: data.draw(st.integers(1, records - 1)) if name in SIZED else None
+                 for role, name in (("k_premise", premise), ("k_conclusion", conclusion))}
+        if premise == conclusion and (premise not in SIZED or sizes["k_premise"] == sizes["k_conclusion"]):
+            continue
+        measured = _classwise_level(premise, table, sizes["k_premise"])
+        if measured == sympy.oo:
+            continue
+        params = {"N": records, "k": smallest, "dp_within_classes": True,
+                  **{role: size for role, size in sizes.items() if size is not None}}
+        value = eps_of(measured) if is_ratio_definition(premise) else sympy.Rational(measured)
+        answer = graph.implies(premise, conclusion, params, value, derive=False)
+        if answer.holds != "yes" or answer.value is None or answer.value.free_symbols:
+            continue
+        bound = sympy.exp(answer.value) if is_ratio_definition(conclusion) else answer.value
+        truth = _classwise_level(conclusion, table, sizes["k_conclusion"])
+        assert truth != sympy.oo and sympy.Le(sympy.Rational(truth), bound) is sympy.true, \
+            (premise, conclusion, params, measured, truth, bound, answer.detail)

@@ -43,18 +43,23 @@ from verifier.registry import model
 if TYPE_CHECKING:
     from theory.answers.graph import Graph
 
-__all__ = ["Measured", "Step", "Implied", "Nothing", "Explanation", "explain", "explain_file", "load_audit",
+__all__ = ["DEF5_READING", "Measured", "Step", "Implied", "Nothing", "Explanation", "explain", "explain_file", "load_audit",
            "level_text"]
 
 _SIZED_AT = {"kt_closeness": "N-1", "k_eps_dp": "1"}
 """Subset sizes asked for the sized definitions: (N-1, t)-closeness is the one multiplicative
 t-closeness reaches (Ekenstedt et al. 2022, Lemma 2(3) corrected); (1, ε)-DP is ε-DP."""
+DEF5_READING = ("as Ekenstedt et al. 2022, Def. 5 reads it (a record drawn from the release, records removed); "
+                "the release itself, as a mechanism's output, is never ε-DP")
+"""The one position on ε-DP and (k,ε)-DP of a deterministic release: a level holds in the reading of Ekenstedt
+et al. 2022, Def. 5 (Def. 8 for k records), never for the release as a mechanism's output (claim
+privcert:deterministic_dp). Stated with every such level explain implies and in the "nothing" line."""
+_DP_READING = frozenset({"dp", "k_eps_dp"})
 _DETERMINISTIC = {
     "ldp": "nothing: a deterministic release is never ε-LDP (two records released with different values "
            "differ with certainty; claim privcert:deterministic_not_ldp)",
-    "dp": "nothing: a deterministic release is never ε-DP as the output of a mechanism (claim "
-          "privcert:deterministic_dp); in the reading of Ekenstedt et al. 2022, Def. 5 a level follows only "
-          "from a finite multiplicative t-closeness or δ-disclosure level, and the audit has none",
+    "dp": "nothing: no finite multiplicative t-closeness or δ-disclosure level to read ε-DP from (" + DEF5_READING
+          + "; claim privcert:deterministic_dp)",
 }
 
 
@@ -131,11 +136,15 @@ class Implied:
     size: int | None
     source: Measured
     derivation: tuple[Step, ...]
+    scope: tuple[str, ...] = ()
+    """What the level holds over, when not plainly the release per value: the premise's buckets, the
+    reading of ε-DP (:data:`DEF5_READING`)."""
 
     @property
     def readable(self) -> str:
         text = level_text(self.definition, self.level)
-        return text if self.size is None else f"{text} (subsets of k = {self.size} records)"
+        text = text if self.size is None else f"{text} (subsets of k = {self.size} records)"
+        return "; ".join((text, *self.scope))
 
     def to_json(self) -> dict[str, Any]:
         return {"definition": self.definition, "implied": True, "level": exact_text(self.level),
@@ -332,6 +341,30 @@ def _smallest_class(levels: Sequence[tuple[str, sympy.Expr]]) -> int | None:
     return None
 
 
+def _buckets(source: Measured) -> str | None:
+    """``over the buckets ab = {a, b}, c = {c} ...`` when the premise was measured over buckets coarser than
+    one per value (multiplicative t-closeness with a policy bucketing), else ``None``."""
+    bucketing = source.parameters.get("bucketing")
+    if source.model != "multiplicative_t_closeness" or bucketing in (None, "distinct values"):
+        return None
+    groups = source.parameters.get("groups")
+    if isinstance(groups, dict):
+        names = ", ".join(f"{name} = {{{', '.join(str(v) for v in values)}}}" for name, values in groups.items())
+    else:
+        names = ", ".join(str(label) for label in source.parameters.get("buckets") or ())
+    return f"over the buckets {names} only, as measured (per value it can be infinite)"
+
+
+def _scope(target: str, source: Measured, randomized: bool) -> tuple[str, ...]:
+    """What an implied level of ``target`` holds over (see :attr:`Implied.scope`)."""
+    found = []
+    if model(target).scope != "release" and (buckets := _buckets(source)) is not None:
+        found.append(buckets)
+    if target in _DP_READING and not randomized:
+        found.append(DEF5_READING)
+    return tuple(found)
+
+
 def _params(source: Measured, singletons: bool) -> dict[str, object]:
     """The query's parameters: the premise's counted N, its smallest class ``k`` (when a partition of N rows
     can have it), its subset size ``k_premise``, and the assumptions its row shows."""
@@ -394,6 +427,8 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None,
         for target in targets:
             if target.id == source.model and source.size is None:
                 continue
+            if model(target.id).scope == "release" and source.attribute is not None and source.records != records:
+                continue  # rows left out: a class whose values are all missing is in none of the attribute's classes
             size = None
             query = dict(params)
             if target.id in SIZED:
@@ -415,7 +450,8 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None,
                 continue
             steps = tuple(Step(s.claim_id, status[s.claim_id], s.premise, s.conclusion) for s in answer.path)
             attribute = None if model(target.id).scope == "release" else source.attribute
-            found = Implied(target.id, attribute, sympy.simplify(answer.value), size, source, steps)
+            found = Implied(target.id, attribute, sympy.simplify(answer.value), size, source, steps,
+                            _scope(target.id, source, randomized))
             key = (target.id, attribute)
             if key not in best or _better(found, best[key]):
                 best[key] = found

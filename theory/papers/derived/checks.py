@@ -19,7 +19,7 @@ from dataclasses import replace
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from functools import cache, partial
-from itertools import combinations_with_replacement
+from itertools import combinations_with_replacement, product
 from typing import TYPE_CHECKING
 
 import sympy
@@ -113,7 +113,7 @@ def spread_family(m: int) -> list[dict[str, int]]:
 
 
 _LEVEL_SYMBOL = {"multiplicative_t_closeness": t, "delta_disclosure": delta, "enhanced_beta_likeness": beta,
-                 "entropy_l_diversity": ell, "alpha_k_anonymity": alpha, "recursive_cl_diversity": c,
+                 "basic_beta_likeness": beta, "entropy_l_diversity": ell, "distinct_l_diversity": ell, "alpha_k_anonymity": alpha, "recursive_cl_diversity": c,
                  "k_anonymity": k, "prosecutor_risk": risk}
 
 
@@ -306,6 +306,76 @@ def _deterministic_dp() -> CheckResult:
         "corrected to e^ε = max(N/(N-1), (N-1) n_min/(N (n_min - 1)))", counterexample)
 
 
+def _basic_beta_to_emd() -> CheckResult:
+    a = sympy.Symbol("a", positive=True)
+    (meet,) = sympy.solve(sympy.Eq(1 - a, beta * a), a)
+    if sympy.simplify(meet - 1 / (1 + beta)) != 0:
+        return result("unknown", ["sympy"], f"the two bounds meet at P(A) = {meet}")
+    argument = (f"sympy: min(1 - P(A), β P(A)) is largest at P(A) = {meet}, value β/(1 + β); TV = Q(A) - P(A) "
+                "for A = {s : q > p}, with Q(A) <= 1 and Q(A) <= (1 + β) P(A)")
+    return check_bound("privcert:basic_beta_to_emd", argument, [{"a": 2}, {"c": 2}])
+
+
+def _two_buckets(column: Sequence[Fraction], classes: Sequence[range]) -> ProbabilityTable:
+    """Buckets {a_1}, {a_2} with Pr(a_1) from ``column`` (Ekenstedt et al. 2022, Appendix)."""
+    return ProbabilityTable.from_rows([[x, 1 - x] for x in column], classes)
+
+
+def _dp_not_mult() -> CheckResult:
+    """k records never in bucket 0 beside N - k records (1/2, 1/2): ε-DP finite, t infinite (N >= 3)."""
+    half, seen = Fraction(1, 2), 0
+    for size in range(3, 9):
+        for smallest in range(1, size // 2 + 1):
+            table = _two_buckets([Fraction(0)] * smallest + [half] * (size - smallest),
+                                 [range(smallest), range(smallest, size)])
+            if levels.dp_ratio(table) == sympy.oo or levels.multiplicative_t(table) != sympy.oo:
+                return result("unknown", ["exact levels"], f"N = {size}, k = {smallest}: e^ε = "
+                              f"{levels.dp_ratio(table)}, t = {levels.multiplicative_t(table)}")
+            seen += 1
+    grid = [Fraction(i, 4) for i in range(5)]
+    for first, second in product(grid, repeat=2):
+        pair = _two_buckets([first, second], [range(1), range(1, 2)])
+        if levels.dp_ratio(pair) != sympy.oo and levels.multiplicative_t(pair) == sympy.oo:
+            return result("unknown", ["exact levels"], f"N = 2 ({first}, {second}): finite ε-DP, infinite t")
+    return result("proven", [
+        "witness: a class of k records (0, 1) beside N - k >= 2 records (1/2, 1/2) (domingoferrer2015:prop1_dp's "
+        "counterexample generalised)",
+        f"exact levels: finite ε-DP, infinite t for every 3 <= N <= 8 and 1 <= k <= N/2 ({seen} tables)",
+        "exact levels: at N = 2 every table on the grid {0, 1/4, ..., 1} with finite ε-DP has finite t"],
+        "ε-DP (Def. 5) bounds no multiplicative t for N >= 3")
+
+
+def _classwise_dp_not_mult() -> CheckResult:
+    half, seen = Fraction(1, 2), 0
+    for size in range(2, 9):
+        for smallest in range(1, size // 2 + 1):
+            table = _two_buckets([Fraction(0)] * smallest + [half] * (size - smallest),
+                                 [range(smallest), range(smallest, size)])
+            if levels.classwise_k_eps_dp_ratio(table, 1) != 1 or levels.multiplicative_t(table) != sympy.oo:
+                return result("unknown", ["exact levels"], f"N = {size}, k = {smallest}: class-wise e^ε = "
+                              f"{levels.classwise_k_eps_dp_ratio(table, 1)}, t = {levels.multiplicative_t(table)}")
+            seen += 1
+    return result("proven", ["witness: classes of equal records, one of k records (0, 1), one of N - k (1/2, 1/2)",
+                             f"exact levels: class-wise ε = 0, t infinite for 2 <= N <= 8, 1 <= k <= N/2 ({seen})"],
+                  "class-wise ε-DP bounds no multiplicative t")
+
+
+def _kt_not_mult_below() -> CheckResult:
+    half, seen = Fraction(1, 2), 0
+    for size in range(3, 9):
+        for premise in range(2, size):
+            for smallest in range(1, min(premise - 1, size // 2) + 1):
+                table = _two_buckets([Fraction(0)] * (premise - 1) + [half] * (size - premise + 1),
+                                     [range(smallest), range(smallest, size)])
+                if levels.kt_closeness_t(table, premise) == sympy.oo or levels.multiplicative_t(table) != sympy.oo:
+                    return result("unknown", ["exact levels"], f"N = {size}, k_0 = {premise}, k = {smallest}: (k_0,t) "
+                                  f"= {levels.kt_closeness_t(table, premise)}, t = {levels.multiplicative_t(table)}")
+                seen += 1
+    return result("proven", ["witness: Table IV of Ekenstedt et al. 2022 (k_0 - 1 zeros, the rest 1/2), a class of "
+                             "k < k_0 zeros", f"exact levels: (k_0,t) finite, t infinite for 3 <= N <= 8 ({seen} cases)"],
+                  "(k_0,t)-closeness bounds no multiplicative t with a smallest class k < k_0")
+
+
 def _k_risk() -> CheckResult:
     tables = list(sample_releases())
     for counts in tables:
@@ -361,6 +431,16 @@ CHECKS: dict[str, Callable[[], CheckResult]] = {
         [{"a": 1, "b": 1}, {"a": 1, "b": 1, "c": 1}]),
     "privcert:recursive_to_alpha": _recursive_to_alpha,
     "privcert:k_risk": _k_risk,
+    "privcert:distinct_to_k": lambda: check_bound(
+        "privcert:distinct_to_k", "argument: a class holding l distinct values holds at least l records",
+        [{"a": 1, "b": 1}, {"a": 1, "b": 1, "c": 1}]),
+    "privcert:delta_to_basic_beta": lambda: check_bound(
+        "privcert:delta_to_basic_beta", "argument: (q - p)/p = q/p - 1 <= e^δ - 1 on the cells δ ranges over",
+        _TIGHT_T2),
+    "privcert:basic_beta_to_emd": _basic_beta_to_emd,
+    "privcert:dp_not_mult": _dp_not_mult,
+    "privcert:classwise_dp_not_mult": _classwise_dp_not_mult,
+    "privcert:kt_not_mult_below": _kt_not_mult_below,
     **{f"privcert:{short}_not_{target}": partial(_deterministic_family, key, target)
        for short, key in (("k", "k_anonymity"), ("emd", "t_closeness_equal")) for target in ("dp", "ldp")},
     "privcert:deterministic_not_ldp": _deterministic_ldp,

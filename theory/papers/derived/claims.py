@@ -74,7 +74,7 @@ from __future__ import annotations
 import sympy
 
 from theory.claims.claim import Assumption, Claim, NotImplies
-from theory.definitions import N, alpha, beta, c, delta, eps, ell, k, risk, t, t1
+from theory.definitions import N, alpha, beta, c, delta, eps, ell, k, k0, risk, t, t1
 from verifier.references import Source
 from verifier.references import PRIVCERT
 
@@ -93,6 +93,8 @@ _DISTINCT = Assumption(sympy.Symbol("distinct_buckets"))
 """Multiplicative t measured with one bucket per value (the verifier's default)."""
 _L_AT_LEAST_2 = Assumption(sympy.Symbol("recursive_l_at_least_2"))
 """Recursive (c,l)-diversity measured with l ≥ 2."""
+_CLASSWISE = Assumption(sympy.Symbol("dp_within_classes"))
+"""ε-DP measured inside each class (Ekenstedt et al. 2022, Sec. IV.C)."""
 
 
 def _src(item: str) -> Source:
@@ -172,6 +174,43 @@ CLAIMS: tuple[Claim, ...] = (
       for short, premise, name in (("k", "k_anonymity", "k-anonymity"), ("emd", "t_closeness", "EMD t-closeness"))
       for target, label in (("dp", "ε-DP"), ("ldp", "ε-LDP"))),
     Claim(
+        "privcert:distinct_to_k", _src("distinct l-diversity ⇒ k-anonymity"), "implication",
+        "distinct_l_diversity", "k_anonymity", sympy.Eq(k, ell), (),
+        note="A class holding l distinct values holds at least l records: k* >= l*. Attained by classes of "
+        "distinct values. Over the attribute's counted rows: a class whose values are all left out is in no class of the attribute.",
+        tight=True),
+    Claim(
+        "privcert:delta_to_basic_beta", _src("δ-disclosure ⇒ basic β-likeness"), "implication",
+        "delta_disclosure", "basic_beta_likeness", sympy.Eq(beta, sympy.exp(delta) - 1), (),
+        note="(q - p)/p = q/p - 1 <= e^δ - 1 on the same cells; equal when the largest ratio is a q/p.", tight=True),
+    Claim(
+        "privcert:basic_beta_to_emd", _src("basic β-likeness ⇒ EMD t-closeness (every ground distance)"),
+        "implication", "basic_beta_likeness", "t_closeness", sympy.Eq(t1, beta / (1 + beta)), (),
+        note="With A = {s : q > p}: TV = Q(A) - P(A) <= min(1 - P(A), β P(A)) <= β/(1 + β) (P(A) = 1/(1 + β)); "
+        "the ordered and hierarchical EMD are at most TV (privcert:emd_le_tv).", tight=True),
+    Claim(
+        "privcert:dp_not_mult", _src("ε-DP ⇏ multiplicative t (Ekenstedt et al. 2022, Def. 5)"), "non_implication",
+        "dp", "multiplicative_t_closeness", NotImplies(_sym("dp"), _sym("multiplicative_t_closeness")),
+        (sympy.Ge(N, 3), sympy.Le(2 * k, N)),
+        note="Witness (the counterexample of domingoferrer2015:prop1_dp, generalised): a class of k records that "
+        "never reach bucket 0 and N - k >= 2 records (1/2, 1/2): removing one record keeps every bucket reached, "
+        "so ε-DP is finite, while the class makes t infinite. At N = 2 a finite ε-DP keeps both records in every "
+        "reached bucket, and t is finite."),
+    Claim(
+        "privcert:classwise_dp_not_mult", _src("class-wise ε-DP ⇏ multiplicative t"), "non_implication",
+        "dp", "multiplicative_t_closeness", NotImplies(_sym("dp"), _sym("multiplicative_t_closeness")),
+        (_CLASSWISE, sympy.Le(2 * k, N)),
+        note="Inside a class of equal records no removal moves the distribution: ε = 0 class-wise, for a class "
+        "of k records (0, 1) beside N - k records (1/2, 1/2), while t is infinite."),
+    Claim(
+        "privcert:kt_not_mult_below", _src("(k₀,t)-closeness ⇏ multiplicative t with a smallest class below k₀"),
+        "non_implication", "kt_closeness", "multiplicative_t_closeness",
+        NotImplies(_sym("kt_closeness(k_0)"), _sym("multiplicative_t_closeness")),
+        (sympy.Lt(k, k0), sympy.Le(2 * k, N)),
+        note="Witness (Table IV of Ekenstedt et al. 2022, as in Lemma 2(2)): k₀ - 1 records with probability 0 "
+        "and N - k₀ + 1 with 1/2; (k₀,t)-closeness is finite (every k₀ records hold a 1/2), a class of k < k₀ "
+        "zeros makes t infinite. For k >= k₀, Lemma 2(3) gives t."),
+    Claim(
         "privcert:deterministic_not_ldp", _src("a deterministic release is never ε-LDP"), "bound",
         None, "ldp", sympy.Eq(eps, sympy.oo, evaluate=False), (),
         note="0/1 rows with two different values: a bucket with probabilities 1 and 0 (Ekenstedt et al. 2022, "
@@ -192,4 +231,7 @@ SIZES: dict[str, tuple[sympy.Expr | None, sympy.Expr | None]] = {
     "privcert:mult_to_emd": (k, None),
     "privcert:emd_not_mult": (None, k),
     "privcert:mult_to_basic_beta": (k, None),
+    "privcert:dp_not_mult": (None, k),
+    "privcert:classwise_dp_not_mult": (None, k),
+    "privcert:kt_not_mult_below": (k0, k),
 }

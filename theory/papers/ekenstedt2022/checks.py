@@ -67,6 +67,15 @@ def _thm1_exception() -> CheckResult:
     )
 
 
+def _thm1_exception_kt() -> CheckResult:
+    return proven(
+        "singleton classes: (1,t)-closeness = multiplicative t",
+        "definition: a class of one record averages that record's probabilities (Def. 4 = Def. 7 at k = 1)",
+        lambda table: levels.kt_closeness_t(table, 1) == levels.multiplicative_t(_singletons(table)),
+        classes=False,
+    )
+
+
 def _lemma2_1() -> CheckResult:
     x, avg, size = sympy.symbols("x A k", positive=True)
     failed = identity((size * avg + x) / (size + 1) - avg - (x - avg) / (size + 1), "the top-(k+1) average")
@@ -267,6 +276,7 @@ CHECKS: dict[str, Callable[[], CheckResult]] = {
     "ekenstedt2022:lemma1": lambda: check_ldp_group_bound(claim("ekenstedt2022:lemma1")),
     "ekenstedt2022:thm1": _witness("ekenstedt2022:thm1"),
     "ekenstedt2022:thm1_exception": _thm1_exception,
+    "ekenstedt2022:thm1_exception_kt": _thm1_exception_kt,
     "ekenstedt2022:lemma2_1": _lemma2_1,
     "ekenstedt2022:lemma2_2": _witness("ekenstedt2022:lemma2_2", k_premise=3, k_conclusion=2),
     "ekenstedt2022:lemma2_3a": _lemma2_3a,

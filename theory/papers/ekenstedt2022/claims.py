@@ -74,6 +74,18 @@ CLAIMS: tuple[Claim, ...] = (
         "Theorem 2 gives ln(t^2)-LDP.",
     ),
     Claim(
+        "ekenstedt2022:thm1_exception_kt",
+        _src("IV", "remark after Theorem 1: singleton classes"),
+        "implication",
+        "multiplicative_t_closeness",
+        "kt_closeness",
+        sympy.Eq(t1, t),
+        (Assumption(_sym("singleton_classes")),),
+        note="With every class a single record, multiplicative t-closeness is (1,t)-closeness at the same t "
+        "(the class averages are the records' probabilities). At N = 2 a smallest class of 1 makes both classes "
+        "singletons.",
+    ),
+    Claim(
         "ekenstedt2022:lemma2_1",
         _src("IV.A", "Lemma 2(1)"),
         "implication",
@@ -352,6 +364,7 @@ SIZES: dict[str, tuple[sympy.Expr | None, sympy.Expr | None]] = {
     "ekenstedt2022:lemma1": (None, k),
     "ekenstedt2022:thm1": (k, None),
     "ekenstedt2022:thm1_exception": (sympy.Integer(1), None),
+    "ekenstedt2022:thm1_exception_kt": (sympy.Integer(1), sympy.Integer(1)),
     "ekenstedt2022:lemma2_1": (k0, k1),
     "ekenstedt2022:lemma2_2": (k0, k1),
     "ekenstedt2022:lemma2_3a": (k0, k1),
