@@ -59,9 +59,9 @@ class Figure:
     svg: str
 
 
-def _label(value: Any) -> str:
+def _label(value: Any, limit: int = _LABEL) -> str:
     text = "(missing)" if value is None else safe(jsonable(value))
-    text = text if len(text) <= _LABEL else text[: _LABEL - 1] + "…"
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
     return text.replace("$", r"\$")
 
 
@@ -269,7 +269,7 @@ def implication_map(implied: Sequence[Mapping[str, Any]]) -> Figure | None:
     tallest = max(len(nodes) for nodes in columns.values())
     place = {node: (x[column], -row * (index + (tallest - len(nodes)) / 2) - row / 2)
              for column, nodes in columns.items() for index, node in enumerate(nodes)}
-    legend = [_label(s.claim) + ("" if s.status == "proven" else f" ({_label(s.status)})")
+    legend = [_label(s.claim, 80) + ("" if s.status == "proven" else f" ({_label(s.status)})")
               + f": {_label(s.source)} → {_label(s.target)}" for s in steps]
     drawing_height = row * tallest
     total = drawing_height + 0.25 + 0.2 * len(legend)

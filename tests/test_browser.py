@@ -63,9 +63,14 @@ def test_the_browser_shows_the_verdict_and_every_measurement(browser, table4: Ce
     assert "class size |E| (records)" in svg_text and "worst class" in svg_text and "gastric ulcer" in svg_text
     map_text = browser.execute_script(
         "return Array.from(document.querySelectorAll('#implied #implication-map svg text')).map(t => t.textContent)")
-    # Table 4's one derivation: risk from k-anonymity, arrow 1, listed under the drawing
-    assert sorted(map_text) == ["1", "1  privcert:k_risk: k_anonymity → prosecutor_risk", "k_anonymity",
-                                "prosecutor_risk"]
+    # every definition of Table 4's derivations, each arrow's number, and its legend line "N  claim: from → to"
+    steps = list(dict.fromkeys((s["claim"], s["status"], s["from"], s["to"])
+                               for g in table4.predicate["implied"] if g["implied"] for s in g["derivation"]))
+    legend = [f"{n}  {claim}{'' if status == 'proven' else f' ({status})'}: {source} → {target}"
+              for n, (claim, status, source, target) in enumerate(steps, start=1)]
+    expected = {side for step in steps for side in step[2:]} | {str(n) for n in range(1, len(steps) + 1)} | set(legend)
+    assert any(line.endswith("  privcert:k_risk: k_anonymity → prosecutor_risk") for line in legend)
+    assert sorted(map_text) == sorted(expected)
     assert browser.execute_script("return document.querySelectorAll('script, img, iframe, link').length") == 0
     desktop = tmp_path / "certificate-desktop.png"
     assert browser.save_screenshot(str(desktop)) and desktop.stat().st_size > 10_000

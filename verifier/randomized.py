@@ -238,7 +238,9 @@ def _quotient(num: int, den: int) -> Fraction | None:
 
 
 def _ratio_key(num: int, den: int) -> tuple[int, Fraction]:
-    """An order on ``num/den`` with ``den = 0`` (∞) above every finite ratio."""
+    """An order on ``num/den`` with ``den = 0`` (∞) above every finite ratio, and ``0/0`` as 0 (no bucket released)."""
+    if num == 0:
+        return (0, Fraction(0))
     return (1, Fraction(0)) if den == 0 else (0, Fraction(num, den))
 
 
