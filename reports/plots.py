@@ -239,6 +239,28 @@ def _layers(measured: Sequence[str], steps: Sequence[_Step]) -> dict[str, int]:
     return layer
 
 
+def _number_spot(start: tuple[float, float], end: tuple[float, float], bend: float,
+                 placed: Sequence[tuple[float, float]], apart: float = 0.22) -> tuple[float, float]:
+    """Where an arrow's number goes: the first of a few points along the arrow (near its head first)
+    at least ``apart`` inches from every number already placed, else the point farthest from them.
+
+    The arrow is matplotlib's ``arc3`` curve, a quadratic Bézier through the control point
+    ``middle + bend·(dy, -dx)`` (a straight line when ``bend`` is 0).
+    """
+    dx, dy = end[0] - start[0], end[1] - start[1]
+    control = ((start[0] + end[0]) / 2 + bend * dy, (start[1] + end[1]) / 2 - bend * dx)
+
+    def at(share: float) -> tuple[float, float]:
+        a, b, c = (1 - share) ** 2, 2 * share * (1 - share), share ** 2
+        return (a * start[0] + b * control[0] + c * end[0], a * start[1] + b * control[1] + c * end[1])
+
+    def room(spot: tuple[float, float]) -> float:
+        return min((((spot[0] - x) ** 2 + (spot[1] - y) ** 2) ** 0.5 for x, y in placed), default=float("inf"))
+
+    candidates = [at(share) for share in ((0.5, 0.35, 0.65) if bend else (0.72, 0.55, 0.85, 0.4, 0.3, 0.62, 0.78))]
+    return next((spot for spot in candidates if room(spot) >= apart), max(candidates, key=room))
+
+
 def implication_map(implied: Sequence[Mapping[str, Any]]) -> Figure | None:
     """The part of the implication map the implied guarantees were derived on, or ``None`` without a derivation.
 
@@ -282,6 +304,7 @@ def implication_map(implied: Sequence[Mapping[str, Any]]) -> Figure | None:
         axes.set_xlim(0, max(left - gap, 3.0))
         axes.set_ylim(-total, 0)
         arcs: dict[frozenset[str], int] = {}
+        placed: list[tuple[float, float]] = []
         for number, step in enumerate(steps, start=1):
             (x0, y0), (x1, y1) = place[step.source], place[step.target]
             half0, half1 = widths[layer[step.source]] / 2, widths[layer[step.target]] / 2
@@ -298,11 +321,8 @@ def implication_map(implied: Sequence[Mapping[str, Any]]) -> Figure | None:
             axes.annotate("", xy=end, xytext=start,
                           arrowprops={"arrowstyle": "-|>", "color": "#56606b", "linewidth": 0.8, "linestyle": dashed,
                                       "shrinkA": 1, "shrinkB": 1, "connectionstyle": f"arc3,rad={bend}"})
-            # the number sits on the arc's midpoint, or a third of the way along a straight arrow (where
-            # two arrows crossing in an X are apart); an arc is a quadratic Bézier through its control point
-            dx, dy = end[0] - start[0], end[1] - start[1]
-            at = 0.5 if same else 1 / 3
-            spot = (start[0] + at * dx + bend * dy / 2, start[1] + at * dy - bend * dx / 2)
+            spot = _number_spot(start, end, bend, placed)
+            placed.append(spot)
             axes.text(*spot, str(number), ha="center", va="center", fontsize=7, color="#1d232a",
                       bbox={"boxstyle": "circle,pad=0.15", "facecolor": "white", "edgecolor": "#56606b",
                             "linewidth": 0.6})

@@ -184,6 +184,28 @@ def test_the_implication_map_draws_only_the_steps_used_and_labels_their_status()
     assert implication_map(implied[2:]) is None and implication_map([]) is None
 
 
+def test_arrows_fanning_out_of_one_definition_keep_their_numbers_apart(tmp_path: Path) -> None:
+    """The derivations of the demo's Table 5: nine arrows, three out of k-anonymity, two arcs in one column."""
+    from reports.plots import implication_map
+    from test_theory_map import _boxes, _clashes
+
+    steps = [("k_risk", "prosecutor_risk", "k_anonymity"), ("k_risk", "k_anonymity", "prosecutor_risk"),
+             ("recursive_to_alpha", "recursive_cl_diversity", "alpha_k_anonymity"),
+             ("entropy_to_distinct", "entropy_l_diversity", "distinct_l_diversity"),
+             ("alpha_to_entropy", "alpha_k_anonymity", "entropy_l_diversity"),
+             ("k_to_uniqueness", "k_anonymity", "sample_uniqueness"),
+             ("prosecutor_to_journalist", "prosecutor_risk", "journalist_risk"),
+             ("journalist_to_marketer", "journalist_risk", "marketer_risk"), ("k_to_k_map", "k_anonymity", "k_map")]
+    implied = [{"definition": target, "implied": True,
+                "derivation": [{"claim": f"privcert:{claim}", "status": "proven", "from": source, "to": target}]}
+               for claim, source, target in steps]
+    figure = implication_map(implied)
+    assert figure is not None
+    (tmp_path / "map.svg").write_text(figure.svg, encoding="utf-8")
+    boxes = _boxes(tmp_path / "map.svg")
+    assert {text for text, _ in boxes} >= {str(n) for n in range(1, 10)} and not _clashes(boxes)
+
+
 def test_without_implied_guarantees_there_is_no_implication_map() -> None:
     from reports.statement import build_predicate
 
