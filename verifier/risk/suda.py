@@ -82,7 +82,7 @@ class SudaResult:
     @property
     def msu_sizes(self) -> np.ndarray:
         """The size of each MSU."""
-        return np.array([bin(int(m)).count("1") for m in self.msu_masks], dtype=np.int64)
+        return _popcount(self.msu_masks)
 
     def special_uniques(self) -> int:
         """Records with an MSU smaller than the full set of quasi-identifiers."""
@@ -100,61 +100,77 @@ def _codes(classes: Classes) -> np.ndarray:
 
 
 def _dense(values: np.ndarray) -> np.ndarray:
+    """Dense codes ``0..g-1`` of ``values``, by hashing."""
     codes, _ = pd.factorize(values)
     return codes.astype(np.int64)
 
 
-def _candidates(codes: np.ndarray, weight: np.ndarray, single: np.ndarray, max_size: int,
-                progress: Progress | None) -> tuple[np.ndarray, np.ndarray]:
-    """Every (class, subset) where a unique record becomes unique, depth first (see the module docstring)."""
-    attributes = codes.shape[1]
+def _groups(columns: list[np.ndarray], cardinality: np.ndarray, rows: np.ndarray, attributes: list[int]) -> np.ndarray:
+    """Codes of the rows' values on ``attributes`` (equal codes ⇔ equal values), all below ``4·len(rows) + 2^16``."""
+    key = columns[attributes[0]][rows]
+    span = int(cardinality[attributes[0]])
+    for attribute in attributes[1:]:
+        width = int(cardinality[attribute])
+        if span * width >= 1 << 62:
+            key = _dense(key)
+            span = int(key.max(initial=-1)) + 1
+        key = key * width + columns[attribute][rows]
+        span *= width
+    return key if span <= 4 * rows.size + (1 << 16) else _dense(key)
+
+
+def _search(codes: np.ndarray, weight: np.ndarray, single: np.ndarray, max_size: int,
+            progress: Progress | None) -> tuple[np.ndarray, np.ndarray]:
+    """Every MSU as (class, mask), subsets of the quasi-identifiers level by level (see the module docstring).
+
+    ``live[S]`` is the set of classes still carried on ``S``, as packed bits; a subset is
+    searched only when every one of its subsets one smaller is live, on the classes live
+    on all of them.
+    """
+    count, attributes = codes.shape
+    columns = [np.ascontiguousarray(codes[:, a]) for a in range(attributes)]
+    cardinality = np.array([int(c.max(initial=0)) + 1 for c in columns], dtype=np.int64)
+    total = sum(math.comb(attributes, size) for size in range(1, max_size + 1))
     found_records: list[np.ndarray] = []
     found_masks: list[np.ndarray] = []
-
-    def visit(mask: int, last: int, depth: int, rows: np.ndarray, group: np.ndarray) -> None:
-        if depth >= max_size:
-            return
-        for attribute in range(last + 1, attributes):
-            key = _dense(group * (int(codes[:, attribute].max()) + 1) + codes[rows, attribute])
-            counts = np.bincount(key, weights=weight[rows])
-            unique = counts[key] == 1
-            child = mask | (1 << attribute)
-            if unique.any():
-                found_records.append(rows[unique])
-                found_masks.append(np.full(int(unique.sum()), child, dtype=np.int64))
-            keep = ~unique
-            holds = np.bincount(key[keep], weights=single[rows[keep]], minlength=key.max(initial=-1) + 1) > 0
-            keep &= holds[key]
-            if keep.any():
-                visit(child, attribute, depth + 1, rows[keep], _dense(key[keep]))
-            if progress is not None and depth == 0:
-                progress(attribute + 1, attributes)
-
-    rows = np.arange(codes.shape[0])
-    if single.any() and attributes:
-        visit(0, -1, 0, rows, np.zeros(rows.size, dtype=np.int64))
+    live = {0: np.packbits(np.ones(count, dtype=bool))} if single.any() else {}
+    done = 0
+    for size in range(1, max_size + 1):
+        following: dict[int, np.ndarray] = {}
+        for parent, carried in live.items():
+            for attribute in range(parent.bit_length(), attributes):
+                mask = parent | (1 << attribute)
+                others = [parent ^ (1 << a) | (1 << attribute) for a in range(attribute) if parent >> a & 1]
+                if any(other not in live for other in others):
+                    continue
+                packed = carried
+                for other in others:
+                    packed = packed & live[other]
+                rows = np.flatnonzero(np.unpackbits(packed, count=count))
+                if rows.size == 0:
+                    continue
+                key = _groups(columns, cardinality, rows, [a for a in range(attributes) if mask >> a & 1])
+                unique = np.bincount(key, weights=weight[rows])[key] == 1
+                if unique.any():
+                    found_records.append(rows[unique])
+                    found_masks.append(np.full(int(unique.sum()), mask, dtype=np.int64))
+                keep = ~unique & (np.bincount(key, weights=single[rows]) > 0)[key]
+                if keep.any():
+                    flags = np.zeros(count, dtype=bool)
+                    flags[rows[keep]] = True
+                    following[mask] = np.packbits(flags)
+            done += attributes - parent.bit_length()
+            if progress is not None:
+                progress(done, total)
+        done = sum(math.comb(attributes, s) for s in range(1, size + 1))
+        if progress is not None:
+            progress(done, total)
+        live = following
+    if progress is not None:
+        progress(total, total)
     if not found_records:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     return np.concatenate(found_records), np.concatenate(found_masks)
-
-
-def _minimal(records: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """Which candidates are MSUs: those with no other candidate of the same record as a proper subset."""
-    order = np.lexsort((masks, records))
-    records, masks = records[order], masks[order]
-    keep = np.ones(records.size, dtype=bool)
-    starts = np.flatnonzero(np.r_[True, records[1:] != records[:-1]])
-    ends = np.r_[starts[1:], records.size]
-    for start, end in zip(starts.tolist(), ends.tolist()):
-        if end - start == 1:
-            continue
-        own = masks[start:end].tolist()
-        for i, m in enumerate(own):
-            if any(o != m and (o & m) == o for o in own):
-                keep[start + i] = False
-    result = np.zeros(records.size, dtype=bool)
-    result[order] = keep
-    return result
 
 
 def suda2(classes: Classes, max_size: int | None = None, dis_fraction: Fraction = DIS_FRACTION,
@@ -170,7 +186,8 @@ def suda2(classes: Classes, max_size: int | None = None, dis_fraction: Fraction 
     dis_fraction
         ``d`` of DIS-SUDA, in (0, 1).
     progress
-        Called as ``progress(done, total)`` after each first attribute of the search.
+        Called as ``progress(done, total)`` as the subsets of the quasi-identifiers are searched
+        (``total`` subsets up to ``max_size`` values; pruned subsets count as done).
 
     References
     ----------
@@ -180,26 +197,39 @@ def suda2(classes: Classes, max_size: int | None = None, dis_fraction: Fraction 
     limit = attributes if max_size is None else min(max_size, attributes)
     sizes = classes.sizes.astype(np.int64)
     single = (sizes == 1).astype(float)
-    records, masks = _candidates(_codes(classes), np.minimum(sizes, 2).astype(float), single, limit, progress)
-    minimal = _minimal(records, masks)
-    records, masks = records[minimal], masks[minimal]
-    msu_sizes = np.array([bin(int(m)).count("1") for m in masks], dtype=np.int64)
-    factorial = np.array([math.factorial(attributes - s) for s in range(attributes + 1)], dtype=object)
-    scores = np.zeros(classes.count, dtype=object)
-    np.add.at(scores, records, factorial[msu_sizes] if msu_sizes.size else np.zeros(0, dtype=object))
+    records, masks = _search(_codes(classes), np.minimum(sizes, 2).astype(float), single, limit, progress)
+    scores = _scores(records, _popcount(masks), attributes, classes.count)
     pairs = int(2 * (sizes == 2).sum())
     return SudaResult(records, masks, scores, _dis(scores, attributes, pairs, dis_fraction), attributes, limit, pairs,
                       dis_fraction)
 
 
+def _popcount(masks: np.ndarray) -> np.ndarray:
+    """The number of quasi-identifiers in each mask."""
+    return np.bitwise_count(masks.astype(np.uint64)).astype(np.int64)
+
+
+def _scores(records: np.ndarray, sizes: np.ndarray, attributes: int, count: int) -> np.ndarray:
+    """SUDA scores ``Σ (M - |m|)!`` per class, exact: int64 when no sum can reach 2^63, Python integers otherwise.
+
+    The MSUs of a record are an antichain, so its score is at most ``Σ_k C(M, k)(M - k)! = Σ_k M!/k!``.
+    """
+    factorial = [math.factorial(attributes - size) for size in range(attributes + 1)]
+    bound = sum(math.factorial(attributes) // math.factorial(k) for k in range(1, attributes + 1))
+    dtype: type = np.int64 if bound < 1 << 63 else object
+    scores = np.zeros(count, dtype=dtype)
+    np.add.at(scores, records, np.array(factorial, dtype=dtype)[sizes])
+    return scores
+
+
 def _dis(scores: np.ndarray, attributes: int, pairs: int, fraction: Fraction) -> np.ndarray:
     """DIS-SUDA per class (float64): 0 without a score, 1 when no class has exactly two records."""
-    positive = np.array([int(s) > 0 for s in scores], dtype=bool)
+    positive = (scores > 0).astype(bool)
     dis = np.zeros(scores.size, dtype=float)
     if not positive.any():
         return dis
     q = 1 + (8 - attributes) / 20
-    powered = np.array([float(int(s)) ** q for s in scores[positive]])
+    powered = scores[positive].astype(float) ** q
     adjust = float((1 / powered).sum())
     d = float(fraction)
     dis[positive] = 1 / (1 + pairs * (1 - d) / (d * powered * adjust))
