@@ -82,7 +82,7 @@ class SudaResult:
     @property
     def msu_sizes(self) -> np.ndarray:
         """The size of each MSU."""
-        return _popcount(self.msu_masks)
+        return _popcount(self.msu_masks).astype(np.int64)
 
     def special_uniques(self) -> int:
         """Records with an MSU smaller than the full set of quasi-identifiers."""
@@ -99,78 +99,110 @@ def _codes(classes: Classes) -> np.ndarray:
     return np.stack(columns, axis=1).astype(np.int64) if columns else np.zeros((classes.count, 0), dtype=np.int64)
 
 
-def _dense(values: np.ndarray) -> np.ndarray:
-    """Dense codes ``0..g-1`` of ``values``, by hashing."""
-    codes, _ = pd.factorize(values)
-    return codes.astype(np.int64)
+class _Search:
+    """The depth-first search over the subsets of the quasi-identifiers (see the module docstring).
 
-
-def _groups(columns: list[np.ndarray], cardinality: np.ndarray, rows: np.ndarray, attributes: list[int]) -> np.ndarray:
-    """Codes of the rows' values on ``attributes`` (equal codes ⇔ equal values), all below ``4·len(rows) + 2^16``."""
-    key = columns[attributes[0]][rows]
-    span = int(cardinality[attributes[0]])
-    for attribute in attributes[1:]:
-        width = int(cardinality[attribute])
-        if span * width >= 1 << 62:
-            key = _dense(key)
-            span = int(key.max(initial=-1)) + 1
-        key = key * width + columns[attribute][rows]
-        span *= width
-    return key if span <= 4 * rows.size + (1 << 16) else _dense(key)
-
-
-def _search(codes: np.ndarray, weight: np.ndarray, single: np.ndarray, max_size: int,
-            progress: Progress | None) -> tuple[np.ndarray, np.ndarray]:
-    """Every MSU as (class, mask), subsets of the quasi-identifiers level by level (see the module docstring).
-
-    ``live[S]`` is the set of classes still carried on ``S``, as packed bits; a subset is
-    searched only when every one of its subsets one smaller is live, on the classes live
-    on all of them.
+    Subsets are visited in increasing order of their bit masks, a preorder of the tree in
+    which ``S``'s parent is ``S`` without its lowest attribute; so every subset of ``S`` is
+    visited before ``S``. The classes carried on ``S`` (sorted positions, those of classes
+    with two or more records first) come with their codes on ``S`` (equal codes ⇔ equal
+    values), dense below the number of groups: a child's codes are its parent's times the
+    new attribute's number of values plus its value. ``live[T]`` holds, as packed bits,
+    the classes carried on a visited ``T`` that a later subset reads; it is dropped after
+    its last reader ``T ∪ {highest attribute not in T}``.
     """
-    count, attributes = codes.shape
-    columns = [np.ascontiguousarray(codes[:, a]) for a in range(attributes)]
-    cardinality = np.array([int(c.max(initial=0)) + 1 for c in columns], dtype=np.int64)
-    total = sum(math.comb(attributes, size) for size in range(1, max_size + 1))
-    found_records: list[np.ndarray] = []
-    found_masks: list[np.ndarray] = []
-    live = {0: np.packbits(np.ones(count, dtype=bool))} if single.any() else {}
-    done = 0
-    for size in range(1, max_size + 1):
-        following: dict[int, np.ndarray] = {}
-        for parent, carried in live.items():
-            for attribute in range(parent.bit_length(), attributes):
-                mask = parent | (1 << attribute)
-                others = [parent ^ (1 << a) | (1 << attribute) for a in range(attribute) if parent >> a & 1]
-                if any(other not in live for other in others):
-                    continue
-                packed = carried
-                for other in others:
-                    packed = packed & live[other]
-                rows = np.flatnonzero(np.unpackbits(packed, count=count))
-                if rows.size == 0:
-                    continue
-                key = _groups(columns, cardinality, rows, [a for a in range(attributes) if mask >> a & 1])
-                unique = np.bincount(key, weights=weight[rows])[key] == 1
-                if unique.any():
-                    found_records.append(rows[unique])
-                    found_masks.append(np.full(int(unique.sum()), mask, dtype=np.int64))
-                keep = ~unique & (np.bincount(key, weights=single[rows]) > 0)[key]
-                if keep.any():
-                    flags = np.zeros(count, dtype=bool)
-                    flags[rows[keep]] = True
-                    following[mask] = np.packbits(flags)
-            done += attributes - parent.bit_length()
-            if progress is not None:
-                progress(done, total)
-        done = sum(math.comb(attributes, s) for s in range(1, size + 1))
-        if progress is not None:
-            progress(done, total)
-        live = following
-    if progress is not None:
-        progress(total, total)
-    if not found_records:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    return np.concatenate(found_records), np.concatenate(found_masks)
+
+    def __init__(self, codes: np.ndarray, single: np.ndarray, max_size: int, progress: Progress | None) -> None:
+        self.count, self.attributes = codes.shape
+        self.index = np.int32 if self.count < 1 << 31 else np.int64
+        self.order = np.argsort(single, kind="stable").astype(self.index)
+        self.shared = int(self.count - single.sum())
+        self.cardinality = [int(codes[:, a].max(initial=0)) + 1 for a in range(self.attributes)]
+        self.columns = [codes[self.order, a].astype(np.min_scalar_type(width)) for a, width in enumerate(self.cardinality)]
+        self.max_size, self.progress = max_size, progress
+        self.total = self.below(self.attributes, 0)
+        self.done = 0
+        self.live: dict[int, np.ndarray] = {}
+        self.records: list[np.ndarray] = []
+        self.masks: list[int] = []
+
+    def below(self, lowest: int, size: int) -> int:
+        """How many subsets the search visits from one of ``size`` attributes whose lowest is ``lowest``, itself included."""
+        return sum(math.comb(lowest, extra) for extra in range(self.max_size - size + 1))
+
+    def run(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every MSU as (class, mask)."""
+        if self.count > self.shared:
+            self.visit(0, 0, np.arange(self.count), np.zeros(self.count, dtype=np.int32), 1)
+        if self.progress is not None:
+            self.progress(self.total, self.total)
+        if not self.records:
+            return np.zeros(0, dtype=self.index), np.zeros(0, dtype=np.int64)
+        records = self.order[np.concatenate(self.records)]
+        masks = np.repeat(np.array(self.masks, dtype=np.int64), [r.size for r in self.records])
+        return records, masks
+
+    def visit(self, mask: int, size: int, rows: np.ndarray, key: np.ndarray, groups: int) -> None:
+        """Search the children ``mask ∪ {b}``, ``b`` below ``mask``'s lowest attribute, of a subset carrying ``rows``."""
+        lowest = (mask & -mask).bit_length() - 1 if mask else self.attributes
+        members = [a for a in range(self.attributes) if mask >> a & 1]
+        full = (1 << self.attributes) - 1
+        for b in range(lowest):
+            child = mask | (1 << b)
+            others = [child ^ (1 << a) for a in members]
+            self.done += 1
+            if all(other in self.live for other in others):
+                self.child(child, size + 1, b, others, rows, key, groups)
+            else:
+                self.done += self.below(b, size + 1) - 1
+            for a, other in zip(members, others):
+                if child >> (a + 1) == full >> (a + 1):
+                    self.live.pop(other, None)
+            if self.progress is not None:
+                self.progress(self.done, self.total)
+
+    def child(self, mask: int, size: int, b: int, others: list[int], rows: np.ndarray, key: np.ndarray,
+              groups: int) -> None:
+        """Count the classes on ``mask`` = parent ∪ {b}: record its MSUs, store and descend with the classes kept."""
+        if others:
+            packed = self.live[others[0]]
+            for other in others[1:]:
+                packed = packed & self.live[other]
+            kept = np.unpackbits(packed, count=self.count).view(bool)[rows]
+            rows, key = rows[kept], key[kept]
+        if rows.size == 0:
+            self.done += self.below(b, size) - 1
+            return
+        width = self.cardinality[b]
+        span = groups * width
+        if span >= 1 << 31:
+            key = key.astype(np.int64)
+        key = key * width + self.columns[b][rows]
+        total = np.bincount(key, minlength=span)
+        shared = int(np.searchsorted(rows, self.shared))
+        if shared:
+            repeated = np.bincount(key[:shared], minlength=span)
+            unique, carried = (total == 1) & (repeated == 0), (total >= 2) & (total > repeated)
+        else:
+            unique, carried = total == 1, total >= 2
+        found = unique[key]
+        if found.any():
+            self.records.append(rows[found].astype(self.index))
+            self.masks.append(mask)
+        if size == self.max_size:
+            return
+        keep = carried[key]
+        if not keep.any():
+            self.done += self.below(b, size) - 1
+            return
+        rows = rows[keep]
+        if mask >> (b + 1) != (1 << self.attributes) - 1 >> (b + 1):
+            flags = np.zeros(self.count, dtype=bool)
+            flags[rows] = True
+            self.live[mask] = np.packbits(flags)
+        if b:
+            code = np.cumsum(carried, dtype=np.int32) - 1
+            self.visit(mask, size, rows, code[key[keep]], int(code[-1]) + 1)
 
 
 def suda2(classes: Classes, max_size: int | None = None, dis_fraction: Fraction = DIS_FRACTION,
@@ -196,8 +228,7 @@ def suda2(classes: Classes, max_size: int | None = None, dis_fraction: Fraction 
     attributes = len(classes.qi)
     limit = attributes if max_size is None else min(max_size, attributes)
     sizes = classes.sizes.astype(np.int64)
-    single = (sizes == 1).astype(float)
-    records, masks = _search(_codes(classes), np.minimum(sizes, 2).astype(float), single, limit, progress)
+    records, masks = _Search(_codes(classes), sizes == 1, limit, progress).run()
     scores = _scores(records, _popcount(masks), attributes, classes.count)
     pairs = int(2 * (sizes == 2).sum())
     return SudaResult(records, masks, scores, _dis(scores, attributes, pairs, dis_fraction), attributes, limit, pairs,
@@ -206,7 +237,7 @@ def suda2(classes: Classes, max_size: int | None = None, dis_fraction: Fraction 
 
 def _popcount(masks: np.ndarray) -> np.ndarray:
     """The number of quasi-identifiers in each mask."""
-    return np.bitwise_count(masks.astype(np.uint64)).astype(np.int64)
+    return np.bitwise_count(masks)
 
 
 def _scores(records: np.ndarray, sizes: np.ndarray, attributes: int, count: int) -> np.ndarray:
@@ -214,11 +245,11 @@ def _scores(records: np.ndarray, sizes: np.ndarray, attributes: int, count: int)
 
     The MSUs of a record are an antichain, so its score is at most ``Σ_k C(M, k)(M - k)! = Σ_k M!/k!``.
     """
-    factorial = [math.factorial(attributes - size) for size in range(attributes + 1)]
     bound = sum(math.factorial(attributes) // math.factorial(k) for k in range(1, attributes + 1))
     dtype: type = np.int64 if bound < 1 << 63 else object
     scores = np.zeros(count, dtype=dtype)
-    np.add.at(scores, records, np.array(factorial, dtype=dtype)[sizes])
+    for size in np.unique(sizes).tolist():
+        scores += np.bincount(records[sizes == size], minlength=count).astype(dtype) * math.factorial(attributes - size)
     return scores
 
 
