@@ -117,6 +117,34 @@ def test_suda2_finds_exactly_the_minimal_sample_uniques(rows: list[tuple[int, ..
     assert not np.isnan(result.dis).any()
 
 
+@st.composite
+def _tables(draw: st.DrawFn) -> list[tuple[int, ...]]:
+    """Small tables of 1 to 6 columns, values 0..1 to 0..4 per column, records possibly repeated."""
+    widths = draw(st.lists(st.integers(1, 4), min_size=1, max_size=6))
+    row = st.tuples(*[st.integers(0, w) for w in widths])
+    distinct = draw(st.lists(row, min_size=1, max_size=20))
+    return draw(st.lists(st.sampled_from(distinct), min_size=1, max_size=30))
+
+
+@settings(max_examples=80, deadline=None)
+@given(_tables(), st.integers(1, 6))
+def test_suda2_scores_equal_brute_force_enumeration(rows: list[tuple[int, ...]], max_size: int) -> None:
+    """Each record's SUDA score is Σ (M - |m|)! over its MSUs of at most max_size values, enumerated by brute force."""
+    width = len(rows[0])
+    columns = [f"q{i}" for i in range(width)]
+    classes, _ = count_tables(pd.DataFrame(rows, columns=columns), columns, [])
+    result = suda2(classes, max_size)
+    brute = _brute_msus(rows)
+    keys = {tuple(int(v) for v in classes.keys.iloc[c]): c for c in range(classes.count)}
+    expected = [0] * classes.count
+    for index, mask in brute:
+        if bin(mask).count("1") <= max_size:
+            expected[keys[rows[index]]] += math.factorial(width - bin(mask).count("1"))
+    assert result.scores.tolist() == expected
+    assert result.msu_sizes.tolist() == [bin(m).count("1") for m in result.msu_masks.tolist()]
+    assert not np.isnan(result.dis).any()
+
+
 def test_suda_scores_on_a_worked_example() -> None:
     """(c,x,3) is unique on c and on 3: two MSUs of size 1, score 2·(3-1)! = 4; (a,x,1) has {a,x} and {x,1}: 1!+1! = 2."""
     frame = pd.DataFrame({"a": list("aabbc"), "b": list("xyxyx"), "c": list("11223")})

@@ -3,16 +3,23 @@
 A *minimal sample unique* (MSU) of a record is a set of its quasi-identifier values that
 no other record shares, while every proper subset is shared with another record. Only
 records unique in the release (classes of size 1) have MSUs, and a class of size ≥ 2
-counts the same whether it has 2 records or more; so the search runs on the classes,
-each counted at most twice.
+makes every group it falls in shared, whatever its size; so the search runs on the
+classes.
 
-The search visits the subsets of the quasi-identifiers depth first, each subset ``S``
-reached from ``S`` minus its last attribute, carrying only the classes that are not yet
-unique on ``S`` and that share their ``S``-values with a record unique in the release:
-a class unique on ``S`` is unique on every superset and leaves the branch, and a group
-with no such record cannot yield an MSU (Manning, Haglin & Keane 2008: uniques leave
-the search, and only groups holding a candidate are refined). Every set where a record
-becomes unique is a candidate; the MSUs are the candidates without a candidate subset.
+A set ``S`` is an MSU of a record exactly when the record is unique on ``S`` and not on
+any ``S`` minus one value (uniqueness only grows with ``S``). The search visits the
+subsets of the quasi-identifiers, each after all of its own subsets, and counts on ``S``
+only the classes *live* on every ``S`` minus one attribute: a class live on ``T`` is not
+unique on ``T`` nor on any subset of it, and shares its ``T``-values with a record unique
+in the release. This loses nothing: a class unique on a subset of ``S`` shares its
+``S``-values with no other, and a group of classes without a record unique in the
+release holds no MSU nor shares values with one; so a record counted alone on ``S`` is
+unique on ``S`` with every proper subset shared, an MSU, and each MSU is found once, on
+its own set, with no candidate to filter afterwards (Manning, Haglin & Keane 2008:
+records unique on a subset leave the search, a set is an MSU when its subsets one
+smaller are not unique, and only groups holding a candidate are refined). The counting
+is columnar: each subset's group codes come from its parent's with one more column, and
+its groups are counted with ``numpy.bincount``.
 
 Scores, as sdcMicro's ``suda2`` (``original_scores = TRUE``) and Elliot et al. (2002):
 a record's SUDA score is ``Σ (M - |m|)!`` over its MSUs ``m`` (``M`` quasi-identifiers);
@@ -247,7 +254,7 @@ def _scores(records: np.ndarray, sizes: np.ndarray, attributes: int, count: int)
     """
     bound = sum(math.factorial(attributes) // math.factorial(k) for k in range(1, attributes + 1))
     dtype: type = np.int64 if bound < 1 << 63 else object
-    scores = np.zeros(count, dtype=dtype)
+    scores: np.ndarray = np.zeros(count, dtype=dtype)
     for size in np.unique(sizes).tolist():
         scores += np.bincount(records[sizes == size], minlength=count).astype(dtype) * math.factorial(attributes - size)
     return scores
