@@ -31,6 +31,7 @@ from verifier.policy import parse_policy
 from verifier.risk.histogram import SizeHistogram, sampling, size_histogram
 from verifier.risk.individual import individual_risks, uniform_weights
 from verifier.risk.population import estimate
+from verifier.risk import suda
 from verifier.risk.suda import suda2
 
 DATA = Path(__file__).parent / "data" / "arx_adult_class_sizes.csv"
@@ -143,6 +144,20 @@ def test_suda2_scores_equal_brute_force_enumeration(rows: list[tuple[int, ...]],
     assert result.scores.tolist() == expected
     assert result.msu_sizes.tolist() == [bin(m).count("1") for m in result.msu_masks.tolist()]
     assert not np.isnan(result.dis).any()
+
+
+@pytest.mark.parametrize("sparse", [1 << 16, -(1 << 20)])
+def test_suda2_on_columns_of_many_values(sparse: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Group codes past 4·classes + SPARSE_GROUPS are renumbered densely (with -2^20, at every subset): the MSUs are
+    still exactly brute force's."""
+    monkeypatch.setattr(suda, "SPARSE_GROUPS", sparse)
+    rng = np.random.default_rng(7)
+    rows = [tuple(int(v) for v in row) for row in rng.integers(0, [400, 40, 3], size=(300, 3))]
+    classes, _ = count_tables(pd.DataFrame(rows, columns=list("abc")).astype(str), list("abc"), [])
+    result = suda2(classes)
+    keys = {tuple(int(v) for v in classes.keys.iloc[c]): c for c in range(classes.count)}
+    assert set(zip(result.msu_records.tolist(), result.msu_masks.tolist())) == {
+        (keys[rows[i]], m) for i, m in _brute_msus(rows)}
 
 
 def test_suda_scores_on_a_worked_example() -> None:

@@ -53,6 +53,9 @@ DIS_FRACTION = Fraction(1, 100)
 
 Progress = Callable[[int, int], None]
 
+SPARSE_GROUPS = 1 << 16
+"""Group codes run up to ``4·classes + SPARSE_GROUPS`` before they are renumbered densely (by hashing)."""
+
 
 @dataclass(frozen=True)
 class SudaResult:
@@ -140,7 +143,7 @@ class _Search:
     def run(self) -> tuple[np.ndarray, np.ndarray]:
         """Every MSU as (class, mask)."""
         if self.count > self.shared:
-            self.visit(0, 0, np.arange(self.count), np.zeros(self.count, dtype=np.int32), 1)
+            self.visit(0, 0, np.packbits(np.ones(self.count, dtype=bool)), np.zeros(self.count, dtype=np.int64), 1)
         if self.progress is not None:
             self.progress(self.total, self.total)
         if not self.records:
@@ -149,8 +152,8 @@ class _Search:
         masks = np.repeat(np.array(self.masks, dtype=np.int64), [r.size for r in self.records])
         return records, masks
 
-    def visit(self, mask: int, size: int, rows: np.ndarray, key: np.ndarray, groups: int) -> None:
-        """Search the children ``mask ∪ {b}``, ``b`` below ``mask``'s lowest attribute, of a subset carrying ``rows``."""
+    def visit(self, mask: int, size: int, carried: np.ndarray, key: np.ndarray, groups: int) -> None:
+        """Search the children ``mask ∪ {b}``, ``b`` below ``mask``'s lowest attribute, of a subset carrying ``carried``."""
         lowest = (mask & -mask).bit_length() - 1 if mask else self.attributes
         members = [a for a in range(self.attributes) if mask >> a & 1]
         full = (1 << self.attributes) - 1
@@ -159,7 +162,7 @@ class _Search:
             others = [child ^ (1 << a) for a in members]
             self.done += 1
             if all(other in self.live for other in others):
-                self.child(child, size + 1, b, others, rows, key, groups)
+                self.child(child, size + 1, b, others, carried, key, groups)
             else:
                 self.done += self.below(b, size + 1) - 1
             for a, other in zip(members, others):
@@ -168,48 +171,55 @@ class _Search:
             if self.progress is not None:
                 self.progress(self.done, self.total)
 
-    def child(self, mask: int, size: int, b: int, others: list[int], rows: np.ndarray, key: np.ndarray,
+    def child(self, mask: int, size: int, b: int, others: list[int], carried: np.ndarray, key: np.ndarray,
               groups: int) -> None:
-        """Count the classes on ``mask`` = parent ∪ {b}: record its MSUs, store and descend with the classes kept."""
-        if others:
-            packed = self.live[others[0]]
-            for other in others[1:]:
-                packed = packed & self.live[other]
-            kept = np.unpackbits(packed, count=self.count).view(bool)[rows]
-            rows, key = rows[kept], key[kept]
-        if rows.size == 0:
+        """Count the classes on ``mask`` = parent ∪ {b}: record its MSUs, store and descend with the classes kept.
+
+        ``carried`` are the parent's classes as packed bits, ``key`` their codes on the parent
+        (of length the number of classes; meaningless at the classes not carried).
+        """
+        for other in others:
+            carried = carried & self.live[other]
+        if not carried.any():
             self.done += self.below(b, size) - 1
             return
         width = self.cardinality[b]
         span = groups * width
-        if span >= 1 << 31:
-            key = key.astype(np.int64)
-        key = key * width + self.columns[b][rows]
-        total = np.bincount(key, minlength=span)
-        shared = int(np.searchsorted(rows, self.shared))
-        if shared:
-            repeated = np.bincount(key[:shared], minlength=span)
-            unique, carried = (total == 1) & (repeated == 0), (total >= 2) & (total > repeated)
+        key = key - groups
+        key *= width
+        key += self.columns[b]
+        member = np.unpackbits(carried, count=self.count)
+        key *= member
+        key += span
+        if span > 4 * self.count + SPARSE_GROUPS:
+            rows = np.flatnonzero(member)
+            dense, values = pd.factorize(key[rows])
+            span = values.size
+            key = np.full(self.count, span, dtype=np.int64)
+            key[rows] = dense
+        total = np.bincount(key, minlength=span + 1)
+        total[span] = 0
+        if self.shared:
+            repeated = np.bincount(key[:self.shared], minlength=span + 1)
+            unique, kept = (total == 1) & (repeated == 0), (total >= 2) & (total > repeated)
         else:
-            unique, carried = total == 1, total >= 2
-        found = unique[key]
-        if found.any():
-            self.records.append(rows[found].astype(self.index))
+            unique, kept = total == 1, total >= 2
+        status = (unique.view(np.int8) | kept.view(np.int8) << 1).take(key)
+        found = np.flatnonzero(status == 1)
+        if found.size:
+            self.records.append(found.astype(self.index))
             self.masks.append(mask)
         if size == self.max_size:
             return
-        keep = carried[key]
-        if not keep.any():
+        carried = np.packbits(status == 2)
+        if not carried.any():
             self.done += self.below(b, size) - 1
             return
-        rows = rows[keep]
         if mask >> (b + 1) != (1 << self.attributes) - 1 >> (b + 1):
-            flags = np.zeros(self.count, dtype=bool)
-            flags[rows] = True
-            self.live[mask] = np.packbits(flags)
+            self.live[mask] = carried
         if b:
-            code = np.cumsum(carried, dtype=np.int32) - 1
-            self.visit(mask, size, rows, code[key[keep]], int(code[-1]) + 1)
+            code = np.cumsum(kept, dtype=np.int32).astype(np.int64) - 1
+            self.visit(mask, size, carried, code.take(key), int(code[-1]) + 1)
 
 
 def suda2(classes: Classes, max_size: int | None = None, dis_fraction: Fraction = DIS_FRACTION,
