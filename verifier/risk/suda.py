@@ -114,11 +114,12 @@ class _Search:
 
     Subsets are visited in increasing order of their bit masks, a preorder of the tree in
     which ``S``'s parent is ``S`` without its lowest attribute; so every subset of ``S`` is
-    visited before ``S``. The classes carried on ``S`` (sorted positions, those of classes
-    with two or more records first) come with their codes on ``S`` (equal codes ⇔ equal
-    values), dense below the number of groups: a child's codes are its parent's times the
-    new attribute's number of values plus its value. ``live[T]`` holds, as packed bits,
-    the classes carried on a visited ``T`` that a later subset reads; it is dropped after
+    visited before ``S``. The classes carried on ``S`` (packed bits over all classes, those
+    with two or more records first) come with every class's code on ``S`` (equal codes ⇔
+    equal values at the carried classes), dense below the number of groups: a child's codes
+    are its parent's times the new attribute's number of values plus its value, the classes
+    not carried falling into one extra group. ``live[T]`` holds the classes carried on a
+    visited ``T`` that a later subset reads; it is dropped after
     its last reader ``T ∪ {highest attribute not in T}``.
     """
 
