@@ -32,6 +32,7 @@ from verifier.risk.distribution import risk_distribution
 from verifier.risk.histogram import SizeHistogram, sampling, size_histogram
 from verifier.risk.individual import individual_risks, uniform_weights
 from verifier.risk.population import estimate
+from verifier.risk import suda
 from verifier.risk.suda import suda2
 
 DATA = Path(__file__).parent / "data" / "arx_adult_class_sizes.csv"
@@ -142,6 +143,48 @@ def test_suda2_finds_exactly_the_minimal_sample_uniques(rows: list[tuple[int, ..
     expected = {(keys.index(rows[i]), m) for i, m in _brute_msus(rows) if first[rows[i]] == i}
     assert set(zip(result.msu_records.tolist(), result.msu_masks.tolist())) == expected
     assert not np.isnan(result.dis).any()
+
+
+@st.composite
+def _tables(draw: st.DrawFn) -> list[tuple[int, ...]]:
+    """Small tables of 1 to 6 columns, values 0..1 to 0..4 per column, records possibly repeated."""
+    widths = draw(st.lists(st.integers(1, 4), min_size=1, max_size=6))
+    row = st.tuples(*[st.integers(0, w) for w in widths])
+    distinct = draw(st.lists(row, min_size=1, max_size=20))
+    return draw(st.lists(st.sampled_from(distinct), min_size=1, max_size=30))
+
+
+@settings(max_examples=80, deadline=None)
+@given(_tables(), st.integers(1, 6))
+def test_suda2_scores_equal_brute_force_enumeration(rows: list[tuple[int, ...]], max_size: int) -> None:
+    """Each record's SUDA score is Σ (M - |m|)! over its MSUs of at most max_size values, enumerated by brute force."""
+    width = len(rows[0])
+    columns = [f"q{i}" for i in range(width)]
+    classes, _ = count_tables(pd.DataFrame(rows, columns=columns), columns, [])
+    result = suda2(classes, max_size)
+    brute = _brute_msus(rows)
+    keys = {tuple(int(v) for v in classes.keys.iloc[c]): c for c in range(classes.count)}
+    expected = [0] * classes.count
+    for index, mask in brute:
+        if bin(mask).count("1") <= max_size:
+            expected[keys[rows[index]]] += math.factorial(width - bin(mask).count("1"))
+    assert result.scores.tolist() == expected
+    assert result.msu_sizes.tolist() == [bin(m).count("1") for m in result.msu_masks.tolist()]
+    assert not np.isnan(result.dis).any()
+
+
+@pytest.mark.parametrize("sparse", [1 << 16, -(1 << 20)])
+def test_suda2_on_columns_of_many_values(sparse: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Group codes past 4·classes + SPARSE_GROUPS are renumbered densely (with -2^20, at every subset): the MSUs are
+    still exactly brute force's."""
+    monkeypatch.setattr(suda, "SPARSE_GROUPS", sparse)
+    rng = np.random.default_rng(7)
+    rows = [tuple(int(v) for v in row) for row in rng.integers(0, [400, 40, 3], size=(300, 3))]
+    classes, _ = count_tables(pd.DataFrame(rows, columns=list("abc")).astype(str), list("abc"), [])
+    result = suda2(classes)
+    keys = {tuple(int(v) for v in classes.keys.iloc[c]): c for c in range(classes.count)}
+    assert set(zip(result.msu_records.tolist(), result.msu_masks.tolist())) == {
+        (keys[rows[i]], m) for i, m in _brute_msus(rows)}
 
 
 def test_suda_scores_on_a_worked_example() -> None:

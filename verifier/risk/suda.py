@@ -3,16 +3,23 @@
 A *minimal sample unique* (MSU) of a record is a set of its quasi-identifier values that
 no other record shares, while every proper subset is shared with another record. Only
 records unique in the release (classes of size 1) have MSUs, and a class of size ≥ 2
-counts the same whether it has 2 records or more; so the search runs on the classes,
-each counted at most twice.
+makes every group it falls in shared, whatever its size; so the search runs on the
+classes.
 
-The search visits the subsets of the quasi-identifiers depth first, each subset ``S``
-reached from ``S`` minus its last attribute, carrying only the classes that are not yet
-unique on ``S`` and that share their ``S``-values with a record unique in the release:
-a class unique on ``S`` is unique on every superset and leaves the branch, and a group
-with no such record cannot yield an MSU (Manning, Haglin & Keane 2008: uniques leave
-the search, and only groups holding a candidate are refined). Every set where a record
-becomes unique is a candidate; the MSUs are the candidates without a candidate subset.
+A set ``S`` is an MSU of a record exactly when the record is unique on ``S`` and not on
+any ``S`` minus one value (uniqueness only grows with ``S``). The search visits the
+subsets of the quasi-identifiers, each after all of its own subsets, and counts on ``S``
+only the classes *live* on every ``S`` minus one attribute: a class live on ``T`` is not
+unique on ``T`` nor on any subset of it, and shares its ``T``-values with a record unique
+in the release. This loses nothing: a class unique on a subset of ``S`` shares its
+``S``-values with no other, and a group of classes without a record unique in the
+release holds no MSU nor shares values with one; so a record counted alone on ``S`` is
+unique on ``S`` with every proper subset shared, an MSU, and each MSU is found once, on
+its own set, with no candidate to filter afterwards (Manning, Haglin & Keane 2008:
+records unique on a subset leave the search, a set is an MSU when its subsets one
+smaller are not unique, and only groups holding a candidate are refined). The counting
+is columnar: each subset's group codes come from its parent's with one more column, and
+its groups are counted with ``numpy.bincount``.
 
 Scores, as sdcMicro's ``suda2`` (``original_scores = TRUE``) and Elliot et al. (2002):
 a record's SUDA score is ``Σ (M - |m|)!`` over its MSUs ``m`` (``M`` quasi-identifiers);
@@ -45,6 +52,9 @@ DIS_FRACTION = Fraction(1, 100)
 """sdcMicro's default ``DisFraction`` (the sampling fraction DIS-SUDA assumes)."""
 
 Progress = Callable[[int, int], None]
+
+SPARSE_GROUPS = 1 << 16
+"""Group codes run up to ``4·classes + SPARSE_GROUPS`` before they are renumbered densely (by hashing)."""
 
 
 @dataclass(frozen=True)
@@ -82,7 +92,7 @@ class SudaResult:
     @property
     def msu_sizes(self) -> np.ndarray:
         """The size of each MSU."""
-        return np.array([bin(int(m)).count("1") for m in self.msu_masks], dtype=np.int64)
+        return _popcount(self.msu_masks).astype(np.int64)
 
     def special_uniques(self) -> int:
         """Records with an MSU smaller than the full set of quasi-identifiers."""
@@ -99,62 +109,118 @@ def _codes(classes: Classes) -> np.ndarray:
     return np.stack(columns, axis=1).astype(np.int64) if columns else np.zeros((classes.count, 0), dtype=np.int64)
 
 
-def _dense(values: np.ndarray) -> np.ndarray:
-    codes, _ = pd.factorize(values)
-    return codes.astype(np.int64)
+class _Search:
+    """The depth-first search over the subsets of the quasi-identifiers (see the module docstring).
 
+    Subsets are visited in increasing order of their bit masks, a preorder of the tree in
+    which ``S``'s parent is ``S`` without its lowest attribute; so every subset of ``S`` is
+    visited before ``S``. The classes carried on ``S`` (packed bits over all classes, those
+    with two or more records first) come with every class's code on ``S`` (equal codes ⇔
+    equal values at the carried classes), dense below the number of groups: a child's codes
+    are its parent's times the new attribute's number of values plus its value, the classes
+    not carried falling into one extra group. ``live[T]`` holds the classes carried on a
+    visited ``T`` that a later subset reads; it is dropped after
+    its last reader ``T ∪ {highest attribute not in T}``.
+    """
 
-def _candidates(codes: np.ndarray, weight: np.ndarray, single: np.ndarray, max_size: int,
-                progress: Progress | None) -> tuple[np.ndarray, np.ndarray]:
-    """Every (class, subset) where a unique record becomes unique, depth first (see the module docstring)."""
-    attributes = codes.shape[1]
-    found_records: list[np.ndarray] = []
-    found_masks: list[np.ndarray] = []
+    def __init__(self, codes: np.ndarray, single: np.ndarray, max_size: int, progress: Progress | None) -> None:
+        self.count, self.attributes = codes.shape
+        self.index = np.int32 if self.count < 1 << 31 else np.int64
+        self.order = np.argsort(single, kind="stable").astype(self.index)
+        self.shared = int(self.count - single.sum())
+        self.cardinality = [int(codes[:, a].max(initial=0)) + 1 for a in range(self.attributes)]
+        self.columns = [codes[self.order, a].astype(np.min_scalar_type(width)) for a, width in enumerate(self.cardinality)]
+        self.max_size, self.progress = max_size, progress
+        self.total = self.below(self.attributes, 0)
+        self.done = 0
+        self.live: dict[int, np.ndarray] = {}
+        self.records: list[np.ndarray] = []
+        self.masks: list[int] = []
 
-    def visit(mask: int, last: int, depth: int, rows: np.ndarray, group: np.ndarray) -> None:
-        if depth >= max_size:
+    def below(self, lowest: int, size: int) -> int:
+        """How many subsets the search visits from one of ``size`` attributes whose lowest is ``lowest``, itself included."""
+        return sum(math.comb(lowest, extra) for extra in range(self.max_size - size + 1))
+
+    def run(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every MSU as (class, mask)."""
+        if self.count > self.shared:
+            self.visit(0, 0, np.packbits(np.ones(self.count, dtype=bool)), np.zeros(self.count, dtype=np.int64), 1)
+        if self.progress is not None:
+            self.progress(self.total, self.total)
+        if not self.records:
+            return np.zeros(0, dtype=self.index), np.zeros(0, dtype=np.int64)
+        records = self.order[np.concatenate(self.records)]
+        masks = np.repeat(np.array(self.masks, dtype=np.int64), [r.size for r in self.records])
+        return records, masks
+
+    def visit(self, mask: int, size: int, carried: np.ndarray, key: np.ndarray, groups: int) -> None:
+        """Search the children ``mask ∪ {b}``, ``b`` below ``mask``'s lowest attribute, of a subset carrying ``carried``."""
+        lowest = (mask & -mask).bit_length() - 1 if mask else self.attributes
+        members = [a for a in range(self.attributes) if mask >> a & 1]
+        full = (1 << self.attributes) - 1
+        for b in range(lowest):
+            child = mask | (1 << b)
+            others = [child ^ (1 << a) for a in members]
+            self.done += 1
+            if all(other in self.live for other in others):
+                self.child(child, size + 1, b, others, carried, key, groups)
+            else:
+                self.done += self.below(b, size + 1) - 1
+            for a, other in zip(members, others):
+                if child >> (a + 1) == full >> (a + 1):
+                    self.live.pop(other, None)
+            if self.progress is not None:
+                self.progress(self.done, self.total)
+
+    def child(self, mask: int, size: int, b: int, others: list[int], carried: np.ndarray, key: np.ndarray,
+              groups: int) -> None:
+        """Count the classes on ``mask`` = parent ∪ {b}: record its MSUs, store and descend with the classes kept.
+
+        ``carried`` are the parent's classes as packed bits, ``key`` their codes on the parent
+        (of length the number of classes; meaningless at the classes not carried).
+        """
+        for other in others:
+            carried = carried & self.live[other]
+        if not carried.any():
+            self.done += self.below(b, size) - 1
             return
-        for attribute in range(last + 1, attributes):
-            key = _dense(group * (int(codes[:, attribute].max()) + 1) + codes[rows, attribute])
-            counts = np.bincount(key, weights=weight[rows])
-            unique = counts[key] == 1
-            child = mask | (1 << attribute)
-            if unique.any():
-                found_records.append(rows[unique])
-                found_masks.append(np.full(int(unique.sum()), child, dtype=np.int64))
-            keep = ~unique
-            holds = np.bincount(key[keep], weights=single[rows[keep]], minlength=key.max(initial=-1) + 1) > 0
-            keep &= holds[key]
-            if keep.any():
-                visit(child, attribute, depth + 1, rows[keep], _dense(key[keep]))
-            if progress is not None and depth == 0:
-                progress(attribute + 1, attributes)
-
-    rows = np.arange(codes.shape[0])
-    if single.any() and attributes:
-        visit(0, -1, 0, rows, np.zeros(rows.size, dtype=np.int64))
-    if not found_records:
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    return np.concatenate(found_records), np.concatenate(found_masks)
-
-
-def _minimal(records: np.ndarray, masks: np.ndarray) -> np.ndarray:
-    """Which candidates are MSUs: those with no other candidate of the same record as a proper subset."""
-    order = np.lexsort((masks, records))
-    records, masks = records[order], masks[order]
-    keep = np.ones(records.size, dtype=bool)
-    starts = np.flatnonzero(np.r_[True, records[1:] != records[:-1]])
-    ends = np.r_[starts[1:], records.size]
-    for start, end in zip(starts.tolist(), ends.tolist()):
-        if end - start == 1:
-            continue
-        own = masks[start:end].tolist()
-        for i, m in enumerate(own):
-            if any(o != m and (o & m) == o for o in own):
-                keep[start + i] = False
-    result = np.zeros(records.size, dtype=bool)
-    result[order] = keep
-    return result
+        width = self.cardinality[b]
+        span = groups * width
+        key = key - groups
+        key *= width
+        key += self.columns[b]
+        member = np.unpackbits(carried, count=self.count)
+        key *= member
+        key += span
+        if span > 4 * self.count + SPARSE_GROUPS:
+            rows = np.flatnonzero(member)
+            dense, values = pd.factorize(key[rows])
+            span = values.size
+            key = np.full(self.count, span, dtype=np.int64)
+            key[rows] = dense
+        total = np.bincount(key, minlength=span + 1)
+        total[span] = 0
+        if self.shared:
+            repeated = np.bincount(key[:self.shared], minlength=span + 1)
+            unique, kept = (total == 1) & (repeated == 0), (total >= 2) & (total > repeated)
+        else:
+            unique, kept = total == 1, total >= 2
+        status = (unique.view(np.int8) | kept.view(np.int8) << 1).take(key)
+        found = np.flatnonzero(status == 1)
+        if found.size:
+            self.records.append(found.astype(self.index))
+            self.masks.append(mask)
+        if size == self.max_size:
+            return
+        carried = np.packbits(status == 2)
+        if not carried.any():
+            self.done += self.below(b, size) - 1
+            return
+        if mask >> (b + 1) != (1 << self.attributes) - 1 >> (b + 1):
+            self.live[mask] = carried
+        if b:
+            code = np.cumsum(kept, dtype=np.int32).astype(np.int64) - 1
+            self.visit(mask, size, carried, code.take(key), int(code[-1]) + 1)
 
 
 def suda2(classes: Classes, max_size: int | None = None, dis_fraction: Fraction = DIS_FRACTION,
@@ -170,7 +236,8 @@ def suda2(classes: Classes, max_size: int | None = None, dis_fraction: Fraction 
     dis_fraction
         ``d`` of DIS-SUDA, in (0, 1).
     progress
-        Called as ``progress(done, total)`` after each first attribute of the search.
+        Called as ``progress(done, total)`` as the subsets of the quasi-identifiers are searched
+        (``total`` subsets up to ``max_size`` values; pruned subsets count as done).
 
     References
     ----------
@@ -179,27 +246,39 @@ def suda2(classes: Classes, max_size: int | None = None, dis_fraction: Fraction 
     attributes = len(classes.qi)
     limit = attributes if max_size is None else min(max_size, attributes)
     sizes = classes.sizes.astype(np.int64)
-    single = (sizes == 1).astype(float)
-    records, masks = _candidates(_codes(classes), np.minimum(sizes, 2).astype(float), single, limit, progress)
-    minimal = _minimal(records, masks)
-    records, masks = records[minimal], masks[minimal]
-    msu_sizes = np.array([bin(int(m)).count("1") for m in masks], dtype=np.int64)
-    factorial = np.array([math.factorial(attributes - s) for s in range(attributes + 1)], dtype=object)
-    scores = np.zeros(classes.count, dtype=object)
-    np.add.at(scores, records, factorial[msu_sizes] if msu_sizes.size else np.zeros(0, dtype=object))
+    records, masks = _Search(_codes(classes), sizes == 1, limit, progress).run()
+    scores = _scores(records, _popcount(masks), attributes, classes.count)
     pairs = int(2 * (sizes == 2).sum())
     return SudaResult(records, masks, scores, _dis(scores, attributes, pairs, dis_fraction), attributes, limit, pairs,
                       dis_fraction)
 
 
+def _popcount(masks: np.ndarray) -> np.ndarray:
+    """The number of quasi-identifiers in each mask."""
+    return np.bitwise_count(masks)
+
+
+def _scores(records: np.ndarray, sizes: np.ndarray, attributes: int, count: int) -> np.ndarray:
+    """SUDA scores ``Σ (M - |m|)!`` per class, exact: int64 when no sum can reach 2^63, Python integers otherwise.
+
+    The MSUs of a record are an antichain, so its score is at most ``Σ_k C(M, k)(M - k)! = Σ_k M!/k!``.
+    """
+    bound = sum(math.factorial(attributes) // math.factorial(k) for k in range(1, attributes + 1))
+    dtype: type = np.int64 if bound < 1 << 63 else object
+    scores: np.ndarray = np.zeros(count, dtype=dtype)
+    for size in np.unique(sizes).tolist():
+        scores += np.bincount(records[sizes == size], minlength=count).astype(dtype) * math.factorial(attributes - size)
+    return scores
+
+
 def _dis(scores: np.ndarray, attributes: int, pairs: int, fraction: Fraction) -> np.ndarray:
     """DIS-SUDA per class (float64): 0 without a score, 1 when no class has exactly two records."""
-    positive = np.array([int(s) > 0 for s in scores], dtype=bool)
+    positive = (scores > 0).astype(bool)
     dis = np.zeros(scores.size, dtype=float)
     if not positive.any():
         return dis
     q = 1 + (8 - attributes) / 20
-    powered = np.array([float(int(s)) ** q for s in scores[positive]])
+    powered = scores[positive].astype(float) ** q
     adjust = float((1 / powered).sum())
     d = float(fraction)
     dis[positive] = 1 / (1 + pairs * (1 - d) / (d * powered * adjust))
