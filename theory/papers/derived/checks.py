@@ -431,6 +431,8 @@ CHECKS: dict[str, Callable[[], CheckResult]] = {
         [{"a": 1, "b": 1}, {"a": 1, "b": 1, "c": 1}]),
     "privcert:recursive_to_alpha": _recursive_to_alpha,
     "privcert:k_risk": _k_risk,
+    **{f"privcert:{short}_not_{target}": partial(_deterministic_family, key, target)
+       for short, key in (("k", "k_anonymity"), ("emd", "t_closeness_equal")) for target in ("dp", "ldp")},
     "privcert:distinct_to_k": lambda: check_bound(
         "privcert:distinct_to_k", "argument: a class holding l distinct values holds at least l records",
         [{"a": 1, "b": 1}, {"a": 1, "b": 1, "c": 1}]),
@@ -441,8 +443,6 @@ CHECKS: dict[str, Callable[[], CheckResult]] = {
     "privcert:dp_not_mult": _dp_not_mult,
     "privcert:classwise_dp_not_mult": _classwise_dp_not_mult,
     "privcert:kt_not_mult_below": _kt_not_mult_below,
-    **{f"privcert:{short}_not_{target}": partial(_deterministic_family, key, target)
-       for short, key in (("k", "k_anonymity"), ("emd", "t_closeness_equal")) for target in ("dp", "ldp")},
     "privcert:deterministic_not_ldp": _deterministic_ldp,
     "privcert:deterministic_dp": _deterministic_dp,
 }
