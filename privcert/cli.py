@@ -47,7 +47,7 @@ from privcert.options import (
     ViolationsOption,
 )
 from privcert.files import SCHEMA_VERSION, write_json
-from privcert.options import assignments, split_names
+from privcert.options import assignments, hierarchy_options, split_names
 from privcert.reporting import BAD_INPUT, FAILED, INTERNAL, INTERRUPTED, make_console, reporting_errors
 from privcert.theory_cli import app as theory_app
 from privcert.utility_cli import utility_command
@@ -275,7 +275,6 @@ def measure_command(
     from privcert.output import print_report
     from privcert.randomized_cli import mechanism_choice, parse_ks, print_randomized
     from privcert.files import check_outputs
-    from verifier.hierarchy import load_hierarchy
 
     with reporting_errors():
         check_outputs({"--json": (json_out, "json")}, {"release": data, "mechanism": mechanism,
@@ -284,7 +283,7 @@ def measure_command(
         names = tuple(spec.columns[0] for spec in specs if len(spec.columns) == 1)
         if not names and (not risk or mechanism is not None):
             raise PolicyError("--sensitive: expected sensitive columns (or --risk to measure the risk models alone)")
-        hierarchies = assignments(hierarchy or [], "--hierarchy", names, lambda text, _: load_hierarchy(text))
+        hierarchies = hierarchy_options(hierarchy, names)
         ls = parse_ks(",".join(l), "--l") if l else (2,)
         columns = split_names(qi, "--qi")
         inputs = _risk_inputs(risk, sampling_fraction, population, population_table, weights, columns)
@@ -302,13 +301,12 @@ def measure_command(
 def _utility_inputs(original: Path | None, key: str | None, hierarchy: list[str] | None, mark: str,
                     qi: tuple[str, ...]) -> dict[str, Hierarchy]:
     """The quasi-identifiers' hierarchies of ``audit --original`` (``--key``, ``--hierarchy``, ``--suppressed`` need it)."""
-    from verifier.hierarchy import load_hierarchy
 
     given = {"--key": key, "--hierarchy": hierarchy, "--suppressed": None if mark == "*" else mark}
     named = [option for option, value in given.items() if value]
     if named and original is None:
         raise PolicyError(f"{named[0]}: expected --original with it (it says how the utility models read the original)")
-    return assignments(hierarchy or [], "--hierarchy", qi, lambda text, _: load_hierarchy(text))
+    return hierarchy_options(hierarchy, qi)
 
 
 def _risk_inputs(risk: bool, fraction: str | None, population: int | None, table: Path | None, weights: str | None,

@@ -35,13 +35,12 @@ def compare_command(
     """Compare candidate releases of one original: k, prosecutor risk and every utility model, one row each."""
     from privcert.api import compare
     from privcert.files import SCHEMA_VERSION, check_outputs, write_json, write_output
-    from privcert.options import assignments, split_names
+    from privcert.options import hierarchy_options, split_names
     from privcert.output import print_rows
     from privcert.reporting import make_console, reporting_errors
     from reports.comparison import comparison_rows, render_comparison
     from verifier.errors import PolicyError
     from verifier.escape import safe
-    from verifier.hierarchy import load_hierarchy
 
     with reporting_errors():
         if len(releases) < 2:
@@ -50,7 +49,7 @@ def compare_command(
         check_outputs({"--json": (json_out, "json"), "--html": (html, "html")},
                       {"original": original, **{f"release {i}": r for i, r in enumerate(releases, start=1)}})
         columns = split_names(qi, "--qi")
-        hierarchies = assignments(hierarchy or [], "--hierarchy", columns, lambda text, _: load_hierarchy(text))
+        hierarchies = hierarchy_options(hierarchy, columns)
         comparison = compare(original, releases, columns, hierarchies=hierarchies, key=key, suppressed=suppressed,
                              encoding=encoding)
         if html is not None and metric not in comparison.metrics:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
@@ -12,10 +12,13 @@ from verifier.errors import PolicyError
 
 T = TypeVar("T")
 
+if TYPE_CHECKING:
+    from verifier.hierarchy import Hierarchy
+
 __all__ = ["JsonOption", "EncodingOption", "MechanismOption", "KOption", "ModeOption", "SignOption",
            "CertificateOption", "ViolationsOption", "EmbedCountsOption",
            "HtmlOption", "PdfOption", "EngineOption", "MasterOption", "QuietOption", "QiHierarchyOption",
-           "RecordKeyOption", "SuppressedOption", "OriginalOption", "split_names", "assignments"]
+           "RecordKeyOption", "SuppressedOption", "OriginalOption", "split_names", "assignments", "hierarchy_options"]
 
 JsonOption = Annotated[str | None, typer.Option(
     "--json", metavar="FILE|-", help="Write the results as JSON to this file (written atomically), or '-' for stdout only.")]
@@ -74,3 +77,10 @@ def assignments(values: list[str], option: str, names: tuple[str, ...], parse: C
             raise PolicyError(f"{option} {value!r}: expected one of the columns {list(names)}, found {name!r}")
         out[name] = parse(rest.strip(), f"{option} {name}")
     return out
+
+
+def hierarchy_options(values: list[str] | None, names: tuple[str, ...]) -> dict[str, Hierarchy]:
+    """Repeated ``--hierarchy NAME=FILE`` options: each named column's hierarchy, read from its file."""
+    from verifier.hierarchy import load_hierarchy
+
+    return assignments(values or [], "--hierarchy", names, lambda text, _: load_hierarchy(text))

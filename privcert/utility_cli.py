@@ -55,16 +55,15 @@ def utility_command(
     """What a release cost: loss, entropy, precision, discernibility, class size, ambiguity, KL divergence, squared errors."""
     from privcert.api import utility
     from privcert.files import SCHEMA_VERSION, write_json
-    from privcert.options import assignments, split_names
+    from privcert.options import hierarchy_options, split_names
     from privcert.reporting import make_console, reporting_errors
     from privcert.files import check_outputs
-    from verifier.hierarchy import load_hierarchy
 
     with reporting_errors():
         check_outputs({"--json": (json_out, "json")}, {"original": original, "release": release,
                                                        "mechanism": mechanism})
         columns = split_names(qi, "--qi")
-        hierarchies = assignments(hierarchy or [], "--hierarchy", columns, lambda text, _: load_hierarchy(text))
+        hierarchies = hierarchy_options(hierarchy, columns)
         report = utility(original, release, columns, hierarchies=hierarchies, key=key, suppressed=suppressed,
                          mechanism=mechanism, sensitive=sensitive, encoding=encoding)
         if not write_json({"schema_version": SCHEMA_VERSION, **report.to_json()}, json_out):

@@ -1,7 +1,7 @@
 """Average equivalence class size (LeFevre et al. 2006, Sec. 4, C_AVG without its division by k).
 
 ``raw`` is the number of records not suppressed over the number of the release's classes
-(their classes: :func:`verifier.utility.discernibility.release_classes`); a release that
+(their classes: :attr:`verifier.utility.pair.Pair.release_classes`); a release that
 suppresses every record is one class of ``N``. LeFevre et al.'s ``C_AVG`` is ``raw / k``
 for the ``k`` the release was made for.
 
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verifier.utility.discernibility import original_classes, release_classes
 from verifier.utility.figure import Figure, arx_quality
 from verifier.utility.pair import Pair
 
@@ -30,7 +29,7 @@ SOURCE = "LeFevre et al. 2006"
 def aecs(pair: Pair) -> tuple[Figure]:
     """The release's average class size."""
     n = pair.rows
-    classes = release_classes(pair)
+    classes = pair.release_classes
     value = Fraction(n - sum(pair.suppressed), len(classes)) if classes else Fraction(n)
-    least = Fraction(n, len(original_classes(pair)))
+    least = Fraction(n, len(pair.original_classes))
     return (Figure("aecs", None, value, arx_quality(value, least, Fraction(n)), "records"),)

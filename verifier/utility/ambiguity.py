@@ -23,19 +23,14 @@ from fractions import Fraction
 from verifier.utility.figure import Figure, arx_quality
 from verifier.utility.pair import Pair
 
-__all__ = ["ambiguity", "generalization_problem"]
+__all__ = ["ambiguity"]
 
 SOURCE = "Nergiz & Clifton 2007"
 
 
-def generalization_problem(pair: Pair) -> str | None:
-    """Why a model over whole records does not apply (a perturbed column), or ``None``."""
-    return next((problem for column in pair.columns if (problem := column.generalization_problem(pair))), None)
-
-
 def ambiguity(pair: Pair) -> tuple[Figure]:
     """The release's mean ambiguity."""
-    problem = generalization_problem(pair)
+    problem = pair.generalization_problem
     if problem is not None:
         return (Figure("ambiguity", None, None, None, "tuples", f"not applicable: {problem}"),)
     n = pair.rows

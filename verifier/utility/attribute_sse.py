@@ -57,7 +57,7 @@ def attribute_sse(pair: Pair) -> tuple[Figure, ...]:
     """One figure per numerical quasi-identifier (others: not applicable)."""
     figures = []
     for column in pair.columns:
-        numbers = column.numbers()
+        numbers = column.numbers
         if numbers is None:
             figures.append(Figure("attribute_sse", column.name, None, None, "squared units",
                                   "not applicable: the original values are not all numbers"))

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from verifier.utility.figure import Figure, value_json
+from verifier.utility.pair import SUPPRESSED
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -83,7 +84,7 @@ def compare(
     *,
     hierarchies: Mapping[str, Hierarchy] | None = None,
     key: str | None = None,
-    suppressed: str = "*",
+    suppressed: str = SUPPRESSED,
     original_name: str = "original",
 ) -> Comparison:
     """Measure each ``(name, release)`` of ``original``: privacy over ``qi`` and every utility model.

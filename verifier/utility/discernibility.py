@@ -16,30 +16,19 @@ Fraction(9, 1)
 
 from __future__ import annotations
 
-from collections import Counter
 from fractions import Fraction
 
 from verifier.utility.figure import Figure, arx_quality
 from verifier.utility.pair import Pair
 
-__all__ = ["discernibility", "release_classes", "original_classes"]
+__all__ = ["discernibility"]
 
 SOURCE = "Bayardo & Agrawal 2005"
-
-
-def release_classes(pair: Pair) -> Counter[tuple[str | None, ...]]:
-    """The release's classes (released quasi-identifier tuples of the records not suppressed) and their sizes."""
-    return Counter(pair.release_tuple(i) for i in range(pair.rows) if not pair.suppressed[i])
-
-
-def original_classes(pair: Pair) -> Counter[tuple[str, ...]]:
-    """The original's classes (equal original quasi-identifier tuples) and their sizes."""
-    return Counter(zip(*(column.original for column in pair.columns), strict=True))
 
 
 def discernibility(pair: Pair) -> tuple[Figure]:
     """The release's discernibility penalty."""
     n = pair.rows
-    value = Fraction(sum(size * size for size in release_classes(pair).values()) + sum(pair.suppressed) * n)
-    least = Fraction(sum(size * size for size in original_classes(pair).values()))
+    value = Fraction(sum(size * size for size in pair.release_classes.values()) + sum(pair.suppressed) * n)
+    least = Fraction(sum(size * size for size in pair.original_classes.values()))
     return (Figure("discernibility", None, value, arx_quality(value, least, Fraction(n * n)), "records²"),)

@@ -27,8 +27,6 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from verifier.utility.ambiguity import generalization_problem
-from verifier.utility.discernibility import original_classes, release_classes
 from verifier.utility.figure import Figure, arx_quality
 from verifier.utility.non_uniform_entropy import log2
 from verifier.utility.pair import Pair
@@ -40,12 +38,12 @@ SOURCE = "Kifer & Gehrke 2006"
 
 def kl_divergence(pair: Pair) -> tuple[Figure]:
     """The release's KL divergence from the original, in bits."""
-    problem = generalization_problem(pair)
+    problem = pair.generalization_problem
     if problem is not None:
         return (Figure("kl_divergence", None, None, None, "bits", f"not applicable: {problem}"),)
     n, columns = pair.rows, pair.columns
     domain = math.prod(column.domain.size for column in columns)
-    released = release_classes(pair)
+    released = pair.release_classes
     weight = {y: Fraction(size, n * math.prod(c.domain.leaf_count(v) for c, v in zip(columns, y, strict=True)))
               for y, size in released.items()}
     background = Fraction(sum(pair.suppressed), n * domain)
@@ -55,7 +53,7 @@ def kl_divergence(pair: Pair) -> tuple[Figure]:
         for j, value in enumerate(y):
             holders[j].setdefault(value, set()).add(index)
     divergence = most = 0.0
-    for x, count in original_classes(pair).items():
+    for x, count in pair.original_classes.items():
         p = Fraction(count, n)
         candidates: set[int] | None = None
         for j, leaf in enumerate(x):

@@ -36,8 +36,7 @@ SOURCE = "Iyengar 2002"
 def loss(pair: Pair) -> tuple[Figure, ...]:
     """One figure per quasi-identifier, then the release's (over the attributes where it applies)."""
     figures, shares, minima = [], [], []
-    for column in pair.columns:
-        problem = column.generalization_problem(pair)
+    for column, problem in zip(pair.columns, pair.problems, strict=True):
         if problem is not None:
             figures.append(Figure("loss", column.name, None, None, "share of the domain", f"not applicable: {problem}"))
             continue

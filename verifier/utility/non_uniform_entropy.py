@@ -57,8 +57,7 @@ def _bits(column: Column) -> tuple[float, float]:
 def non_uniform_entropy(pair: Pair) -> tuple[Figure, ...]:
     """One figure per quasi-identifier, then the release's (over the attributes where it applies)."""
     figures, losses, maxima = [], [], []
-    for column in pair.columns:
-        problem = column.generalization_problem(pair)
+    for column, problem in zip(pair.columns, pair.problems, strict=True):
         if problem is not None:
             figures.append(Figure("non_uniform_entropy", column.name, None, None, "bits", f"not applicable: {problem}"))
             continue

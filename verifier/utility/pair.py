@@ -23,8 +23,10 @@ when all its quasi-identifier cells are (ARX, ``QualityModel.isSuppressed``).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -130,8 +132,9 @@ class Column:
                         f"neither {value!r} nor a generalization of it in the hierarchy")
         return None
 
+    @cached_property
     def numbers(self) -> tuple[Fraction, ...] | None:
-        """The original values as exact numbers, or ``None`` when one is not a number."""
+        """The original values as exact numbers, or ``None`` when one is not a number (parsed once)."""
         out = []
         for value in self.original:
             number = exact_number(value)
@@ -178,6 +181,27 @@ class Pair:
 
     def release_tuple(self, index: int) -> tuple[str | None, ...]:
         return tuple(column.release[index] for column in self.columns)
+
+    @cached_property
+    def problems(self) -> tuple[str | None, ...]:
+        """Per quasi-identifier, why the generalization models do not apply to it
+        (:meth:`Column.generalization_problem`), or ``None``; each column is read once for every model."""
+        return tuple(column.generalization_problem(self) for column in self.columns)
+
+    @property
+    def generalization_problem(self) -> str | None:
+        """Why a model over whole records does not apply (a perturbed column), or ``None``."""
+        return next((problem for problem in self.problems if problem is not None), None)
+
+    @cached_property
+    def release_classes(self) -> Counter[tuple[str | None, ...]]:
+        """The release's classes (released quasi-identifier tuples of the records not suppressed) and their sizes."""
+        return Counter(self.release_tuple(i) for i in range(self.rows) if not self.suppressed[i])
+
+    @cached_property
+    def original_classes(self) -> Counter[tuple[str, ...]]:
+        """The original's classes (equal original quasi-identifier tuples) and their sizes."""
+        return Counter(zip(*(column.original for column in self.columns), strict=True))
 
 
 def _text(value: Any) -> str | None:

@@ -31,8 +31,7 @@ SOURCE = "Sweeney 2002"
 def precision(pair: Pair) -> tuple[Figure, ...]:
     """One figure per quasi-identifier, then the release's (over the attributes where it applies)."""
     figures = []
-    for column in pair.columns:
-        problem = column.generalization_problem(pair)
+    for column, problem in zip(pair.columns, pair.problems, strict=True):
         if problem is not None:
             figures.append(Figure("precision", column.name, None, None, "share of the height",
                                   f"not applicable: {problem}"))

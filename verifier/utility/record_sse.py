@@ -40,7 +40,7 @@ SOURCE = "Soria-Comas et al. 2015"
 
 def record_sse(pair: Pair) -> tuple[Figure, Figure]:
     """The normalized SSE (``record_sse``) and SSE/SST (``sse_sst``) of the release."""
-    measured = [(column, numbers) for column in pair.columns if (numbers := column.numbers()) is not None]
+    measured = [(column, numbers) for column in pair.columns if (numbers := column.numbers) is not None]
     if not measured:
         note = "not applicable: no quasi-identifier has numbers for original values"
         return (Figure("record_sse", None, None, None, "σ²", note), Figure("sse_sst", None, None, None, "ratio", note))
@@ -54,14 +54,17 @@ def record_sse(pair: Pair) -> tuple[Figure, Figure]:
         variance = sum(((x - mean) ** 2 for x in numbers), Fraction(0)) / n
         low = min(min(numbers), min(lo for lo, _ in spans))
         high = max(max(numbers), max(hi for _, hi in spans))
+        squared = Fraction(0)  # this attribute's Σ_r (x - y)², divided by σ² once
         for r, (x, (lo, hi)) in enumerate(zip(numbers, spans, strict=True)):
             y = (lo + hi) / 2
-            sse += (x - y) ** 2
+            squared += (x - y) ** 2
             sst += (y - mean) ** 2
             if variance:
-                normalized += (x - y) ** 2 / variance
                 distance[r] += float(max((x - lo) ** 2, (x - hi) ** 2) / variance)
                 farthest[r] += float(max((x - low) ** 2, (x - high) ** 2) / variance)
+        sse += squared
+        if variance:
+            normalized += squared / variance
     real = sum(math.sqrt(d) for d in distance)
     worst = sum(math.sqrt(d) for d in farthest)
     ratio = sse / sst if sst else None
