@@ -27,14 +27,26 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from verifier.errors import DataError
+from verifier.errors import DataError, MechanismError
 from verifier.mechanism import Mechanism
 
 __all__ = [
     "ldp_randomized_response",
     "tclo_randomized_response",
     "empirical_frequencies",
+    "MAX_VALUES",
 ]
+
+MAX_VALUES = 1_000
+"""The most values a randomized response is built for: its matrix holds |V|² exact probabilities."""
+
+
+def _check_size(size: int) -> None:
+    if size > MAX_VALUES:
+        raise MechanismError(f"randomized response over {size:,} distinct values: its mechanism is a dense |V|×|V| "
+                             f"matrix of exact probabilities, built for at most {MAX_VALUES:,} values; group the "
+                             "values into fewer categories first")
+
 
 def _probability(value: Fraction | int, name: str) -> Fraction:
     if isinstance(value, (bool, float)) or not isinstance(value, (int, Fraction)):
@@ -64,6 +76,7 @@ def ldp_randomized_response(
     size = len(labels)
     if size == 0:
         raise ValueError("an LDP randomized response needs at least one value, got none")
+    _check_size(size)
     if (keep is None) == (exp_epsilon is None):
         raise ValueError("give exactly one of keep (p_LDP) and exp_epsilon (e^epsilon)")
     if exp_epsilon is not None:
@@ -89,6 +102,7 @@ def tclo_randomized_response(
     >>> tclo_randomized_response(["a", "b"], [Fraction(1, 4), Fraction(3, 4)], Fraction(1, 2)).matrix[0]
     (Fraction(5, 8), Fraction(3, 8))
     """
+    _check_size(len(values))
     p = _probability(keep, "keep (p_t)")
     f = tuple(_probability(value, f"frequency of {label!r}") for label, value in zip(values, frequencies))
     if len(f) != len(values) or sum(f) != 1:

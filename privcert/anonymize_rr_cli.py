@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from verifier.errors import DataError, PolicyError
+from verifier.errors import DataError, MechanismError, PolicyError
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -25,9 +25,6 @@ __all__ = ["rr_command", "write_release", "OriginalData", "ReleaseOut", "Release
 
 OriginalData = Annotated[Path, typer.Argument(metavar="DATA", help="The original data (.csv, .csv.gz, .parquet).")]
 ReleaseOut = Annotated[Path, typer.Option("--out", metavar="FILE", help="The release to write (.csv, .csv.gz, .parquet or .pq).")]
-MAX_VALUES = 1_000
-"""The most distinct values ``anonymize rr`` randomizes (its mechanism file holds |V|² exact entries)."""
-
 ReleaseSeed = Annotated[int, typer.Option("--seed", metavar="N", min=0, help="Seed of the random generator (an integer ≥ 0).")]
 
 
@@ -73,14 +70,13 @@ def rr_command(
         probability = _keep(keep)
         _, uniques = pd.factorize(column, sort=True)
         values = tuple(uniques.tolist())
-        if len(values) > MAX_VALUES:
-            raise PolicyError(f"--sensitive {sensitive}: the column holds {len(values):,} distinct values; randomized "
-                              f"response is written as a dense |V|×|V| matrix of exact probabilities, for at most "
-                              f"{MAX_VALUES:,} values: group the values into fewer categories first")
-        mechanism = (
-            ldp_randomized_response(values, keep=probability) if mode == "uniform"
-            else tclo_randomized_response(values, empirical_frequencies(column, values), probability)
-        )
+        try:
+            mechanism = (
+                ldp_randomized_response(values, keep=probability) if mode == "uniform"
+                else tclo_randomized_response(values, empirical_frequencies(column, values), probability)
+            )
+        except MechanismError as error:
+            raise PolicyError(f"--sensitive {sensitive}: {error}") from error
         return mechanism, mechanism_csv(mechanism), column
 
     write_release(data, sensitive, out, mechanism_out, seed, build, ".mechanism.csv")

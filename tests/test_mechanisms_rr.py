@@ -138,3 +138,13 @@ def test_empirical_frequencies_counts_exactly() -> None:
 def test_bad_inputs(build: object, error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=message):
         build()  # type: ignore[operator]
+
+
+def test_a_randomized_response_wider_than_its_bound_is_refused_before_any_matrix_is_built() -> None:
+    from mechanisms.randomized_response import MAX_VALUES
+
+    with pytest.raises(MechanismError, match="1,001 distinct values"):
+        ldp_randomized_response(MAX_VALUES + 1, keep=Fraction(1, 2))
+    with pytest.raises(MechanismError, match="at most 1,000 values"):
+        tclo_randomized_response(range(MAX_VALUES + 1), [Fraction(1, MAX_VALUES + 1)] * (MAX_VALUES + 1), Fraction(1, 2))
+    assert len(ldp_randomized_response(MAX_VALUES, keep=Fraction(1, 2)).values) == MAX_VALUES
