@@ -21,8 +21,6 @@ app = typer.Typer(help="Reason about privacy definitions: claims, implications, 
 
 
 MAX_N = 8
-WITNESS_MAX_N = 10_000
-"""The most records a witness table may have: it is built and re-measured exactly, record by record."""
 """Largest table searched by Z3 from the command line (the search grows exponentially in N)."""
 
 MAP_FORMATS = (".svg", ".png", ".pdf")
@@ -274,18 +272,17 @@ def witness(
     from verifier.display import exact_text
 
     from theory.answers.explain import level_text
-    from theory.tables.witnesses import NoWitnessError
+    from theory.tables.witnesses import NoWitnessError, WitnessSizeError
     from theory.tables.witnesses import witness as find
 
     _definition(premise)
     _definition(conclusion)
     value = _level(bound, "--bound")
     params = _params(param)
-    if not 1 <= params.get("N", 1) <= WITNESS_MAX_N:
-        _fail(f"--param N={params['N']}: expected 1 ≤ N ≤ {WITNESS_MAX_N:,} (the witness is a table of N records, "
-              "built and re-measured exactly)")
     try:
         found = find(premise, conclusion, value, params=params)
+    except WitnessSizeError as error:
+        _fail(f"--param {error}")
     except NoWitnessError as error:
         _fail(str(error))
     except (OverflowError, sympy.PrecisionExhausted) as error:

@@ -58,6 +58,8 @@ from theory.tables.sizes import size_for
 
 __all__ = [
     "NoWitnessError",
+    "WitnessSizeError",
+    "MAX_N",
     "ImplicationHolds",
     "InadmissibleParameters",
     "WitnessResult",
@@ -74,6 +76,14 @@ __all__ = [
 
 class NoWitnessError(ValueError):
     """No witness family for this pair and these parameters; the message says why."""
+
+
+class WitnessSizeError(NoWitnessError):
+    """``N`` outside the tables a witness can be: it is built and re-measured exactly, record by record."""
+
+
+MAX_N = 10_000
+"""The most records a witness table may have."""
 
 
 class ImplicationHolds(NoWitnessError):
@@ -336,6 +346,9 @@ def witness(
     ratio = target_ratio(conclusion, bound)
     kp, kc = _sizes_of(premise, conclusion, params)
     n = int(params.get("N", max(4, max((v for v in (kp, kc) if v is not None), default=1) + 2, 2 * (kp or 1))))
+    if not 1 <= n <= MAX_N:
+        raise WitnessSizeError(f"N={n}: expected 1 ≤ N ≤ {MAX_N:,} (the witness is a table of N records, built and "
+                               "re-measured exactly)")
     build, args = _family(premise, conclusion, n, kp, kc, ratio, bool(params.get("classwise")))
     table = build(*args)
     found = verify_witness(premise, conclusion, bound, table, params, family=_FAMILY_NAMES[build])
