@@ -422,3 +422,19 @@ def test_every_claim_is_citable_by_author_and_year() -> None:
         year = REFERENCES[item.source.paper].year
         assert item.source.reference is not None and (year is None or str(year) in item.source.reference)
         assert REFERENCES[item.source.paper].key == key
+
+
+def test_every_equation_of_the_catalog_is_the_one_sympy_builds() -> None:
+    """Claims build their equations without sympy deciding them (``theory.claims.claim.equation``).
+
+    Only ε = ∞ (a deterministic release's level) is one sympy would decide (false, ε being a
+    finite symbol); it is meant as written."""
+    decided = [
+        (item.id, str(node))
+        for item in all_claims()
+        for statement in (item.printed, item.corrected, *item.conditions) if statement is not None
+        for node in sympy.preorder_traversal(statement) if isinstance(node, sympy.Eq)
+        if sympy.Eq(node.lhs, node.rhs) != node
+    ]
+    assert decided == [("privcert:deterministic_not_ldp", "Eq(epsilon, oo)"), ("privcert:deterministic_dp", "Eq(epsilon, oo)")]
+    assert sum(isinstance(node, sympy.Eq) for item in all_claims() for node in sympy.preorder_traversal(item.printed)) > 50

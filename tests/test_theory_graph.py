@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from theory.answers.graph import Graph, build_graph
+from theory.answers.graph import Graph, _simplified, _solutions, build_graph
 from theory.definitions import N, UnknownDefinitionError, eps, k
 
 
@@ -147,3 +150,22 @@ def test_one_class_of_every_record_is_answered_not_a_crash() -> None:
         graph.strongest_level("ldp", sympy.Integer(1), "stochastic_t_closeness", {"N": 3, "k": 2})
 
 
+
+
+@given(st.fractions(min_value=Fraction(1, 10**6), max_value=10**6))
+@settings(max_examples=60, deadline=None)
+def test_numbers_left_unsimplified_are_the_ones_sympy_leaves_alone(value: Fraction) -> None:
+    """The query skips ``sympy.simplify`` for a rational and the logarithm of a positive rational: it returns them as is."""
+    q = sympy.Rational(value.numerator, value.denominator)
+    for number in (q, -q, sympy.log(q)):
+        assert _simplified(number) == sympy.simplify(number) == number
+    assert _simplified(sympy.log(2) + sympy.log(3)) == sympy.log(6)
+
+
+def test_a_solution_that_does_not_satisfy_the_equation_is_dropped() -> None:
+    """Every solution kept makes the equation identically true; one that does not is dropped."""
+    x = sympy.Symbol("x")
+    assert _solutions(sympy.Eq(sympy.sqrt(x), -1), x) == ()
+    assert _solutions(sympy.Eq(eps, sympy.log(x)), x) == (sympy.exp(eps),)
+    assert _solutions(sympy.Eq(x**2, 4), x) == (-2, 2)
+    assert _solutions(sympy.Eq(sympy.sin(x), 0), x) == (0, sympy.pi)

@@ -77,3 +77,16 @@ def test_map_command_draws_in_its_own_process(warm_cache: None, tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"{out}\n"
     assert out.read_text(encoding="utf-8").rstrip().endswith("</svg>")
+
+
+def test_the_map_imports_no_module_of_closed_form_levels(warm_cache: None) -> None:
+    """The graph (and so every answer and auditor mode) is drawn without importing ``BOUND_MODULES``."""
+    code = ("import json, sys\n"
+            "from theory.answers.graph import build_graph\n"
+            "from theory.claims.catalog import BOUND_MODULES\n"
+            "from theory.status_cache import cached_statuses\n"
+            "assert build_graph(cached_statuses()).usable()\n"
+            "print(json.dumps(sorted(name for name in BOUND_MODULES if name in sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []

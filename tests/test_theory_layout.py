@@ -11,7 +11,8 @@ import pytest
 
 import theory
 from theory.checks import CHECKS
-from theory.claims.catalog import CLAIM_MODULES
+from theory.claims import catalog
+from theory.claims.catalog import BOUND_MODULES, CLAIM_MODULES
 
 PAPERS = Path(theory.__file__).resolve().parent / "papers"
 MODULES = sorted(info.name for info in pkgutil.walk_packages(theory.__path__, "theory."))
@@ -50,6 +51,24 @@ def test_every_claims_module_of_the_papers_is_in_the_catalog() -> None:
     found = {"theory." + path.relative_to(PAPERS.parent).with_suffix("").as_posix().replace("/", ".")
              for path in PAPERS.rglob("*claims.py")}
     assert found == set(CLAIM_MODULES)
+
+
+def test_the_map_reads_every_arrow_of_the_catalog() -> None:
+    arrows = [item for item in catalog.all_claims() if item.premise is not None and item.conclusion is not None]
+    assert catalog.map_claims() == tuple(arrows)
+    assert BOUND_MODULES < set(CLAIM_MODULES)
+
+
+def test_an_arrow_in_a_module_of_closed_form_levels_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A claims module wrongly listed as stating no implication would hide its arrows from the map."""
+    monkeypatch.setattr(catalog, "BOUND_MODULES", BOUND_MODULES | {"theory.papers.privcert_risk.claims"})
+    catalog._by_id.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="privcert_risk.claims is listed in BOUND_MODULES but relates two "
+                                             "definitions .*privcert:k_to_k_map.*the implication map would not see it"):
+            catalog.all_claims()
+    finally:
+        catalog._by_id.cache_clear()
 
 
 @pytest.mark.parametrize("claims_module", CLAIM_MODULES)

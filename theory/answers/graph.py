@@ -18,15 +18,15 @@ Ekenstedt et al. 2022, Definitions 1-3, Figs. 1-2.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from functools import cache
-from itertools import product
+from functools import cache, cached_property
+from itertools import chain, product
 from typing import Literal, SupportsIndex, SupportsInt, TypedDict
 
 import sympy
 
-from theory.claims.catalog import all_claims, sizes
+from theory.claims.catalog import map_claims, sizes
 from theory.claims.claim import Assumption, CheckResult, Claim
 from theory.definitions import N, definition, k, k0, k1, k_dp, k_t
 from theory.tables.sizes import Role, size_for
@@ -48,6 +48,7 @@ from the query's premise, never through an intermediate size chosen by the searc
 _EDGE_SIZES = (k, k0, k1, k_t, k_dp)
 SIZE_PARAMETERS = ("k", "k_premise", "k_conclusion", "k_t", "k_DP")
 """The size parameters of a query (:mod:`theory.tables.sizes`)."""
+_SIZES_AND_N = frozenset({"N", *SIZE_PARAMETERS})
 GLOBAL_DP = frozenset({"k_eps_dp", "dp"})
 """Definitions whose level is measured over the whole table, unless the query asserts ``dp_within_classes``
 (Ekenstedt et al. 2022, Sec. IV.C: (k,ε)-DP inside each class); then only claims stated in that reading relate them."""
@@ -96,21 +97,26 @@ class Step:
 class Answer:
     """The answer to "does A imply B (under these parameters)?".
 
-    ``holds`` is ``"yes"`` (with the best ``path``, its composed ``f`` and the ``value`` of
-    B's level when A's level was given), ``"no"`` (with the non-implication claims in
-    ``evidence``) or ``"unknown"`` (no path and no non-implication found).
+    ``holds`` is ``"yes"`` (with the best ``path``, its ``composed`` level map and the
+    ``value`` of B's level when A's level was given), ``"no"`` (with the non-implication
+    claims in ``evidence``) or ``"unknown"`` (no path and no non-implication found).
     """
 
     premise: str
     conclusion: str
     holds: Literal["yes", "no", "unknown"]
     path: tuple[Step, ...] = ()
-    f: sympy.Expr | None = None
+    composed: sympy.Expr | None = None
     conditions: tuple[sympy.Basic, ...] = ()
     value: sympy.Expr | None = None
     evidence: tuple[str, ...] = ()
     alternatives: int = 0
     detail: str = ""
+
+    @cached_property
+    def f(self) -> sympy.Expr | None:
+        """The composed level map, simplified (on first use: a caller after the value alone skips it)."""
+        return None if self.composed is None else sympy.simplify(self.composed)
 
 
 class _Provenance(TypedDict):
@@ -123,9 +129,32 @@ class _Provenance(TypedDict):
 
 
 @cache
-def _solutions(condition: sympy.Eq, symbol: sympy.Symbol) -> tuple[sympy.Expr, ...]:
-    """``sympy.solve(condition, symbol)``, once per condition of the map (queries ask the same ones)."""
-    return tuple(sympy.solve(condition, symbol))
+def _solutions(equation: sympy.Eq, symbol: sympy.Symbol) -> tuple[sympy.Expr, ...]:
+    """The solutions of ``equation`` for ``symbol``, once per equation of the map (queries ask the same ones).
+
+    ``sympy.solveset`` first, kept when it gives finitely many solutions and each, put back
+    into ``equation``, makes it identically true (the map's relations are linear or a
+    logarithm); otherwise ``sympy.solve``. ``solve`` checks its solutions numerically, and the
+    check imports ``sympy.physics``, which costs a command answering from the map more than
+    the solves do.
+    """
+    found = sympy.solveset(equation, symbol)
+    if isinstance(found, sympy.FiniteSet) and all(equation.subs(symbol, solution) is sympy.true for solution in found):
+        return tuple(found)
+    return tuple(sympy.solve(equation, symbol, simplify=False))
+
+
+def _simplified(expr: sympy.Expr) -> sympy.Expr:
+    """``sympy.simplify(expr)``, skipped for a number already in simplest form.
+
+    A rational, ±∞ and the logarithm of a positive rational are returned unchanged by
+    ``sympy.simplify`` (a property test holds it to that); the levels of auditor mode are
+    such numbers, and skipping the call skips importing the parts of sympy it loads.
+    """
+    if expr.is_Rational or expr in (sympy.oo, -sympy.oo) or (
+            isinstance(expr, sympy.log) and expr.args[0].is_Rational and expr.args[0].is_positive):
+        return expr
+    return sympy.simplify(expr)
 
 
 def _level_symbol(definition_id: str) -> sympy.Symbol:
@@ -155,29 +184,46 @@ def _edges_of(item: Claim, outcome: CheckResult) -> Iterator[Edge]:
     yield Edge(premise=premise, conclusion=conclusion, f=statement.rhs,
                conditions=item.conditions, premise_size=premise_size, conclusion_size=conclusion_size, **common)
     if item.kind == "equivalence":
-        inverse = sympy.solve(sympy.Eq(statement.lhs, statement.rhs), _level_symbol(premise))
+        inverse = _solutions(sympy.Eq(statement.lhs, statement.rhs), _level_symbol(premise))
         f = inverse[0].subs(statement.lhs, _level_symbol(conclusion))
         yield Edge(premise=conclusion, conclusion=premise, f=f,
                    conditions=item.conditions, premise_size=conclusion_size, conclusion_size=premise_size,
                    reverse=True, **common)
 
 
-def _domain(definition_id: str, size: sympy.Expr | None, records: sympy.Expr) -> list[sympy.Basic]:
+def _domain(definition_id: str, size: sympy.Expr | None, records: sympy.Expr) -> Iterator[sympy.Basic]:
+    """The range of a definition's size among N records, one relation at a time."""
     if size is None:
-        return []
+        return
+    yield sympy.Ge(size, 1)
     if definition_id in SIZED:
-        return [sympy.Ge(size, 1), sympy.Le(size, records - 1)]
-    if definition_id == "multiplicative_t_closeness":
-        return [sympy.Ge(size, 1), sympy.Le(2 * size, records)]
-    return [sympy.Ge(size, 1), sympy.Le(size, records)]
+        yield sympy.Le(size, records - 1)
+    elif definition_id == "multiplicative_t_closeness":
+        yield sympy.Le(2 * size, records)
+    else:
+        yield sympy.Le(size, records)
 
 
 @dataclass(frozen=True)
 class _Path:
+    """A path being searched: where it stands, its steps and their pending conditions.
+
+    The composed level map is built only for paths that arrive (:attr:`f`): most paths
+    the search extends never reach the conclusion.
+    """
+
     state: tuple[str, sympy.Expr | None]
-    f: sympy.Expr
+    start: sympy.Symbol
     steps: tuple[Step, ...]
     conditions: tuple[sympy.Basic, ...]
+
+    @cached_property
+    def f(self) -> sympy.Expr:
+        """The level maps of the steps composed (Ekenstedt et al. 2022, Def. 3), in the start's level symbol."""
+        composed: sympy.Expr = self.start
+        for step in self.steps:
+            composed = step.f.subs(_level_symbol(step.premise), composed)
+        return composed
 
 
 class Graph:
@@ -191,7 +237,7 @@ class Graph:
 
     def __init__(self, edges: tuple[Edge, ...]) -> None:
         self.edges = edges
-        self._memo: dict[tuple[object, ...], list[tuple[sympy.Expr | None, sympy.Expr, Step, list[sympy.Basic]]]] = {}
+        self._memo: dict[tuple[object, ...], list[tuple[sympy.Expr | None, Step, list[sympy.Basic]]]] = {}
 
     def usable(self) -> tuple[Edge, ...]:
         """Edges followed by queries."""
@@ -247,11 +293,10 @@ class Graph:
             return self._refusal(premise, conclusion, start, target, records, params, derive)
         value = None if level is None else sympy.nsimplify(sympy.sympify(level), rational=True)
         best = self._best(found, x, value, conclusion)
-        f = sympy.simplify(best.f)
         steps = tuple(self._valued(best.steps, x, value))
         return Answer(
-            premise, conclusion, "yes", steps, f, best.conditions,
-            None if value is None else sympy.simplify(best.f.subs(x, value)),
+            premise, conclusion, "yes", steps, best.f, best.conditions,
+            None if value is None else _simplified(best.f.subs(x, value)),
             alternatives=len(found) - 1,
             detail=" -> ".join(s.claim_id for s in steps),
         )
@@ -365,29 +410,30 @@ class Graph:
 
     def _extend(self, path: _Path, edge: Edge, target: tuple[str, sympy.Expr | None], records: sympy.Expr,
                 params: Mapping[str, object]) -> Iterator[_Path]:
-        for new_size, f, step, pending in self._steps_at(edge, path.state[1], target, records, params):
-            composed = f.subs(_level_symbol(edge.premise), path.f)
-            yield _Path((edge.conclusion, new_size), composed, (*path.steps, step),
+        for new_size, step, pending in self._steps_at(edge, path.state[1], target, records, params):
+            yield _Path((edge.conclusion, new_size), path.start, (*path.steps, step),
                         tuple(dict.fromkeys((*path.conditions, *pending))))
 
     def _steps_at(self, edge: Edge, size: sympy.Expr | None, target: tuple[str, sympy.Expr | None],
                   records: sympy.Expr, params: Mapping[str, object]
-                  ) -> list[tuple[sympy.Expr | None, sympy.Expr, Step, list[sympy.Basic]]]:
-        """The ways ``edge`` can be taken from a state of this ``size``: the conclusion's size, the level
-        map f at these sizes, the step, the conditions left pending. They depend on the edge and the
+                  ) -> list[tuple[sympy.Expr | None, Step, list[sympy.Basic]]]:
+        """The ways ``edge`` can be taken from a state of this ``size``: the conclusion's size, the step
+        (with the level map f at these sizes), the conditions left pending. They depend on the edge and the
         numbers only, not on the path that led here, so each is computed once per query's parameters."""
         chosen = {s for s in (edge.conclusion_size.free_symbols if edge.conclusion_size is not None else ())
                   if s in _EDGE_SIZES and s != edge.premise_size}
         by_target = bool(chosen) and edge.conclusion not in CLASS_BASED  # see _candidates
-        key = (id(edge), size, target if by_target else None, records,
-               tuple(sorted((name, repr(value)) for name, value in params.items())))
+        # what an edge step reads of the query: the smallest class k and the assumptions (the other sizes
+        # only place the start and the target, and N is ``records``), so queries that differ elsewhere share it
+        read = sorted((name, repr(value)) for name, value in params.items() if name == "k" or name not in _SIZES_AND_N)
+        key = (id(edge), size, target if by_target else None, records, tuple(read))
         if key not in self._memo:
             self._memo[key] = list(self._edge_steps(edge, size, target, records, params))
         return self._memo[key]
 
     def _edge_steps(self, edge: Edge, size: sympy.Expr | None, target: tuple[str, sympy.Expr | None],
                     records: sympy.Expr, params: Mapping[str, object]
-                    ) -> Iterator[tuple[sympy.Expr | None, sympy.Expr, Step, list[sympy.Basic]]]:
+                    ) -> Iterator[tuple[sympy.Expr | None, Step, list[sympy.Basic]]]:
         binding: dict[sympy.Basic, sympy.Expr] = {N: records}
         conditions: list[sympy.Basic] = []
         if isinstance(edge.premise_size, sympy.Symbol):
@@ -406,9 +452,9 @@ class Graph:
         for choice in choices:
             full = {**binding, **choice}
             new_size = None if edge.conclusion_size is None else sympy.sympify(edge.conclusion_size).subs(full)
-            pending = self._decide(
-                [*conditions, *(c.subs(full) for c in edge.conditions),
-                 *_domain(edge.conclusion, new_size, records)], params)
+            pending = self._decide(chain(
+                conditions, (c.subs(full) for c in edge.conditions), _domain(edge.conclusion, new_size, records)),
+                params)
             if pending is None:
                 continue
             try:
@@ -417,7 +463,7 @@ class Graph:
                 continue
             if f.has(sympy.zoo, sympy.nan):
                 continue
-            yield new_size, f, Step(edge.claim_id, edge.source, edge.premise, edge.conclusion, size, new_size, f,
+            yield new_size, Step(edge.claim_id, edge.source, edge.premise, edge.conclusion, size, new_size, f,
                                     None), pending
 
     @staticmethod
@@ -432,7 +478,8 @@ class Graph:
         return list(dict.fromkeys(values))
 
     @staticmethod
-    def _decide(conditions: list[sympy.Basic], params: Mapping[str, object]) -> list[sympy.Basic] | None:
+    def _decide(conditions: Iterable[sympy.Basic], params: Mapping[str, object]) -> list[sympy.Basic] | None:
+        """The conditions left undecided, or None at the first one that is false (the rest are not evaluated)."""
         pending = []
         for c in conditions:
             value = c.replace(lambda e: isinstance(e, Assumption),
@@ -465,7 +512,7 @@ class Graph:
     def _valued(steps: tuple[Step, ...], x: sympy.Symbol, value: sympy.Expr | None) -> Iterator[Step]:
         current = value
         for step in steps:
-            current = None if current is None else sympy.simplify(step.f.subs(_level_symbol(step.premise), current))
+            current = None if current is None else _simplified(step.f.subs(_level_symbol(step.premise), current))
             yield Step(step.claim_id, step.source, step.premise, step.conclusion,
                        step.premise_size, step.conclusion_size, step.f, current)
 
@@ -583,9 +630,7 @@ def build_graph(statuses: Mapping[str, CheckResult] | None = None) -> Graph:
 
         statuses = check_all()
     edges: list[Edge] = []
-    for item in all_claims():
-        if item.premise is None or item.conclusion is None:
-            continue
+    for item in map_claims():
         outcome = statuses[item.id]
         edges.extend(_edges_of(item, outcome))
     return Graph(tuple(edges))

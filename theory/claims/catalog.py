@@ -15,7 +15,7 @@ import sympy
 from theory._lookup import lookup
 from theory.claims.claim import Claim
 
-__all__ = ["CLAIM_MODULES", "UnknownClaimError", "all_claims", "claim", "claim_ids", "sizes"]
+__all__ = ["CLAIM_MODULES", "BOUND_MODULES", "UnknownClaimError", "all_claims", "map_claims", "claim", "claim_ids", "sizes"]
 
 
 CLAIM_MODULES: tuple[str, ...] = (
@@ -29,6 +29,17 @@ CLAIM_MODULES: tuple[str, ...] = (
 )
 """The claim modules of :mod:`theory.papers`, one per paper or part of a paper, each with its checks beside it."""
 
+BOUND_MODULES: frozenset[str] = frozenset({
+    "theory.papers.ekenstedt2022.table_claims",
+    "theory.papers.soriacomas2015.claims",
+    "theory.papers.ekenstedt2022.mechanism_claims",
+})
+"""The claim modules that state closed-form levels of constructions only (no premise and conclusion).
+
+The implication map (:func:`map_claims`) does not import them, so a query answered from the
+status cache skips building their expressions. Loading the whole catalog refuses a claim
+with a premise and a conclusion, or a ``SIZES`` entry, in one of them: the map would not see it."""
+
 
 class UnknownClaimError(KeyError):
     """A claim id that is not registered; the message lists the valid ids."""
@@ -37,10 +48,9 @@ class UnknownClaimError(KeyError):
         return str(self.args[0])
 
 
-@cache
-def _by_id() -> dict[str, Claim]:
+def _collect(names: tuple[str, ...]) -> dict[str, Claim]:
     found: dict[str, Claim] = {}
-    for name in CLAIM_MODULES:
+    for name in names:
         for item in importlib.import_module(name).CLAIMS:
             if item.id in found:
                 raise ValueError(f"claim id {item.id!r} is registered twice (second time in {name})")
@@ -48,10 +58,30 @@ def _by_id() -> dict[str, Claim]:
     return found
 
 
+def _map_modules() -> tuple[str, ...]:
+    return tuple(name for name in CLAIM_MODULES if name not in BOUND_MODULES)
+
+
+@cache
+def _by_id() -> dict[str, Claim]:
+    for name in sorted(BOUND_MODULES):
+        module = importlib.import_module(name)
+        arrows = [item.id for item in module.CLAIMS if item.premise is not None and item.conclusion is not None]
+        if arrows or getattr(module, "SIZES", {}):
+            raise ValueError(f"{name} is listed in BOUND_MODULES but relates two definitions "
+                             f"({', '.join(arrows) or 'SIZES'}): the implication map would not see it")
+    return _collect(CLAIM_MODULES)
+
+
+@cache
+def _map_by_id() -> dict[str, Claim]:
+    return _collect(_map_modules())
+
+
 @cache
 def _sizes() -> dict[str, tuple[sympy.Expr | None, sympy.Expr | None]]:
     merged: dict[str, tuple[sympy.Expr | None, sympy.Expr | None]] = {}
-    for name in CLAIM_MODULES:
+    for name in _map_modules():
         merged.update(getattr(importlib.import_module(name), "SIZES", {}))
     return merged
 
@@ -59,6 +89,14 @@ def _sizes() -> dict[str, tuple[sympy.Expr | None, sympy.Expr | None]]:
 def all_claims() -> tuple[Claim, ...]:
     """Every registered claim, in catalog order (the modules of :data:`CLAIM_MODULES`, each in its own order)."""
     return tuple(_by_id().values())
+
+
+def map_claims() -> tuple[Claim, ...]:
+    """The claims that relate two definitions (implications, equivalences, non-implications), in catalog order.
+
+    Only the modules outside :data:`BOUND_MODULES` are imported.
+    """
+    return tuple(item for item in _map_by_id().values() if item.premise is not None and item.conclusion is not None)
 
 
 def claim_ids() -> tuple[str, ...]:
@@ -83,5 +121,6 @@ def sizes(claim_id: str) -> tuple[sympy.Expr | None, sympy.Expr | None]:
     ``None`` for a side whose definition has no size; ``(None, None)`` for claims that
     relate no sized definitions.
     """
-    claim(claim_id)
+    if claim_id not in _map_by_id():
+        claim(claim_id)  # an unknown id raises; a claim of a bound module relates no sizes
     return _sizes().get(claim_id, (None, None))

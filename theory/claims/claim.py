@@ -31,6 +31,7 @@ __all__ = [
     "STATUSES",
     "NotImplies",
     "Assumption",
+    "equation",
 ]
 
 Kind = Literal["implication", "equivalence", "non_implication", "bound"]
@@ -59,6 +60,16 @@ NotImplies = sympy.Function("NotImplies")
 Assumption = sympy.Function("Assumption")
 """``Assumption(name)``: a condition that is not a relation between parameters (a reading
 of a definition, a restriction on the table); a query must assert it explicitly."""
+
+
+def equation(lhs: sympy.Expr, rhs: sympy.Expr) -> sympy.Eq:
+    """``Eq(lhs, rhs)`` as written, without sympy's attempt to decide it.
+
+    The claims' equations relate symbols sympy cannot decide between, so the attempt only
+    costs (most of the time spent building a claims module); a test holds every equation of
+    the catalog to the one ``sympy.Eq`` builds.
+    """
+    return sympy.Eq(lhs, rhs, evaluate=False)
 
 
 @dataclass(frozen=True)

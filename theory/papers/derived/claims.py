@@ -73,7 +73,7 @@ from __future__ import annotations
 
 import sympy
 
-from theory.claims.claim import Assumption, Claim, NotImplies
+from theory.claims.claim import Assumption, Claim, NotImplies, equation
 from theory.definitions import N, alpha, beta, c, delta, eps, ell, k, k0, risk, t, t1
 from verifier.references import Source
 from verifier.references import PRIVCERT
@@ -108,16 +108,16 @@ def _sym(name: str) -> sympy.Symbol:
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         "privcert:delta_to_mult", _src("δ-disclosure ⇒ multiplicative t"), "implication",
-        "delta_disclosure", "multiplicative_t_closeness", sympy.Eq(t, sympy.exp(delta)), (),
+        "delta_disclosure", "multiplicative_t_closeness", equation(t, sympy.exp(delta)), (),
         note="δ* = ln t* over distinct values; coarser buckets only lower t (mediant). The table is "
         "δ-disclosure-private exactly for δ > δ* (strict), t-close for t ≥ t*.", tight=True),
     Claim(
         "privcert:mult_to_delta", _src("multiplicative t (one bucket per value) ⇒ δ-disclosure"), "implication",
-        "multiplicative_t_closeness", "delta_disclosure", sympy.Eq(delta, sympy.log(t)), (_DISTINCT,),
+        "multiplicative_t_closeness", "delta_disclosure", equation(delta, sympy.log(t)), (_DISTINCT,),
         note="Equality of the optimal levels when every value is its own bucket.", tight=True),
     Claim(
         "privcert:delta_to_present", _src("δ-disclosure ⇒ δ over present values"), "implication",
-        "delta_disclosure", "delta_disclosure_present", sympy.Eq(_delta1, delta), (),
+        "delta_disclosure", "delta_disclosure_present", equation(_delta1, delta), (),
         note="The same maximum over fewer cells; equal when no class lacks a value.", tight=True),
     Claim(
         "privcert:present_not_delta", _src("δ over present values ⇏ δ-disclosure"), "non_implication",
@@ -126,7 +126,7 @@ CLAIMS: tuple[Claim, ...] = (
         note="Witness family: E_1 = {a×m}, E_j = {a×(m-1), c}: present δ = ln(m/(m-1)) -> 0, δ infinite."),
     Claim(
         "privcert:mult_to_emd", _src("multiplicative t ⇒ EMD t-closeness (every ground distance)"), "implication",
-        "multiplicative_t_closeness", "t_closeness", sympy.Eq(t1, (t - 1) / (t + 1)), (_DISTINCT,),
+        "multiplicative_t_closeness", "t_closeness", equation(t1, (t - 1) / (t + 1)), (_DISTINCT,),
         note="TV <= min((t-1)a, (1-a)(1-1/t)) <= (t-1)/(t+1) (a = 1/(t+1)); the ordered and "
         "hierarchical EMD are at most TV (privcert:emd_le_tv). The bound 1 - 1/t is valid, not tight.",
         tight=True),
@@ -143,28 +143,28 @@ CLAIMS: tuple[Claim, ...] = (
         "ground distance, multiplicative t infinite (E_1 lacks c)."),
     Claim(
         "privcert:mult_to_basic_beta", _src("multiplicative t (one bucket per value) ⇒ basic β-likeness"),
-        "implication", "multiplicative_t_closeness", "basic_beta_likeness", sympy.Eq(beta, t - 1), (_DISTINCT,),
+        "implication", "multiplicative_t_closeness", "basic_beta_likeness", equation(beta, t - 1), (_DISTINCT,),
         note="(q - p)/p = q/p - 1 <= t - 1; equal when the largest ratio is a q/p.", tight=True),
     Claim(
         "privcert:enhanced_to_basic_beta", _src("enhanced β-likeness ⇒ basic β-likeness"), "implication",
-        "enhanced_beta_likeness", "basic_beta_likeness", sympy.Eq(_beta1, beta), (),
+        "enhanced_beta_likeness", "basic_beta_likeness", equation(_beta1, beta), (),
         note="A finite enhanced β* is the basic β*.", tight=True),
     Claim(
         "privcert:entropy_to_distinct", _src("entropy l-diversity ⇒ distinct l-diversity"), "implication",
-        "entropy_l_diversity", "distinct_l_diversity", sympy.Eq(_l1, sympy.ceiling(ell)), (),
+        "entropy_l_diversity", "distinct_l_diversity", equation(_l1, sympy.ceiling(ell)), (),
         note="e^H(E) <= number of values of E (Gibbs); distinct l is an integer. Attained by uniform classes.",
         tight=True),
     Claim(
         "privcert:alpha_to_entropy", _src("(α,k)-anonymity ⇒ entropy l-diversity"), "implication",
-        "alpha_k_anonymity", "entropy_l_diversity", sympy.Eq(ell, 1 / alpha), (),
+        "alpha_k_anonymity", "entropy_l_diversity", equation(ell, 1 / alpha), (),
         note="H(E) >= ln(1/max q) >= ln(1/α*). Attained by uniform classes.", tight=True),
     Claim(
         "privcert:recursive_to_alpha", _src("recursive (c,l)-diversity, l ≥ 2 ⇒ (α,k)-anonymity"), "implication",
-        "recursive_cl_diversity", "alpha_k_anonymity", sympy.Eq(alpha, c / (1 + c)), (_L_AT_LEAST_2,),
+        "recursive_cl_diversity", "alpha_k_anonymity", equation(alpha, c / (1 + c)), (_L_AT_LEAST_2,),
         note="r_1 <= c*(|E| - r_1) since the tail is at most |E| - r_1; equality for l = 2.", tight=True),
     Claim(
         "privcert:k_risk", _src("k-anonymity ⇔ prosecutor risk"), "equivalence",
-        "k_anonymity", "prosecutor_risk", sympy.Eq(risk, 1 / k), (),
+        "k_anonymity", "prosecutor_risk", equation(risk, 1 / k), (),
         note="The verifier's highest prosecutor risk is 1/(smallest class).", tight=True),
     *(Claim(
         f"privcert:{short}_not_{target}", _src(f"{name} ⇏ {label} (deterministic releases)"), "non_implication",
@@ -175,17 +175,17 @@ CLAIMS: tuple[Claim, ...] = (
       for target, label in (("dp", "ε-DP"), ("ldp", "ε-LDP"))),
     Claim(
         "privcert:distinct_to_k", _src("distinct l-diversity ⇒ k-anonymity"), "implication",
-        "distinct_l_diversity", "k_anonymity", sympy.Eq(k, ell), (),
+        "distinct_l_diversity", "k_anonymity", equation(k, ell), (),
         note="A class holding l distinct values holds at least l records: k* >= l*. Attained by classes of "
         "distinct values. Over the attribute's counted rows: a class whose values are all left out is in no class of the attribute.",
         tight=True),
     Claim(
         "privcert:delta_to_basic_beta", _src("δ-disclosure ⇒ basic β-likeness"), "implication",
-        "delta_disclosure", "basic_beta_likeness", sympy.Eq(beta, sympy.exp(delta) - 1), (),
+        "delta_disclosure", "basic_beta_likeness", equation(beta, sympy.exp(delta) - 1), (),
         note="(q - p)/p = q/p - 1 <= e^δ - 1 on the same cells; equal when the largest ratio is a q/p.", tight=True),
     Claim(
         "privcert:basic_beta_to_emd", _src("basic β-likeness ⇒ EMD t-closeness (every ground distance)"),
-        "implication", "basic_beta_likeness", "t_closeness", sympy.Eq(t1, beta / (1 + beta)), (),
+        "implication", "basic_beta_likeness", "t_closeness", equation(t1, beta / (1 + beta)), (),
         note="With A = {s : q > p}: TV = Q(A) - P(A) <= min(1 - P(A), β P(A)) <= β/(1 + β) (P(A) = 1/(1 + β)); "
         "the ordered and hierarchical EMD are at most TV (privcert:emd_le_tv).", tight=True),
     Claim(
@@ -212,13 +212,13 @@ CLAIMS: tuple[Claim, ...] = (
         "zeros makes t infinite. For k >= k₀, Lemma 2(3) gives t."),
     Claim(
         "privcert:deterministic_not_ldp", _src("a deterministic release is never ε-LDP"), "bound",
-        None, "ldp", sympy.Eq(eps, sympy.oo, evaluate=False), (),
+        None, "ldp", equation(eps, sympy.oo), (),
         note="0/1 rows with two different values: a bucket with probabilities 1 and 0 (Ekenstedt et al. 2022, "
         "Def. 6). Holds whenever two records are released with different values."),
     Claim(
         "privcert:deterministic_dp", _src("a deterministic release is never ε-DP (Ekenstedt et al. 2022, Def. 5)"),
-        "bound", None, "dp", sympy.Eq(eps, sympy.oo, evaluate=False), (),
-        corrected=sympy.Eq(sympy.exp(eps), sympy.Max(N / (N - 1), (N - 1) * n_min / (N * (n_min - 1)))),
+        "bound", None, "dp", equation(eps, sympy.oo), (),
+        corrected=equation(sympy.exp(eps), sympy.Max(N / (N - 1), (N - 1) * n_min / (N * (n_min - 1)))),
         note="False in the reading of Def. 5 (a record drawn from the release, one record removed): values "
         "a, a, b, b give e^ε = 3/2. Corrected: e^ε = max(N/(N-1), (N-1) n_min/(N (n_min - 1))), infinite when "
         "a value is held once. The release of the records itself, as a mechanism's output, is never ε-DP.",

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sympy
 
-from theory.claims.claim import Assumption, Claim
+from theory.claims.claim import Assumption, Claim, equation
 from theory.definitions import N, eps, k, t
 from verifier.references import Source
 
@@ -48,9 +48,9 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "ldp",
         "stochastic_t_closeness",
-        sympy.Eq(t, k / N * (1 + (N - k - 1) / k * _T)),
+        equation(t, k / N * (1 + (N - k - 1) / k * _T)),
         (sympy.Ge(N, 2 * k),),
-        corrected=sympy.Eq(t, (k + (N - k) * _T) / N),
+        corrected=equation(t, (k + (N - k) * _T) / N),
         note="Printed max_E |E|/N (1 + (N-|E|-1)/|E| e^ε); the expression decreases in |E|, so the "
         "max is at the smallest class |E| = k. The proof derives (N-|E|)/|E| and the final line "
         "drops a 1: the printed t is too small by e^ε/N, for every N, k, ε. The hypothesis 'the projection is "
@@ -63,7 +63,7 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "dp",
         "stochastic_t_closeness",
-        sympy.Eq(t, k / N * (1 + (N - k - 1) / k * _T)),
+        equation(t, k / N * (1 + (N - k - 1) / k * _T)),
         (sympy.Ge(N, 2 * k),),
         note="With neighbouring data sets (one record removed) the bound fails: k records with "
         "probability 0 in one class keep ε-DP finite while the class makes t infinite.",
@@ -74,7 +74,7 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         "stochastic_t_closeness",
-        sympy.Eq(d, d_points),
+        equation(d, d_points),
         (),
         note="For discrete distributions the max over sets S of the Def. 4 quotients is attained "
         "at single values (mediant inequality).",
@@ -85,7 +85,7 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "stochastic_t_closeness",
         "ldp",
-        sympy.Eq(eps, 2 * sympy.log(t)),
+        equation(eps, 2 * sympy.log(t)),
         (Assumption(sympy.Symbol("classwise_views")),),
         note="exp(ε/2)-closeness ⇒ ε-DP of the view k_I, under t-closeness' assumption that the "
         "view of an individual is the distribution of its class: two views are within t of the "
@@ -97,8 +97,8 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         "stochastic_t_closeness",
-        sympy.Eq(b, N / (t + 1)),
-        (sympy.Eq(t * b / N + (1 - b / N) / t, 1), sympy.Gt(t, 1)),
+        equation(b, N / (t + 1)),
+        (equation(t * b / N + (1 - b / N) / t, 1), sympy.Gt(t, 1)),
         note="Solves t b/N + (1 - b/N)/t = 1.",
     ),
     Claim(
@@ -107,7 +107,7 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         "stochastic_t_closeness",
-        sympy.Eq(d, t),
+        equation(d, t),
         (sympy.Gt(t, 1),),
         note="Class E_i puts t/(t+1) on B_i and 1/(t(t+1)) on the t other buckets: a distribution "
         "at multiplicative distance exactly t from the uniform 1/(t+1).",
@@ -119,7 +119,7 @@ CLAIMS: tuple[Claim, ...] = (
         None,
         "stochastic_t_closeness",
         sympy.And(sympy.Ge(k, t + 1), sympy.Le(l, N / (t + 1) ** 2)),
-        (sympy.Eq(k, N / ((t + 1) * l)),),
+        (equation(k, N / ((t + 1) * l)),),
         note="Every class must hold every one of the t+1 buckets (finite distance), so k >= t+1; "
         "with k = N/((t+1) l) this is l <= N/(t+1)^2. Table 1's exact masses need t(t+1) | k.",
     ),
@@ -129,7 +129,7 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         None,
-        sympy.Eq(
+        equation(
             sympy.Sum(
                 sympy.ceiling(sympy.Symbol("i") * N / ((t + 1) * l))
                 - sympy.ceiling((sympy.Symbol("i") - 1) * N / ((t + 1) * l)),
@@ -146,7 +146,7 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         "stochastic_t_closeness",
-        sympy.Eq(count, sympy.ceiling(e * p * t)),
+        equation(count, sympy.ceiling(e * p * t)),
         (sympy.Gt(t, 1),),
         corrected=sympy.Le(count, sympy.floor(e * p * t)),
         note="Printed 'at most ceil(e_i p_i t)' and 'at least ceil(e_i p_i t)' records of B_i. A "
@@ -160,9 +160,9 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         None,
-        sympy.Eq(b * sympy.ceiling(N / b) + sympy.Mod(N, b), N),
+        equation(b * sympy.ceiling(N / b) + sympy.Mod(N, b), N),
         (sympy.Ge(b, 2),),
-        corrected=sympy.Eq(b * sympy.floor(N / b) + sympy.Mod(N, b), N),
+        corrected=equation(b * sympy.floor(N / b) + sympy.Mod(N, b), N),
         note="b buckets of at least ceil(N/b) values need more than N values when b does not "
         "divide N (the printed count is right iff b divides N). Corrected: N mod b buckets of "
         "floor(N/b)+1 values, the others floor(N/b).",
@@ -173,7 +173,7 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         "stochastic_t_closeness",
-        sympy.Eq(d, t),
+        equation(d, t),
         (sympy.Ge(t, 1),),
         note="With a uniform bucketized distribution 1/b, a class is t-close (Def. 4) iff every "
         "bucket's proportion is in [1/(t b), t/b]; the extreme proportions attain distance t.",

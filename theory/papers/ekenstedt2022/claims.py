@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import sympy
 
-from theory.claims.claim import Assumption, Claim, NotImplies
+from theory.claims.claim import Assumption, Claim, NotImplies, equation
 from theory.definitions import N, eps, eps1, k, k0, k1, k_dp, k_t, t, t1
 from verifier.references import Source
 
@@ -45,7 +45,7 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "ldp",
         "multiplicative_t_closeness",
-        sympy.Eq(t, _f(eps, N, k)),
+        equation(t, _f(eps, N, k)),
         (sympy.Ge(N, 2 * k),),
         note="Stated without f (cited from Domingo-Ferrer & Soria-Comas 2015). Existence is checked by exhibiting the tight f "
         "of Domingo-Ferrer & Soria-Comas 2015, Prop. 1 (corrected), t = (k + (N-k) e^ε)/N with k the smallest class size.",
@@ -68,7 +68,7 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "multiplicative_t_closeness",
         "ldp",
-        sympy.Eq(eps, sympy.log(t**2)),
+        equation(eps, sympy.log(t**2)),
         (Assumption(_sym("singleton_classes")),),
         note="With every class a single record, multiplicative t-closeness is (1,t)-closeness and "
         "Theorem 2 gives ln(t^2)-LDP.",
@@ -79,7 +79,7 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "multiplicative_t_closeness",
         "kt_closeness",
-        sympy.Eq(t1, t),
+        equation(t1, t),
         (Assumption(_sym("singleton_classes")),),
         note="With every class a single record, multiplicative t-closeness is (1,t)-closeness at the same t "
         "(the class averages are the records' probabilities). At N = 2 a smallest class of 1 makes both classes "
@@ -91,7 +91,7 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "kt_closeness",
         "kt_closeness",
-        sympy.Eq(t1, t),
+        equation(t1, t),
         (sympy.Ge(k1, k0),),
         note="The average of the k largest (smallest) probabilities does not increase (decrease) "
         "as k grows.",
@@ -113,7 +113,7 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "kt_closeness",
         "multiplicative_t_closeness",
-        sympy.Eq(t1, t),
+        equation(t1, t),
         (sympy.Ge(k1, k0),),
         note="(k_0,t)-closeness bounds every class of size >= k_0, so multiplicative t-closeness "
         "with smallest class k_1 >= k_0 holds at the same t.",
@@ -137,7 +137,7 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "multiplicative_t_closeness",
         "kt_closeness",
-        sympy.Eq(t1, sympy.Max((N - 1) * t / k1, N / (N - 1))),
+        equation(t1, sympy.Max((N - 1) * t / k1, N / (N - 1))),
         (sympy.Ge(N, 3), sympy.Le(2 * k1, N)),
         note="Not printed in Ekenstedt et al. 2022 (derived here): every class has average >= μ/t and at least two "
         "classes exist, so removing one record leaves mass >= k_1 μ/t. Read through Theorem 4(1) "
@@ -149,8 +149,8 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "kt_closeness",
         "kt_closeness",
-        sympy.Eq(t1, t),
-        (sympy.Eq(k1, k0),),
+        equation(t1, t),
+        (equation(k1, k0),),
         note="Monotonicity in t (Ekenstedt et al. 2022, Def. 1): a table (k,t_0)-close is (k,t_1)-close for t_1 >= t_0.",
     ),
     Claim(
@@ -159,7 +159,7 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "kt_closeness",
         "ldp",
-        sympy.Eq(eps, sympy.log(t**2)),
+        equation(eps, sympy.log(t**2)),
         (),
         note="μ/t <= Pr(Z(c_i)) <= tμ for every record gives a ratio <= t^2 (Appendix C).",
     ),
@@ -169,7 +169,7 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "ldp",
         "kt_closeness",
-        sympy.Eq(t, (_T * (N - 1) + 1) / N),
+        equation(t, (_T * (N - 1) + 1) / N),
         (sympy.Ge(N, 2),),
         note="Tight: one record at the low end of the LDP range, the others at the high end.",
     ),
@@ -179,9 +179,9 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "ldp",
         "kt_closeness",
-        sympy.Eq(t, k / N * (1 + (N - k - 1) / k * _T)),
+        equation(t, k / N * (1 + (N - k - 1) / k * _T)),
         (sympy.Gt(k, 1), sympy.Lt(k, N)),
-        corrected=sympy.Eq(t, (k + (N - k) * _T) / N),
+        corrected=equation(t, (k + (N - k) * _T) / N),
         note="Printed (N-k-1)/k is too small by e^ε/N (with k = 1 it contradicts Theorem 2; with "
         "k = N-1 it gives t < 1); it fails for every N, k and ε, since the bound below is attained. Tight bound from the direction Pr_D/Pr_K with K at the low end "
         "of the LDP range and the other N-k records at the high end.",
@@ -202,7 +202,7 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "k_eps_dp",
         "k_eps_dp",
-        sympy.Eq(eps1, eps),
+        equation(eps1, eps),
         (sympy.Ge(k0, k1),),
         note="(k,ε)-DP is (N-k, e^ε)-closeness (Theorem 4(1)); then Lemma 2(1).",
     ),
@@ -222,7 +222,7 @@ CLAIMS: tuple[Claim, ...] = (
         "equivalence",
         "k_eps_dp",
         "dp",
-        sympy.Eq(eps1, eps),
+        equation(eps1, eps),
         (),
         note="Definition 8 with k = 1 is Definition 5.",
     ),
@@ -232,7 +232,7 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "k_eps_dp",
         "dp",
-        sympy.Eq(eps1, eps),
+        equation(eps1, eps),
         (sympy.Ge(k, 1),),
         note="Printed '(k,ε)-DP ⇏ ε-DP' reads literally as a false non-implication; the proof "
         "shows the generalisation: (k,ε)-DP ⇒ ε-DP (Lemma 3(1)) and ε-DP ⇏ (k,ε)-DP.",
@@ -253,8 +253,8 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "k_eps_dp",
         "k_eps_dp",
-        sympy.Eq(eps1, eps),
-        (sympy.Eq(k1, k0),),
+        equation(eps1, eps),
+        (equation(k1, k0),),
         note="Monotonicity in ε (Ekenstedt et al. 2022, Def. 1).",
     ),
     Claim(
@@ -263,8 +263,8 @@ CLAIMS: tuple[Claim, ...] = (
         "equivalence",
         "kt_closeness",
         "k_eps_dp",
-        sympy.Eq(eps, sympy.log(t)),
-        (sympy.Eq(k_dp, N - k_t),),
+        equation(eps, sympy.log(t)),
+        (equation(k_dp, N - k_t),),
         note="D_{-K} ranges over all subsets of size N - k_DP: the two definitions coincide at t = e^ε.",
     ),
     Claim(
@@ -285,7 +285,7 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "kt_closeness",
         "k_eps_dp",
-        sympy.Eq(eps, sympy.log(t)),
+        equation(eps, sympy.log(t)),
         (sympy.Gt(k_dp, N - k_t),),
         note="The proof reads item (2) as closeness ⇒ DP (f = ln t) and DP ⇏ closeness. Both halves "
         "are backwards: for k_DP > N - k_t, (k_DP,ε)-DP = (N-k_DP, e^ε)-closeness with "
@@ -308,7 +308,7 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "kt_closeness",
         "k_eps_dp",
-        sympy.Eq(eps, sympy.log(t)),
+        equation(eps, sympy.log(t)),
         (sympy.Lt(k_dp, N - k_t),),
         note="Lemma 2(1) to size N - k_DP > k_t, then Theorem 4(1). The literal '⇏' reading is false.",
     ),
@@ -344,7 +344,7 @@ CLAIMS: tuple[Claim, ...] = (
         "equivalence",
         "stochastic_t_closeness",
         "multiplicative_t_closeness",
-        sympy.Eq(t1, t),
+        equation(t1, t),
         (),
         note="Same averaged distributions; Domingo-Ferrer & Soria-Comas 2015, Prop. 2 reduces the max over all sets S to buckets.",
     ),
@@ -354,7 +354,7 @@ CLAIMS: tuple[Claim, ...] = (
         "implication",
         "multiplicative_t_closeness",
         "k_anonymity",
-        sympy.Eq(k1, k0),
+        equation(k1, k0),
         (),
         note="Multiplicative t-closeness is stated with k-anonymity: its classes have at least k records.",
     ),

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sympy
 
-from theory.claims.claim import Claim
+from theory.claims.claim import Claim, equation
 from theory.definitions import N
 from theory.mechanism_selection.matrices import (
     EQ1_DERIVED,
@@ -67,7 +67,7 @@ CLAIMS: tuple[Claim, ...] = (
         None,
         None,
         EQ2_PRINTED,
-        (sympy.Ge(p_t, 0), sympy.Lt(p_t, 1), sympy.Eq(S_i, 1 - f_i)),
+        (sympy.Ge(p_t, 0), sympy.Lt(p_t, 1), equation(S_i, 1 - f_i)),
         EQ2_DERIVED,
         "multiplicative t of the randomized response of Fig. 5 (keep with p_t, else draw from "
         "the data set's distribution), worst class = records sharing one value. Printed "
@@ -83,9 +83,9 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         None,
-        sympy.Eq(_U, sympy.Max(f_j * (1 - p_ldp) / N, f_i * (p_ldp + (1 - p_ldp) / N))),
+        equation(_U, sympy.Max(f_j * (1 - p_ldp) / N, f_i * (p_ldp + (1 - p_ldp) / N))),
         _unit,
-        sympy.Eq(_U, sympy.Max(f_j * LDP_CHANGE, f_i * LDP_KEEP)),
+        equation(_U, sympy.Max(f_j * LDP_CHANGE, f_i * LDP_KEEP)),
         "utility (eq. (4)) of Fig. 4, one term of the sum over released values a_i, f_j the "
         "largest other frequency. Printed with N (the number of records, Table I) where the "
         "number of values n is meant; with n it equals eq. (4) on the matrix.",
@@ -96,9 +96,9 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         None,
-        sympy.Eq(_f2, F2_PRINTED.subs(n, N)),
+        equation(_f2, F2_PRINTED.subs(n, N)),
         (sympy.Ge(p_t, 0), sympy.Le(p_t, 1)) + _unit[:2],
-        sympy.Eq(_f2, F2_DERIVED),
+        equation(_f2, F2_DERIVED),
         "joint Pr(Y=a_i, Z=a_j), j != i, of Fig. 5 followed by Fig. 4, used in the utility "
         "eq. (6). Printed f_2 lacks f_i (1-p_t)(1-f_j)(1-p_LDP)/n (and writes N for n); the "
         "printed sum sum_j max_i max{f_1(a_i), f_2(a_i,a_j)} also takes f_1(a_i) for i != j "

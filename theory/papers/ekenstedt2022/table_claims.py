@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sympy
 
-from theory.claims.claim import Claim
+from theory.claims.claim import Claim, equation
 from theory.definitions import N, eps, k, t
 from verifier.references import Source
 
@@ -39,9 +39,9 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         "ldp",
-        sympy.Eq(eps, sympy.log((2 * mu - sigma) / sigma)),
+        equation(eps, sympy.log((2 * mu - sigma) / sigma)),
         (sympy.Lt(sigma, mu), sympy.Le(2 * mu - sigma, 1)),
-        corrected=sympy.Eq(eps, sympy.log(sympy.Max((2 * mu - sigma) / sigma, (1 - sigma) / (1 - 2 * mu + sigma)))),
+        corrected=equation(eps, sympy.log(sympy.Max((2 * mu - sigma) / sigma, (1 - sigma) / (1 - 2 * mu + sigma)))),
         note="Bucket a_2 (1-μ, 1-μ, 1-σ, 1-2μ+σ) adds (1-σ)/(1-2μ+σ), larger when μ > 1/2; the "
         "printed form holds iff μ <= 1/2. Multiplicative 1-closeness holds for every σ.",
     ),
@@ -51,9 +51,9 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         "kt_closeness",
-        sympy.Eq(t, N - k + 1),
+        equation(t, N - k + 1),
         (sympy.Gt(mu, 0), sympy.Lt(mu, 1), sympy.Ge(k, 2), sympy.Lt(k, N)),
-        corrected=sympy.Eq(
+        corrected=equation(
             t,
             sympy.Max(
                 k * (N - k + 1) / N,
@@ -72,9 +72,9 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         "kt_closeness",
-        sympy.Eq(t, mu / sigma),
+        equation(t, mu / sigma),
         (sympy.Lt(sigma, mu), sympy.Le(2 * mu - sigma, 1)),
-        corrected=sympy.Eq(
+        corrected=equation(
             t, sympy.Max(mu / sigma, (2 * mu - sigma) / mu, (1 - sigma) / (1 - mu), (1 - mu) / (1 - 2 * mu + sigma))
         ),
         note="Pairs of 2μ-σ and of σ give (2μ-σ)/μ <= μ/σ always, but bucket a_2 adds "
@@ -86,9 +86,9 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         "ldp",
-        sympy.Eq(eps, sympy.log(2 * mu / sigma)),
+        equation(eps, sympy.log(2 * mu / sigma)),
         (sympy.Lt(sigma, mu), sympy.Le(2 * mu, 1)),
-        corrected=sympy.Eq(
+        corrected=equation(
             eps,
             sympy.log(sympy.Max(2 * mu / sympy.Min(sigma, mu - sigma), sympy.Max(1 - sigma, 1 - mu + sigma) / (1 - 2 * mu))),
         ),
@@ -101,9 +101,9 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         "dp",
-        sympy.Eq(eps, sympy.Max(N / (N - 1), (N - 1) * k / ((k - 1) * N))),
+        equation(eps, sympy.Max(N / (N - 1), (N - 1) * k / ((k - 1) * N))),
         (sympy.Ge(k, 2), sympy.Ge(N, k + 2), sympy.Le(alpha, mu), sympy.Le(mu, 1)),
-        corrected=sympy.Eq(
+        corrected=equation(
             sympy.exp(eps),
             sympy.Max(
                 N / (N - 1),

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import sympy
 
-from theory.claims.claim import Claim
+from theory.claims.claim import Claim, equation
 from theory.definitions import k, risk
 from verifier.references import PRIVCERT, Source
 from verifier.symbols import journalist, k_map, marketer, uniques
@@ -46,28 +46,28 @@ _POPULATION = "F_E ≥ f_E for every class (the verifier refuses a population ta
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         "privcert:prosecutor_to_journalist", _src("prosecutor risk ⇒ journalist risk"), "implication",
-        "prosecutor_risk", "journalist_risk", sympy.Eq(journalist, risk), (),
+        "prosecutor_risk", "journalist_risk", equation(journalist, risk), (),
         note=f"R_J = 1/min F_E ≤ 1/min f_E = R since {_POPULATION}; equal without a population table.",
         tight=True),
     Claim(
         "privcert:journalist_to_marketer", _src("journalist risk ⇒ marketer risk"), "implication",
-        "journalist_risk", "marketer_risk", sympy.Eq(marketer, journalist), (),
+        "journalist_risk", "marketer_risk", equation(marketer, journalist), (),
         note="R_M is the mean over the records of 1/F_E, at most its largest value R_J; equal when every class "
         "has the same population count.", tight=True),
     Claim(
         "privcert:k_to_k_map", _src("k-anonymity ⇒ k-map"), "implication",
-        "k_anonymity", "k_map", sympy.Eq(k_map, k), (),
+        "k_anonymity", "k_map", equation(k_map, k), (),
         note=f"K = min F_E ≥ min f_E = k since {_POPULATION}; equal without a population table.", tight=True),
     Claim(
         "privcert:k_to_uniqueness", _src("k-anonymity, k ≥ 2 ⇒ no sample unique"), "implication",
         "k_anonymity", "sample_uniqueness",
-        sympy.Eq(uniques, sympy.Piecewise((0, k >= 2), (1, True))), (),
+        equation(uniques, sympy.Piecewise((0, k >= 2), (1, True))), (),
         note="u = c_1/n and k ≥ 2 leaves no class of one record; with k = 1 only u ≤ 1 (every record unique).",
         tight=True),
     Claim(
         "privcert:uniqueness_to_k", _src("no sample unique ⇒ k-anonymity, k ≥ 2"), "implication",
         "sample_uniqueness", "k_anonymity",
-        sympy.Eq(k, sympy.Piecewise((2, sympy.Eq(uniques, 0)), (1, True))), (),
+        equation(k, sympy.Piecewise((2, equation(uniques, 0)), (1, True))), (),
         note="u = 0: no class of one record, so k ≥ 2 (attained by a class of two); u > 0 says only k ≥ 1.",
         tight=True),
 )

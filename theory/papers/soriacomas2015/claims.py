@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sympy
 
-from theory.claims.claim import Claim
+from theory.claims.claim import Claim, equation
 from theory.definitions import k, t
 from verifier.references import Source
 
@@ -44,9 +44,9 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         "t_closeness",
-        sympy.Eq(emd_min, (n + k) * (n - k) / (4 * n * (n - 1) * k)),
-        (sympy.Eq(sympy.Mod(n, k), 0), sympy.Ge(n, 2)),
-        corrected=sympy.Eq(emd_min, k * sympy.floor((n / k) ** 2 / 4) / (n * (n - 1))),
+        equation(emd_min, (n + k) * (n - k) / (4 * n * (n - 1) * k)),
+        (equation(sympy.Mod(n, k), 0), sympy.Ge(n, 2)),
+        corrected=equation(emd_min, k * sympy.floor((n / k) ** 2 / 4) / (n * (n - 1))),
         note="Printed: EMD >= (n+k)(n-k)/(4n(n-1)k), tight when k divides n. The lower bound holds, "
         "but the proof's 'in any case the EMD is the same as (1)' is wrong for even n/k: the "
         "median cost is (n/k)^2/4, not ((n/k)^2-1)/4. Corrected: for k | n the least EMD is "
@@ -58,8 +58,8 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         "t_closeness",
-        sympy.Eq(emd_max, (n - k) / (2 * (n - 1) * k)),
-        (sympy.Eq(sympy.Mod(n, k), 0), sympy.Ge(n, 2)),
+        equation(emd_max, (n - k) / (2 * (n - 1) * k)),
+        (equation(sympy.Mod(n, k), 0), sympy.Ge(n, 2)),
         note="Attained by taking the lowest (or highest) record of every subset S_i.",
     ),
     Claim(
@@ -68,7 +68,7 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         "t_closeness",
-        sympy.Eq(k_adjusted, sympy.Max(k, sympy.ceiling(n / (2 * (n - 1) * t + 1)))),
+        equation(k_adjusted, sympy.Max(k, sympy.ceiling(n / (2 * (n - 1) * t + 1)))),
         (sympy.Ge(n, 2), sympy.Gt(t, 0)),
         note="The least cluster size whose Proposition 2 bound (n-k)/(2(n-1)k) is at most t.",
     ),
@@ -78,7 +78,7 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         None,
-        sympy.Eq(k_adjusted, k + sympy.floor(_MOD / _Q)),
+        equation(k_adjusted, k + sympy.floor(_MOD / _Q)),
         (sympy.Le(k, n),),
         note="After the adjustment the remainder n mod k' is below floor(n/k'), so the leftover "
         "records can go two-per-cluster.",
@@ -89,9 +89,9 @@ CLAIMS: tuple[Claim, ...] = (
         "bound",
         None,
         None,
-        sympy.Eq(k_adjusted, k + sympy.ceiling(_MOD / _Q)),
+        equation(k_adjusted, k + sympy.ceiling(_MOD / _Q)),
         (sympy.Le(k, n),),
-        corrected=sympy.Eq(k_adjusted, k + sympy.floor(_MOD / _Q)),
+        corrected=equation(k_adjusted, k + sympy.floor(_MOD / _Q)),
         note="With the ceiling the remainder can exceed the number of clusters (n = 11, k = 4 gives "
         "k' = 6, 11 mod 6 = 5 > floor(11/6) = 1); the text's floor (soriacomas2015:expr4) is right. The "
         "two agree iff floor(n/k) divides n mod k.",
