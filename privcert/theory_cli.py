@@ -7,7 +7,6 @@ definition or claim id, or a malformed ``--param``; the message lists the valid 
 from __future__ import annotations
 
 import json
-import math
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypedDict
@@ -59,8 +58,12 @@ def _params(pairs: list[str]) -> dict[str, int]:
 
 
 def _check_timeout(seconds: float) -> None:
-    """Exit 2 unless ``--timeout`` is a positive, finite number of seconds (``nan`` and ``inf`` are not)."""
-    if not (math.isfinite(seconds) and seconds > 0):
+    """Exit 2 unless ``--timeout`` is a time limit the search accepts (:func:`theory.search.solver.timeout_ms`)."""
+    from theory.search.solver import timeout_ms
+
+    try:
+        timeout_ms(seconds)
+    except ValueError:
         _fail(f"--timeout {seconds}: expected a positive, finite number of seconds")
 
 

@@ -158,3 +158,24 @@ def test_refute_claim_non_implication_uses_witnesses() -> None:
 def test_timeout_is_unknown_never_unsat() -> None:
     found = search("ldp", "kt_closeness", CORRECTED_THM3, n=7, params={"k": 3}, timeout_s=0.001)
     assert found.status == "unknown"
+
+
+@pytest.mark.parametrize("timeout", [math.nan, math.inf, -1.0, 0.0])
+def test_a_time_limit_that_is_not_positive_and_finite_is_refused_by_the_library(timeout: float) -> None:
+    """Every entry point of the search refuses it before any Z3 call, whatever the claim (none searched here)."""
+    from theory.checks import check, check_all
+    from theory.claims.catalog import claim
+
+    message = "expected a positive, finite number of seconds"
+    item = claim("ekenstedt2022:thm3a")
+    with pytest.raises(ValueError, match=message):
+        refute_claim(item, max_n=4, timeout_s=timeout)
+    with pytest.raises(ValueError, match=message):
+        search_claim(item, item.printed, max_n=2, timeout_s=timeout)
+    with pytest.raises(ValueError, match=message):
+        search("ldp", "kt_closeness", PRINTED_THM3, n=3, params={"k": 2}, timeout_s=timeout)
+    with pytest.raises(ValueError, match=message):
+        check(item.id, deep=True, timeout_s=timeout)
+    with pytest.raises(ValueError, match=message):
+        check_all(deep=True, timeout_s=timeout)
+    assert check(item.id, timeout_s=timeout).status == "corrected"

@@ -67,11 +67,16 @@ def check(claim_id: str, *, deep: bool = False, max_n: int = 4, timeout_s: float
     ------
     UnknownClaimError
         When ``claim_id`` is not registered.
+    ValueError
+        With ``deep``, unless ``timeout_s`` is a positive, finite number of seconds.
     """
     item = claim(claim_id)
-    outcome = CHECKS[claim_id]()
     if not deep:
-        return outcome
+        return CHECKS[claim_id]()
+    from theory.search.solver import timeout_ms
+
+    timeout_ms(timeout_s)
+    outcome = CHECKS[claim_id]()
     summary, table = deep_search(item, max_n=max_n, timeout_s=timeout_s)
     if table is not None and outcome.status in ("proven", "corrected"):
         return CheckResult("refuted", table, (*outcome.checked_by, summary), f"z3 contradicts: {summary}")
@@ -79,7 +84,11 @@ def check(claim_id: str, *, deep: bool = False, max_n: int = 4, timeout_s: float
 
 
 def check_all(*, deep: bool = False, max_n: int = 4, timeout_s: float = 10.0) -> dict[str, CheckResult]:
-    """Check every registered claim; ``{claim id: CheckResult}`` in registry order."""
+    """Check every registered claim; ``{claim id: CheckResult}`` in registry order (``ValueError`` as :func:`check`)."""
+    if deep:
+        from theory.search.solver import timeout_ms
+
+        timeout_ms(timeout_s)
     missing = [c.id for c in all_claims() if c.id not in CHECKS]
     if missing:
         raise LookupError(f"claims without a check: {missing}; expected a check for every registered claim")

@@ -29,7 +29,15 @@ from theory.claims.catalog import sizes
 from theory.claims.claim import CheckResult, Claim
 from theory.definitions import definition
 from theory.search.encoding import CLASS_DEFINITIONS
-from theory.search.solver import EncodingError, SearchResult, SearchStatus, admissible, definition_size, search
+from theory.search.solver import (
+    EncodingError,
+    SearchResult,
+    SearchStatus,
+    admissible,
+    definition_size,
+    search,
+    timeout_ms,
+)
 from theory.tables.levels import SIZED_DEFINITIONS
 from theory.tables.sizes import Role, size_keys
 from theory.tables.witnesses import ImplicationHolds, InadmissibleParameters, NoWitnessError, witness
@@ -149,6 +157,7 @@ def search_claim(claim: Claim, statement: sympy.Basic, *, max_n: int = 4, timeou
     """
     if claim.premise is None or claim.conclusion is None:
         raise EncodingError(f"claim {claim.id}: expected premise and conclusion definitions for a search")
+    timeout_ms(timeout_s)
     forward = _bound_of(statement, claim.conclusion)
     directions = [("forward", claim.premise, claim.conclusion, forward)]
     if claim.kind == "equivalence":
@@ -206,6 +215,7 @@ def refute_claim(claim: Claim, *, max_n: int = 4, timeout_s: float = 10.0) -> Ch
     including "unsat for N <= max_n" (a proof for general N needs a symbolic argument;
     ``checked_by`` records the finite proof).
     """
+    timeout_ms(timeout_s)
     if claim.premise is None or claim.conclusion is None:
         return CheckResult("unknown", None, (), f"{claim.id}: relates no two definitions; not a search over tables")
     if claim.kind == "non_implication":

@@ -22,6 +22,7 @@ Ekenstedt et al. 2022, Definitions 2-8; docs/theory_search.md (the encoding).
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -46,6 +47,7 @@ from theory.tables.probability_table import ProbabilityTable
 from theory.tables.sizes import Role, size_for
 
 __all__ = [
+    "timeout_ms",
     "SearchStatus",
     "SearchResult",
     "EncodingError",
@@ -280,6 +282,19 @@ def _rational_candidates(value: z3.ExprRef) -> list[Fraction]:
     return candidates
 
 
+def timeout_ms(timeout_s: float) -> int:
+    """A time limit per Z3 call in whole milliseconds (at least 1), from seconds.
+
+    Raises
+    ------
+    ValueError
+        Unless ``timeout_s`` is a positive, finite number (``nan`` and ``inf`` are not).
+    """
+    if not (isinstance(timeout_s, int | float) and math.isfinite(timeout_s) and timeout_s > 0):
+        raise ValueError(f"timeout {timeout_s!r}: expected a positive, finite number of seconds")
+    return max(1, int(timeout_s * 1000))
+
+
 def search(
     premise: str,
     conclusion: str,
@@ -345,7 +360,7 @@ def search(
         ratio_bound(premise, conclusion, bound, values),
         tuple(_premise_relation(premise, c) for c in premise_conditions),
         positive,
-        max(1, int(timeout_s * 1000)),
+        timeout_ms(timeout_s),
         nontrivial,
     )
     results = [problem.solve(classes, premise_level) for classes in _class_structures(problem)]
