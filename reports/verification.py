@@ -18,10 +18,11 @@ checked (and why):
    embedded hierarchies and mechanism; the release facts (rows, classes,
    quasi-identifiers), every re-checkable measurement, the failure sentences, the verdict,
    the randomized levels and the implied guarantees (:func:`theory.answers.explain.explain`
-   on the re-measured levels) must equal the certificate's, byte for byte in canonical JSON;
+   on the re-measured levels) must equal the certificate's, byte for byte in canonical JSON
+   but for floats, which may differ by a relative :data:`FLOAT_TOLERANCE`;
 7. **utility**: with the original (``original``, and the release), the utility section is
    measured again with its certified inputs (:mod:`reports.utility_section`) and must equal
-   the certificate's in canonical JSON; without it, it is the publisher's statement;
+   the certificate's in the same way; without it, it is the publisher's statement;
 8. **publisher's statements**: the tool, the time, and the measurements of models that
    cannot be re-measured from count tables (``publisher_statements``) are listed as such.
 
@@ -32,6 +33,7 @@ embedded count tables and no release).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -49,7 +51,8 @@ from verifier.randomized_levels import MechanismChoice
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Outcome", "Line", "Verification", "verify", "VALID", "FAILED_VERDICT", "INVALID", "INCOMPLETE"]
+__all__ = ["Outcome", "Line", "Verification", "verify", "VALID", "FAILED_VERDICT", "INVALID", "INCOMPLETE",
+           "FLOAT_TOLERANCE"]
 
 Outcome = Literal["holds", "fails", "not checked", "publisher's statement"]
 
@@ -289,11 +292,40 @@ def _compare(statement: Statement, result: AuditResult) -> list[Line]:
     return lines
 
 
-def _same(subject: str, certified: Any, derived: Any) -> Line:
-    """Whether a certified section equals the re-derived one in canonical JSON, and where it differs."""
+FLOAT_TOLERANCE = 1e-9
+"""How far a re-derived float may be from the certified one, relative (or absolute, near 0).
+
+The floats of a certificate are the figures computed in floating point by nature (entropies,
+KL divergence, ARX's record-level quality, statistical risk estimates) and the floats
+printed beside an exact value. Another platform or library version may sum in another order
+and differ in the last bits, which says nothing about the release; every exact value (integers,
+fractions, text, every pass/fail and the verdict) must still be identical."""
+
+
+def _agree(certified: Any, derived: Any) -> bool:
+    """Equal in canonical JSON, but for floats, which may differ by :data:`FLOAT_TOLERANCE`."""
+    if type(certified) is float and type(derived) is float:
+        return math.isclose(certified, derived, rel_tol=FLOAT_TOLERANCE, abs_tol=FLOAT_TOLERANCE)
+    if isinstance(certified, list) and isinstance(derived, list):
+        return len(certified) == len(derived) and all(map(_agree, certified, derived))
+    if isinstance(certified, Mapping) and isinstance(derived, Mapping):
+        return certified.keys() == derived.keys() and all(_agree(certified[key], derived[key]) for key in certified)
+    return canonical(certified) == canonical(derived)
+
+
+def _likeness(certified: Any, derived: Any) -> str:
+    """How two agreeing values agree: ``identical``, or equal with floats within the tolerance."""
     if canonical(certified) == canonical(derived):
+        return "identical"
+    return f"equal (floats within a relative {FLOAT_TOLERANCE:g})"
+
+
+def _same(subject: str, certified: Any, derived: Any) -> Line:
+    """Whether a certified section equals the re-derived one (:func:`_agree`), and where it differs."""
+    if _agree(certified, derived):
         count = f"{len(derived)} item(s), " if isinstance(derived, list) else ""
-        return Line(subject, "holds", f"{count}re-derived and identical" if derived is not None else "none, as stated")
+        return Line(subject, "holds", f"{count}re-derived and {_likeness(certified, derived)}" if derived is not None
+                    else "none, as stated")
     return Line(subject, "fails", _difference(certified, derived))
 
 
@@ -303,10 +335,11 @@ def _difference(certified: Any, derived: Any) -> str:
         if len(certified) != len(derived):
             return f"the certificate lists {len(certified)}, re-deriving gives {len(derived)}"
         for index, (one, other) in enumerate(zip(certified, derived, strict=True), start=1):
-            if canonical(one) != canonical(other):
+            if not _agree(one, other):
                 return f"item {index} " + _difference(one, other)
     if isinstance(certified, Mapping) and isinstance(derived, Mapping):
-        keys = sorted(k for k in set(certified) | set(derived) if canonical(certified.get(k)) != canonical(derived.get(k)))
+        keys = sorted((k for k in set(certified) | set(derived)
+                       if k not in certified or k not in derived or not _agree(certified[k], derived[k])), key=str)
         nested = [k for k in keys if isinstance(certified.get(k), (list, Mapping))
                   and type(certified.get(k)) is type(derived.get(k))]
         if len(keys) == 1 and nested:
@@ -344,7 +377,7 @@ def _utility(statement: Statement, original: Path | None, tables: tuple[pd.DataF
         return [Line("utility", "fails", f"cannot be measured again against {original}: {error}")]
     line = _same("utility", section, derived)
     if line.outcome == "holds":
-        return [Line("utility", "holds", f"{against}, re-measured from {original} and identical")]
+        return [Line("utility", "holds", f"{against}, re-measured from {original} and {_likeness(section, derived)}")]
     return [line]
 
 

@@ -129,6 +129,28 @@ def test_a_changed_figure_is_caught_with_the_original_and_unchecked_without(cert
     assert "INVALID" in caught.stdout
 
 
+@pytest.mark.parametrize(("relative", "holds"), [(1e-12, True), (1e-6, False)])
+def test_a_float_figure_is_compared_within_the_stated_tolerance(certified: Path, relative: float, holds: bool) -> None:
+    """Entropies are floats: another summation order moves the last bits, which must not invalidate a certificate;
+    a change the tolerance does not cover is caught."""
+    def change(section: dict) -> None:
+        figure = _figure(section, "non_uniform_entropy")
+        assert "exact" not in figure["raw"]
+        figure["raw"]["value"] *= 1 + relative
+
+    _resign(certified, change)
+    result = _verify(certified, "--data", "release.csv", "--original", "original.csv")
+    if holds:
+        assert result.exit_code == 0, result.output
+        assert ("utility: holds (17 figure(s) against the original 'original.csv', re-measured from original.csv and "
+                "equal (floats within a relative 1e-09))") in result.stdout
+    else:
+        assert result.exit_code == 4, result.output
+        assert "utility: fails (figures: item 6 raw: differs in value: " in result.stdout
+        assert "raw: differs in value: certified [34.529359542" in result.stdout
+        assert "re-derived [34.529325012" in result.stdout
+
+
 def test_a_changed_hierarchy_is_caught_by_its_hash(certified: Path) -> None:
     def change(section: dict) -> None:
         section["hierarchies"]["age"]["paths"][0][1] = "3*"
