@@ -28,7 +28,9 @@ Figures
 
 from __future__ import annotations
 
+import hashlib
 import io
+import re
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -49,6 +51,8 @@ __all__ = ["Figure", "figures", "implication_map", "privacy_utility"]
 
 _LABEL = 32
 _TICKS = 24
+_REFERENCE = re.compile(r'(\bid="|url\(#|href="#)([^")]+)')
+"""An id in SVG markup, or a reference to one (group 1: what precedes the name, group 2: the name)."""
 
 
 @dataclass(frozen=True)
@@ -74,10 +78,19 @@ def _axes(height: float) -> tuple[Any, Any]:
 
 
 def _svg(figure: Any) -> str:
+    """The figure's ``<svg>`` element, its ids scoped to it.
+
+    matplotlib numbers the ids of every figure alike (``axes_1``, ``line2d_1``, clip paths),
+    so two figures in one page would share ids and a reference could reach into the wrong
+    one. Each id and each reference to it (``url(#…)``, ``href="#…"``) is prefixed with a
+    digest of the figure's own markup: unique per figure, and the same bytes on every run.
+    """
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
     text = buffer.getvalue()
-    return text[text.index("<svg"):]
+    text = text[text.index("<svg"):]
+    scope = "f" + hashlib.sha256(text.encode()).hexdigest()[:10]
+    return _REFERENCE.sub(lambda match: f"{match.group(1)}{scope}-{match.group(2)}", text)
 
 
 def _class_sizes(classes: Classes) -> Figure:

@@ -66,6 +66,19 @@ def test_html_is_self_contained(table4: Certified) -> None:
     assert "@font-face" not in html and not re.search(r"url\((?!#)", html)  # only in-page references
 
 
+def test_every_id_of_the_page_is_unique_and_every_in_page_reference_reaches_its_own_figure(table4: Certified) -> None:
+    """Four figures drawn by matplotlib, which numbers each figure's ids alike: each is scoped to its figure."""
+    html = table4.html.read_text(encoding="utf-8")
+    ids = [attributes["id"] for _, attributes in tags_of(html) if attributes.get("id")]
+    assert len(ids) == len(set(ids)) > 100
+    figures = re.findall(r"<svg.*?</svg>", html, flags=re.S)
+    assert len(figures) == 4
+    for figure in figures:
+        references = set(re.findall(r'url\(#([^)]+)\)', figure)) | set(re.findall(r'href="#([^"]+)"', figure))
+        assert references <= set(re.findall(r'\bid="([^"]+)"', figure))
+    assert sum(bool(re.search(r'url\(#', figure)) for figure in figures) >= 2
+
+
 def test_same_certificate_same_views(table4: Certified, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     pages = []
