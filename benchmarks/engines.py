@@ -33,6 +33,7 @@ Run from the repository root::
     .venv/bin/python benchmarks/engines.py --sizes 1e6,1e7       # 10^7 too (about 15 min on 2 cores)
     .venv/bin/python benchmarks/engines.py --shape unique --sizes 4e5
     .venv/bin/python benchmarks/engines.py --before /tmp/privcert-before --sizes 1e7
+    .venv/bin/python benchmarks/engines.py --sizes 1e8 --rounds 1 --only duckdb
 
 Releases and results are kept in ``benchmarks/data/`` (git-ignored); the Markdown table is
 printed at the end.

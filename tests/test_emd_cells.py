@@ -11,6 +11,7 @@ integer path for some classes.
 from __future__ import annotations
 
 from fractions import Fraction
+from unittest.mock import patch
 
 import numpy as np
 import pandas as pd
@@ -112,3 +113,15 @@ def test_python_integer_path_for_large_classes_only() -> None:
     expected = [dense_emd(r, totals, "ordered", None, []) for r in rows]
     assert t_closeness(table, "ordered").level.value == max(expected)
     assert [emd(r, totals, "ordered") for r in rows] == expected
+
+
+@settings(max_examples=150, deadline=None)
+@given(cases())
+def test_classes_taken_in_runs_of_a_few_cells_give_the_same_result(
+        case: tuple[list[list[int]], str, Hierarchy | None, list[str]]) -> None:
+    rows, distance, hierarchy, leaves = case
+    values: list[object] = list(leaves) if distance == "hierarchical" else list(range(len(leaves)))
+    table = table_of(rows, values, "numerical" if distance == "ordered" else "categorical")
+    whole = t_closeness(table, distance, hierarchy)  # type: ignore[arg-type]
+    with patch("verifier._emd_cells._CHUNK_CELLS", 2):
+        assert t_closeness(table, distance, hierarchy) == whole  # type: ignore[arg-type]

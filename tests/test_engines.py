@@ -103,7 +103,7 @@ def _assert_same_json(frame: pd.DataFrame, tmp: Path, engines: Sequence[Any]) ->
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(frame=_releases(), order=st.randoms())
 def test_duckdb_measures_exactly_as_pandas(frame: pd.DataFrame, order: Any, tmp_path: Path) -> None:
-    _assert_same_json(frame, tmp_path, [DuckDBEngine()])
+    _assert_same_json(frame, tmp_path, [DuckDBEngine(), DuckDBEngine(dense_cells=0), DuckDBEngine(dense_cells=40)])
     shuffled = frame.sample(frac=1, random_state=order.randint(0, 2**31)).reset_index(drop=True)
     expected = _json(tmp_path / "release.csv", "pandas", tmp_path)
     shuffled.to_csv(tmp_path / "release.csv", index=False)
@@ -156,6 +156,50 @@ def test_spark_audits_a_partitioned_parquet_dataset_as_pandas_does(spark: SparkE
         result = audit(tmp_path / "release", policy, engine=engine)
         assert result.report.engine == engine.name
         assert json.dumps(result.to_json(), sort_keys=True) == json.dumps(expected, sort_keys=True)
+
+
+@pytest.mark.parametrize("kind", ["csv", "parquet", "hive"])
+def test_duckdb_streamed_counts_equal_its_group_by_counts(kind: str, tmp_path: Path) -> None:
+    """Counting the streamed rows densely gives the count tables of the SQL group-bys, missing values included."""
+    frame = _partitioned(tmp_path / "hive")
+    path = {"csv": tmp_path / "release.csv", "parquet": tmp_path / "release.parquet", "hive": tmp_path / "hive"}[kind]
+    if kind == "csv":
+        frame.to_csv(path, index=False)
+    elif kind == "parquet":
+        frame.to_parquet(path)
+    qi = ["region", "age", "zip"]
+    specs = [AttributeSpec(("disease",)), AttributeSpec(("salary",), kind="numerical"),
+             AttributeSpec(("zip", "disease"), missing="value")]
+    streamed = DuckDBEngine().count_tables(path, qi, specs, source=str(path))
+    grouped = DuckDBEngine(dense_cells=0).count_tables(path, qi, specs, source=str(path))
+    assert streamed[0].keys.equals(grouped[0].keys) and streamed[0].keys.isna().any().any()
+    assert np.array_equal(streamed[0].sizes, grouped[0].sizes) and streamed[0].rows == len(frame)
+    for mine, theirs in zip(streamed[1], grouped[1], strict=True):
+        assert mine.values == theirs.values
+        for name in ("class_index", "value_index", "count", "sizes", "totals"):
+            assert np.array_equal(getattr(mine, name), getattr(theirs, name)), name
+
+
+def test_pandas_streams_parquet_and_reads_it_whole_only_to_name_an_error(tmp_path: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import verifier.engines.pandas_engine as pandas_engine
+    from verifier.load import load_table
+
+    frame = _partitioned(tmp_path / "hive", rows=600)
+    qi = ["region", "age", "zip"]
+    specs = [AttributeSpec(("disease",)), AttributeSpec(("salary",), kind="numerical")]
+    expected = measure(frame, qi, specs, progress=False).to_json()["measurements"]
+    frame.to_parquet(tmp_path / "release.parquet")
+    with monkeypatch.context() as patched:
+        patched.setattr(pandas_engine, "load_table", None)  # streamed: never loaded whole
+        for path in (tmp_path / "release.parquet", tmp_path / "hive"):
+            assert measure(path, qi, specs, progress=False).to_json()["measurements"] == expected
+    frame.loc[[5, 9], "disease"] = None
+    frame.to_parquet(tmp_path / "release.parquet")
+    with pytest.raises(DataError, match=r"'disease' has 2 missing value\(s\), the first at row 6 \(index label 5\)"):
+        measure(tmp_path / "release.parquet", qi, specs[:1], progress=False)
+    loaded = load_table(tmp_path / "release.parquet")
+    assert loaded["disease"].isna().sum() == 2
 
 
 def test_cli_records_the_engine_in_the_json_and_the_certificate(tmp_path: Path) -> None:

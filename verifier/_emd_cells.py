@@ -37,12 +37,27 @@ Numerators = Callable[[Cells, np.ndarray, Callable[[np.ndarray], np.ndarray]], n
 """``(cells, totals, ints) -> numerator per present class``; ``ints`` gives the exact dtype."""
 
 
+_CHUNK_CELLS = 1 << 22
+"""Classes are computed in runs of about this many cells, so the numerators' temporaries stay bounded."""
+
+
 def class_numerators(cells: Cells, totals: np.ndarray, terms: int, numerators: Numerators) -> np.ndarray:
     """The numerator of every present class of ``cells``, exact.
 
     Classes with ``terms·N·s < 2**62`` are computed in int64, the rest with Python
     integers; the result is int64 when every class fits, an object array otherwise.
+    Classes are taken in runs of about :data:`_CHUNK_CELLS` cells (each a view of
+    ``cells``), so memory does not grow with the number of cells.
     """
+    if cells.cls.size > _CHUNK_CELLS and cells.present.size > 1:
+        firsts = np.searchsorted(cells.starts, np.arange(0, cells.cls.size, _CHUNK_CELLS), "right") - 1
+        edges = np.unique(np.r_[0, firsts, cells.present.size])
+        return np.concatenate([_run_numerators(_run(cells, int(lo), int(hi)), totals, terms, numerators)
+                               for lo, hi in zip(edges[:-1], edges[1:], strict=True)])
+    return _run_numerators(cells, totals, terms, numerators)
+
+
+def _run_numerators(cells: Cells, totals: np.ndarray, terms: int, numerators: Numerators) -> np.ndarray:
     n = int(np.asarray(totals).sum())
     small = cells.sizes <= (INT64_SAFE - 1) // max(terms * n, 1)
     if small.all():
@@ -108,6 +123,14 @@ def hierarchical_numerators(node_of: tuple[np.ndarray, ...]) -> Numerators:
         return out
 
     return numerators
+
+
+def _run(cells: Cells, lo: int, hi: int) -> Cells:
+    """The cells of the present classes ``lo..hi-1`` (views, nothing copied)."""
+    first = int(cells.starts[lo])
+    last = int(cells.starts[hi]) if hi < cells.present.size else cells.cls.size
+    return Cells(cls=cells.cls[first:last], value=cells.value[first:last], count=cells.count[first:last],
+                 present=cells.present[lo:hi], starts=cells.starts[lo:hi] - first, sizes=cells.sizes[lo:hi])
 
 
 def _subset(cells: Cells, keep: np.ndarray) -> Cells:

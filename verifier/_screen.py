@@ -25,6 +25,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from verifier._distinct import distinct
 from verifier._exact_max import exact_argmax, first_by_qi, screen_margin
 from verifier.counts import Classes, CountTable
 from verifier.errors import PolicyError
@@ -195,7 +196,7 @@ def log_form_sign(terms: Mapping[int, int]) -> int:
 def first_cell_by_qi(classes: Classes, cells: Cells, positions: np.ndarray) -> int:
     """The cell among ``positions``: the class first by :func:`first_by_qi`, then the
     smallest value code in it."""
-    chosen = first_by_qi(classes, np.unique(cells.cls[positions]))
+    chosen = first_by_qi(classes, distinct(cells.cls[positions]))
     in_class = positions[cells.cls[positions] == chosen]
     return int(in_class[np.argmin(cells.value[in_class])])
 

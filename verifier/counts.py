@@ -5,8 +5,10 @@ Every measure of a deterministic release is a function of the counts
 (docs/design.md, "Count tables are sparse"). :func:`count_tables` builds them with one
 group-by over the quasi-identifiers (per-column factorization into one integer key) and
 one bincount per sensitive attribute; nothing after it touches rows.
-:func:`count_tables_from_groups` builds the same tables from a group-by done by an
-engine (:mod:`verifier.engines`): distinct rows with their counts.
+:func:`count_tables_from_cells` builds the same tables from counts an engine took
+(:mod:`verifier.engines`), keyed by the distinct values as found, which it codes and
+checks once per distinct value; :func:`count_tables_from_groups` turns an engine's
+group-bys (distinct rows with their counts) into such counts.
 
 Conventions:
 
@@ -18,7 +20,7 @@ Conventions:
   and still count for the quasi-identifier-only models).
 * Row order and index labels never change a result: classes are numbered by first
   appearance (:func:`count_tables`) or in the order of their QI values
-  (:func:`count_tables_from_groups`, :func:`qi_order`), but every measure is a function
+  (:func:`count_tables_from_cells`, :func:`qi_order`), but every measure is a function
   of the multiset of classes, ties are broken by QI values, and sensitive values are
   coded in sorted (or declared) order.
 """
@@ -41,7 +43,8 @@ import pyarrow.compute as pc
 from verifier.errors import DataError, ExcludedRowsWarning, IdentifierColumnWarning, PolicyError, listing
 from verifier.results import jsonable
 
-__all__ = ["AttributeSpec", "Classes", "CountTable", "count_tables", "count_tables_from_groups", "qi_order",
+__all__ = ["AttributeSpec", "Classes", "CountTable", "Cells", "DenseCells", "count_tables", "count_tables_from_groups",
+           "count_tables_from_cells", "qi_order",
            "first_row", "Locate", "check_columns", "Kind", "Missing"]
 
 Kind = Literal["categorical", "numerical", "ordinal"]
@@ -309,8 +312,7 @@ def count_tables(
     """
     qi = tuple(qi)
     check_columns(frame.columns, qi, attributes, source)
-    if len(frame) == 0:
-        raise DataError(f"{source}: the table has no rows")
+    _refuse_empty(len(frame), source)
 
     ids = _class_ids(frame, qi)
     keys = frame.iloc[_first_occurrences(ids)][list(qi)].reset_index(drop=True)
@@ -361,37 +363,134 @@ def count_tables_from_groups(
     -----
     The quasi-identifier values stay in Arrow: each column is coded against the distinct
     values of the first group-by (a hash lookup in Arrow, no Python object per row), the
-    codes are combined into class numbers as :func:`count_tables` does, and only the
-    classes' keys and the attributes' columns become pandas.
+    codes are combined into class numbers as :func:`count_tables` does, and each
+    attribute's distinct values are found in Arrow too; :func:`count_tables_from_cells`
+    does the rest.
     """
     qi = tuple(qi)
     weights = [group.column(count).to_numpy().astype(np.int64, copy=False) for group in groups]
-    if int(weights[0].sum()) == 0:
-        raise DataError(f"{source}: the table has no rows")
+    _refuse_empty(int(weights[0].sum()), source)
     dictionaries = [pc.unique(_no_nan(groups[0].column(column))) for column in qi]
     codes = [np.concatenate([_positions(group.column(column), dictionary) for group in groups])
              for column, dictionary in zip(qi, dictionaries, strict=True)]
     bounds = np.cumsum([0] + [group.num_rows for group in groups])
     ids = _combined_ids(zip(codes, map(len, dictionaries), strict=True), int(bounds[-1]))
-    first_ids = ids[:bounds[1]]
-    first = _first_occurrences(first_ids)
-    keys_frame = pa.table({column: dictionary.take(pa.array(column_codes[first]))
-                           for column, dictionary, column_codes in zip(qi, dictionaries, codes, strict=True)}
-                          ).to_pandas(integer_object_nulls=True)
+    first = _first_occurrences(ids[:bounds[1]])
+    keys = pa.table({column: dictionary.take(pa.array(column_codes[first]))
+                     for column, dictionary, column_codes in zip(qi, dictionaries, codes, strict=True)})
     del codes
+    sizes = _sums(ids[:bounds[1]], weights[0], len(first))
+    cells = []
+    for number, spec in enumerate(attributes):
+        group = groups[number].select(list(spec.columns))
+        raw = _combined_ids(((encoded.indices.to_numpy(zero_copy_only=False), len(encoded.dictionary))
+                             for encoded in (pc.dictionary_encode(column.combine_chunks(), null_encoding="encode")
+                                             for column in group.columns)), group.num_rows)
+        cells.append(Cells(values=group.take(pa.array(_first_occurrences(raw))), class_index=ids[bounds[number]:bounds[number + 1]],
+                           value_index=raw, count=weights[number]))
+    return count_tables_from_cells(keys, sizes, cells, qi, attributes, source=source, locate=locate)
+
+
+@dataclass(frozen=True)
+class DenseCells:
+    """One attribute's counts as a dense ``class × value`` table, before its values are coded.
+
+    Attributes
+    ----------
+    values
+        The attribute's distinct values as found, as for :class:`Cells`.
+    counts
+        Rows per (table row, table column), int64; rows and columns no class or value
+        names are empty.
+    rows
+        Each class's row of ``counts`` (classes in the order of the keys).
+    columns
+        Each value's column of ``counts`` (values in the order of ``values``).
+    """
+
+    values: pa.Table
+    counts: np.ndarray
+    rows: np.ndarray
+    columns: np.ndarray
+
+
+@dataclass(frozen=True)
+class Cells:
+    """One attribute's non-empty cells before its values are coded: what an engine counted.
+
+    Attributes
+    ----------
+    values
+        The attribute's distinct values as found (one column per attribute column, one row
+        per value; missing values as nulls), not yet parsed, ordered or checked.
+    class_index, value_index, count
+        Each cell's class (a row of the classes' keys), value (a row of ``values``) and
+        number of rows.
+    """
+
+    values: pa.Table
+    class_index: np.ndarray
+    value_index: np.ndarray
+    count: np.ndarray
+
+
+def count_tables_from_cells(
+    keys: pa.Table,
+    sizes: np.ndarray,
+    cells: Sequence[Cells | DenseCells],
+    qi: Sequence[str],
+    attributes: Sequence[AttributeSpec],
+    *,
+    source: str = "data",
+    locate: Locate = first_row,
+) -> tuple[Classes, tuple[CountTable, ...]]:
+    """Build the classes and count tables from counts taken elsewhere (an engine), keyed by distinct values.
+
+    Parameters
+    ----------
+    keys
+        One row per class (any numbering): the class's quasi-identifier values.
+    sizes
+        Rows per class, in the rows' order of ``keys``.
+    cells
+        One per attribute, in the order of ``attributes``: the cells, or a dense table.
+    qi, attributes, source
+        As for :func:`count_tables`.
+    locate
+        Finds the release row that an error message names (the cells hold distinct
+        values, not rows).
+
+    Returns
+    -------
+    (Classes, tuple of CountTable)
+        The same as :func:`count_tables` on the rows, except the class numbering: classes
+        are numbered in the order of their quasi-identifier values (:func:`qi_order`),
+        not by first appearance. No measure depends on the numbering.
+
+    Notes
+    -----
+    Each attribute's values are coded, parsed and checked once per distinct value by the
+    functions of :func:`count_tables`, then the codes are spread over the cells.
+    """
+    qi = tuple(qi)
+    _refuse_empty(int(sizes.sum()), source)
+    keys_frame = keys.to_pandas(integer_object_nulls=True)
     order = qi_order(keys_frame, qi)
     renumber = np.empty(len(order), dtype=np.int64)
     renumber[order] = np.arange(len(order))
-    found = Classes(qi=qi, keys=keys_frame.iloc[order].reset_index(drop=True),
-                    sizes=_sums(renumber[first_ids], weights[0], len(order)))
+    found = Classes(qi=qi, keys=keys_frame.iloc[order].reset_index(drop=True), sizes=sizes[order])
     if found.rows > 1 and found.count == found.rows:
         _flag_identifiers(found.keys, qi, source)
-    tables = []
-    for number, spec in enumerate(attributes):
-        group = groups[number].select(list(spec.columns)).to_pandas(integer_object_nulls=True)
-        tables.append(_count(group, renumber[ids[bounds[number]:bounds[number + 1]]], found, spec, source,
-                             weights[number], locate))
-    return found, tuple(tables)
+    tables = tuple(_count_dense(cell, cell.rows[order], found, spec, source, locate) if isinstance(cell, DenseCells)
+                   else _count(cell.values.to_pandas(integer_object_nulls=True), renumber[cell.class_index], found,
+                               spec, source, cell.count, locate, raw=cell.value_index)
+                   for cell, spec in zip(cells, attributes, strict=True))
+    return found, tables
+
+
+def _refuse_empty(rows: int, source: str) -> None:
+    if rows == 0:
+        raise DataError(f"{source}: the table has no rows")
 
 
 def _positions(values: pa.ChunkedArray, dictionary: pa.Array) -> np.ndarray:
@@ -414,14 +513,14 @@ def qi_order(keys: pd.DataFrame, qi: Sequence[str]) -> np.ndarray:
 
     Values are compared column by column (in QI order) by the ``repr`` of their JSON
     form, so the order is a function of the values alone. Vectorized: one ``repr`` per
-    distinct value of each column, then ``np.lexsort``.
+    distinct value of each column, ranked by Arrow (UTF-8 bytes sort as Python compares
+    code points; ``repr`` escapes what UTF-8 cannot hold), then ``np.lexsort``.
     """
     ranks = []
     for column in reversed(tuple(qi)):
         codes, uniques = pd.factorize(keys[column], use_na_sentinel=False)
-        text = np.array([repr(jsonable(v)) for v in uniques], dtype=object)
-        rank = np.empty(len(text), dtype=np.int64)
-        rank[np.argsort(text, kind="stable")] = np.arange(len(text))
+        text = pa.array([repr(jsonable(v)) for v in uniques.tolist()], pa.string())  # tolist: no Arrow scalar per value
+        rank = pc.rank(text, sort_keys="ascending", tiebreaker="first").to_numpy().astype(np.int64) - 1
         ranks.append(rank[codes])
     return np.lexsort(ranks) if ranks else np.arange(len(keys))
 
@@ -621,19 +720,21 @@ def _exact_numbers(frame: pd.DataFrame, series: pd.Series, column: str, source: 
     return pd.Series(values[codes], index=series.index, dtype=object)
 
 
-def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: AttributeSpec, source: str,
-           weights: np.ndarray | None = None, locate: Locate = first_row) -> CountTable:
-    """One attribute's count table from rows (``weights`` = None) or from distinct rows with their counts."""
+def _value_codes(frame: pd.DataFrame, spec: AttributeSpec, source: str, locate: Locate,
+                 absent: Callable[[np.ndarray], int]) -> tuple[np.ndarray, tuple[Any, ...], int]:
+    """The attribute's code of each row of ``frame`` under its ``missing`` policy (``-1``: excluded), its values
+    in code order, and the rows excluded; ``absent(mask)`` is the number of release rows the rows ``mask`` stand for.
+    """
     codes, values = _codes(frame, spec, source, locate)
     missing = codes < 0
     excluded = 0
     if missing.any():
         name = spec.name if isinstance(spec.name, str) else list(spec.name)
-        absent = int(missing.sum()) if weights is None else int(weights[missing].sum())
+        count = absent(missing)
         if spec.missing == "error":
             _, where = locate(frame, spec.columns, missing)
             raise DataError(
-                f"{source}: sensitive attribute {name!r} has {absent} missing value(s), "
+                f"{source}: sensitive attribute {name!r} has {count} missing value(s), "
                 f"the first at {where}; set missing = \"value\" (a category of "
                 "its own) or missing = \"exclude\" for this attribute in the policy"
             )
@@ -641,21 +742,40 @@ def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: Attribu
             codes = np.where(missing, len(values), codes)
             values = values + (None,)
         else:
-            excluded = absent
+            excluded = count
             warnings.warn(
                 f"{source}: {excluded} row(s) with a missing value of {name!r} excluded from its measures "
                 "(missing = \"exclude\")",
                 ExcludedRowsWarning,
-                stacklevel=3,
+                stacklevel=4,
             )
-            ids, codes = ids[~missing], codes[~missing]
-            weights = None if weights is None else weights[~missing]
-    m = len(values)
-    if m == 0:
+    if not values:
         raise DataError(f"{source}: sensitive attribute {spec.name!r} has no non-missing value")
+    return codes, values, excluded
+
+
+def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: AttributeSpec, source: str,
+           weights: np.ndarray | None = None, locate: Locate = first_row, raw: np.ndarray | None = None) -> CountTable:
+    """One attribute's count table from rows (``weights`` = None) or from cells with their counts.
+
+    ``raw``: each cell's row of ``frame``, when ``frame`` holds the distinct values (coded
+    once each) rather than one row per cell.
+    """
+    def absent(mask: np.ndarray) -> int:
+        mask = mask if raw is None else mask[raw]
+        return int(mask.sum()) if weights is None else int(weights[mask].sum())
+
+    codes, values, excluded = _value_codes(frame, spec, source, locate, absent)
+    if raw is not None:
+        codes = codes[raw]
+    if excluded:
+        kept = codes >= 0
+        ids, codes = ids[kept], codes[kept]
+        weights = None if weights is None else weights[kept]
+    m = len(values)
     keys = ids * m
     keys += codes
-    del codes, missing
+    del codes
     cells, counts = _cell_counts(keys, weights, classes.count * m)
     del keys
     class_index = cells // m
@@ -668,6 +788,53 @@ def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: Attribu
         count=counts,
         sizes=_sums(class_index, counts, classes.count),
         totals=_sums(cells % m, counts, m),
+        excluded=excluded,
+    )
+
+
+def _count_dense(cells: DenseCells, rows: np.ndarray, classes: Classes, spec: AttributeSpec, source: str,
+                 locate: Locate) -> CountTable:
+    """One attribute's count table from a dense table of counts: ``rows`` are its rows in the order of the classes."""
+    frame = cells.values.to_pandas(integer_object_nulls=True)
+    codes, values, excluded = _value_codes(frame, spec, source, locate,
+                                           lambda mask: int(cells.counts[:, cells.columns[mask]].sum()))
+    m = len(values)
+    kept = np.flatnonzero(codes >= 0)
+    by_code = kept[np.argsort(codes[kept], kind="stable")]
+    starts = np.flatnonzero(np.r_[True, np.diff(codes[by_code]) != 0])
+    targets, columns = codes[by_code][starts], cells.columns[by_code]
+    bound = int(np.count_nonzero(cells.counts))  # the cells, or more when values merge or leave
+    class_index, value_index, count = (np.empty(bound, dtype=np.int64) for _ in range(3))
+    filled = 0
+    merged = starts.size < columns.size  # values written two ways (2.50 and 2.5) share a code
+    spread = not np.array_equal(targets, np.arange(m))  # a declared value no row holds
+    per_block = max(1, _DENSE_CELLS // max(m, columns.size))
+    for start in range(0, rows.size, per_block):
+        dense = np.take(np.take(cells.counts, rows[start:start + per_block], axis=0), columns, axis=1)
+        if merged:
+            dense = np.add.reduceat(dense, starts, axis=1)
+        if spread:
+            dense, block = np.zeros((dense.shape[0], m), dtype=np.int64), dense
+            dense[:, targets] = block
+        flat = dense.reshape(-1)
+        nonzero = np.flatnonzero(flat)
+        owner = np.repeat(np.arange(dense.shape[0]), np.count_nonzero(dense, axis=1))
+        done = filled + nonzero.size
+        class_index[filled:done] = owner + start
+        value_index[filled:done] = nonzero - owner * m
+        count[filled:done] = flat[nonzero]
+        filled = done
+    if filled < bound:
+        class_index, value_index, count = class_index[:filled].copy(), value_index[:filled].copy(), count[:filled].copy()
+    return CountTable(
+        spec=spec,
+        classes=classes,
+        values=values,
+        class_index=class_index,
+        value_index=value_index,
+        count=count,
+        sizes=_sums(class_index, count, classes.count),
+        totals=_sums(value_index, count, m),
         excluded=excluded,
     )
 

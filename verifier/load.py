@@ -290,7 +290,11 @@ def _read_parquet(path: Path, categories: Collection[str]) -> pd.DataFrame:
         raise DataError(f"{path}: cannot read the file as Parquet: {error}") from error
     refuse_nan(str(path), table)
     # column by column, each freed once converted: the table and the frame are never whole at once
-    return table.to_pandas(integer_object_nulls=True, split_blocks=True, self_destruct=True)
+    frame = table.to_pandas(integer_object_nulls=True, split_blocks=True, self_destruct=True)
+    del table
+    # Arrow's allocator keeps the pages the table freed for its next allocations; none is coming, so give them back
+    pa.default_memory_pool().release_unused()
+    return frame
 
 
 def refuse_nan(source: str, table: pa.Table, *, rows: bool = True) -> None:

@@ -1,4 +1,4 @@
-"""Engines: where the one group-by that builds the count tables runs.
+"""Engines: where the count tables are built, the one step that reads rows.
 
 Building the count tables is the only step of an audit that sees rows (docs/design.md,
 "Engines return count tables, nothing else"). An engine reads a release (CSV, Parquet, or a directory of Parquet files)
@@ -6,18 +6,23 @@ and returns the :class:`~verifier.counts.Classes` and the
 :class:`~verifier.counts.CountTable` of each sensitive attribute; every measure after
 that is the same code whatever the engine.
 
-* ``pandas`` (the default): the release is loaded into memory
-  (:func:`verifier.load.load_table`) and counted by :func:`verifier.counts.count_tables`.
-* ``duckdb``: in-process, reads the files directly and spills to disk past its memory
-  limit, so a release larger than memory can be audited on one machine.
+* ``pandas`` (the default): a Parquet release is read a batch at a time and counted
+  densely as it comes (:mod:`verifier.stream_counts`); CSV, or a release with too many
+  (class, value) cells for that, is loaded into memory (:func:`verifier.load.load_table`)
+  and counted by :func:`verifier.counts.count_tables`.
+* ``duckdb``: in-process, reads the files directly (CSV, Parquet, a directory of Parquet
+  files) and streams the rows as Arrow record batches; they are counted densely as they
+  come (:mod:`verifier.stream_counts`), in memory bounded by a batch and the count tables.
+  A release with too many (class, value) cells for that is counted by SQL group-bys,
+  which spill to disk past DuckDB's memory limit.
 * ``spark``: Apache Spark (PySpark), on a cluster (``master``) or ``local[*]``.
 
-DuckDB and Spark run the same SQL (:mod:`verifier.engines.sql`): one group-by per
-attribute (quasi-identifiers × the attribute's columns → ``COUNT(*)``, a 64-bit
-integer), fetched as Arrow; the classes are summed from the first. The quasi-identifiers
-are coded in Arrow, and the attributes' distinct values are coded, parsed (numerical
+DuckDB's fallback and Spark run the same SQL (:mod:`verifier.engines.sql`): one group-by
+per attribute (quasi-identifiers × the attribute's columns → ``COUNT(*)``, a 64-bit
+integer), fetched as Arrow; the classes are summed from the first. Whichever way the
+counts were taken, the attributes' distinct values are coded, parsed (numerical
 attributes, exactly) and checked in Python by the same functions as the pandas path
-(:func:`verifier.counts.count_tables_from_groups`).
+(:func:`verifier.counts.count_tables_from_cells`).
 """
 
 from __future__ import annotations

@@ -1,11 +1,14 @@
-"""The DuckDB engine: in-process, reads the files directly, spills to disk past its memory limit.
+"""The DuckDB engine: in-process, reads the files directly, streams them, or groups them and spills to disk.
 
-DuckDB (Raasveldt & Mühleisen 2019) runs the aggregation of :mod:`verifier.engines.sql`
-on CSV (every column as text: ``all_varchar``, strict field counts, no null padding,
-only the empty cell missing), on a Parquet file, or on a directory of Parquet files
-(Hive partition values as text). Its memory is bounded by ``memory_limit``; past it the
-hash aggregation spills to ``temp_directory``, so a release larger than memory is
-audited on one machine.
+DuckDB (Raasveldt & Mühleisen 2019) reads CSV (every column as text: ``all_varchar``,
+strict field counts, no null padding, only the empty cell missing), a Parquet file, or a
+directory of Parquet files (Hive partition values as text). The rows it reads are
+streamed to Python as Arrow record batches of :data:`BATCH_ROWS` rows and counted densely
+as they come (:mod:`verifier.stream_counts`; the plans are in :mod:`verifier.engines.sql`),
+so memory is a batch and the count tables, whatever the number of rows. A release whose
+dense tables would pass ``dense_cells`` (many distinct quasi-identifier combinations
+times many values) is counted by SQL group-bys instead: their memory is bounded by
+``memory_limit``, past which the hash aggregation spills to ``temp_directory``.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,14 +25,18 @@ from typing import Literal
 
 import pyarrow as pa
 
-from verifier.engines.sql import EngineReadError, Runner, SqlEngine, first_lines
+from verifier.engines.sql import EngineReadError, Session, SqlEngine, first_lines
 from verifier.errors import DataError
 from verifier.load import hive_columns, parquet_files
+from verifier.stream_counts import DENSE_CELLS
 
-__all__ = ["DuckDBEngine", "DEFAULT_MEMORY_LIMIT"]
+__all__ = ["DuckDBEngine", "DEFAULT_MEMORY_LIMIT", "BATCH_ROWS"]
 
 DEFAULT_MEMORY_LIMIT = os.environ.get("PRIVCERT_DUCKDB_MEMORY_LIMIT", "2GB")
 """DuckDB's memory limit unless one is given (environment variable ``PRIVCERT_DUCKDB_MEMORY_LIMIT``)."""
+
+BATCH_ROWS = 1 << 19
+"""Rows per Arrow record batch when the release is streamed."""
 
 _ENCODINGS = {"utf-8": "utf-8", "utf8": "utf-8", "utf-16": "utf-16", "utf16": "utf-16", "latin-1": "latin-1",
               "latin1": "latin-1", "iso-8859-1": "latin-1"}
@@ -53,15 +60,20 @@ class DuckDBEngine(SqlEngine):
     threads
         Worker threads (default: one per core this process may run on, which in a
         container or under ``taskset`` can be fewer than the machine's).
+    dense_cells
+        The most cells (8 bytes each) the release is counted in as it streams
+        (:data:`verifier.stream_counts.DENSE_CELLS`); a release that needs more is counted
+        by SQL group-bys instead, and ``0`` always counts by group-bys.
     """
 
     memory_limit: str = DEFAULT_MEMORY_LIMIT
     temp_directory: Path | None = None
     threads: int | None = None
+    dense_cells: int = DENSE_CELLS
     name: Literal["duckdb"] = "duckdb"
 
     @contextmanager
-    def _open(self, path: Path, kind: str, header: list[str] | None, encoding: str) -> Iterator[Runner]:
+    def _open(self, path: Path, kind: str, header: list[str] | None, encoding: str) -> Iterator[Session]:
         import duckdb
 
         spill = Path(tempfile.mkdtemp(prefix="privcert-duckdb-", dir=self.temp_directory))
@@ -77,9 +89,15 @@ class DuckDBEngine(SqlEngine):
             except duckdb.Error as error:
                 raise EngineReadError(_message(str(error))) from error
 
+        def stream(statement: str) -> Generator[pa.RecordBatch, None, None]:
+            try:
+                yield from connection.sql(statement).to_arrow_reader(BATCH_ROWS)
+            except duckdb.Error as error:
+                raise EngineReadError(_message(str(error))) from error
+
         try:
             run(f"CREATE VIEW release AS SELECT * FROM {_reader(path, kind, header, encoding)}")
-            yield run
+            yield Session(run, stream, self.dense_cells)
         finally:
             connection.close()
             shutil.rmtree(spill, ignore_errors=True)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Literal
 
 import pyarrow as pa
 
-from verifier.engines.sql import RELATION, EngineReadError, Runner, SqlEngine, first_lines
+from verifier.engines.sql import RELATION, EngineReadError, Session, SqlEngine, first_lines
 from verifier.load import check_csv
 
 if TYPE_CHECKING:
@@ -78,7 +78,7 @@ class SparkEngine(SqlEngine):
         check_csv(path, encoding, fields=False)
 
     @contextmanager
-    def _open(self, path: Path, kind: str, header: list[str] | None, encoding: str) -> Iterator[Runner]:
+    def _open(self, path: Path, kind: str, header: list[str] | None, encoding: str) -> Iterator[Session]:
         from py4j.protocol import Py4JJavaError
         from pyspark.errors import PySparkException
         from pyspark.sql.types import StringType, StructField, StructType
@@ -104,6 +104,6 @@ class SparkEngine(SqlEngine):
                 raise EngineReadError(first_lines(str(error))) from error
 
         try:
-            yield run
+            yield Session(run)
         finally:
             session.catalog.dropTempView(RELATION)

@@ -1,39 +1,52 @@
-"""The group-bys in SQL, written once and run by every SQL engine (DuckDB, Spark SQL).
+"""The SQL of the engines, written once and run by every SQL engine (DuckDB, Spark SQL).
 
 An engine registers the release as a view named ``release`` whose columns are the
-file's columns (CSV: all text; Parquet: as stored; Hive partition values: text) and
-runs the statements of :func:`aggregation`, one per sensitive attribute: the distinct
-combinations of the quasi-identifiers and the attribute's columns with their
-``COUNT(*)``, a 64-bit integer on both engines, fetched as Arrow. Missing values form
-groups of their own, so each result covers every row and holds every class; the classes
-are summed from the first. :class:`SqlEngine` turns the results into count tables with
-:func:`verifier.counts.count_tables_from_groups` (quasi-identifiers coded in Arrow), so
-that coding, exact parsing of numerical values (once per distinct value), missing values
-and errors are those of the pandas path.
+file's columns (CSV: all text; Parquet: as stored; Hive partition values: text). Two
+plans count it:
 
-One statement per attribute, not one ``GROUPING SETS`` statement for all: the sets are
-then held one at a time, and on DuckDB the single scan was no faster
-(benchmarks/RESULTS.md, "Engines").
+* **Streamed** (DuckDB): :func:`projection` streams the quasi-identifiers and the
+  attributes' columns as Arrow record batches, counted densely as they come by
+  :class:`verifier.stream_counts.StreamCounter` (each batch's text coded through a small
+  dictionary of its own, no group-by over text). Memory is one batch and the dense
+  tables; when these would pass the engine's ``dense_cells``, the count stops and the
+  second plan runs.
+* **Grouped** (Spark, and DuckDB past ``dense_cells``): the statements of
+  :func:`aggregation`, one per sensitive attribute: the distinct combinations of the
+  quasi-identifiers and the attribute's columns with their ``COUNT(*)``, a 64-bit
+  integer on both engines, fetched as Arrow. Missing values form groups of their own, so
+  each result covers every row and holds every class; the classes are summed from the
+  first (:func:`verifier.counts.count_tables_from_groups`, quasi-identifiers coded in
+  Arrow). One statement per attribute, not one ``GROUPING SETS`` statement for all: the
+  sets are then held one at a time, and on DuckDB the single scan was no faster
+  (benchmarks/RESULTS.md, "Engines").
+
+Either way the counts reach :func:`verifier.counts.count_tables_from_cells`, so coding,
+exact parsing of numerical values (once per distinct value), missing values and errors
+are those of the pandas path.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Generator, Sequence
+from contextlib import AbstractContextManager, closing
+from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from verifier.counts import AttributeSpec, Classes, CountTable, check_columns, count_tables_from_groups
+from verifier.counts import (AttributeSpec, Cells, Classes, DenseCells, CountTable, check_columns, count_tables_from_cells,
+                             count_tables_from_groups)
 from verifier.engines import EngineName, Phase, ignore_phase
 from verifier.engines.locate import release_locator
 from verifier.errors import DataError
 from verifier.load import check_csv, check_schema, csv_header, parquet_files, refuse_nan, release_format
+from verifier.stream_counts import DenseLimit, StreamCounter
 
-__all__ = ["COUNT", "RELATION", "quote", "aggregation", "EngineReadError", "Runner", "SqlEngine",
-           "first_lines"]
+__all__ = ["COUNT", "RELATION", "quote", "aggregation", "projection", "EngineReadError", "Runner", "Streamer",
+           "Session", "SqlEngine", "first_lines"]
 
 RELATION = "release"
 """The view every engine registers the release under."""
@@ -57,6 +70,11 @@ def aggregation(qi: Sequence[str], columns: Sequence[str]) -> str:
     return f"SELECT {names}, COUNT(*) AS {quote(COUNT)} FROM {RELATION} GROUP BY {names}"
 
 
+def projection(columns: Sequence[str]) -> str:
+    """The statement that streams the release's ``columns``, row by row: ``SELECT columns... FROM release``."""
+    return f"SELECT {', '.join(quote(column) for column in dict.fromkeys(columns))} FROM {RELATION}"
+
+
 class EngineReadError(Exception):
     """The engine could not read the release; the message is the engine's."""
 
@@ -64,15 +82,32 @@ class EngineReadError(Exception):
 Runner = Callable[[str], pa.Table]
 """Runs one statement on the registered ``release`` view and returns the result as Arrow."""
 
+Streamer = Callable[[str], Generator[pa.RecordBatch, None, None]]
+"""Runs one statement on the registered ``release`` view and yields the result as Arrow record batches."""
+
+
+@dataclass(frozen=True)
+class Session:
+    """The release registered as ``release``: statements run whole (``run``) or, when the engine can, streamed.
+
+    A release is streamed and counted densely when the engine gives ``stream`` and the
+    dense tables fit in ``dense_cells`` cells (:mod:`verifier.stream_counts`); otherwise
+    it is counted by the group-bys of :func:`aggregation`.
+    """
+
+    run: Runner
+    stream: Streamer | None = None
+    dense_cells: int = 0
+
 
 class SqlEngine(ABC):
-    """An engine that runs :func:`aggregation` in SQL; subclasses only open the release."""
+    """An engine that counts the release through SQL, streamed or grouped; subclasses only open the release."""
 
     name: EngineName
 
     @abstractmethod
-    def _open(self, path: Path, kind: str, header: list[str] | None, encoding: str) -> AbstractContextManager[Runner]:
-        """Register ``path`` as the view ``release`` and yield a :data:`Runner` (``header``: the CSV's columns).
+    def _open(self, path: Path, kind: str, header: list[str] | None, encoding: str) -> AbstractContextManager[Session]:
+        """Register ``path`` as the view ``release`` and yield a :class:`Session` (``header``: the CSV's columns).
 
         Errors reading the data raise :class:`EngineReadError`.
         """
@@ -95,27 +130,56 @@ class SqlEngine(ABC):
         header = csv_header(path, encoding) if kind == "csv" else None
         if kind == "csv":
             self._check_csv(path, encoding)
-        sets = [spec.columns for spec in attributes] or [()]
+        locate = release_locator(path, kind, encoding)
         try:
-            with self._open(path, kind, header, encoding) as run:
-                schema = run(f"SELECT * FROM {RELATION} LIMIT 0").schema
+            with self._open(path, kind, header, encoding) as session:
+                schema = session.run(f"SELECT * FROM {RELATION} LIMIT 0").schema
                 if kind == "parquet":
                     check_schema(path, schema)
                 check_columns(schema.names, qi, attributes, source)
                 partitions = len(parquet_files(path)) if path.is_dir() else 1
-                groups = []
-                for done, columns in enumerate(sets):
-                    phase("scan", done, len(sets), f"aggregations over {partitions:,} partition(s)")
-                    groups.append(run(aggregation(qi, columns)))
-                    refuse_nan(str(path), groups[-1], rows=False)
-                rows = pc.sum(groups[0].column(COUNT)).as_py() or 0
-                phase("group", len(sets), len(sets), f"aggregations, {rows:,} rows in {partitions:,} partition(s)")
+                counted = _stream(session, qi, attributes, str(path), phase, partitions)
+                if counted is None:
+                    groups = _group(session, qi, attributes, str(path), phase, partitions)
         except EngineReadError as error:
             if kind == "csv":
                 check_csv(path, encoding)
             raise DataError(f"{path}: cannot read the file as {kind.upper()} with --engine {self.name}: {error}") from error
-        return count_tables_from_groups(groups, qi, attributes, count=COUNT, source=source,
-                                        locate=release_locator(path, kind, encoding))
+        if counted is not None:
+            return count_tables_from_cells(*counted, qi, attributes, source=source, locate=locate)
+        return count_tables_from_groups(groups, qi, attributes, count=COUNT, source=source, locate=locate)
+
+
+def _stream(session: Session, qi: Sequence[str], attributes: Sequence[AttributeSpec], source: str, phase: Phase,
+            partitions: int) -> tuple[pa.Table, np.ndarray, list[Cells | DenseCells]] | None:
+    """The release counted densely as it streams (:mod:`verifier.stream_counts`); ``None`` when it cannot be."""
+    if session.stream is None or session.dense_cells <= 0:
+        return None
+    counter = StreamCounter(qi, attributes, source=source, limit=session.dense_cells)
+    unit = f"rows streamed from {partitions:,} partition(s)"
+    try:
+        with closing(session.stream(projection(counter.columns))) as batches:
+            counter.add_all(batches, lambda rows: phase("scan", rows, None, unit))
+    except DenseLimit:
+        return None
+    keys, sizes, cells = counter.cells()
+    rows = int(sizes.sum())
+    phase("group", rows, rows, f"rows in {partitions:,} partition(s), counted densely")
+    return keys, sizes, cells
+
+
+def _group(session: Session, qi: Sequence[str], attributes: Sequence[AttributeSpec], source: str, phase: Phase,
+           partitions: int) -> list[pa.Table]:
+    """One :func:`aggregation` per attribute (one over the quasi-identifiers alone when there is none)."""
+    sets = [spec.columns for spec in attributes] or [()]
+    groups = []
+    for done, columns in enumerate(sets):
+        phase("scan", done, len(sets), f"aggregations over {partitions:,} partition(s)")
+        groups.append(session.run(aggregation(qi, columns)))
+        refuse_nan(source, groups[-1], rows=False)
+    rows = pc.sum(groups[0].column(COUNT)).as_py() or 0
+    phase("group", len(sets), len(sets), f"aggregations, {rows:,} rows in {partitions:,} partition(s)")
+    return groups
 
 
 def first_lines(text: str, lines: int = 3) -> str:
