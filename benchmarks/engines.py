@@ -148,7 +148,7 @@ def commands(path: Path, shape: str, before: Path | None, out: Path) -> dict[str
         "pandas-bare": ([python, __file__, "--bare", "pandas", shape, str(path)], base, ROOT),
     }
     for source, suffix in [(ROOT, ""), *([(before, "@before")] if before else [])]:
-        for engine in ("pandas", "duckdb"):
+        for engine in ("pandas", "duckdb", *(("spark",) if not suffix else ())):
             label = engine + suffix
             found[label] = ([python, "-m", "privcert", "measure", str(path), "--qi", ",".join(qi_of(shape)),
                              "--sensitive", ",".join(SENSITIVE), "--numerical", "salary", "--engine", engine,
@@ -189,8 +189,8 @@ def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[st
     out = DATA / f"engines_{shape}_{rows}_json"
     out.mkdir(exist_ok=True)
     plan = commands(path, shape, before, out)
-    if only:
-        plan = {label: plan[label] for label in plan if label == "duckdb-bare" or label in only}
+    plan = {label: plan[label] for label in plan
+            if label == "duckdb-bare" or (label in only if only else label != "spark")}
     runs: dict[str, list[dict[str, float]]] = {label: [] for label in plan}
     for round_number in range(rounds):
         for label, (command, env, cwd) in plan.items():

@@ -28,7 +28,7 @@ from verifier.load import check_csv
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-__all__ = ["SparkEngine", "SESSION_CONFIG", "spark_session"]
+__all__ = ["SparkEngine", "SESSION_CONFIG", "LOCAL_MEMORY", "spark_session"]
 
 SESSION_CONFIG: dict[str, str] = {
     "spark.sql.ansi.enabled": "true",
@@ -41,15 +41,24 @@ SESSION_CONFIG: dict[str, str] = {
 privcert shows its own progress, so Spark's console bar is off)."""
 
 
+LOCAL_MEMORY = os.environ.get("PRIVCERT_SPARK_MEMORY", "4g")
+"""The JVM heap of a local Spark session and the most its results may hold (environment variable
+``PRIVCERT_SPARK_MEMORY``). Spark's default of 1g cannot hold the grouped rows of a release of
+10^7 rows (about 9 million rows come back for 20,000 classes and 2,000 values) and the JVM
+dies; on a cluster, ``spark-submit``'s own settings apply."""
+
+
 def spark_session(master: str, **config: str) -> SparkSession:
     """The Spark session for ``master`` with :data:`SESSION_CONFIG` (and ``config``); an active one is reused.
 
     In local mode the shuffle has one partition per core (Spark's default of 200 suits a
-    cluster; on one machine it costs a task per partition and aggregation).
+    cluster; on one machine it costs a task per partition and aggregation), and the driver,
+    which runs the tasks too, has :data:`LOCAL_MEMORY`.
     """
     from pyspark.sql import SparkSession
 
-    local = {"spark.sql.shuffle.partitions": str(os.cpu_count() or 1)} if master.startswith("local") else {}
+    local = {"spark.sql.shuffle.partitions": str(os.cpu_count() or 1), "spark.driver.memory": LOCAL_MEMORY,
+             "spark.driver.maxResultSize": LOCAL_MEMORY} if master.startswith("local") else {}
     builder = SparkSession.builder.master(master).appName("privcert")
     for key, value in {**SESSION_CONFIG, **local, **config}.items():
         builder = builder.config(key, value)
