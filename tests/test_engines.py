@@ -326,3 +326,59 @@ def test_pandas_reads_as_categories_only_columns_parquet_stores_as_small_diction
     assert _few_values(tmp_path / "release.parquet") == {"zip"}
     (tmp_path / "release.csv").write_text("zip\n02138\n")
     assert _few_values(tmp_path / "release.csv") == set()
+
+
+class _StoppedJvm:
+    """A Spark session whose JVM has exited: every call over the gateway is refused."""
+
+    class _Frame:
+        def createOrReplaceTempView(self, name: str) -> None:  # noqa: N802 (Spark's name)
+            return None
+
+    class _Reader:
+        def parquet(self, path: str) -> _StoppedJvm._Frame:
+            return _StoppedJvm._Frame()
+
+    class _Catalog:
+        def dropTempView(self, name: str) -> None:  # noqa: N802 (Spark's name)
+            raise ConnectionRefusedError(111, "Connection refused")
+
+    read = _Reader()
+    catalog = _Catalog()
+
+    def sql(self, statement: str) -> Any:
+        if "LIMIT 0" in statement:
+            return type("Schema", (), {"toArrow": lambda _: pa.table({"q": pa.array([], pa.string()),
+                                                                      "s": pa.array([], pa.string())})})()
+        raise ConnectionRefusedError(111, "Connection refused")
+
+
+def test_a_spark_jvm_that_stops_is_named_with_the_memory_to_raise(monkeypatch: pytest.MonkeyPatch,
+                                                                    tmp_path: Path) -> None:
+    """Spark's JVM dies when the grouped rows outgrow its heap; the error says so instead of an internal error."""
+    import verifier.engines.spark_engine as spark_engine
+
+    monkeypatch.setattr(spark_engine, "spark_session", lambda master: _StoppedJvm())
+    release = tmp_path / "release.parquet"
+    pq.write_table(pa.table({"q": ["a", "b"], "s": ["x", "y"]}), release)
+    with pytest.raises(DataError, match=r"release.parquet: cannot read the file as PARQUET with --engine spark: "
+                                        r"Spark's JVM stopped during the aggregation \(.*Connection refused\); a local "
+                                        r"session has 4g of memory \(PRIVCERT_SPARK_MEMORY\): give it more"):
+        SparkEngine().count_tables(release, ["q"], [AttributeSpec(("s",))], source=str(release))
+
+
+def test_a_spark_that_cannot_start_is_a_clear_error(tmp_path: Path) -> None:
+    """Too little memory for the JVM (a setting of the user's): exit 2 naming the setting, not an internal error."""
+    import os
+    import subprocess
+    import sys
+
+    release = tmp_path / "release.csv"
+    release.write_text("q,s\na,x\nb,y\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "privcert", "measure", str(release), "--qi", "q", "--sensitive", "s",
+                           "--engine", "spark", "--quiet"], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PRIVCERT_SPARK_MEMORY": "300m"})
+    assert done.returncode == 2, done.stderr
+    assert "cannot start Spark (master local[*], local memory 300m): " in done.stderr
+    assert "Insufficient driver memory" in done.stderr
+    assert "internal error" not in done.stderr

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Literal
 import pyarrow as pa
 
 from verifier.engines.sql import RELATION, EngineReadError, Session, SqlEngine, first_lines
+from verifier.errors import DataError
 from verifier.load import check_csv
 
 if TYPE_CHECKING:
@@ -88,11 +89,15 @@ class SparkEngine(SqlEngine):
 
     @contextmanager
     def _open(self, path: Path, kind: str, header: list[str] | None, encoding: str) -> Iterator[Session]:
-        from py4j.protocol import Py4JJavaError
+        from py4j.protocol import Py4JJavaError, Py4JNetworkError
         from pyspark.errors import PySparkException
         from pyspark.sql.types import StringType, StructField, StructType
 
-        session = spark_session(self.master)
+        try:
+            session = spark_session(self.master)
+        except (Py4JJavaError, PySparkException) as error:
+            raise DataError(f"cannot start Spark (master {self.master}, local memory {LOCAL_MEMORY}): "
+                            f"{first_lines(str(error))}") from error
         try:
             if kind == "csv":
                 assert header is not None
@@ -111,8 +116,12 @@ class SparkEngine(SqlEngine):
                 return session.sql(statement).toArrow()
             except (Py4JJavaError, PySparkException) as error:
                 raise EngineReadError(first_lines(str(error))) from error
+            except (Py4JNetworkError, ConnectionError) as error:
+                raise EngineReadError(f"Spark's JVM stopped during the aggregation ({error}); a local session "
+                                      f"has {LOCAL_MEMORY} of memory (PRIVCERT_SPARK_MEMORY): give it more") from error
 
         try:
             yield Session(run)
         finally:
-            session.catalog.dropTempView(RELATION)
+            with suppress(Py4JNetworkError, ConnectionError):  # a JVM that stopped has no view left to drop
+                session.catalog.dropTempView(RELATION)
