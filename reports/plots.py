@@ -51,8 +51,10 @@ __all__ = ["Figure", "figures", "implication_map", "privacy_utility"]
 
 _LABEL = 32
 _TICKS = 24
-_REFERENCE = re.compile(r'(\bid="|url\(#|href="#)([^")]+)')
-"""An id in SVG markup, or a reference to one (group 1: what precedes the name, group 2: the name)."""
+_TAG = re.compile(r"<[^>]*>")
+"""A tag of SVG markup (its attribute values escape ``<``, ``>`` and quotes)."""
+_REFERENCE = re.compile(r'(\bid="|="url\(#|href="#)([^")]+)')
+"""An id attribute, or an attribute's reference to one (group 1: what precedes the name, group 2: the name)."""
 
 
 @dataclass(frozen=True)
@@ -82,15 +84,17 @@ def _svg(figure: Any) -> str:
 
     matplotlib numbers the ids of every figure alike (``axes_1``, ``line2d_1``, clip paths),
     so two figures in one page would share ids and a reference could reach into the wrong
-    one. Each id and each reference to it (``url(#…)``, ``href="#…"``) is prefixed with a
-    digest of the figure's own markup: unique per figure, and the same bytes on every run.
+    one. Each id and each reference to it (``url(#…)``, ``href="#…"``) in a tag is prefixed
+    with a digest of the figure's own markup: unique per figure, and the same bytes on every
+    run. Text between tags (labels, which may be the release's values) is left as it is.
     """
     buffer = io.StringIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
     text = buffer.getvalue()
     text = text[text.index("<svg"):]
     scope = "f" + hashlib.sha256(text.encode()).hexdigest()[:10]
-    return _REFERENCE.sub(lambda match: f"{match.group(1)}{scope}-{match.group(2)}", text)
+    return _TAG.sub(lambda tag: _REFERENCE.sub(lambda match: f"{match.group(1)}{scope}-{match.group(2)}", tag.group(0)),
+                    text)
 
 
 def _class_sizes(classes: Classes) -> Figure:

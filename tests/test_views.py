@@ -79,6 +79,20 @@ def test_every_id_of_the_page_is_unique_and_every_in_page_reference_reaches_its_
     assert sum(bool(re.search(r'url\(#', figure)) for figure in figures) >= 2
 
 
+def test_scoping_a_figure_s_ids_leaves_its_text_as_written() -> None:
+    """A label is the release's value: text that looks like an id or a reference is not an id and stays as it is."""
+    from reports.plots import _axes, _style, _svg
+
+    label = 'id="v" url(#w) href="#x"'
+    with _style():
+        figure, axes = _axes(2)
+        axes.set_title(label)
+        axes.plot([0, 1], [0, 1])
+        svg = _svg(figure)
+    assert f">{label}<" in svg
+    assert len(re.findall(r'clip-path="url\(#f[0-9a-f]{10}-', svg)) == len(re.findall(r'clip-path="url\(#', svg)) >= 1
+
+
 def test_same_certificate_same_views(table4: Certified, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     pages = []
