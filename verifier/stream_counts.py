@@ -33,7 +33,10 @@ from verifier._distinct import distinct
 from verifier.counts import AttributeSpec, Cells, DenseCells
 from verifier.load import refuse_nan
 
-__all__ = ["DENSE_CELLS", "SPARSE_SHARE", "PROBE_ROWS", "DenseLimit", "StreamCounter"]
+__all__ = ["BATCH_ROWS", "DENSE_CELLS", "SPARSE_SHARE", "PROBE_ROWS", "DenseLimit", "StreamCounter"]
+
+BATCH_ROWS = 1 << 19
+"""Rows per Arrow record batch an engine streams the release in (DuckDB's reader, pyarrow's Parquet dataset)."""
 
 DENSE_CELLS = 1 << 26
 """The most cells (int64: 512 MiB) the dense tables and the dictionaries of a :class:`StreamCounter` hold together."""

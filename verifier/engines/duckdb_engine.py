@@ -3,7 +3,7 @@
 DuckDB (Raasveldt & Mühleisen 2019) reads CSV (every column as text: ``all_varchar``,
 strict field counts, no null padding, only the empty cell missing), a Parquet file, or a
 directory of Parquet files (Hive partition values as text). The rows it reads are
-streamed to Python as Arrow record batches of :data:`BATCH_ROWS` rows and counted densely
+streamed to Python as Arrow record batches of :data:`verifier.stream_counts.BATCH_ROWS` rows and counted densely
 as they come (:mod:`verifier.stream_counts`; the plans are in :mod:`verifier.engines.sql`),
 so memory is a batch and the count tables, whatever the number of rows. A release whose
 dense tables would pass ``dense_cells`` (many distinct quasi-identifier combinations
@@ -28,15 +28,12 @@ import pyarrow as pa
 from verifier.engines.sql import EngineReadError, Session, SqlEngine, first_lines
 from verifier.errors import DataError
 from verifier.load import hive_columns, parquet_files
-from verifier.stream_counts import DENSE_CELLS
+from verifier.stream_counts import BATCH_ROWS, DENSE_CELLS
 
-__all__ = ["DuckDBEngine", "DEFAULT_MEMORY_LIMIT", "BATCH_ROWS"]
+__all__ = ["DuckDBEngine", "DEFAULT_MEMORY_LIMIT"]
 
 DEFAULT_MEMORY_LIMIT = os.environ.get("PRIVCERT_DUCKDB_MEMORY_LIMIT", "2GB")
 """DuckDB's memory limit unless one is given (environment variable ``PRIVCERT_DUCKDB_MEMORY_LIMIT``)."""
-
-BATCH_ROWS = 1 << 19
-"""Rows per Arrow record batch when the release is streamed."""
 
 _ENCODINGS = {"utf-8": "utf-8", "utf8": "utf-8", "utf-16": "utf-16", "utf16": "utf-16", "latin-1": "latin-1",
               "latin1": "latin-1", "iso-8859-1": "latin-1"}

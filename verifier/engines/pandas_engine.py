@@ -29,12 +29,9 @@ from verifier.counts import AttributeSpec, Classes, CountTable, check_columns, c
 from verifier.engines import Phase, ignore_phase
 from verifier.errors import DataError
 from verifier.load import check_schema, load_table, parquet_dataset, parquet_files, release_format
-from verifier.stream_counts import DenseLimit, StreamCounter
+from verifier.stream_counts import BATCH_ROWS, DenseLimit, StreamCounter
 
 __all__ = ["PandasEngine"]
-
-_BATCH_ROWS = 1 << 19
-"""Rows per record batch when a Parquet release is streamed."""
 
 _DICTIONARY_SHARE = 10
 """A column has few values when its dictionary pages take at most 1/10 of its bytes."""
@@ -88,7 +85,7 @@ def _streamed(path: Path, qi: Sequence[str], attributes: Sequence[AttributeSpec]
                 pa.types.is_string(field.type) or pa.types.is_large_string(field.type))]
             counter = StreamCounter(qi, attributes, source=source)
             batches = (parquet_dataset(path, text) if text else dataset).to_batches(
-                columns=list(counter.columns), batch_size=_BATCH_ROWS, batch_readahead=2)
+                columns=list(counter.columns), batch_size=BATCH_ROWS, batch_readahead=2)
             counter.add_all(batches, lambda rows: phase("scan", rows, None, "rows"))
             counted = count_tables_from_cells(*counter.cells(), qi, attributes, source=source, locate=_read_whole)
         except (DenseLimit, DataError, _ReadWhole, pa.ArrowException, OSError):
