@@ -13,6 +13,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -26,12 +27,13 @@ from typer.testing import CliRunner
 from privcert.cli import app
 from verifier.audit import audit
 from verifier.counts import AttributeSpec
-from verifier.engines import get_engine
+from verifier.engines import duckdb_engine, get_engine
 from verifier.engines.duckdb_engine import DuckDBEngine
 from verifier.engines.spark_engine import SparkEngine, spark_session
 from verifier.engines.sql import aggregation
 from verifier.errors import DataError, ExcludedRowsWarning, PolicyError
 from verifier.hierarchy import load_hierarchy
+from verifier.load import dictionary_columns
 from verifier.mechanism import load_mechanism
 from verifier.measure import measure
 from verifier.policy import joint_spec, load_policy
@@ -318,14 +320,12 @@ def test_pandas_reads_parquet_text_as_categories_with_the_values_as_written(tmp_
 
 
 def test_pandas_reads_as_categories_only_columns_parquet_stores_as_small_dictionaries(tmp_path: Path) -> None:
-    from verifier.engines.pandas_engine import _few_values
-
     rows = 50_000
     pd.DataFrame({"zip": np.array(["02138", "2138"])[np.arange(rows) % 2],
                   "id": [f"person-{i}" for i in range(rows)]}).to_parquet(tmp_path / "release.parquet")
-    assert _few_values(tmp_path / "release.parquet") == {"zip"}
+    assert dictionary_columns(tmp_path / "release.parquet") == {"zip"}
     (tmp_path / "release.csv").write_text("zip\n02138\n")
-    assert _few_values(tmp_path / "release.csv") == set()
+    assert dictionary_columns(tmp_path / "release.csv") == set()
 
 
 class _StoppedJvm:
@@ -382,3 +382,33 @@ def test_a_spark_that_cannot_start_is_a_clear_error(tmp_path: Path) -> None:
     assert "cannot start Spark (master local[*], local memory 300m): " in done.stderr
     assert "Insufficient driver memory" in done.stderr
     assert "internal error" not in done.stderr
+
+
+def test_duckdb_reads_parquet_dictionary_text_through_an_enum_with_the_values_unchanged(tmp_path: Path) -> None:
+    rows = 60_000
+    generator = np.random.default_rng(11)
+    zips = np.array(["02138", "2138", "", "O'Hare", 'say "x"', "trailing ", None], dtype=object)
+    frame = pd.DataFrame({"zip": zips[generator.integers(0, zips.size, rows)],
+                          "age": generator.integers(2, 4, rows) * 10,
+                          "disease": np.array(DISEASES, dtype=object)[generator.integers(0, len(DISEASES), rows)],
+                          "id": [f"person-{i}" for i in range(rows)]})
+    path = tmp_path / "release.parquet"
+    frame.to_parquet(path)
+    assert {"zip", "disease"} <= dictionary_columns(path) and "id" not in dictionary_columns(path)
+    specs = [AttributeSpec(("disease",))]
+    enumerated: list[dict[str, str]] = []
+    original = duckdb_engine._enumerations
+
+    def spy(connection: Any, columns: Sequence[str]) -> dict[str, str]:
+        enumerated.append(original(connection, columns))
+        return enumerated[-1]
+
+    with mock.patch.object(duckdb_engine, "_enumerations", spy):
+        found = measure(path, ["zip", "age"], specs, engine=DuckDBEngine(), progress=False).to_json()
+    assert [sorted(names) for names in enumerated] == [["disease", "zip"]]  # age is an integer: read as it is
+    expected = measure(path, ["zip", "age"], specs, progress=False).to_json()
+    assert found == expected
+    classes, _ = DuckDBEngine().count_tables(path, ["zip", "age"], specs, source="release")
+    found = classes.keys["zip"].tolist()
+    assert {value for value in found if isinstance(value, str)} == {value for value in zips if value is not None}
+    assert any(not isinstance(value, str) for value in found)  # the missing zip: a class of its own

@@ -6,6 +6,7 @@ import json
 import warnings
 from collections.abc import Callable
 from typing import Any
+from unittest import mock
 
 import numpy as np
 import pandas as pd
@@ -17,7 +18,8 @@ from hypothesis import strategies as st
 from verifier.counts import AttributeSpec, Cells, Classes, CountTable, DenseCells, count_tables, count_tables_from_cells
 from verifier.errors import DataError, ExcludedRowsWarning
 from verifier.measure import measure_tables
-from verifier.stream_counts import DenseLimit, StreamCounter
+from verifier import stream_counts
+from verifier.stream_counts import LOCAL_COMBINATIONS, DenseLimit, StreamCounter
 
 QI = ("zip", "age")
 SPECS = (
@@ -64,13 +66,21 @@ def _batches(frame: pd.DataFrame, sizes: list[int], dictionary: bool) -> list[pa
     return batches
 
 
+@pytest.mark.parametrize("local", [0, LOCAL_COMBINATIONS])
 @settings(max_examples=40, deadline=None)
-@given(frame=_releases(), sizes=st.lists(st.integers(1, 9), max_size=8), dictionary=st.booleans())
-def test_counting_batches_densely_equals_counting_the_rows(frame: pd.DataFrame, sizes: list[int],
-                                                          dictionary: bool) -> None:
+@given(frame=_releases(), sizes=st.lists(st.integers(1, 9), max_size=8), dictionary=st.booleans(),
+       streamed=st.booleans())
+def test_counting_batches_densely_equals_counting_the_rows(local: int, frame: pd.DataFrame, sizes: list[int],
+                                                          dictionary: bool, streamed: bool) -> None:
+    # local = 0: a batch's classes are numbered through the combinations of its dictionaries only when
+    # these are fewer than its rows (else row by row); the default: nearly always through them
     counter = StreamCounter(QI, SPECS, source="release")
-    for batch in _batches(frame, sizes, dictionary):
-        counter.add(batch)
+    with mock.patch.object(stream_counts, "LOCAL_COMBINATIONS", local):
+        if streamed:  # coded on a second thread while counted
+            counter.add_all(_batches(frame, sizes, dictionary))
+        else:
+            for batch in _batches(frame, sizes, dictionary):
+                counter.add(batch)
     assert _outcome(lambda: count_tables_from_cells(*counter.cells(), QI, SPECS, source="release")) == \
         _outcome(lambda: count_tables(frame, QI, SPECS, source="release"))
 

@@ -37,7 +37,7 @@ Numerators = Callable[[Cells, np.ndarray, Callable[[np.ndarray], np.ndarray]], n
 """``(cells, totals, ints) -> numerator per present class``; ``ints`` gives the exact dtype."""
 
 
-_CHUNK_CELLS = 1 << 22
+_CHUNK_CELLS = 1 << 16
 """Classes are computed in runs of about this many cells, so the numerators' temporaries stay bounded."""
 
 
@@ -65,7 +65,7 @@ def _run_numerators(cells: Cells, totals: np.ndarray, terms: int, numerators: Nu
     out = np.zeros(cells.sizes.size, dtype=object)
     for group, bound in ((small, 0), (~small, INT64_SAFE)):
         if group.any():
-            out[group] = numerators(_subset(cells, group), totals, partial(exact_ints, bound))
+            out[group] = numerators(cells.subset(group), totals, partial(exact_ints, bound))
     return out
 
 
@@ -131,17 +131,3 @@ def _run(cells: Cells, lo: int, hi: int) -> Cells:
     last = int(cells.starts[hi]) if hi < cells.present.size else cells.cls.size
     return Cells(cls=cells.cls[first:last], value=cells.value[first:last], count=cells.count[first:last],
                  present=cells.present[lo:hi], starts=cells.starts[lo:hi] - first, sizes=cells.sizes[lo:hi])
-
-
-def _subset(cells: Cells, keep: np.ndarray) -> Cells:
-    """The cells of the present classes selected by ``keep``."""
-    cell_keep = cells.per_cell(keep)
-    distinct = cells.distinct[keep]
-    return Cells(
-        cls=cells.cls[cell_keep],
-        value=cells.value[cell_keep],
-        count=cells.count[cell_keep],
-        present=cells.present[keep],
-        starts=np.concatenate([[0], np.cumsum(distinct)[:-1]]).astype(np.int64),
-        sizes=cells.sizes[keep],
-    )

@@ -16,17 +16,22 @@ from fractions import Fraction
 import numpy as np
 
 from verifier._exact_max import exact_ints, first_by_qi
-from verifier._screen import Cells, first_cell_by_qi, screened_max
+from verifier._screen import Cells, cells_of, first_cell_by_qi, screened_max
 from verifier.counts import CountTable
 
 __all__ = ["ratio_terms", "RatioExtreme", "ratio_extreme"]
 
 
-def ratio_terms(table: CountTable, cells: Cells) -> tuple[np.ndarray, np.ndarray]:
-    """``(n[E,s]·N, |E|·N_s)`` per cell, exact (int64, or Python ints past int64)."""
-    bound = table.n * table.n
-    totals = exact_ints(bound, np.asarray(table.totals)[cells.value])
-    return exact_ints(bound, cells.count) * table.n, exact_ints(bound, cells.per_cell(cells.sizes)) * totals
+def ratio_terms(table: CountTable) -> tuple[np.ndarray, np.ndarray]:
+    """``(n[E,s]·N, |E|·N_s)`` per cell of :func:`~verifier._screen.cells_of`, exact (int64, or Python ints
+    past int64); built once per table."""
+    def build() -> tuple[np.ndarray, np.ndarray]:
+        cells = cells_of(table)
+        bound = table.n * table.n
+        totals = exact_ints(bound, np.asarray(table.totals)[cells.value])
+        return exact_ints(bound, cells.count) * table.n, exact_ints(bound, cells.per_cell(cells.sizes)) * totals
+
+    return table.derived("ratio_terms", build)
 
 
 @dataclass(frozen=True)
@@ -70,7 +75,7 @@ def ratio_extreme(table: CountTable, cells: Cells, *, present_only: bool = False
         index = first_by_qi(table.classes, lacking)
         code = int(np.flatnonzero((table.row(index) == 0) & present_values)[0])
         return RatioExtreme(None, index, code, False, int(lacking.size))
-    own, expected = ratio_terms(table, cells)
+    own, expected = ratio_terms(table)
     best, positions = screened_max(np.maximum(own, expected), np.minimum(own, expected))
     cell = first_cell_by_qi(table.classes, cells, positions)
     return RatioExtreme(best, int(cells.cls[cell]), int(cells.value[cell]), bool(own[cell] >= expected[cell]), int(lacking.size))

@@ -88,9 +88,42 @@ class Cells:
         """Position of class ``index`` among the present classes."""
         return int(np.searchsorted(self.present, index))
 
+    def subset(self, keep: np.ndarray) -> Cells:
+        """The cells of the present classes selected by ``keep`` (a mask over :attr:`present`)."""
+        distinct = self.distinct[keep]
+        cell_keep = self.per_cell(keep)
+        return Cells(
+            cls=self.cls[cell_keep],
+            value=self.value[cell_keep],
+            count=self.count[cell_keep],
+            present=self.present[keep],
+            starts=np.concatenate([[0], np.cumsum(distinct)[:-1]]).astype(np.int64),
+            sizes=self.sizes[keep],
+        )
+
+    def sorted_within(self, values: np.ndarray, *, descending: bool = False) -> np.ndarray:
+        """``values`` (non-negative integers, one per cell) sorted within each class; classes stay in order.
+
+        One sort of the integers ``position · B + value`` (``B`` above every value), which
+        numpy does with vector instructions, several times faster than a two-key
+        ``np.lexsort``; the two-key sort is used when those integers would not fit in int64.
+        """
+        bound = int(values.max()) + 1 if values.size else 1
+        if self.present.size * bound >= 1 << 62:
+            return values[np.lexsort((-values if descending else values, self.cls))]
+        keys = self.per_cell(np.arange(self.present.size, dtype=np.int64) * bound)
+        keys += bound - 1 - values if descending else values
+        keys.sort()
+        keys %= bound
+        return bound - 1 - keys if descending else keys
+
 
 def cells_of(table: CountTable) -> Cells:
-    """The non-empty cells of ``table``, grouped by class, with per-class offsets."""
+    """The non-empty cells of ``table``, grouped by class, with per-class offsets (built once per table)."""
+    return table.derived("cells", lambda: _cells(table))
+
+
+def _cells(table: CountTable) -> Cells:
     cls = np.asarray(table.class_index, dtype=np.int64)
     starts = np.flatnonzero(np.r_[True, cls[1:] != cls[:-1]]) if cls.size else np.zeros(0, dtype=np.int64)
     present = cls[starts]

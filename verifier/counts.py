@@ -30,16 +30,19 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from threading import Lock, RLock
+from typing import Any, Literal, TypeVar, cast
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from verifier.cpus import usable_cpus
 from verifier.errors import DataError, ExcludedRowsWarning, IdentifierColumnWarning, PolicyError, listing
 from verifier.results import jsonable
 
@@ -51,6 +54,8 @@ Kind = Literal["categorical", "numerical", "ordinal"]
 Missing = Literal["error", "value", "exclude"]
 
 _BLOCK_CELLS = 1 << 20
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -184,10 +189,33 @@ class CountTable:
     sizes: np.ndarray = field(repr=False)
     totals: np.ndarray = field(repr=False)
     excluded: int = 0
+    _derived: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _derived_locks: dict[str, RLock] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _derived_lock: Lock = field(default_factory=Lock, init=False, repr=False, compare=False)
 
     @property
     def attribute(self) -> str | tuple[str, ...]:
         return self.spec.name
+
+    def derived(self, name: str, build: Callable[[], T]) -> T:
+        """What ``build`` derives from this table, built once and shared by every model that asks for ``name``.
+
+        The models of one attribute run on several threads and several of them start from
+        the same arrays (the cells grouped by class, the exact ratio terms); the table is
+        immutable, so the first to ask builds them and the others asking for the same name
+        wait for it (a build may ask for another name: cells before ratio terms).
+        """
+        with self._derived_lock:
+            lock = self._derived_locks.setdefault(name, RLock())
+        with lock:  # one lock per name: building one never waits for another being built
+            if name not in self._derived:
+                self._derived[name] = build()
+            return cast("T", self._derived[name])
+
+    def forget_derived(self) -> None:
+        """Drop what :meth:`derived` built (a measure does once its models have run: it can be large)."""
+        with self._derived_lock:
+            self._derived.clear()
 
     @property
     def n(self) -> int:
@@ -794,7 +822,12 @@ def _count(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec: Attribu
 
 def _count_dense(cells: DenseCells, rows: np.ndarray, classes: Classes, spec: AttributeSpec, source: str,
                  locate: Locate) -> CountTable:
-    """One attribute's count table from a dense table of counts: ``rows`` are its rows in the order of the classes."""
+    """One attribute's count table from a dense table of counts: ``rows`` are its rows in the order of the classes.
+
+    The table is read in blocks of classes (at most :data:`_BLOCK_CELLS` cells each), on
+    :func:`~verifier.cpus.usable_cpus` threads when there are several: numpy's gathers
+    release the interpreter.
+    """
     frame = cells.values.to_pandas(integer_object_nulls=True)
     codes, values, excluded = _value_codes(frame, spec, source, locate,
                                            lambda mask: int(cells.counts[:, cells.columns[mask]].sum()))
@@ -803,29 +836,37 @@ def _count_dense(cells: DenseCells, rows: np.ndarray, classes: Classes, spec: At
     by_code = kept[np.argsort(codes[kept], kind="stable")]
     starts = np.flatnonzero(np.r_[True, np.diff(codes[by_code]) != 0])
     targets, columns = codes[by_code][starts], cells.columns[by_code]
-    bound = int(np.count_nonzero(cells.counts))  # the cells, or more when values merge or leave
-    class_index, value_index, count = (np.empty(bound, dtype=np.int64) for _ in range(3))
-    filled = 0
     merged = starts.size < columns.size  # values written two ways (2.50 and 2.5) share a code
     spread = not np.array_equal(targets, np.arange(m))  # a declared value no row holds
-    per_block = max(1, _DENSE_CELLS // max(m, columns.size))
-    for start in range(0, rows.size, per_block):
-        dense = np.take(np.take(cells.counts, rows[start:start + per_block], axis=0), columns, axis=1)
+    in_order = np.array_equal(columns, np.arange(columns.size))  # the table's columns already in code order
+    per_block = max(1, _BLOCK_CELLS // max(m, columns.size))
+
+    def block(start: int) -> tuple[np.ndarray, ...]:
+        """The block's cells (class, value, count), its classes' sizes and its values' totals."""
+        chosen = rows[start:start + per_block]
+        dense = np.take(cells.counts[:, :columns.size], chosen, axis=0) if in_order else \
+            cells.counts[np.ix_(chosen, columns)]
         if merged:
             dense = np.add.reduceat(dense, starts, axis=1)
         if spread:
-            dense, block = np.zeros((dense.shape[0], m), dtype=np.int64), dense
-            dense[:, targets] = block
+            dense, found = np.zeros((dense.shape[0], m), dtype=np.int64), dense
+            dense[:, targets] = found
         flat = dense.reshape(-1)
         nonzero = np.flatnonzero(flat)
-        owner = np.repeat(np.arange(dense.shape[0]), np.count_nonzero(dense, axis=1))
-        done = filled + nonzero.size
-        class_index[filled:done] = owner + start
-        value_index[filled:done] = nonzero - owner * m
-        count[filled:done] = flat[nonzero]
-        filled = done
-    if filled < bound:
-        class_index, value_index, count = class_index[:filled].copy(), value_index[:filled].copy(), count[:filled].copy()
+        owner, value = np.divmod(nonzero, m)
+        return owner + start, value, flat[nonzero], dense.sum(axis=1), dense.sum(axis=0)
+
+    firsts = range(0, rows.size, per_block)
+    if len(firsts) > 1:
+        with ThreadPoolExecutor(usable_cpus()) as pool:
+            found = list(pool.map(block, firsts))
+    else:
+        found = [block(first) for first in firsts]
+    class_index, value_index, count, sizes = (np.concatenate([part[i] for part in found] or [np.empty(0, np.int64)])
+                                              for i in range(4))
+    totals = np.zeros(m, dtype=np.int64)
+    for part in found:
+        totals += part[4]
     return CountTable(
         spec=spec,
         classes=classes,
@@ -833,8 +874,8 @@ def _count_dense(cells: DenseCells, rows: np.ndarray, classes: Classes, spec: At
         class_index=class_index,
         value_index=value_index,
         count=count,
-        sizes=_sums(class_index, count, classes.count),
-        totals=_sums(value_index, count, m),
+        sizes=sizes,
+        totals=totals,
         excluded=excluded,
     )
 

@@ -91,30 +91,35 @@ _HASH_BASE = np.uint64(0x9E3779B97F4A7C15)
 def _profile_groups(cells: Cells, positions: np.ndarray) -> dict[Profile, np.ndarray]:
     """Group the present classes at ``positions`` by profile: ``{profile: positions}``.
 
+    Only the cells of those classes are read (usually a few, near the extreme entropy).
     Vectorized: each class's reduced, sorted counts are hashed (a polynomial mod 2**64),
     classes are grouped by (number of values, hash), and every class is then compared
     cell by cell with its group's first class, so a hash collision can never merge two
     profiles (it only sends the grouping to the per-class path).
     """
+    chosen = np.unique(positions)
+    if chosen.size == 0:
+        return {}
+    keep = np.zeros(cells.present.size, dtype=bool)
+    keep[chosen] = True
+    cells = cells.subset(keep)
     reduced = cells.count // cells.per_cell(np.gcd.reduceat(cells.count, cells.starts))
-    reduced = reduced[np.lexsort((reduced, cells.cls))]
+    reduced = cells.sorted_within(reduced)
     rank = np.arange(reduced.size) - cells.per_cell(cells.starts)
     powers = np.cumprod(np.full(int(cells.distinct.max()), _HASH_BASE, dtype=np.uint64))
     hashes = np.add.reduceat(reduced.astype(np.uint64) * powers[rank], cells.starts)
-    keys = np.stack([cells.distinct[positions].astype(np.uint64), hashes[positions]])
+    keys = np.stack([cells.distinct.astype(np.uint64), hashes])
     _, first, group = np.unique(keys, axis=1, return_index=True, return_inverse=True)
     group = group.ravel()
-    leader = np.full(cells.present.size, -1, dtype=np.int64)
-    leader[positions] = positions[first][group]
+    leader = first[group]
     owner = cells.per_cell(np.arange(cells.present.size))
-    mine = leader[owner] >= 0
-    same = reduced[mine] == reduced[cells.starts[leader[owner[mine]]] + rank[mine]]
+    same = reduced == reduced[cells.starts[leader[owner]] + rank]
     if not same.all():
         profiles: dict[Profile, list[int]] = {}
-        for position in positions.tolist():
-            profiles.setdefault(_profile(cells, position), []).append(position)
+        for position in range(cells.present.size):
+            profiles.setdefault(_profile(cells, position), []).append(int(chosen[position]))
         return {profile: np.array(where) for profile, where in profiles.items()}
-    return {_profile(cells, int(positions[i])): positions[group == g] for g, i in enumerate(first)}
+    return {_profile(cells, int(i)): chosen[group == g] for g, i in enumerate(first)}
 
 
 def _nlogn_terms(profile: Profile, scale: int) -> dict[int, int]:
@@ -270,7 +275,7 @@ def recursive_cl_diversity(table: CountTable, l: int) -> Measurement:
         witness = class_witness(table, index, distinct_values=found)
         return Measurement("recursive_cl_diversity", table.attribute, Level.infinite(reason), witness, "below",
                            parameters=parameters, notes=excluded_notes(table))
-    ordered = cells.count[np.lexsort((-cells.count, cells.cls))]
+    ordered = cells.sorted_within(cells.count, descending=True)
     rank = np.arange(ordered.size) - cells.per_cell(cells.starts)
     largest = ordered[cells.starts]
     tail = np.add.reduceat(np.where(rank >= l - 1, ordered, 0), cells.starts)

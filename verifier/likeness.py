@@ -53,10 +53,14 @@ class _Gains:
 
 
 def _gains(table: CountTable, cells: Cells) -> _Gains:
-    own, expected = ratio_terms(table, cells)
-    difference = own - expected
-    positions = np.flatnonzero(difference > 0)
-    return _Gains(cells, positions, difference[positions], expected[positions])
+    """The gains of ``table`` (``cells`` are its own), built once for basic and enhanced β-likeness."""
+    def build() -> _Gains:
+        own, expected = ratio_terms(table)
+        difference = own - expected
+        positions = np.flatnonzero(difference > 0)
+        return _Gains(cells, positions, difference[positions], expected[positions])
+
+    return table.derived("gains", build)
 
 
 def _value_witness(table: CountTable, index: int, code: int) -> Witness:
@@ -103,14 +107,16 @@ def _exceeds_log_bound(table: CountTable, gains: _Gains) -> np.ndarray:
     decides the cells the float screen leaves within its margin.
     """
     rows = table.n
-    totals = np.asarray(table.totals, dtype=np.int64)[gains.cells.value[gains.positions]]
+    values = gains.cells.value[gains.positions]
+    totals = np.asarray(table.totals, dtype=np.int64)
     gain = gains.num.astype(np.float64) / gains.den.astype(np.float64)
-    bound = -np.log1p(-(rows - totals) / rows)
+    with np.errstate(divide="ignore"):  # a declared value no row holds has no cell here
+        bound = (-np.log1p(-(rows - totals) / rows))[values]  # once per value, then per cell
     slack = screen_margin(1.0, 1) * np.maximum(gain, bound)
     over = gain > bound + slack
     for i in np.flatnonzero(~over & (gain >= bound - slack)):
         exact = Fraction(int(gains.num[i]), int(gains.den[i]))
-        over[i] = not Level.of(exact).satisfies(-sympy.log(sympy.Rational(int(totals[i]), rows)), "at_most")
+        over[i] = not Level.of(exact).satisfies(-sympy.log(sympy.Rational(int(totals[values[i]]), rows)), "at_most")
     return np.flatnonzero(over)
 
 

@@ -47,7 +47,7 @@ import pyarrow.parquet as pq
 from verifier.errors import DataError, InputFileNotFoundError
 from verifier.text_file import decode_error
 
-__all__ = ["load_table", "SUFFIXES", "parquet_files", "hive_columns", "parquet_dataset", "check_schema",
+__all__ = ["load_table", "SUFFIXES", "dictionary_columns", "parquet_files", "hive_columns", "parquet_dataset", "check_schema",
            "release_format", "csv_header", "check_csv", "refuse_nan"]
 
 csv.field_size_limit((1 << 31) - 1)  # a cell may be as long as the file (Python's csv stops at 128 KiB by default)
@@ -277,6 +277,36 @@ def parquet_dataset(path: Path, dictionary_columns: Sequence[str] = ()) -> ds.Da
         if partitions else None
     return ds.dataset([str(file) for file in files], format=file_format, partitioning=partitioning,
                       partition_base_dir=str(path))
+
+
+_DICTIONARY_SHARE = 10
+"""A Parquet column has few values when its dictionary pages take at most 1/10 of its bytes."""
+
+
+def dictionary_columns(path: Path) -> set[str]:
+    """The Parquet columns whose values the file stores as a small dictionary (in every row group of its first file).
+
+    Parquet writers encode a column as a dictionary and fall back to plain values when the
+    dictionary grows too large; reading a column of mostly distinct values as a dictionary
+    costs more than it saves. Only the footer is read. A CSV release has none.
+    """
+    if release_format(path) != "parquet":
+        return set()
+    try:
+        metadata = pq.ParquetFile(parquet_files(path)[0] if path.is_dir() else path).metadata
+    except (OSError, pa.ArrowException):
+        return set()  # the reader names what is wrong with the file
+    few: set[str] | None = None
+    for number in range(metadata.num_row_groups):
+        group = metadata.row_group(number)
+        small = set()
+        for column in (group.column(index) for index in range(group.num_columns)):
+            if column.has_dictionary_page and column.dictionary_page_offset is not None:
+                size = column.data_page_offset - column.dictionary_page_offset
+                if 0 < size * _DICTIONARY_SHARE <= column.total_compressed_size:
+                    small.add(column.path_in_schema)
+        few = small if few is None else few & small
+    return few or set()
 
 
 def _read_parquet(path: Path, categories: Collection[str]) -> pd.DataFrame:

@@ -26,6 +26,7 @@ import sys
 import time
 from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -38,6 +39,7 @@ from rich.progress import Progress
 from verifier.anonymity import ClassMetrics, class_metrics
 from verifier.buckets import Bucketing
 from verifier.counts import AttributeSpec, Classes, CountTable, count_tables
+from verifier.cpus import usable_cpus
 from verifier.engines import Engine, EngineName, get_engine
 from verifier.display import attribute_label
 from verifier.errors import PolicyError
@@ -50,6 +52,9 @@ __all__ = ["MeasureResult", "measure", "measure_tables", "PROGRESS_ROWS"]
 
 PROGRESS_ROWS = 500_000
 """Tables with at least this many rows show a progress bar (when stderr is a terminal)."""
+
+PARALLEL_CELLS = 1 << 16
+"""Count tables with at least this many non-empty cells in all are measured on every CPU."""
 
 Attribute = str | tuple[str, ...]
 
@@ -305,7 +310,14 @@ def _measure(
     engine: EngineName = "pandas",
 ) -> MeasureResult:
     """Build the count tables, then measure every model of the registry the options ask for: the
-    release-scope models once, then every attribute-scope model on each attribute, in registry order."""
+    release-scope models once, then every attribute-scope model on each attribute, in registry order.
+
+    The models run on :func:`~verifier.cpus.usable_cpus` threads when the count tables hold
+    at least :data:`PARALLEL_CELLS` cells (their work is then numpy's, which releases the
+    interpreter; on smaller tables threads only add their overhead); the measurements are
+    listed in that same order whatever order they finish in, and each model's time is its
+    own wall time.
+    """
     active = [m for m in models() if m.kind != "randomized" and m.measured(options)]
     on_release = [m for m in active if m.scope == "release"]
     on_attribute = [m for m in active if m.scope == "attribute"]
@@ -315,15 +327,20 @@ def _measure(
         classes, tables = _timed(timings, "count_tables", step, lambda: build(step))
         if "weights" in options.inputs:
             options, tables = _with_weights(options, tables)
-        step.total = len(on_release) + len(tables) * len(on_attribute)
-        measurements: list[Measurement] = []
-        for item in on_release:
-            measurements.extend(_timed(timings, item.id, step, _run(item, Subject(classes, None, options))))
+        runs = [(item, Subject(classes, None, options)) for item in on_release]
+        runs += [(item, Subject(classes, table, options)) for table in tables for item in on_attribute]
+        step.total = len(runs)
+        cells = sum(table.class_index.size for table in tables)
+        try:
+            measured = _run_all(runs, step, usable_cpus() if cells >= PARALLEL_CELLS else 1)
+        finally:
+            for table in tables:
+                table.forget_derived()
         metrics = class_metrics(classes)
-        for table in tables:
-            subject = Subject(classes, table, options)
-            for item in on_attribute:
-                measurements.extend(_timed(timings, item.id, step, _run(item, subject)))
+    measurements: list[Measurement] = []
+    for (item, _), (found, seconds) in zip(runs, measured, strict=True):
+        measurements.extend(found)
+        timings[item.id] = timings.get(item.id, 0.0) + seconds
     timings["total"] = time.perf_counter() - start
     return MeasureResult(
         source=source,
@@ -382,8 +399,36 @@ def _check_options(
         raise PolicyError(f"{source}: l of recursive (c,l)-diversity: expected integers ≥ 1, found {list(ls)}")
 
 
-def _run(item: Model, subject: Subject) -> Callable[[], list[Measurement]]:
-    return lambda: list(item.measure(subject))
+def _run_all(runs: Sequence[tuple[Model, Subject]], step: _Steps,
+             threads: int) -> list[tuple[list[Measurement], float]]:
+    """Each run's measurements and wall time, in the order of ``runs``; on ``threads`` threads.
+
+    The first run (in order) that raises raises here, once every run has ended.
+    """
+    def timed(run: tuple[Model, Subject]) -> tuple[list[Measurement], float]:
+        begin = time.perf_counter()
+        found = list(run[0].measure(run[1]))
+        return found, time.perf_counter() - begin
+
+    workers = min(threads, len(runs))
+    if workers <= 1:
+        done = []
+        for run in runs:
+            step.advance(run[0].id)
+            done.append(timed(run))
+        return done
+    larger_first = sorted(range(len(runs)), key=lambda i: -_cells(runs[i][1]))  # the long runs start first
+    with ThreadPoolExecutor(workers, thread_name_prefix="privcert-measure") as pool:
+        futures = {i: pool.submit(timed, runs[i]) for i in larger_first}
+        names = {future: runs[i][0].id for i, future in futures.items()}
+        for future in as_completed(names):
+            step.advance(names[future])
+        return [futures[i].result() for i in range(len(runs))]
+
+
+def _cells(subject: Subject) -> int:
+    """The non-empty cells a run reads (none for a release-scope model)."""
+    return 0 if subject.table is None else int(subject.table.class_index.size)
 
 
 def _timed(timings: dict[str, float], name: str, step: _Steps, run: Callable[[], Any]) -> Any:

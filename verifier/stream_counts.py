@@ -5,11 +5,13 @@ Parquet; pyarrow reading Parquet for the pandas engine) needs no group-by over t
 :class:`StreamCounter` codes each batch's columns through a dictionary of the batch's
 own, a small one, mapped onto codes kept for the whole release (a column read as a
 dictionary is used as it is, so no row is hashed); it numbers the classes and each
-attribute's values through dense tables of code pairs, and keeps each attribute's rows
-as (class, value) codes until they reach 1/:data:`SPARSE_SHARE` of the ``class × value``
-cells, then adds them to a dense table of counts. The next batch is read and encoded on a
-second thread while one is counted. Memory is two batches plus those tables, whatever
-the number of rows; the tables and dictionaries are bounded by :data:`DENSE_CELLS`,
+attribute's values (through the combinations of each batch's own dictionaries, then
+dense tables of code pairs), and keeps each attribute's rows as sorted cell numbers
+``class · width + value`` until they reach 1/:data:`SPARSE_SHARE` of the ``class ×
+value`` cells, then adds them to a dense table of counts. Reading, encoding, numbering,
+turning numbers into cells and counting are the steps of a pipeline, each on a thread
+of its own (:meth:`StreamCounter.add_all`). Memory is a few batches plus those tables,
+whatever the number of rows; the tables and dictionaries are bounded by :data:`DENSE_CELLS`,
 past which :class:`DenseLimit` is raised and the engine counts another way (many
 distinct quasi-identifier combinations, or many values per class).
 :meth:`StreamCounter.cells` hands the counts, keyed by the values as found, to
@@ -22,8 +24,13 @@ refused (:func:`verifier.load.refuse_nan`). Counts are int64, exact.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from contextlib import closing
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from threading import Lock
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -33,7 +40,8 @@ from verifier._distinct import distinct
 from verifier.counts import AttributeSpec, Cells, DenseCells
 from verifier.load import refuse_nan
 
-__all__ = ["BATCH_ROWS", "DENSE_CELLS", "SPARSE_SHARE", "PROBE_ROWS", "DenseLimit", "StreamCounter"]
+__all__ = ["BATCH_ROWS", "DENSE_CELLS", "SPARSE_SHARE", "PROBE_ROWS", "LOCAL_COMBINATIONS", "DenseLimit",
+           "StreamCounter"]
 
 BATCH_ROWS = 1 << 19
 """Rows per Arrow record batch an engine streams the release in (DuckDB's reader, pyarrow's Parquet dataset)."""
@@ -47,6 +55,10 @@ SPARSE_SHARE = 8
 PROBE_ROWS = 1 << 16
 """Rows counted alone before the rest: enough to show most releases with too many cells."""
 
+LOCAL_COMBINATIONS = 1 << 16
+"""A batch's rows are numbered through the combinations of its columns' own dictionaries when
+these are at most this many (or at most the batch's rows)."""
+
 
 class DenseLimit(Exception):
     """Counting densely would pass :data:`DENSE_CELLS`: the release has too many combinations for it."""
@@ -58,11 +70,13 @@ class _Budget:
     def __init__(self, limit: int) -> None:
         self.limit = limit
         self.used = 0
+        self.lock = Lock()  # the coding thread and the counting thread both take cells
 
     def take(self, cells: int) -> None:
-        if self.used + cells > self.limit:
-            raise DenseLimit(f"more than {self.limit:,} dense cells")
-        self.used += cells
+        with self.lock:
+            if self.used + cells > self.limit:
+                raise DenseLimit(f"more than {self.limit:,} dense cells")
+            self.used += cells
 
 
 class _Dictionary:
@@ -76,21 +90,29 @@ class _Dictionary:
     def size(self) -> int:
         return 0 if self.values is None else len(self.values)
 
-    def codes(self, column: pa.DictionaryArray) -> np.ndarray:
-        """Each row's code (a null is a value of its own); values not seen yet are appended.
+    def local(self, column: pa.DictionaryArray) -> tuple[np.ndarray, np.ndarray]:
+        """The codes of the column's own dictionary (one more, last, for a null if it has any) and each row's entry.
 
-        Only the column's dictionary is looked up; its indices become codes by one ``take``.
+        Only the column's dictionary is looked up (values not seen yet are appended); its
+        rows keep their own indices.
         """
         if column.indices.null_count == 0:
-            return self._positions(column.dictionary)[column.indices.to_numpy()]
+            return self._positions(column.dictionary), column.indices.to_numpy()
         local = pa.concat_arrays([column.dictionary, pa.array([None], column.dictionary.type)])
-        return self._positions(local)[pc.fill_null(column.indices, len(local) - 1).to_numpy()]
+        return self._positions(local), pc.fill_null(column.indices, len(local) - 1).to_numpy()
 
     def _positions(self, local: pa.Array) -> np.ndarray:
-        """The codes of the values ``local`` (appending those not seen yet)."""
+        """The codes of the values ``local`` (appending those not seen yet).
+
+        The first values are coded in sorted order (Arrow's), which is usually the order
+        the count tables code them in, so their dense columns need no reordering
+        (:func:`verifier.counts.count_tables_from_cells`); values seen later are appended.
+        """
         found = None if self.values is None else pc.index_in(local, value_set=self.values, skip_nulls=False)
         if found is None or found.null_count:
             new = pc.unique(local if found is None else local.filter(pc.is_null(found)))
+            if found is None:
+                new = new.take(pc.array_sort_indices(new))
             self.budget.take(len(new))
             self.values = new if self.values is None else pa.concat_arrays([self.values, new])
             found = pc.index_in(local, value_set=self.values, skip_nulls=False)
@@ -166,7 +188,31 @@ class _Chain:
     def size(self) -> int:
         return self.pairs[-1].size if self.pairs else self.dictionaries[0].size
 
-    def ids(self, codes: Sequence[np.ndarray]) -> np.ndarray:
+    def ids(self, columns: Sequence[pa.DictionaryArray]) -> np.ndarray:
+        """The number of each row's combination of ``columns`` (new combinations are numbered).
+
+        When the combinations of the columns' own dictionaries are few (at most
+        :data:`LOCAL_COMBINATIONS`, or the rows), each row's is one mixed-radix number of
+        its dictionary indices; only the combinations present are looked up, and each row
+        takes its number from them. Otherwise every row's codes are looked up.
+        """
+        local = [dictionary.local(column) for dictionary, column in zip(self.dictionaries, columns, strict=True)]
+        shape = tuple(positions.size for positions, _ in local)
+        combinations = int(np.prod(shape, dtype=object))
+        if len(local) == 1 or combinations > max(LOCAL_COMBINATIONS, len(columns[0])):
+            return self._numbers([positions[indices] for positions, indices in local])
+        flat = local[0][1].astype(np.int64)
+        for size, (_, indices) in zip(shape[1:], local[1:], strict=True):
+            flat *= size
+            flat += indices
+        present = np.flatnonzero(np.bincount(flat, minlength=combinations))
+        numbers = np.empty(combinations, dtype=np.int64)
+        numbers[present] = self._numbers([positions[indices] for (positions, _), indices
+                                          in zip(local, np.unravel_index(present, shape), strict=True)])
+        return numbers[flat]
+
+    def _numbers(self, codes: Sequence[np.ndarray]) -> np.ndarray:
+        """The numbers of the combinations of ``codes`` (one array of codes per column)."""
         found, count = codes[0], self.dictionaries[0].size
         for pairs, column, dictionary in zip(self.pairs, codes[1:], self.dictionaries[1:], strict=True):
             found = pairs.ids(found, column, count, dictionary.size)
@@ -181,6 +227,40 @@ class _Chain:
             columns.append(_take(dictionary, right))
         columns.append(_take(self.dictionaries[0], ids))
         return pa.table(dict(zip(names, reversed(columns), strict=True)))
+
+
+_END = object()
+"""What the first step of :func:`_staged` returns when there is nothing more."""
+
+
+def _staged(first: Callable[[], Any], steps: Sequence[Callable[[Any], Any]]) -> Generator[Any, None, None]:
+    """Each item ``first()`` returns (until :data:`_END`) taken through ``steps``, in order, each step on a thread of its own.
+
+    ``len(steps) + 1`` items are under way at once, one at each step, so the steps work
+    side by side; the first error of any step is raised here. Closing the iterator
+    cancels what has not started and waits for what has.
+    """
+    threads = [ThreadPoolExecutor(1) for _ in range(len(steps) + 1)]
+
+    def launch() -> Future[Any]:
+        future = threads[0].submit(first)
+        for thread, step in zip(threads[1:], steps, strict=True):
+            future = thread.submit(_after, step, future)
+        return future
+
+    try:
+        pending = deque(launch() for _ in threads)
+        while (item := pending.popleft().result()) is not _END:
+            pending.append(launch())
+            yield item
+    finally:
+        for thread in threads:
+            thread.shutdown(wait=True, cancel_futures=True)
+
+
+def _after(step: Callable[[Any], Any], before: Future[Any]) -> Any:
+    item = before.result()
+    return item if item is _END else step(item)
 
 
 def _probed(batches: Iterable[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
@@ -239,29 +319,26 @@ class StreamCounter:
 
     def add(self, batch: pa.RecordBatch) -> None:
         """Count the rows of ``batch`` (it holds every column of :attr:`columns`)."""
-        self._count(self._encode(batch))
+        self._count(_coded(self._number(self._encode(batch))))
 
     def add_all(self, batches: Iterable[pa.RecordBatch], progress: Callable[[int], None] = lambda rows: None) -> None:
         """Count every batch of ``batches``, reporting the rows counted so far to ``progress`` after each.
 
-        The next batch is read and dictionary-encoded on a second thread (Arrow and most
-        engines release the interpreter while they work) while this one is counted. The
-        first :data:`PROBE_ROWS` rows are counted alone first: a release of too many cells
-        usually shows it by then, so little is counted in vain.
+        A pipeline of five threads (:func:`_staged`): one reads a batch, one
+        dictionary-encodes its columns, one numbers its classes and values, one turns the
+        numbers into cells (:func:`_coded`), and this one adds them to the tables, each a
+        batch behind the one before. Arrow, DuckDB and numpy
+        release the interpreter while they work, so the steps run at once and the slowest
+        sets the pace (reading, for DuckDB; numbering, for Parquet read by Arrow). The
+        first :data:`PROBE_ROWS` rows are counted alone first: a release of too many
+        cells usually shows it by then, so little is counted in vain.
         """
         iterator = _probed(batches)
-
-        def encoded() -> tuple[int, dict[str, pa.DictionaryArray]] | None:
-            batch = next(iterator, None)
-            return None if batch is None else (batch.num_rows, self._encode(batch))
-
         rows = 0
-        with ThreadPoolExecutor(1) as reader:
-            pending = reader.submit(encoded)
-            while (item := pending.result()) is not None:
-                pending = reader.submit(encoded)
-                self._count(item[1])
-                rows += item[0]
+        with closing(_staged(lambda: next(iterator, _END), [self._encode, self._number, _coded])) as coded:
+            for item in coded:
+                self._count(item)
+                rows += item.rows
                 progress(rows)
 
     def _encode(self, batch: pa.RecordBatch) -> dict[str, pa.DictionaryArray]:
@@ -269,14 +346,19 @@ class StreamCounter:
         refuse_nan(self.source, pa.Table.from_batches([batch]), rows=False)
         return {column: _dictionary(batch.column(column)) for column in self.columns}
 
-    def _count(self, columns: dict[str, pa.DictionaryArray]) -> None:
-        codes = {column: self.dictionaries[column].codes(array) for column, array in columns.items()}
-        ids = self.classes.ids([codes[column] for column in self.qi])
-        classes = self.classes.size
-        sizes = self.sizes.fit(classes, 1)
-        sizes[:classes, 0] += np.bincount(ids, minlength=classes)
-        for spec, chain, counts in zip(self.attributes, self.values, self.counts, strict=True):
-            counts.add(ids, chain.ids([codes[column] for column in spec.columns]), classes, chain.size)
+    def _number(self, columns: dict[str, pa.DictionaryArray]) -> _Numbered:
+        """The numbers of each row's class and values; only this touches the dictionaries and the chains."""
+        ids = self.classes.ids([columns[column] for column in self.qi])
+        values = [chain.ids([columns[column] for column in spec.columns])
+                  for spec, chain in zip(self.attributes, self.values, strict=True)]
+        return _Numbered(ids, self.classes.size, values, [chain.size for chain in self.values])
+
+    def _count(self, coded: _Coded) -> None:
+        """Add a coded batch to the tables; only this touches the sizes and the counts."""
+        classes = coded.sizes.size
+        self.sizes.fit(classes, 1)[:classes, 0] += coded.sizes
+        for counts, tally in zip(self.counts, coded.tallies, strict=True):
+            counts.add(tally)
 
     def cells(self) -> tuple[pa.Table, np.ndarray, list[Cells | DenseCells]]:
         """The classes' keys, their sizes and each attribute's counts (values as found, only those counted)."""
@@ -289,38 +371,91 @@ class StreamCounter:
         return self.classes.values(occupied, self.qi), sizes[occupied], found
 
 
-class _Counts:
-    """One attribute's counts: each row's (class, value) codes, then a dense ``class × value`` table.
+@dataclass(frozen=True)
+class _Tally:
+    """One attribute's rows of a batch: their cells ``class · width + value``, sorted, or, when the
+    ``classes × width`` cells are few next to the rows, the count of each cell (``dense``)."""
 
-    While the rows are fewer than 1/:data:`SPARSE_SHARE` of the table's cells, their codes
-    are kept (2 cells a row) and counted by sorting at the end; past that, the dense table
-    counts them, so it is never much larger than the rows.
+    cells: np.ndarray
+    classes: int
+    width: int
+    dense: bool
+
+
+def _tally(ids: np.ndarray, values: np.ndarray, classes: int, width: int) -> _Tally:
+    """The :class:`_Tally` of rows of class numbers ``ids`` and value numbers ``values``."""
+    width = max(width, 1)
+    cells = ids * width
+    cells += values
+    if classes * width <= 4 * cells.size:  # a small table: one bincount over all of it
+        return _Tally(np.bincount(cells, minlength=classes * width), classes, width, True)
+    cells.sort()  # added in order, a table is read and written in order: half the time of random order
+    return _Tally(cells, classes, width, False)
+
+
+def _widened(tally: _Tally, width: int) -> np.ndarray:
+    """The cell numbers of ``tally`` in a table ``width`` wide (at least its own; the order is kept)."""
+    return tally.cells if width == tally.width else tally.cells + (width - tally.width) * (tally.cells // tally.width)
+
+
+@dataclass(frozen=True)
+class _Numbered:
+    """A batch numbered: each row's class and, per attribute, value number; the classes and values numbered so far."""
+
+    ids: np.ndarray
+    classes: int
+    values: list[np.ndarray]
+    widths: list[int]
+
+
+def _coded(numbered: _Numbered) -> _Coded:
+    """The rows of each class and each attribute's :class:`_Tally` of a numbered batch; reads no state."""
+    return _Coded(numbered.ids.size, np.bincount(numbered.ids, minlength=numbered.classes),
+                  [_tally(numbered.ids, values, numbered.classes, width)
+                   for values, width in zip(numbered.values, numbered.widths, strict=True)])
+
+
+@dataclass(frozen=True)
+class _Coded:
+    """A batch coded: its rows, the rows of each class numbered so far, and each attribute's :class:`_Tally`."""
+
+    rows: int
+    sizes: np.ndarray
+    tallies: list[_Tally]
+
+
+class _Counts:
+    """One attribute's counts: the batches' sorted cell numbers, then a dense ``class × value`` table.
+
+    While the rows are fewer than 1/:data:`SPARSE_SHARE` of the table's cells, their cell
+    numbers are kept (one cell a row) and counted by sorting at the end; past that, the
+    dense table counts them, so it is never much larger than the rows.
     """
 
     def __init__(self, budget: _Budget) -> None:
         self.budget = budget
         self.grid = _Grid(budget, 0)
-        self.rows: list[tuple[np.ndarray, np.ndarray]] | None = []
+        self.rows: list[_Tally] | None = []
         self.kept = 0
 
-    def add(self, ids: np.ndarray, values: np.ndarray, classes: int, width: int) -> None:
+    def add(self, tally: _Tally) -> None:
         if self.rows is None:
-            kept = [(ids, values)]
+            kept = [tally]
         else:
-            self.budget.take(2 * ids.size)
-            self.rows.append((ids, values))
-            self.kept += ids.size
-            if SPARSE_SHARE * self.kept < classes * width:
-                return
-            self.budget.take(-2 * self.kept)
+            self.rows.append(tally)
+            if not tally.dense:
+                self.budget.take(tally.cells.size)
+                self.kept += tally.cells.size
+                if SPARSE_SHARE * self.kept < tally.classes * tally.width:
+                    return
+            self.budget.take(-self.kept)
             kept, self.rows = self.rows, None
-        table = self.grid.fit(classes, width)
-        for rows, columns in kept:
-            cells = rows * table.shape[1] + columns
-            if table.size <= 4 * cells.size:  # a small table: one bincount over all of it
-                table += np.bincount(cells, minlength=table.size).reshape(table.shape)
+        table = self.grid.fit(max(t.classes for t in kept), max(t.width for t in kept))
+        for part in kept:
+            if part.dense:
+                table[:part.classes, :part.width] += part.cells.reshape(part.classes, part.width)
             else:
-                np.add.at(table.reshape(-1), cells, 1)
+                np.add.at(table.reshape(-1), _widened(part, table.shape[1]), 1)
 
     def cells(self, chain: _Chain, names: Sequence[str], occupied: np.ndarray,
               renumber: np.ndarray) -> Cells | DenseCells:
@@ -329,7 +464,7 @@ class _Counts:
             used = np.flatnonzero(self.grid.table.any(axis=0))
             return DenseCells(values=chain.values(used, names), counts=self.grid.table, rows=occupied, columns=used)
         width = max(chain.size, 1)
-        keys = np.concatenate([rows * width + columns for rows, columns in self.rows] or [np.empty(0, np.int64)])
+        keys = np.concatenate([_widened(part, width) for part in self.rows] or [np.empty(0, np.int64)])
         found, count = np.unique(keys, return_counts=True)  # sorts (numpy's plain unique hashes, slowly)
         classes, raw = np.divmod(found, width)
         used, value_index = np.unique(raw, return_inverse=True)

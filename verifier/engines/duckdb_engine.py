@@ -17,18 +17,22 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Generator, Iterator
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import pyarrow as pa
 
-from verifier.engines.sql import EngineReadError, Session, SqlEngine, first_lines
+from verifier.cpus import usable_cpus
+from verifier.engines.sql import RELATION, EngineReadError, Session, SqlEngine, first_lines, projection, quote
 from verifier.errors import DataError
-from verifier.load import hive_columns, parquet_files
+from verifier.load import dictionary_columns, hive_columns, parquet_files
 from verifier.stream_counts import BATCH_ROWS, DENSE_CELLS
+
+if TYPE_CHECKING:
+    from duckdb import DuckDBPyConnection
 
 __all__ = ["DuckDBEngine", "DEFAULT_MEMORY_LIMIT"]
 
@@ -78,7 +82,7 @@ class DuckDBEngine(SqlEngine):
             "memory_limit": self.memory_limit,
             "temp_directory": str(spill),
             "preserve_insertion_order": False,
-            "threads": self.threads or len(os.sched_getaffinity(0)),
+            "threads": self.threads or usable_cpus(),
         })
         def run(statement: str) -> pa.Table:
             try:
@@ -86,11 +90,14 @@ class DuckDBEngine(SqlEngine):
             except duckdb.Error as error:
                 raise EngineReadError(_message(str(error))) from error
 
-        def stream(statement: str) -> Generator[pa.RecordBatch, None, None]:
+        def stream(columns: Sequence[str]) -> Generator[pa.RecordBatch, None, None]:
             try:
-                yield from connection.sql(statement).to_arrow_reader(BATCH_ROWS)
+                casts = _enumerations(connection, [column for column in columns if column in few])
+                yield from connection.sql(projection(columns, casts)).to_arrow_reader(BATCH_ROWS)
             except duckdb.Error as error:
                 raise EngineReadError(_message(str(error))) from error
+
+        few = dictionary_columns(path) if kind == "parquet" else set()
 
         try:
             run(f"CREATE VIEW release AS SELECT * FROM {_reader(path, kind, header, encoding)}")
@@ -98,6 +105,24 @@ class DuckDBEngine(SqlEngine):
         finally:
             connection.close()
             shutil.rmtree(spill, ignore_errors=True)
+
+
+def _enumerations(connection: DuckDBPyConnection, columns: Sequence[str]) -> dict[str, str]:
+    """An ``ENUM`` type of the distinct values of each text column of ``columns``, by column.
+
+    Read through it, DuckDB hands a column over as an Arrow dictionary whose dictionary is
+    the same in every batch, so the values need no hashing in Python (the columns given
+    are those Parquet stores as small dictionaries: :func:`verifier.load.dictionary_columns`).
+    A missing value stays missing; the values are the file's, unchanged.
+    """
+    enumerations = {}
+    for number, column in enumerate(columns):
+        if str(connection.sql(f"SELECT {quote(column)} FROM {RELATION} LIMIT 0").types[0]) == "VARCHAR":
+            name = quote(f"privcert_values_{number}")
+            connection.execute(f"CREATE TYPE {name} AS ENUM (SELECT DISTINCT {quote(column)} FROM {RELATION} "
+                               f"WHERE {quote(column)} IS NOT NULL)")
+            enumerations[column] = name
+    return enumerations
 
 
 def _reader(path: Path, kind: str, header: list[str] | None, encoding: str) -> str:

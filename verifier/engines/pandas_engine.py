@@ -28,14 +28,10 @@ import pyarrow as pa
 from verifier.counts import AttributeSpec, Classes, CountTable, check_columns, count_tables, count_tables_from_cells
 from verifier.engines import Phase, ignore_phase
 from verifier.errors import DataError
-from verifier.load import check_schema, load_table, parquet_dataset, parquet_files, release_format
+from verifier.load import check_schema, dictionary_columns, load_table, parquet_dataset, release_format
 from verifier.stream_counts import BATCH_ROWS, DenseLimit, StreamCounter
 
 __all__ = ["PandasEngine"]
-
-_DICTIONARY_SHARE = 10
-"""A column has few values when its dictionary pages take at most 1/10 of its bytes."""
-
 
 @dataclass(frozen=True)
 class PandasEngine:
@@ -54,7 +50,7 @@ class PandasEngine:
         phase: Phase = ignore_phase,
     ) -> tuple[Classes, tuple[CountTable, ...]]:
         phase("scan", 0, None, "rows")
-        few = _few_values(path)
+        few = dictionary_columns(path)
         if release_format(path) == "parquet":
             streamed = _streamed(path, qi, attributes, few, source, phase)
             if streamed is not None:
@@ -94,31 +90,3 @@ def _streamed(path: Path, qi: Sequence[str], attributes: Sequence[AttributeSpec]
         warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
     phase("group", counted[0].rows, counted[0].rows, "rows")
     return counted
-
-
-def _few_values(path: Path) -> set[str]:
-    """The Parquet columns whose values the file stores as a small dictionary (in every row group of its first file).
-
-    Parquet writers encode a column as a dictionary and fall back to plain values when the
-    dictionary grows too large; reading a column of mostly distinct values as a dictionary
-    costs more than it saves. Only the footer is read. A CSV release has none.
-    """
-    if release_format(path) != "parquet":
-        return set()
-    import pyarrow.parquet as pq
-
-    try:
-        metadata = pq.ParquetFile(parquet_files(path)[0] if path.is_dir() else path).metadata
-    except (OSError, pa.ArrowException):
-        return set()  # the reader names what is wrong with the file
-    few: set[str] | None = None
-    for number in range(metadata.num_row_groups):
-        group = metadata.row_group(number)
-        small = set()
-        for column in (group.column(index) for index in range(group.num_columns)):
-            if column.has_dictionary_page and column.dictionary_page_offset is not None:
-                size = column.data_page_offset - column.dictionary_page_offset
-                if 0 < size * _DICTIONARY_SHARE <= column.total_compressed_size:
-                    small.add(column.path_in_schema)
-        few = small if few is None else few & small
-    return few or set()

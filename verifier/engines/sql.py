@@ -7,7 +7,9 @@ plans count it:
 * **Streamed** (DuckDB): :func:`projection` streams the quasi-identifiers and the
   attributes' columns as Arrow record batches, counted densely as they come by
   :class:`verifier.stream_counts.StreamCounter` (each batch's text coded through a small
-  dictionary of its own, no group-by over text). Memory is one batch and the dense
+  dictionary of its own, no group-by over text; text that Parquet stores as small
+  dictionaries arrives as Arrow dictionaries already, read through an ``ENUM`` of its
+  distinct values). Memory is one batch and the dense
   tables; when these would pass the engine's ``dense_cells``, the count stops and the
   second plan runs.
 * **Grouped** (Spark, and DuckDB past ``dense_cells``): the statements of
@@ -28,7 +30,7 @@ are those of the pandas path.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from contextlib import AbstractContextManager, closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,9 +72,15 @@ def aggregation(qi: Sequence[str], columns: Sequence[str]) -> str:
     return f"SELECT {names}, COUNT(*) AS {quote(COUNT)} FROM {RELATION} GROUP BY {names}"
 
 
-def projection(columns: Sequence[str]) -> str:
-    """The statement that streams the release's ``columns``, row by row: ``SELECT columns... FROM release``."""
-    return f"SELECT {', '.join(quote(column) for column in dict.fromkeys(columns))} FROM {RELATION}"
+def projection(columns: Sequence[str], casts: Mapping[str, str] | None = None) -> str:
+    """The statement that streams the release's ``columns``, row by row: ``SELECT columns... FROM release``.
+
+    A column named in ``casts`` is read as that type (``CAST(column AS type) AS column``).
+    """
+    casts = casts or {}
+    names = [f"CAST({quote(column)} AS {casts[column]}) AS {quote(column)}" if column in casts else quote(column)
+             for column in dict.fromkeys(columns)]
+    return f"SELECT {', '.join(names)} FROM {RELATION}"
 
 
 class EngineReadError(Exception):
@@ -82,8 +90,8 @@ class EngineReadError(Exception):
 Runner = Callable[[str], pa.Table]
 """Runs one statement on the registered ``release`` view and returns the result as Arrow."""
 
-Streamer = Callable[[str], Generator[pa.RecordBatch, None, None]]
-"""Runs one statement on the registered ``release`` view and yields the result as Arrow record batches."""
+Streamer = Callable[[Sequence[str]], Generator[pa.RecordBatch, None, None]]
+"""Streams the given columns of the registered ``release`` view, row by row, as Arrow record batches."""
 
 
 @dataclass(frozen=True)
@@ -158,7 +166,7 @@ def _stream(session: Session, qi: Sequence[str], attributes: Sequence[AttributeS
     counter = StreamCounter(qi, attributes, source=source, limit=session.dense_cells)
     unit = f"rows streamed from {partitions:,} partition(s)"
     try:
-        with closing(session.stream(projection(counter.columns))) as batches:
+        with closing(session.stream(counter.columns)) as batches:
             counter.add_all(batches, lambda rows: phase("scan", rows, None, unit))
     except DenseLimit:
         return None
