@@ -23,14 +23,15 @@ Python timer around it; peak memory is the maximum resident set that ``time`` re
   the import path; both versions' measurements must be identical.
 
 Runs are paired: round after round, every command runs once in turn, and each command's
-ratio to ``duckdb-bare`` is taken within its round, then the median over rounds. The
+ratio to ``duckdb-bare`` (and its wall time's to ``pandas-bare``, the yardstick of the
+unique shape) is taken within its round, then the median over rounds. The
 JSON's own timings say where ``measure`` spent its time (``count_tables``, the models,
 the rest of the process: start-up, imports, writing the JSON).
 
 Run from the repository root::
 
     .venv/bin/python benchmarks/engines.py                       # 10^6 rows, 3 rounds
-    .venv/bin/python benchmarks/engines.py --sizes 1e6,1e7       # 10^7 too (about 15 min on 2 cores)
+    .venv/bin/python benchmarks/engines.py --sizes 1e6,1e7       # 10^7 too (about 5 min on 2 cores)
     .venv/bin/python benchmarks/engines.py --shape unique --sizes 4e5
     .venv/bin/python benchmarks/engines.py --before /tmp/privcert-before --sizes 1e7
     .venv/bin/python benchmarks/engines.py --sizes 1e8 --rounds 1 --only duckdb
@@ -103,6 +104,7 @@ def release(rows: int, shape: str) -> Path:
     """The release of ``rows`` rows of ``shape`` under benchmarks/data/, written once."""
     path = DATA / f"engines_{shape}_{rows}.parquet"
     if not path.exists():
+        DATA.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(".partial")
         write_release(rows, shape, partial)
         partial.rename(path)
@@ -214,26 +216,31 @@ def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[st
 
 
 def table(results: dict[str, object]) -> str:
-    """The Markdown rows of one size: medians over rounds, ratios to ``duckdb-bare`` taken round by round."""
+    """The Markdown rows of one size: medians over rounds, ratios to ``duckdb-bare`` (and the wall
+    time's to ``pandas-bare``, where it ran) taken round by round."""
     runs: dict[str, list[dict[str, float]]] = results["runs"]  # type: ignore[assignment]
-    yardstick = runs["duckdb-bare"]
+
+    def ratio(items: list[dict[str, float]], to: str, key: str) -> str:
+        if to not in runs:
+            return ""
+        return f"{statistics.median(r[key] / y[key] for r, y in zip(items, runs[to], strict=True)):.2f}"
+
     lines = []
     for label, items in runs.items():
-        time_ratio = statistics.median(r["wall"] / y["wall"] for r, y in zip(items, yardstick, strict=True))
-        memory_ratio = statistics.median(r["peak"] / y["peak"] for r, y in zip(items, yardstick, strict=True))
         split = ""
         if "count_tables" in items[0]:
             split = (f"{statistics.median(r['count_tables'] for r in items):.2f} / "
                      f"{statistics.median(r['models'] for r in items):.2f}")
         lines.append(f"| {results['rows']:,} | {label} | {statistics.median(r['wall'] for r in items):.2f} | "
                      f"{statistics.median(r['cpu'] for r in items):.2f} | "
-                     f"{statistics.median(r['peak'] for r in items) / 2**30:.2f} GiB | {time_ratio:.2f} | "
-                     f"{memory_ratio:.2f} | {split} |")
+                     f"{statistics.median(r['peak'] for r in items) / 2**30:.2f} GiB | "
+                     f"{ratio(items, 'duckdb-bare', 'wall')} | {ratio(items, 'duckdb-bare', 'peak')} | "
+                     f"{ratio(items, 'pandas-bare', 'wall')} | {split} |")
     return "\n".join(lines)
 
 
 HEADER = ("| rows | command | wall (s) | CPU (s) | peak memory | time ÷ bare DuckDB | memory ÷ bare DuckDB "
-          "| count tables / models (s) |\n|---:|---|---:|---:|---:|---:|---:|---|")
+          "| time ÷ bare pandas | count tables / models (s) |\n|---:|---|---:|---:|---:|---:|---:|---:|---|")
 
 
 def main() -> None:
@@ -257,7 +264,6 @@ def main() -> None:
         for file in saved:
             print(table(json.loads(file.read_text())))
         return
-    DATA.mkdir(parents=True, exist_ok=True)
     rendered = [table(bench(int(float(size)), args.shape, args.rounds, args.before and args.before.resolve(),
                             args.only.split(",") if args.only else None)) for size in args.sizes.split(",")]
     print(HEADER)

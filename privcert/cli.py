@@ -47,7 +47,7 @@ from privcert.options import (
     ViolationsOption,
 )
 from privcert.files import SCHEMA_VERSION, write_json
-from privcert.memory import reuse_freed_memory
+from privcert.memory import keep_arrow_memory, reuse_freed_memory
 from privcert.options import assignments, hierarchy_options, split_names
 from privcert.reporting import BAD_INPUT, FAILED, INTERNAL, INTERRUPTED, make_console, reporting_errors
 from privcert.theory_cli import app as theory_app
@@ -101,6 +101,7 @@ def _root(
     debug: Annotated[bool, typer.Option("--debug", metavar="DEBUG", help="Show the traceback of an internal error.")] = False,
 ) -> None:
     """Measure, reason about and certify the privacy of released tables."""
+    keep_arrow_memory()
 
 
 def main() -> None:

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.counts import AttributeSpec, Classes, CountTable, count_tables
+from verifier.counts import AttributeSpec, Classes, CountTable, _json_reprs, count_tables, qi_order
 from verifier.errors import DataError, ExcludedRowsWarning, PolicyError
+from verifier.results import jsonable
 
 QI = ["zip", "age"]
 
@@ -249,3 +250,25 @@ def test_rows_of_selected_classes_match_the_dense_blocks(frame: pd.DataFrame, da
     assert np.array_equal(np.concatenate([rows for _, rows in gathered]), dense[chosen])
     assert all(rows.size <= max(max_cells, table.m) for _, rows in gathered)
     assert np.array_equal(table.row(int(chosen[0])), dense[chosen[0]])
+
+
+_KEY_VALUES = st.one_of(
+    st.lists(st.one_of(st.none(), st.text(alphabet=st.sampled_from("ab'\"\\ \t~\x7fé€"), max_size=4), st.text()),
+             min_size=1, max_size=12),
+    st.lists(st.one_of(st.none(), st.integers(-(2**63), 2**63 - 1)), min_size=1, max_size=12),
+    st.lists(st.one_of(st.integers(), st.floats(), st.booleans(), st.text(max_size=3)), min_size=1, max_size=12),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(values=_KEY_VALUES, arrow=st.booleans())
+def test_the_quasi_identifier_order_compares_the_repr_of_each_values_json_form(values: list[Any], arrow: bool) -> None:
+    # Arrow writes plain text and integers; the rest goes through Python: both must give repr(jsonable(v))
+    index = pd.Index(values, dtype=object)
+    if arrow and all(isinstance(v, str) or v is None for v in values):
+        index = pd.Index(pd.array(values, dtype="string[pyarrow]"))
+    distinct = index.unique()
+    assert _json_reprs(distinct).to_pylist() == [repr(jsonable(v)) for v in distinct.tolist()]
+    keys = pd.DataFrame({"q": distinct})
+    expected = sorted(range(len(distinct)), key=lambda i: repr(jsonable(distinct[i])))
+    assert qi_order(keys, ["q"]).tolist() == expected

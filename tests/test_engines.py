@@ -30,7 +30,7 @@ from verifier.counts import AttributeSpec
 from verifier.engines import duckdb_engine, get_engine
 from verifier.engines.duckdb_engine import DuckDBEngine
 from verifier.engines.spark_engine import SparkEngine, spark_session
-from verifier.engines.sql import aggregation
+from verifier.engines.sql import EngineReadError, aggregation
 from verifier.errors import DataError, ExcludedRowsWarning, PolicyError
 from verifier.hierarchy import load_hierarchy
 from verifier.load import dictionary_columns
@@ -384,7 +384,7 @@ def test_a_spark_that_cannot_start_is_a_clear_error(tmp_path: Path) -> None:
     assert "internal error" not in done.stderr
 
 
-def test_duckdb_reads_parquet_dictionary_text_through_an_enum_with_the_values_unchanged(tmp_path: Path) -> None:
+def test_duckdb_streams_parquet_dictionary_text_as_hashes_and_gives_back_the_values_unchanged(tmp_path: Path) -> None:
     rows = 60_000
     generator = np.random.default_rng(11)
     zips = np.array(["02138", "2138", "", "O'Hare", 'say "x"', "trailing ", None], dtype=object)
@@ -396,19 +396,28 @@ def test_duckdb_reads_parquet_dictionary_text_through_an_enum_with_the_values_un
     frame.to_parquet(path)
     assert {"zip", "disease"} <= dictionary_columns(path) and "id" not in dictionary_columns(path)
     specs = [AttributeSpec(("disease",))]
-    enumerated: list[dict[str, str]] = []
-    original = duckdb_engine._enumerations
+    hashed: list[set[str]] = []
+    original = duckdb_engine._hashed
 
-    def spy(connection: Any, columns: Sequence[str]) -> dict[str, str]:
-        enumerated.append(original(connection, columns))
-        return enumerated[-1]
+    def spy(connection: Any, columns: Sequence[str]) -> dict[str, tuple[pa.Array, pa.Array]]:
+        found = original(connection, columns)
+        hashed.append(set(found))
+        return found
 
-    with mock.patch.object(duckdb_engine, "_enumerations", spy):
+    with mock.patch.object(duckdb_engine, "_hashed", spy):
         found = measure(path, ["zip", "age"], specs, engine=DuckDBEngine(), progress=False).to_json()
-    assert [sorted(names) for names in enumerated] == [["disease", "zip"]]  # age is an integer: read as it is
-    expected = measure(path, ["zip", "age"], specs, progress=False).to_json()
-    assert found == expected
+    assert hashed == [{"disease", "zip"}]  # age is an integer: streamed as it is
+    assert found == measure(path, ["zip", "age"], specs, progress=False).to_json()
     classes, _ = DuckDBEngine().count_tables(path, ["zip", "age"], specs, source="release")
-    found = classes.keys["zip"].tolist()
-    assert {value for value in found if isinstance(value, str)} == {value for value in zips if value is not None}
-    assert any(not isinstance(value, str) for value in found)  # the missing zip: a class of its own
+    keys = classes.keys["zip"].tolist()
+    assert {value for value in keys if isinstance(value, str)} == {value for value in zips if value is not None}
+    assert any(not isinstance(value, str) for value in keys)  # the missing zip: a class of its own
+
+
+def test_a_hash_that_was_not_there_when_the_values_were_read_is_an_error() -> None:
+    values, hashes = pa.array(["a", None]), pa.array([11, 12], pa.uint64())
+    batch = pa.record_batch({"zip": pa.array([12, 11, 12], pa.uint64()), "age": pa.array([1, 2, 3])})
+    decoded = duckdb_engine._unhashed(batch, {"zip": (values, hashes)})
+    assert decoded.column("zip").to_pylist() == [None, "a", None] and decoded.column("age").to_pylist() == [1, 2, 3]
+    with pytest.raises(EngineReadError, match="the release changed while it was being read"):
+        duckdb_engine._unhashed(pa.record_batch({"zip": pa.array([13], pa.uint64())}), {"zip": (values, hashes)})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from importlib.metadata import version
 
 import pytest
 
@@ -42,6 +43,40 @@ def test_on_glibc_a_freed_large_block_is_reused_by_the_next_temporary() -> None:
     assert reused * 5 < default, (reused, default)  # by default a fresh mapping for every temporary
 
 
-def test_the_command_line_runs_with_the_settings() -> None:
-    done = subprocess.run([sys.executable, "-m", "privcert", "--version"], capture_output=True, text=True, check=True)
-    assert done.stdout.startswith("privcert")
+_ARROW_POOL = """
+import sys
+from privcert.cli import main
+sys.argv = ["privcert", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    pass
+import pyarrow
+print(pyarrow.default_memory_pool().backend_name)
+"""
+
+
+def _arrow_pool(*arguments: str, pool: str | None = None) -> list[str]:
+    """What a command printed and, last, the allocator Arrow used after it (``pool``: ``ARROW_DEFAULT_MEMORY_POOL``)."""
+    env = {name: value for name, value in os.environ.items() if name != "ARROW_DEFAULT_MEMORY_POOL"}
+    if pool:
+        env["ARROW_DEFAULT_MEMORY_POOL"] = pool
+    done = subprocess.run([sys.executable, "-c", _ARROW_POOL, *arguments], capture_output=True, text=True,
+                          check=True, env=env)
+    return done.stdout.splitlines()
+
+
+def test_a_command_has_arrow_keep_its_freed_memory_in_jemalloc() -> None:
+    import pyarrow
+
+    if "jemalloc" not in pyarrow.supported_memory_backends():
+        pytest.skip("this pyarrow was built without jemalloc, so Arrow keeps its default allocator")
+    assert _arrow_pool("models")[-1] == "jemalloc"
+    default = subprocess.run([sys.executable, "-c", "import pyarrow; print(pyarrow.default_memory_pool().backend_name)"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    assert default != "jemalloc"  # the wheels' default is another (mimalloc), so the test can tell them apart
+    assert _arrow_pool("--version") == [f"privcert {version('privcert')}", default]  # no command: Arrow untouched
+
+
+def test_an_allocator_the_environment_names_is_kept() -> None:
+    assert _arrow_pool("models", pool="system")[-1] == "system"

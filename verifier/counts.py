@@ -547,10 +547,36 @@ def qi_order(keys: pd.DataFrame, qi: Sequence[str]) -> np.ndarray:
     ranks = []
     for column in reversed(tuple(qi)):
         codes, uniques = pd.factorize(keys[column], use_na_sentinel=False)
-        text = pa.array([repr(jsonable(v)) for v in uniques.tolist()], pa.string())  # tolist: no Arrow scalar per value
-        rank = pc.rank(text, sort_keys="ascending", tiebreaker="first").to_numpy().astype(np.int64) - 1
+        rank = pc.rank(_json_reprs(uniques), sort_keys="ascending", tiebreaker="first").to_numpy().astype(np.int64) - 1
         ranks.append(rank[codes])
     return np.lexsort(ranks) if ranks else np.arange(len(keys))
+
+
+_PLAIN_TEXT = r"^[ -&(-\[\]-~]*$"  # printable ASCII but ' and \: its repr is the text in single quotes
+
+
+def _json_reprs(values: pd.Index) -> pa.Array:
+    """``repr(jsonable(value))`` of each of ``values``, as Arrow text.
+
+    Text and integers (missing values among them) are written by Arrow: an integer's
+    repr is its decimal digits, text of plain characters (:data:`_PLAIN_TEXT`) is quoted,
+    and only other text, or values of other types, goes through Python, one at a time.
+    """
+    try:
+        array = pa.array(values, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+        array = None
+    if array is not None and pa.types.is_integer(array.type):
+        return pc.fill_null(pc.cast(array, pa.string()), "None")
+    if array is None or not (pa.types.is_string(array.type) or pa.types.is_large_string(array.type)):
+        return pa.array([repr(jsonable(v)) for v in values.tolist()], pa.string())  # tolist: no Arrow scalar per value
+    quote, empty = pa.scalar("'", array.type), pa.scalar("", array.type)
+    quoted = pc.fill_null(pc.binary_join_element_wise(quote, array, quote, empty), "None")
+    other = pc.invert(pc.fill_null(pc.match_substring_regex(array, _PLAIN_TEXT), True))
+    if not pc.any(other).as_py():
+        return quoted
+    return pc.replace_with_mask(quoted, other, pa.array([repr(v) for v in array.filter(other).to_pylist()],
+                                                        quoted.type))
 
 
 def _class_ids(frame: pd.DataFrame, qi: Sequence[str]) -> np.ndarray:

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from verifier._distinct import distinct
 from verifier._exact_max import first_by_qi, screen_margin
 from verifier._screen import (
     Cells,
@@ -97,7 +98,7 @@ def _profile_groups(cells: Cells, positions: np.ndarray) -> dict[Profile, np.nda
     cell by cell with its group's first class, so a hash collision can never merge two
     profiles (it only sends the grouping to the per-class path).
     """
-    chosen = np.unique(positions)
+    chosen = distinct(positions)
     if chosen.size == 0:
         return {}
     keep = np.zeros(cells.present.size, dtype=bool)

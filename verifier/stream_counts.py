@@ -398,6 +398,13 @@ def _widened(tally: _Tally, width: int) -> np.ndarray:
     return tally.cells if width == tally.width else tally.cells + (width - tally.width) * (tally.cells // tally.width)
 
 
+def _runs(cells: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct cells of sorted ``cells`` and how many times each occurs: a plain indexed
+    add of these is several times faster than ``np.add.at`` of every cell."""
+    starts = np.flatnonzero(np.r_[True, cells[1:] != cells[:-1]])
+    return cells[starts], np.diff(np.r_[starts, cells.size])
+
+
 @dataclass(frozen=True)
 class _Numbered:
     """A batch numbered: each row's class and, per attribute, value number; the classes and values numbered so far."""
@@ -455,7 +462,8 @@ class _Counts:
             if part.dense:
                 table[:part.classes, :part.width] += part.cells.reshape(part.classes, part.width)
             else:
-                np.add.at(table.reshape(-1), _widened(part, table.shape[1]), 1)
+                cells, repeats = _runs(_widened(part, table.shape[1]))
+                table.reshape(-1)[cells] += repeats
 
     def cells(self, chain: _Chain, names: Sequence[str], occupied: np.ndarray,
               renumber: np.ndarray) -> Cells | DenseCells:

@@ -8,8 +8,8 @@ plans count it:
   attributes' columns as Arrow record batches, counted densely as they come by
   :class:`verifier.stream_counts.StreamCounter` (each batch's text coded through a small
   dictionary of its own, no group-by over text; text that Parquet stores as small
-  dictionaries arrives as Arrow dictionaries already, read through an ``ENUM`` of its
-  distinct values). Memory is one batch and the dense
+  dictionaries is streamed as DuckDB's hashes of it and turned back into Arrow
+  dictionaries of its distinct values). Memory is one batch and the dense
   tables; when these would pass the engine's ``dense_cells``, the count stops and the
   second plan runs.
 * **Grouped** (Spark, and DuckDB past ``dense_cells``): the statements of
@@ -72,13 +72,13 @@ def aggregation(qi: Sequence[str], columns: Sequence[str]) -> str:
     return f"SELECT {names}, COUNT(*) AS {quote(COUNT)} FROM {RELATION} GROUP BY {names}"
 
 
-def projection(columns: Sequence[str], casts: Mapping[str, str] | None = None) -> str:
+def projection(columns: Sequence[str], expressions: Mapping[str, str] | None = None) -> str:
     """The statement that streams the release's ``columns``, row by row: ``SELECT columns... FROM release``.
 
-    A column named in ``casts`` is read as that type (``CAST(column AS type) AS column``).
+    A column named in ``expressions`` is read as that expression of it (``expression AS column``).
     """
-    casts = casts or {}
-    names = [f"CAST({quote(column)} AS {casts[column]}) AS {quote(column)}" if column in casts else quote(column)
+    expressions = expressions or {}
+    names = [f"{expressions[column]} AS {quote(column)}" if column in expressions else quote(column)
              for column in dict.fromkeys(columns)]
     return f"SELECT {', '.join(names)} FROM {RELATION}"
 
