@@ -101,7 +101,6 @@ def _root(
     debug: Annotated[bool, typer.Option("--debug", metavar="DEBUG", help="Show the traceback of an internal error.")] = False,
 ) -> None:
     """Measure, reason about and certify the privacy of released tables."""
-    keep_arrow_memory()
 
 
 def main() -> None:
@@ -110,6 +109,7 @@ def main() -> None:
 
     debug = "--debug" in sys.argv[1:]
     reuse_freed_memory()
+    keep_arrow_memory()
     try:
         code = app(standalone_mode=False)
     except typer.Exit as done:

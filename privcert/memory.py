@@ -1,4 +1,4 @@
-"""The command line's request to the C allocator: keep freed blocks for reuse (glibc only).
+"""The command line's requests to the allocators: keep freed memory for reuse.
 
 A measure is passes over arrays of tens of megabytes: the cells of a count table and each
 model's temporaries. glibc serves a block above its mmap threshold (which it raises to at
@@ -15,19 +15,25 @@ Arrow has an allocator of its own, mimalloc by default in the pyarrow wheels, wh
 the pages of freed buffers back to the kernel soon after: reading a 10^7-row Parquet
 release batch by batch spent 1.5 to 3 s of system time faulting them in again, against
 0.3 to 0.7 s with jemalloc, which the wheels also hold and which keeps them for reuse.
-:func:`keep_arrow_memory` makes jemalloc Arrow's allocator where this pyarrow has it,
-unless the environment names one (``ARROW_DEFAULT_MEMORY_POOL``).
+:func:`keep_arrow_memory` names jemalloc in ``ARROW_DEFAULT_MEMORY_POOL`` where this
+pyarrow was built with it, unless the environment names an allocator already. Arrow reads
+the variable once, when it first allocates, and only it reaches the allocations made
+inside Arrow's C++ code such as the Parquet reader (``pyarrow.set_memory_pool`` does not:
+set after pyarrow was loaded, the run above took as long as with mimalloc), so it is set
+before pyarrow is loaded; whether pyarrow has jemalloc is read from its build
+configuration (``include/arrow/util/config.h`` in the package), not by loading it.
 
-The command line calls :func:`reuse_freed_memory` once at start-up and
-:func:`keep_arrow_memory` before any command (not for ``--help`` or ``--version``, which
-need no Arrow). The library never does: the allocators are the process's, and a program
-that imports privcert decides them.
+The command line calls both functions once at start-up. The library never does: the
+allocators are the process's, and a program that imports privcert decides them.
 """
 
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import os
+import sys
+from pathlib import Path
 
 __all__ = ["keep_arrow_memory", "reuse_freed_memory"]
 
@@ -48,10 +54,23 @@ def reuse_freed_memory() -> bool:
     return all(mallopt(option, value) == 1 for option, value in _SETTINGS)
 
 
-def keep_arrow_memory() -> str:
-    """Make jemalloc Arrow's allocator where pyarrow has it (see the module's docstring); the allocator in use."""
-    import pyarrow
+def keep_arrow_memory() -> bool:
+    """Have Arrow allocate through jemalloc where pyarrow has it (see the module's docstring).
 
-    if _ARROW_POOL not in os.environ and "jemalloc" in pyarrow.supported_memory_backends():
-        pyarrow.set_memory_pool(pyarrow.jemalloc_memory_pool())
-    return pyarrow.default_memory_pool().backend_name
+    ``True`` when the environment now names jemalloc; ``False`` where it names another
+    allocator, pyarrow has no jemalloc, or pyarrow was loaded already (too late to choose).
+    """
+    if _ARROW_POOL in os.environ:
+        return os.environ[_ARROW_POOL] == "jemalloc"
+    spec = None if "pyarrow" in sys.modules else importlib.util.find_spec("pyarrow")
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    config = Path(next(iter(spec.submodule_search_locations))) / "include" / "arrow" / "util" / "config.h"
+    try:
+        built = config.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return False
+    if "#define ARROW_JEMALLOC" not in (line.strip() for line in built):
+        return False
+    os.environ[_ARROW_POOL] = "jemalloc"
+    return True

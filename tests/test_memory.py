@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from importlib.metadata import version
+from pathlib import Path
 
 import pytest
 
@@ -56,9 +57,13 @@ print(pyarrow.default_memory_pool().backend_name)
 """
 
 
+def _without_pool() -> dict[str, str]:
+    return {name: value for name, value in os.environ.items() if name != "ARROW_DEFAULT_MEMORY_POOL"}
+
+
 def _arrow_pool(*arguments: str, pool: str | None = None) -> list[str]:
     """What a command printed and, last, the allocator Arrow used after it (``pool``: ``ARROW_DEFAULT_MEMORY_POOL``)."""
-    env = {name: value for name, value in os.environ.items() if name != "ARROW_DEFAULT_MEMORY_POOL"}
+    env = _without_pool()
     if pool:
         env["ARROW_DEFAULT_MEMORY_POOL"] = pool
     done = subprocess.run([sys.executable, "-c", _ARROW_POOL, *arguments], capture_output=True, text=True,
@@ -66,17 +71,26 @@ def _arrow_pool(*arguments: str, pool: str | None = None) -> list[str]:
     return done.stdout.splitlines()
 
 
-def test_a_command_has_arrow_keep_its_freed_memory_in_jemalloc() -> None:
+def test_the_command_line_has_arrow_keep_its_freed_memory_in_jemalloc() -> None:
     import pyarrow
 
     if "jemalloc" not in pyarrow.supported_memory_backends():
         pytest.skip("this pyarrow was built without jemalloc, so Arrow keeps its default allocator")
-    assert _arrow_pool("models")[-1] == "jemalloc"
     default = subprocess.run([sys.executable, "-c", "import pyarrow; print(pyarrow.default_memory_pool().backend_name)"],
-                             capture_output=True, text=True, check=True).stdout.strip()
+                             capture_output=True, text=True, check=True, env=_without_pool()).stdout.strip()
     assert default != "jemalloc"  # the wheels' default is another (mimalloc), so the test can tell them apart
-    assert _arrow_pool("--version") == [f"privcert {version('privcert')}", default]  # no command: Arrow untouched
+    table = Path(__file__).parents[1] / "examples" / "table4" / "release.csv"
+    measured = _arrow_pool("measure", str(table), "--qi", "zip,age", "--sensitive", "disease", "--quiet")
+    assert "optimal levels" in measured and measured[-1] == "jemalloc"
 
 
 def test_an_allocator_the_environment_names_is_kept() -> None:
-    assert _arrow_pool("models", pool="system")[-1] == "system"
+    assert _arrow_pool("--version", pool="system") == [f"privcert {version('privcert')}", "system"]
+
+
+def test_arrow_loaded_already_is_left_as_it_is() -> None:
+    # a program that loaded pyarrow before has made its choice: too late to name another
+    done = subprocess.run([sys.executable, "-c", "import os, pyarrow; from privcert.memory import keep_arrow_memory; "
+                           "print(keep_arrow_memory(), os.environ.get('ARROW_DEFAULT_MEMORY_POOL'))"],
+                          capture_output=True, text=True, check=True, env=_without_pool())
+    assert done.stdout.split() == ["False", "None"]
