@@ -22,7 +22,9 @@ Python timer around it; peak memory is the maximum resident set that ``time`` re
   with ``git archive <commit> | tar -x -C DIR``): the same command with ``DIR`` first on
   the import path; both versions' measurements must be identical.
 
-Runs are paired: round after round, every command runs once in turn, and each command's
+Runs are paired: round after round, every command runs once in turn, the order rotated by
+one place each round (on a virtual machine, what a process pays for the pages it touches
+depends on what the process before it freed, and how long ago), and each command's
 ratio to ``duckdb-bare`` (and its wall time's to ``pandas-bare``, the yardstick of the
 unique shape) is taken within its round, then the median over rounds. The
 JSON's own timings say where ``measure`` spent its time (``count_tables``, the models,
@@ -194,8 +196,11 @@ def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[st
     plan = {label: plan[label] for label in plan
             if label == "duckdb-bare" or (label in only if only else label != "spark")}
     runs: dict[str, list[dict[str, float]]] = {label: [] for label in plan}
+    labels = list(plan)
     for round_number in range(rounds):
-        for label, (command, env, cwd) in plan.items():
+        shift = round_number % len(labels)  # each command takes each place in the round in turn
+        for label in labels[shift:] + labels[:shift]:
+            command, env, cwd = plan[label]
             result = run(command, env, cwd)
             json_file = out / f"{label}.json"
             if label not in ("duckdb-bare", "pandas-bare") and json_file.exists():

