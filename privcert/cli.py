@@ -47,7 +47,7 @@ from privcert.options import (
     ViolationsOption,
 )
 from privcert.files import SCHEMA_VERSION, write_json
-from privcert.memory import keep_arrow_memory, reuse_freed_memory
+from privcert.memory import keep_arrow_memory, keep_small_pages, reuse_freed_memory
 from privcert.options import assignments, hierarchy_options, split_names
 from privcert.reporting import BAD_INPUT, FAILED, INTERNAL, INTERRUPTED, make_console, reporting_errors
 from privcert.theory_cli import app as theory_app
@@ -110,6 +110,7 @@ def main() -> None:
     debug = "--debug" in sys.argv[1:]
     reuse_freed_memory()
     keep_arrow_memory()
+    keep_small_pages()
     try:
         code = app(standalone_mode=False)
     except typer.Exit as done:

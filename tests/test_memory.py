@@ -57,8 +57,13 @@ print(pyarrow.default_memory_pool().backend_name)
 """
 
 
+def _without(variable: str) -> dict[str, str]:
+    """This process's environment without ``variable``."""
+    return {name: value for name, value in os.environ.items() if name != variable}
+
+
 def _without_pool() -> dict[str, str]:
-    return {name: value for name, value in os.environ.items() if name != "ARROW_DEFAULT_MEMORY_POOL"}
+    return _without("ARROW_DEFAULT_MEMORY_POOL")
 
 
 def _arrow_pool(*arguments: str, pool: str | None = None) -> list[str]:
@@ -93,4 +98,46 @@ def test_arrow_loaded_already_is_left_as_it_is() -> None:
     done = subprocess.run([sys.executable, "-c", "import os, pyarrow; from privcert.memory import keep_arrow_memory; "
                            "print(keep_arrow_memory(), os.environ.get('ARROW_DEFAULT_MEMORY_POOL'))"],
                           capture_output=True, text=True, check=True, env=_without_pool())
+    assert done.stdout.split() == ["False", "None"]
+
+
+_HUGE_PAGES = """
+import sys
+from privcert.cli import main
+sys.argv = ["privcert", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    pass
+import numpy
+print(numpy._core.multiarray._get_madvise_hugepage())
+"""
+
+
+def _numpy_huge_pages(*arguments: str, setting: str | None = None) -> list[str]:
+    """What a command printed and, last, whether numpy asked for huge pages after it (``setting``: ``NUMPY_MADVISE_HUGEPAGE``)."""
+    env = _without("NUMPY_MADVISE_HUGEPAGE")
+    if setting is not None:
+        env["NUMPY_MADVISE_HUGEPAGE"] = setting
+    done = subprocess.run([sys.executable, "-c", _HUGE_PAGES, *arguments], capture_output=True, text=True,
+                          check=True, env=env)
+    return done.stdout.splitlines()
+
+
+def test_the_command_line_has_numpy_keep_to_small_pages_unless_the_environment_says_otherwise() -> None:
+    if sys.platform != "linux":
+        pytest.skip("numpy asks for transparent huge pages only on Linux")
+    default = subprocess.run([sys.executable, "-c", "import numpy; print(numpy._core.multiarray._get_madvise_hugepage())"],
+                             capture_output=True, text=True, check=True, env=_without("NUMPY_MADVISE_HUGEPAGE")).stdout.strip()
+    assert default == "True"  # numpy's own default on Linux 4.6 and later, so the test can tell them apart
+    table = Path(__file__).parents[1] / "examples" / "table4" / "release.csv"
+    measured = _numpy_huge_pages("measure", str(table), "--qi", "zip,age", "--sensitive", "disease", "--quiet")
+    assert "optimal levels" in measured and measured[-1] == "False"
+    assert _numpy_huge_pages("--version", setting="1")[-1] == "True"  # the user's choice is kept
+
+
+def test_numpy_loaded_already_is_left_as_it_is() -> None:
+    done = subprocess.run([sys.executable, "-c", "import os, numpy; from privcert.memory import keep_small_pages; "
+                           "print(keep_small_pages(), os.environ.get('NUMPY_MADVISE_HUGEPAGE'))"],
+                          capture_output=True, text=True, check=True, env=_without("NUMPY_MADVISE_HUGEPAGE"))
     assert done.stdout.split() == ["False", "None"]
