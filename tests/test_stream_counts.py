@@ -128,3 +128,24 @@ def test_rows_are_kept_until_they_reach_an_eighth_of_the_cells_then_counted_dens
     assert isinstance(disease, DenseCells) and isinstance(salary, Cells)
     assert _outcome(lambda: count_tables_from_cells(keys, sizes, [disease, salary], QI, specs)) == \
         _outcome(lambda: count_tables(frame, QI, specs, source="data"))
+
+
+def test_a_dense_table_counts_in_int32_until_its_rows_could_pass_int32_then_in_int64() -> None:
+    generator = np.random.default_rng(4)
+    frame = pd.DataFrame({"zip": generator.choice(["a", "b", None], 3000), "age": generator.choice([20, 30], 3000),
+                          "disease": generator.choice(["flu", "colitis", "angina"], 3000)})
+    specs = (AttributeSpec(("disease",)),)
+    counter = StreamCounter(QI, specs, source="release")
+    kinds = []
+    with mock.patch.object(stream_counts, "NARROW_ROWS", 1200):  # int32's bound, made small
+        for batch in _batches(frame, [500] * 5, False):
+            counter.add(batch)
+            kinds.append(counter.cells()[2][0].counts.dtype)
+    assert kinds == [np.int32, np.int32, np.int64, np.int64, np.int64, np.int64]  # 1,500 rows > 1,200: widened
+    assert _outcome(lambda: count_tables_from_cells(*counter.cells(), QI, specs)) == \
+        _outcome(lambda: count_tables(frame, QI, specs, source="data"))
+    narrow = StreamCounter(QI, specs, source="release")
+    narrow.add(_batches(frame, [500], False)[0])
+    assert narrow.cells()[2][0].counts.dtype == np.int32
+    _, (table,) = count_tables_from_cells(*narrow.cells(), QI, specs)
+    assert table.count.dtype == np.int64 and int(table.count.sum()) == 500  # a count table counts in int64

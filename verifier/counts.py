@@ -428,8 +428,8 @@ class DenseCells:
     values
         The attribute's distinct values as found, as for :class:`Cells`.
     counts
-        Rows per (table row, table column), int64; rows and columns no class or value
-        names are empty.
+        Rows per (table row, table column), int32 or int64; rows and columns no class or
+        value names are empty.
     rows
         Each class's row of ``counts`` (classes in the order of the keys).
     columns
@@ -880,7 +880,7 @@ def _count_dense(cells: DenseCells, rows: np.ndarray, classes: Classes, spec: At
         flat = dense.reshape(-1)
         nonzero = np.flatnonzero(flat)
         owner, value = np.divmod(nonzero, m)
-        return owner + start, value, flat[nonzero], dense.sum(axis=1), dense.sum(axis=0)
+        return owner + start, value, flat[nonzero].astype(np.int64), dense.sum(axis=1), dense.sum(axis=0)
 
     firsts = range(0, rows.size, per_block)
     if len(firsts) > 1:

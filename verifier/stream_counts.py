@@ -19,7 +19,10 @@ distinct quasi-identifier combinations, or many values per class).
 values exactly as for every other engine.
 
 Missing values are values of their own (a null is coded like any value); a float NaN is
-refused (:func:`verifier.load.refuse_nan`). Counts are int64, exact.
+refused (:func:`verifier.load.refuse_nan`). Counts are exact: a dense table of counts
+is int32 while fewer than :data:`NARROW_ROWS` rows are counted (no cell can hold more
+rows than were counted), half the memory to fault in and to read, and is widened to int64
+before the count that could pass it.
 """
 
 from __future__ import annotations
@@ -40,8 +43,8 @@ from verifier._distinct import distinct, runs
 from verifier.counts import AttributeSpec, Cells, DenseCells
 from verifier.load import refuse_nan
 
-__all__ = ["BATCH_ROWS", "DENSE_CELLS", "SPARSE_SHARE", "PROBE_ROWS", "LOCAL_COMBINATIONS", "DenseLimit",
-           "StreamCounter"]
+__all__ = ["BATCH_ROWS", "DENSE_CELLS", "SPARSE_SHARE", "PROBE_ROWS", "LOCAL_COMBINATIONS", "NARROW_ROWS",
+           "DenseLimit", "StreamCounter"]
 
 BATCH_ROWS = 1 << 19
 """Rows per Arrow record batch an engine streams the release in (DuckDB's reader, pyarrow's Parquet dataset)."""
@@ -54,6 +57,9 @@ SPARSE_SHARE = 8
 
 PROBE_ROWS = 1 << 16
 """Rows counted alone before the rest: enough to show most releases with too many cells."""
+
+NARROW_ROWS = int(np.iinfo(np.int32).max)
+"""While at most this many rows are counted, a dense table of counts is int32."""
 
 LOCAL_COMBINATIONS = 1 << 16
 """A batch's rows are numbered through the combinations of its columns' own dictionaries when
@@ -120,12 +126,13 @@ class _Dictionary:
 
 
 class _Grid:
-    """A dense int64 table that grows (by half again, at least to the size asked for) within a budget."""
+    """A dense table (int64 unless ``dtype`` says otherwise) that grows (by half again, at least to the size asked
+    for) within a budget."""
 
-    def __init__(self, budget: _Budget, fill: int) -> None:
+    def __init__(self, budget: _Budget, fill: int, dtype: type[np.signedinteger[Any]] = np.int64) -> None:
         self.budget = budget
         self.fill = fill
-        self.table = np.full((0, 0), fill, dtype=np.int64)
+        self.table = np.full((0, 0), fill, dtype=dtype)
 
     def fit(self, rows: int, columns: int) -> np.ndarray:
         have_rows, have_columns = self.table.shape
@@ -133,8 +140,8 @@ class _Grid:
             rows = max(rows, have_rows + have_rows // 2) if rows > have_rows else have_rows
             columns = max(columns, have_columns + have_columns // 2) if columns > have_columns else have_columns
             self.budget.take(rows * columns - self.table.size)
-            grown = np.zeros((rows, columns), dtype=np.int64) if self.fill == 0 else \
-                np.full((rows, columns), self.fill, dtype=np.int64)
+            grown = np.zeros((rows, columns), dtype=self.table.dtype) if self.fill == 0 else \
+                np.full((rows, columns), self.fill, dtype=self.table.dtype)
             grown[:have_rows, :have_columns] = self.table
             self.table = grown
         return self.table
@@ -358,7 +365,7 @@ class StreamCounter:
         classes = coded.sizes.size
         self.sizes.fit(classes, 1)[:classes, 0] += coded.sizes
         for counts, tally in zip(self.counts, coded.tallies, strict=True):
-            counts.add(tally)
+            counts.add(tally, coded.rows)
 
     def cells(self) -> tuple[pa.Table, np.ndarray, list[Cells | DenseCells]]:
         """The classes' keys, their sizes and each attribute's counts (values as found, only those counted)."""
@@ -429,16 +436,22 @@ class _Counts:
 
     While the rows are fewer than 1/:data:`SPARSE_SHARE` of the table's cells, their cell
     numbers are kept (one cell a row) and counted by sorting at the end; past that, the
-    dense table counts them, so it is never much larger than the rows.
+    dense table counts them, so it is never much larger than the rows. The table is int32
+    until more than :data:`NARROW_ROWS` rows are counted.
     """
 
     def __init__(self, budget: _Budget) -> None:
         self.budget = budget
-        self.grid = _Grid(budget, 0)
+        self.grid = _Grid(budget, 0, np.int32)
         self.rows: list[_Tally] | None = []
         self.kept = 0
+        self.counted = 0
 
-    def add(self, tally: _Tally) -> None:
+    def add(self, tally: _Tally, rows: int) -> None:
+        """Add a batch's tally of ``rows`` rows."""
+        self.counted += rows
+        if self.counted > NARROW_ROWS and self.grid.table.dtype != np.int64:
+            self.grid.table = self.grid.table.astype(np.int64)
         if self.rows is None:
             kept = [tally]
         else:
@@ -456,7 +469,7 @@ class _Counts:
                 table[:part.classes, :part.width] += part.cells.reshape(part.classes, part.width)
             else:
                 cells, repeats = runs(_widened(part, table.shape[1]))
-                table.reshape(-1)[cells] += repeats
+                table.reshape(-1)[cells] += repeats.astype(table.dtype, copy=False)
 
     def cells(self, chain: _Chain, names: Sequence[str], occupied: np.ndarray,
               renumber: np.ndarray) -> Cells | DenseCells:
