@@ -30,7 +30,7 @@ from verifier.counts import AttributeSpec
 from verifier.engines import duckdb_engine, get_engine
 from verifier.engines.duckdb_engine import DuckDBEngine
 from verifier.engines.spark_engine import SparkEngine, spark_session
-from verifier.engines.sql import EngineReadError, aggregation
+from verifier.engines.sql import CLASS, EngineReadError, aggregation
 from verifier.errors import DataError, ExcludedRowsWarning, PolicyError
 from verifier.hierarchy import load_hierarchy
 from verifier.load import dictionary_columns
@@ -394,24 +394,58 @@ def test_duckdb_streams_parquet_dictionary_text_as_hashes_and_gives_back_the_val
                           "id": [f"person-{i}" for i in range(rows)]})
     path = tmp_path / "release.parquet"
     frame.to_parquet(path)
-    assert {"zip", "disease"} <= dictionary_columns(path) and "id" not in dictionary_columns(path)
+    assert {"zip", "age", "disease"} <= dictionary_columns(path) and "id" not in dictionary_columns(path)
     specs = [AttributeSpec(("disease",))]
-    hashed: list[set[str]] = []
+    hashed: list[tuple[tuple[str, ...], set[str], bool]] = []
     original = duckdb_engine._hashed
 
-    def spy(connection: Any, columns: Sequence[str]) -> dict[str, tuple[pa.Array, pa.Array]]:
-        found = original(connection, columns)
-        hashed.append(set(found))
-        return found
+    def spy(connection: Any, qi: Sequence[str], columns: Sequence[str]) -> tuple[dict[str, Any], pa.Table | None]:
+        found, classes = original(connection, qi, columns)
+        hashed.append((tuple(qi), set(found), classes is not None))
+        return found, classes
 
     with mock.patch.object(duckdb_engine, "_hashed", spy):
         found = measure(path, ["zip", "age"], specs, engine=DuckDBEngine(), progress=False).to_json()
-    assert hashed == [{"disease", "zip"}]  # age is an integer: streamed as it is
+        by_id = measure(path, ["zip", "id"], specs, engine=DuckDBEngine(), progress=False).to_json()
+    # every quasi-identifier a Parquet dictionary: the classes streamed as one hash, the text attribute as its own
+    assert hashed[0] == (("zip", "age"), {CLASS, "disease"}, True)
+    # id is not: each text column streamed as its hashes, id as it is
+    assert hashed[1] == ((), {"zip", "disease"}, False) and len(hashed) == 2
     assert found == measure(path, ["zip", "age"], specs, progress=False).to_json()
+    assert by_id == measure(path, ["zip", "id"], specs, progress=False).to_json()
     classes, _ = DuckDBEngine().count_tables(path, ["zip", "age"], specs, source="release")
     keys = classes.keys["zip"].tolist()
     assert {value for value in keys if isinstance(value, str)} == {value for value in zips if value is not None}
     assert any(not isinstance(value, str) for value in keys)  # the missing zip: a class of its own
+
+
+def test_duckdb_streams_each_quasi_identifier_when_two_combinations_share_a_hash(tmp_path: Path) -> None:
+    generator = np.random.default_rng(5)
+
+    def pick(values: Sequence[Any]) -> np.ndarray:
+        return np.array(values, dtype=object)[generator.integers(0, len(values), 60_000)]
+
+    frame = pd.DataFrame({"zip": pick(["a", "b", None]), "sex": pick(["F", "M", None]), "disease": pick(DISEASES)})
+    path = tmp_path / "release.parquet"
+    frame.to_parquet(path)
+    assert {"zip", "sex", "disease"} <= dictionary_columns(path)
+    specs = [AttributeSpec(("disease",))]
+    calls: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    original = duckdb_engine._hashed
+
+    def colliding(connection: Any, qi: Sequence[str], columns: Sequence[str]) -> tuple[dict[str, Any], pa.Table | None]:
+        calls.append((tuple(qi), tuple(columns)))
+        found, _ = original(connection, qi, columns)
+        found.pop(CLASS, None)
+        return found, None  # as when two combinations of the quasi-identifiers hash alike
+
+    with mock.patch.object(duckdb_engine, "_hashed", colliding):
+        streamed = DuckDBEngine().count_tables(path, ["zip", "sex"], specs, source="release")
+    assert calls == [(("zip", "sex"), ("disease",)), ((), ("zip", "sex"))]
+    grouped = DuckDBEngine(dense_cells=0).count_tables(path, ["zip", "sex"], specs, source="release")
+    assert streamed[0].keys.equals(grouped[0].keys) and np.array_equal(streamed[0].sizes, grouped[0].sizes)
+    assert streamed[0].keys.isna().any().any()
+    assert np.array_equal(streamed[1][0].count, grouped[1][0].count)
 
 
 def test_a_hash_that_was_not_there_when_the_values_were_read_is_an_error() -> None:

@@ -23,11 +23,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
+import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
 from verifier.cpus import usable_cpus
-from verifier.engines.sql import RELATION, EngineReadError, Session, SqlEngine, first_lines, projection, quote
+from verifier.engines.sql import CLASS, RELATION, EngineReadError, Session, SqlEngine, Streamed, first_lines, projection, quote
 from verifier.errors import DataError
 from verifier.load import dictionary_columns, hive_columns, parquet_files
 from verifier.stream_counts import BATCH_ROWS, DENSE_CELLS
@@ -91,10 +92,25 @@ class DuckDBEngine(SqlEngine):
             except duckdb.Error as error:
                 raise EngineReadError(_message(str(error))) from error
 
-        def stream(columns: Sequence[str]) -> Generator[pa.RecordBatch, None, None]:
+        def stream(qi: Sequence[str], columns: Sequence[str]) -> Streamed:
+            wanted = list(dict.fromkeys(columns))
+            combined = set(qi) <= few and CLASS not in (*qi, *wanted)
             try:
-                hashed = _hashed(connection, [column for column in columns if column in few])
-                statement = projection(columns, {column: f"hash({quote(column)})" for column in hashed})
+                hashed, classes = _hashed(connection, qi if combined else (),
+                                          [column for column in dict.fromkeys([*qi, *wanted])
+                                           if column in few and not (combined and column in qi and column not in wanted)])
+                if combined and classes is None:  # two combinations share a hash: each column streamed on its own
+                    hashed |= _hashed(connection, (), [column for column in qi if column not in hashed])[0]
+            except duckdb.Error as error:
+                raise EngineReadError(_message(str(error))) from error
+            expressions = {column: f"hash({quote(column)})" for column in hashed if column != CLASS}
+            if classes is None:
+                return Streamed(batches(projection([*qi, *wanted], expressions), hashed))
+            expressions[CLASS] = f"hash({', '.join(map(quote, qi))})"
+            return Streamed(batches(projection([CLASS, *wanted], expressions), hashed), classes)
+
+        def batches(statement: str, hashed: dict[str, tuple[pa.Array, pa.Array]]) -> Generator[pa.RecordBatch, None, None]:
+            try:
                 for batch in connection.sql(statement).to_arrow_reader(BATCH_ROWS):
                     yield _unhashed(batch, hashed)
             except duckdb.Error as error:
@@ -110,35 +126,50 @@ class DuckDBEngine(SqlEngine):
             shutil.rmtree(spill, ignore_errors=True)
 
 
-def _hashed(connection: DuckDBPyConnection, columns: Sequence[str]) -> dict[str, tuple[pa.Array, pa.Array]]:
+def _hashed(connection: DuckDBPyConnection, qi: Sequence[str],
+            columns: Sequence[str]) -> tuple[dict[str, tuple[pa.Array, pa.Array]], pa.Table | None]:
     """The distinct values of each text column of ``columns`` (a missing value among them) and their
-    hashes (DuckDB's ``hash``), for the columns whose hashes tell every two of their values apart.
+    hashes (DuckDB's ``hash``), for the columns whose hashes tell every two of their values apart;
+    and, when ``qi`` is given, the distinct combinations of the quasi-identifiers ``qi``.
 
     Such a column is streamed as its hashes, 8 bytes a row instead of the text, and each
     hash is turned back into its value by :func:`_unhashed`: several times less work for
     DuckDB than handing the text over, and no text is hashed in Python. The values are
     the file's, unchanged; a column where two values share a hash is streamed as text.
-    One pass over the release finds the values of every column (``GROUPING SETS``, one set
-    a column), and each distinct value is hashed once. The columns given are those Parquet
-    stores as small dictionaries (:func:`verifier.load.dictionary_columns`).
+    The quasi-identifiers, likewise, are streamed as one hash of each row's combination,
+    the column :data:`~verifier.engines.sql.CLASS`, whose entry under that name is the
+    combination's number, its row of the table of combinations returned: one column to
+    hand over and to look up instead of one per quasi-identifier (``None`` instead of the
+    table when two combinations share a hash). One pass over the release finds the values
+    of every column and the combinations (``GROUPING SETS``, one set a column and one of
+    the quasi-identifiers), and each is hashed once. The columns given are those Parquet
+    stores as small dictionaries (:func:`verifier.load.dictionary_columns`), and ``qi``
+    only when every quasi-identifier is one of them.
     """
-    if not columns:
-        return {}
-    types = connection.sql(f"SELECT {', '.join(map(quote, columns))} FROM {RELATION} LIMIT 0").types
-    text = [column for column, kind in zip(columns, types, strict=True) if str(kind) == "VARCHAR"]
-    if not text:
-        return {}
-    names = [quote(column) for column in text]
-    grouped = (f"SELECT {', '.join(f'GROUPING({name}) AS set_{i}, {name} AS value_{i}' for i, name in enumerate(names))} "
-               f"FROM {RELATION} GROUP BY GROUPING SETS ({', '.join(f'({name})' for name in names)})")
-    hashes = ", ".join(f"hash(value_{i}) AS hash_{i}" for i in range(len(names)))
+    types = connection.sql(f"SELECT {', '.join(map(quote, columns))} FROM {RELATION} LIMIT 0").types if columns else []
+    text = {column for column, kind in zip(columns, types, strict=True) if str(kind) == "VARCHAR"}
+    sets = list(dict.fromkeys([*((column,) for column in columns if column in text), *([tuple(qi)] if qi else [])]))
+    if not sets:
+        return {}, None
+    grouping = list(dict.fromkeys(column for chosen in sets for column in chosen))
+    value = {column: f"value_{i}" for i, column in enumerate(grouping)}
+    grouped = (f"SELECT GROUPING({', '.join(map(quote, grouping))}) AS grouping_set, "
+               f"{', '.join(f'{quote(column)} AS {value[column]}' for column in grouping)} FROM {RELATION} "
+               f"GROUP BY GROUPING SETS ({', '.join('(' + ', '.join(map(quote, chosen)) + ')' for chosen in sets)})")
+    hashes = ", ".join(f"hash({', '.join(value[column] for column in chosen)}) AS hash_{i}" for i, chosen in enumerate(sets))
     found_sets = connection.sql(f"SELECT *, {hashes} FROM ({grouped})").to_arrow_table()
-    found = {}
-    for i, column in enumerate(text):
-        mine = found_sets.filter(pc.equal(found_sets[f"set_{i}"], 0))  # the rows of this column's set
-        if pc.count_distinct(mine[f"hash_{i}"]).as_py() == mine.num_rows:
-            found[column] = (mine[f"value_{i}"].combine_chunks(), mine[f"hash_{i}"].combine_chunks())
-    return found
+    found, classes = {}, None
+    for i, chosen in enumerate(sets):
+        mask = sum(1 << (len(grouping) - 1 - place) for place, column in enumerate(grouping) if column not in chosen)
+        mine = found_sets.filter(pc.equal(found_sets["grouping_set"], mask))  # the rows of this set
+        if pc.count_distinct(mine[f"hash_{i}"]).as_py() != mine.num_rows:
+            continue
+        if chosen == tuple(qi):
+            classes = mine.select([value[column] for column in qi]).rename_columns(list(qi))
+            found[CLASS] = (pa.array(np.arange(mine.num_rows)), mine[f"hash_{i}"].combine_chunks())
+        if len(chosen) == 1 and chosen[0] in text:
+            found[chosen[0]] = (mine[value[chosen[0]]].combine_chunks(), mine[f"hash_{i}"].combine_chunks())
+    return found, classes
 
 
 def _unhashed(batch: pa.RecordBatch, hashed: dict[str, tuple[pa.Array, pa.Array]]) -> pa.RecordBatch:

@@ -47,8 +47,8 @@ from verifier.errors import DataError
 from verifier.load import check_csv, check_schema, csv_header, parquet_files, refuse_nan, release_format
 from verifier.stream_counts import DenseLimit, StreamCounter
 
-__all__ = ["COUNT", "RELATION", "quote", "aggregation", "projection", "EngineReadError", "Runner", "Streamer",
-           "Session", "SqlEngine", "first_lines"]
+__all__ = ["CLASS", "COUNT", "RELATION", "quote", "aggregation", "projection", "EngineReadError", "Runner", "Streamed",
+           "Streamer", "Session", "SqlEngine", "first_lines"]
 
 RELATION = "release"
 """The view every engine registers the release under."""
@@ -90,8 +90,26 @@ class EngineReadError(Exception):
 Runner = Callable[[str], pa.Table]
 """Runs one statement on the registered ``release`` view and returns the result as Arrow."""
 
-Streamer = Callable[[Sequence[str]], Generator[pa.RecordBatch, None, None]]
-"""Streams the given columns of the registered ``release`` view, row by row, as Arrow record batches."""
+CLASS = "privcert_class"
+"""The column a :class:`Streamed` may carry in place of the quasi-identifiers: each row's class number."""
+
+
+@dataclass(frozen=True)
+class Streamed:
+    """The rows of the registered ``release`` view as Arrow record batches, from a :data:`Streamer`.
+
+    The batches hold the quasi-identifiers and the columns asked for, or, when
+    ``classes`` is given, the column :data:`CLASS` in place of the quasi-identifiers:
+    each row's row of ``classes``, a table of the quasi-identifiers' distinct
+    combinations.
+    """
+
+    batches: Generator[pa.RecordBatch, None, None]
+    classes: pa.Table | None = None
+
+
+Streamer = Callable[[Sequence[str], Sequence[str]], Streamed]
+"""Streams the quasi-identifiers and the other columns given of the registered ``release`` view, row by row."""
 
 
 @dataclass(frozen=True)
@@ -163,14 +181,18 @@ def _stream(session: Session, qi: Sequence[str], attributes: Sequence[AttributeS
     """The release counted densely as it streams (:mod:`verifier.stream_counts`); ``None`` when it cannot be."""
     if session.stream is None or session.dense_cells <= 0:
         return None
-    counter = StreamCounter(qi, attributes, source=source, limit=session.dense_cells)
+    streamed = session.stream(qi, [column for spec in attributes for column in spec.columns])
+    counter = StreamCounter(qi if streamed.classes is None else (CLASS,), attributes, source=source,
+                            limit=session.dense_cells)
     unit = f"rows streamed from {partitions:,} partition(s)"
     try:
-        with closing(session.stream(counter.columns)) as batches:
+        with closing(streamed.batches) as batches:
             counter.add_all(batches, lambda rows: phase("scan", rows, None, unit))
     except DenseLimit:
         return None
     keys, sizes, cells = counter.cells()
+    if streamed.classes is not None:
+        keys = streamed.classes.take(keys.column(CLASS))
     rows = int(sizes.sum())
     phase("group", rows, rows, f"rows in {partitions:,} partition(s), counted densely")
     return keys, sizes, cells
