@@ -137,6 +137,19 @@ def test_screened_max_beyond_int64():
 
 
 @settings(max_examples=60, deadline=None)
+@given(pairs=st.lists(st.tuples(st.integers(0, 50), st.integers(1, 50)), min_size=1, max_size=30),
+       chunk=st.integers(1, 8))
+def test_screened_max_is_the_exact_maximum_whatever_the_chunks(pairs: list[tuple[int, int]], chunk: int) -> None:
+    num, den = (np.array(column, dtype=np.int64) for column in zip(*pairs, strict=True))
+    best = max(Fraction(a, b) for a, b in pairs)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("verifier._screen.CHUNK_CELLS", chunk)  # the float screen in chunks of 1 to 8 entries
+        value, where = screened_max(num, den)
+    assert value == best
+    assert where.tolist() == [i for i, (a, b) in enumerate(pairs) if Fraction(a, b) == best]
+
+
+@settings(max_examples=60, deadline=None)
 @given(st.data())
 def test_row_order_and_labels_never_matter(data):
     frame = data.draw(releases())

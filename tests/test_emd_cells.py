@@ -123,5 +123,5 @@ def test_classes_taken_in_runs_of_a_few_cells_give_the_same_result(
     values: list[object] = list(leaves) if distance == "hierarchical" else list(range(len(leaves)))
     table = table_of(rows, values, "numerical" if distance == "ordered" else "categorical")
     whole = t_closeness(table, distance, hierarchy)  # type: ignore[arg-type]
-    with patch("verifier._emd_cells._CHUNK_CELLS", 2):
+    with patch("verifier._emd_cells.CHUNK_CELLS", 2):
         assert t_closeness(table, distance, hierarchy) == whole  # type: ignore[arg-type]

@@ -29,7 +29,7 @@ from functools import partial
 import numpy as np
 
 from verifier._exact_max import INT64_SAFE, exact_ints
-from verifier._screen import Cells
+from verifier._screen import CHUNK_CELLS, Cells
 
 __all__ = ["Numerators", "equal_numerators", "ordered_numerators", "hierarchical_numerators", "class_numerators"]
 
@@ -37,20 +37,16 @@ Numerators = Callable[[Cells, np.ndarray, Callable[[np.ndarray], np.ndarray]], n
 """``(cells, totals, ints) -> numerator per present class``; ``ints`` gives the exact dtype."""
 
 
-_CHUNK_CELLS = 1 << 16
-"""Classes are computed in runs of about this many cells, so the numerators' temporaries stay bounded."""
-
-
 def class_numerators(cells: Cells, totals: np.ndarray, terms: int, numerators: Numerators) -> np.ndarray:
     """The numerator of every present class of ``cells``, exact.
 
     Classes with ``terms·N·s < 2**62`` are computed in int64, the rest with Python
     integers; the result is int64 when every class fits, an object array otherwise.
-    Classes are taken in runs of about :data:`_CHUNK_CELLS` cells (each a view of
+    Classes are taken in runs of about :data:`CHUNK_CELLS` cells (each a view of
     ``cells``), so memory does not grow with the number of cells.
     """
-    if cells.cls.size > _CHUNK_CELLS and cells.present.size > 1:
-        firsts = np.searchsorted(cells.starts, np.arange(0, cells.cls.size, _CHUNK_CELLS), "right") - 1
+    if cells.cls.size > CHUNK_CELLS and cells.present.size > 1:
+        firsts = np.searchsorted(cells.starts, np.arange(0, cells.cls.size, CHUNK_CELLS), "right") - 1
         edges = np.unique(np.r_[0, firsts, cells.present.size])
         return np.concatenate([_run_numerators(_run(cells, int(lo), int(hi)), totals, terms, numerators)
                                for lo, hi in zip(edges[:-1], edges[1:], strict=True)])

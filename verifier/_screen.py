@@ -31,6 +31,10 @@ from verifier.counts import Classes, CountTable
 from verifier.errors import PolicyError
 from verifier.results import Comparison, Level, Measurement, Witness
 
+CHUNK_CELLS = 1 << 16
+"""Cells screened (or classes computed) at a time: float64 temporaries of 512 KiB, which stay in the cache and
+add no pages to the process, instead of one the size of the table."""
+
 __all__ = [
     "Cells",
     "cells_of",
@@ -140,8 +144,9 @@ def _cells(table: CountTable) -> Cells:
 def screened_max(num: np.ndarray, den: np.ndarray) -> tuple[Fraction, np.ndarray]:
     """The exact maximum of ``num/den`` and every position that attains it.
 
-    All entries are screened in float64; the exact maximum is taken over those within
-    :func:`~verifier._exact_max.screen_margin` of the float maximum.
+    All entries are screened in float64 (:data:`CHUNK_CELLS` at a time); the exact maximum
+    is taken over those within :func:`~verifier._exact_max.screen_margin` of the float
+    maximum.
 
     Parameters
     ----------
@@ -159,7 +164,10 @@ def screened_max(num: np.ndarray, den: np.ndarray) -> tuple[Fraction, np.ndarray
     >>> value, where.tolist()
     (Fraction(1, 3), [0, 1])
     """
-    approx = num.astype(np.float64) / den.astype(np.float64)
+    approx = np.empty(num.size, dtype=np.float64)
+    for start in range(0, num.size, CHUNK_CELLS):
+        chunk = slice(start, start + CHUNK_CELLS)
+        approx[chunk] = num[chunk].astype(np.float64) / den[chunk].astype(np.float64)
     top = float(approx.max())
     candidates = np.flatnonzero(approx >= top - screen_margin(top, 1))
     best, mask = exact_argmax(num[candidates], den[candidates])

@@ -25,6 +25,7 @@ import sympy
 
 from verifier._exact_max import screen_margin
 from verifier._screen import (
+    CHUNK_CELLS,
     Cells,
     cells_of,
     class_witness,
@@ -104,19 +105,25 @@ def _exceeds_log_bound(table: CountTable, gains: _Gains) -> np.ndarray:
 
     ``g ≤ −ln p ⟺ p·e^g ≤ 1``. Equality is impossible for a rational ``g > 0``
     (Lindemann: ``e^g`` is transcendental), so sympy's certified evaluation always
-    decides the cells the float screen leaves within its margin.
+    decides the cells the float screen leaves within its margin. The cells are screened
+    :data:`~verifier._screen.CHUNK_CELLS` at a time, so the float temporaries stay small.
     """
     rows = table.n
-    values = gains.cells.value[gains.positions]
     totals = np.asarray(table.totals, dtype=np.int64)
-    gain = gains.num.astype(np.float64) / gains.den.astype(np.float64)
     with np.errstate(divide="ignore"):  # a declared value no row holds has no cell here
-        bound = (-np.log1p(-(rows - totals) / rows))[values]  # once per value, then per cell
-    slack = screen_margin(1.0, 1) * np.maximum(gain, bound)
-    over = gain > bound + slack
-    for i in np.flatnonzero(~over & (gain >= bound - slack)):
-        exact = Fraction(int(gains.num[i]), int(gains.den[i]))
-        over[i] = not Level.of(exact).satisfies(-sympy.log(sympy.Rational(int(totals[values[i]]), rows)), "at_most")
+        bounds = -np.log1p(-(rows - totals) / rows)  # once per value
+    over = np.empty(gains.positions.size, dtype=bool)
+    for start in range(0, over.size, CHUNK_CELLS):
+        chunk = slice(start, start + CHUNK_CELLS)
+        values = gains.cells.value[gains.positions[chunk]]
+        gain = gains.num[chunk].astype(np.float64) / gains.den[chunk].astype(np.float64)
+        bound = bounds[values]
+        slack = screen_margin(1.0, 1) * np.maximum(gain, bound)
+        over[chunk] = gain > bound + slack
+        for i in np.flatnonzero(~over[chunk] & (gain >= bound - slack)):
+            exact = Fraction(int(gains.num[start + i]), int(gains.den[start + i]))
+            ln_p = -sympy.log(sympy.Rational(int(totals[values[i]]), rows))
+            over[start + i] = not Level.of(exact).satisfies(ln_p, "at_most")
     return np.flatnonzero(over)
 
 
