@@ -23,12 +23,21 @@ Python timer around it; peak memory is the maximum resident set that ``time`` re
   the import path; both versions' measurements must be identical.
 
 Runs are paired: round after round, every command runs once in turn, the order rotated by
-one place each round (on a virtual machine, what a process pays for the pages it touches
-depends on what the process before it freed, and how long ago), and each command's
+one place each round, with a pause before each (``--pause``, 3 s by default), and each command's
 ratio to ``duckdb-bare`` (and its wall time's to ``pandas-bare``, the yardstick of the
 unique shape) is taken within its round, then the median over rounds. The
 JSON's own timings say where ``measure`` spent its time (``count_tables``, the models,
 the rest of the process: start-up, imports, writing the JSON).
+
+The pause is for virtual machines that hand freed memory back to their host (a balloon
+device's free page reporting, as on Firecracker): there, what a process pays for the
+pages it touches depends on what the process before it freed and how long ago. Memory
+freed a moment before is still backed and cheap to touch again, memory freed seconds
+before has gone back to the host and costs a fault on the host too, and huge pages,
+which need 2 MiB of contiguous free memory, draw mostly on the latter. With numpy's
+huge pages (before the command line turned them off, privcert/memory.py), the DuckDB
+engine took 1.8 s at 10^7 rows right after another ``measure`` and 3.5 to 3.9 s after a
+4 s pause. The pause has every command start as a command run on its own would.
 
 Run from the repository root::
 
@@ -188,7 +197,8 @@ def profile(document: dict[str, object]) -> dict[str, float]:
     return {"count_tables": timings["count_tables"], "models": timings["total"] - timings["count_tables"]}
 
 
-def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[str] | None) -> dict[str, object]:
+def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[str] | None,
+          pause: float) -> dict[str, object]:
     path = release(rows, shape)
     out = DATA / f"engines_{shape}_{rows}_json"
     out.mkdir(exist_ok=True)
@@ -201,6 +211,7 @@ def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[st
         shift = round_number % len(labels)  # each command takes each place in the round in turn
         for label in labels[shift:] + labels[:shift]:
             command, env, cwd = plan[label]
+            time.sleep(pause)
             result = run(command, env, cwd)
             json_file = out / f"{label}.json"
             if label not in ("duckdb-bare", "pandas-bare") and json_file.exists():
@@ -214,7 +225,7 @@ def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[st
         if document != measured[next(iter(measured))]:
             raise SystemExit(f"{label} measured differently from {next(iter(measured))}")
     load = os.getloadavg()[0]
-    results = {"rows": rows, "shape": shape, "rounds": rounds, "load": load, "runs": runs,
+    results = {"rows": rows, "shape": shape, "rounds": rounds, "pause": pause, "load": load, "runs": runs,
                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     (DATA / f"engines_{shape}_{rows}.json").write_text(json.dumps(results, indent=2) + "\n")
     return results
@@ -255,6 +266,7 @@ def main() -> None:
     parser.add_argument("--shape", choices=("classes", "unique"), default="classes",
                         help="20,000 classes over five text QIs (default) or one unique QI")
     parser.add_argument("--rounds", type=int, default=3, help="paired rounds (default 3)")
+    parser.add_argument("--pause", type=float, default=3.0, help="seconds to wait before each command (default 3)")
     parser.add_argument("--before", type=Path, help="an earlier checkout: also run its privcert measure")
     parser.add_argument("--only", help="commands to run besides duckdb-bare, comma-separated (e.g. duckdb,pandas)")
     parser.add_argument("--render", action="store_true", help="print the table of every saved run")
@@ -270,7 +282,8 @@ def main() -> None:
             print(table(json.loads(file.read_text())))
         return
     rendered = [table(bench(int(float(size)), args.shape, args.rounds, args.before and args.before.resolve(),
-                            args.only.split(",") if args.only else None)) for size in args.sizes.split(",")]
+                            args.only.split(",") if args.only else None, args.pause))
+                for size in args.sizes.split(",")]
     print(HEADER)
     print("\n".join(rendered))
 
