@@ -186,6 +186,15 @@ def test_delta_present_skips_the_lacking_class():
     assert measurement.witness.qi == {"q": 0} and measurement.witness.value == "flu"
 
 
+def test_delta_present_witness_when_q_over_p_and_p_over_q_tie():
+    # p(a) = p(b) = 1/2. Class 0 = {a, b, b, b}: its a has p/q = (1/2)/(1/4) = 2; class 1 =
+    # {a, a}: its a has q/p = 1/(1/2) = 2. The largest ratio, 2, is attained both ways, and
+    # the witness is the class whose QI values sort first, class 0, on the p/q side.
+    measurement = delta_disclosure_present(table_from_counts([{"a": 1, "b": 3}, {"a": 2}]))
+    assert measurement.level.exact == "ln(2)"
+    assert measurement.witness.qi == {"q": 0} and measurement.witness.value == "a"
+
+
 @settings(max_examples=80, deadline=None)
 @given(releases())
 def test_delta_present_matches_brute_force(frame):

@@ -28,8 +28,9 @@ def ratio_terms(table: CountTable) -> tuple[np.ndarray, np.ndarray]:
     def build() -> tuple[np.ndarray, np.ndarray]:
         cells = cells_of(table)
         bound = table.n * table.n
-        totals = exact_ints(bound, np.asarray(table.totals)[cells.value])
-        return exact_ints(bound, cells.count) * table.n, exact_ints(bound, cells.per_cell(cells.sizes)) * totals
+        expected = exact_ints(bound, cells.per_cell(cells.sizes))  # a fresh array: multiplied in place
+        expected *= exact_ints(bound, np.asarray(table.totals)[cells.value])
+        return exact_ints(bound, cells.count) * table.n, expected
 
     return table.derived("ratio_terms", build)
 
@@ -76,6 +77,9 @@ def ratio_extreme(table: CountTable, cells: Cells, *, present_only: bool = False
         code = int(np.flatnonzero((table.row(index) == 0) & present_values)[0])
         return RatioExtreme(None, index, code, False, int(lacking.size))
     own, expected = ratio_terms(table)
-    best, positions = screened_max(np.maximum(own, expected), np.minimum(own, expected))
+    up, up_at = screened_max(own, expected)  # the largest q/p, then the largest p/q: no max/min arrays
+    down, down_at = screened_max(expected, own)
+    best = max(up, down)
+    positions = np.union1d(up_at if up == best else up_at[:0], down_at if down == best else down_at[:0])
     cell = first_cell_by_qi(table.classes, cells, positions)
     return RatioExtreme(best, int(cells.cls[cell]), int(cells.value[cell]), bool(own[cell] >= expected[cell]), int(lacking.size))

@@ -57,9 +57,11 @@ def _gains(table: CountTable, cells: Cells) -> _Gains:
     """The gains of ``table`` (``cells`` are its own), built once for basic and enhanced β-likeness."""
     def build() -> _Gains:
         own, expected = ratio_terms(table)
-        difference = own - expected
-        positions = np.flatnonzero(difference > 0)
-        return _Gains(cells, positions, difference[positions], expected[positions])
+        positions = np.flatnonzero(own > expected)  # no temporary the size of the table but this mask
+        den = expected[positions]
+        num = own[positions]
+        num -= den
+        return _Gains(cells, positions, num, den)
 
     return table.derived("gains", build)
 
