@@ -44,7 +44,7 @@ def test_on_glibc_a_freed_large_block_is_reused_by_the_next_temporary() -> None:
     assert reused * 5 < default, (reused, default)  # by default a fresh mapping for every temporary
 
 
-_ARROW_POOL = """
+_AFTER_COMMAND = """
 import sys
 from privcert.cli import main
 sys.argv = ["privcert", *sys.argv[1:]]
@@ -52,8 +52,6 @@ try:
     main()
 except SystemExit:
     pass
-import pyarrow
-print(pyarrow.default_memory_pool().backend_name)
 """
 
 
@@ -66,14 +64,20 @@ def _without_pool() -> dict[str, str]:
     return _without("ARROW_DEFAULT_MEMORY_POOL")
 
 
-def _arrow_pool(*arguments: str, pool: str | None = None) -> list[str]:
-    """What a command printed and, last, the allocator Arrow used after it (``pool``: ``ARROW_DEFAULT_MEMORY_POOL``)."""
-    env = _without_pool()
-    if pool:
-        env["ARROW_DEFAULT_MEMORY_POOL"] = pool
-    done = subprocess.run([sys.executable, "-c", _ARROW_POOL, *arguments], capture_output=True, text=True,
+def _after_command(probe: str, variable: str, value: str | None, arguments: tuple[str, ...]) -> list[str]:
+    """What a command printed and, last, what ``probe`` printed after it, with ``variable`` set to ``value`` (or unset)."""
+    env = _without(variable)
+    if value is not None:
+        env[variable] = value
+    done = subprocess.run([sys.executable, "-c", _AFTER_COMMAND + probe, *arguments], capture_output=True, text=True,
                           check=True, env=env)
     return done.stdout.splitlines()
+
+
+def _arrow_pool(*arguments: str, pool: str | None = None) -> list[str]:
+    """What a command printed and, last, the allocator Arrow used after it (``pool``: ``ARROW_DEFAULT_MEMORY_POOL``)."""
+    return _after_command("import pyarrow; print(pyarrow.default_memory_pool().backend_name)",
+                          "ARROW_DEFAULT_MEMORY_POOL", pool, arguments)
 
 
 def test_the_command_line_has_arrow_keep_its_freed_memory_in_jemalloc() -> None:
@@ -101,27 +105,10 @@ def test_arrow_loaded_already_is_left_as_it_is() -> None:
     assert done.stdout.split() == ["False", "None"]
 
 
-_HUGE_PAGES = """
-import sys
-from privcert.cli import main
-sys.argv = ["privcert", *sys.argv[1:]]
-try:
-    main()
-except SystemExit:
-    pass
-import numpy
-print(numpy._core.multiarray._get_madvise_hugepage())
-"""
-
-
 def _numpy_huge_pages(*arguments: str, setting: str | None = None) -> list[str]:
     """What a command printed and, last, whether numpy asked for huge pages after it (``setting``: ``NUMPY_MADVISE_HUGEPAGE``)."""
-    env = _without("NUMPY_MADVISE_HUGEPAGE")
-    if setting is not None:
-        env["NUMPY_MADVISE_HUGEPAGE"] = setting
-    done = subprocess.run([sys.executable, "-c", _HUGE_PAGES, *arguments], capture_output=True, text=True,
-                          check=True, env=env)
-    return done.stdout.splitlines()
+    return _after_command("import numpy; print(numpy._core.multiarray._get_madvise_hugepage())",
+                          "NUMPY_MADVISE_HUGEPAGE", setting, arguments)
 
 
 def test_the_command_line_has_numpy_keep_to_small_pages_unless_the_environment_says_otherwise() -> None:
