@@ -430,22 +430,40 @@ def test_duckdb_streams_each_quasi_identifier_when_two_combinations_share_a_hash
     frame.to_parquet(path)
     assert {"zip", "sex", "disease"} <= dictionary_columns(path)
     specs = [AttributeSpec(("disease",))]
-    calls: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    calls: list[tuple[tuple[str, ...], tuple[str, ...], set[str], bool]] = []
     original = duckdb_engine._hashed
 
-    def colliding(connection: Any, qi: Sequence[str], columns: Sequence[str]) -> tuple[dict[str, Any], pa.Table | None]:
-        calls.append((tuple(qi), tuple(columns)))
-        found, _ = original(connection, qi, columns)
-        found.pop(CLASS, None)
-        return found, None  # as when two combinations of the quasi-identifiers hash alike
+    def spy(connection: Any, qi: Sequence[str], columns: Sequence[str]) -> tuple[dict[str, Any], pa.Table | None]:
+        found, classes = original(connection, qi, columns)
+        calls.append((tuple(qi), tuple(columns), set(found), classes is not None))
+        return found, classes
 
-    with mock.patch.object(duckdb_engine, "_hashed", colliding):
+    def colliding(hashes: pa.ChunkedArray) -> bool:
+        return len(hashes) == 9  # as if two of the 3 × 3 combinations of zip and sex hashed alike
+
+    with mock.patch.object(duckdb_engine, "_hashed", spy), mock.patch.object(duckdb_engine, "_collide", colliding):
         streamed = DuckDBEngine().count_tables(path, ["zip", "sex"], specs, source="release")
-    assert calls == [(("zip", "sex"), ("disease",)), ((), ("zip", "sex"))]
+    assert calls == [((), ("zip", "sex"), {"zip", "sex"}, False),  # then each quasi-identifier on its own
+                     (("zip", "sex"), ("disease",), {"disease", "zip", "sex"}, False)]
     grouped = DuckDBEngine(dense_cells=0).count_tables(path, ["zip", "sex"], specs, source="release")
     assert streamed[0].keys.equals(grouped[0].keys) and np.array_equal(streamed[0].sizes, grouped[0].sizes)
     assert streamed[0].keys.isna().any().any()
     assert np.array_equal(streamed[1][0].count, grouped[1][0].count)
+
+
+def test_duckdb_keeps_minus_zero_and_zero_apart_as_the_other_engines_do(tmp_path: Path) -> None:
+    # DuckDB groups -0.0 with 0.0: a float quasi-identifier is never streamed inside the hash of the combination
+    generator = np.random.default_rng(6)
+    frame = pd.DataFrame({"zip": generator.choice(["a", "b"], 60_000),
+                          "score": generator.choice([1.5, -0.0, 0.0, np.nan], 60_000),
+                          "disease": np.array(DISEASES, dtype=object)[generator.integers(0, len(DISEASES), 60_000)]})
+    path = tmp_path / "release.parquet"
+    frame.to_parquet(path)
+    assert {"zip", "score"} <= dictionary_columns(path)
+    specs = [AttributeSpec(("disease",))]
+    classes, _ = DuckDBEngine().count_tables(path, ["zip", "score"], specs, source="release")
+    assert classes.count == 8  # 2 zips × {1.5, -0.0, 0.0, NaN}
+    assert classes.keys.equals(get_engine("pandas").count_tables(path, ["zip", "score"], specs, source="release")[0].keys)
 
 
 def test_a_hash_that_was_not_there_when_the_values_were_read_is_an_error() -> None:

@@ -41,6 +41,10 @@ __all__ = ["DuckDBEngine", "DEFAULT_MEMORY_LIMIT"]
 DEFAULT_MEMORY_LIMIT = os.environ.get("PRIVCERT_DUCKDB_MEMORY_LIMIT", "2GB")
 """DuckDB's memory limit unless one is given (environment variable ``PRIVCERT_DUCKDB_MEMORY_LIMIT``)."""
 
+_AS_WRITTEN = frozenset({"VARCHAR", "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
+                         "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"})
+"""DuckDB's types whose values group as written (one group a value): the quasi-identifiers streamed as one hash."""
+
 _ENCODINGS = {"utf-8": "utf-8", "utf8": "utf-8", "utf-16": "utf-16", "utf16": "utf-16", "latin-1": "latin-1",
               "latin1": "latin-1", "iso-8859-1": "latin-1"}
 
@@ -94,13 +98,10 @@ class DuckDBEngine(SqlEngine):
 
         def stream(qi: Sequence[str], columns: Sequence[str]) -> Streamed:
             wanted = list(dict.fromkeys(columns))
-            combined = set(qi) <= few and CLASS not in (*qi, *wanted)
+            combined = tuple(qi) if set(qi) <= few and CLASS not in (*qi, *wanted) else ()
             try:
-                hashed, classes = _hashed(connection, qi if combined else (),
-                                          [column for column in dict.fromkeys([*qi, *wanted])
-                                           if column in few and not (combined and column in qi and column not in wanted)])
-                if combined and classes is None:  # two combinations share a hash: each column streamed on its own
-                    hashed |= _hashed(connection, (), [column for column in qi if column not in hashed])[0]
+                hashed, classes = _hashed(connection, combined, [column for column in dict.fromkeys(
+                    [*(() if combined else qi), *wanted]) if column in few])
             except duckdb.Error as error:
                 raise EngineReadError(_message(str(error))) from error
             expressions = {column: f"hash({quote(column)})" for column in hashed if column != CLASS}
@@ -139,16 +140,23 @@ def _hashed(connection: DuckDBPyConnection, qi: Sequence[str],
     The quasi-identifiers, likewise, are streamed as one hash of each row's combination,
     the column :data:`~verifier.engines.sql.CLASS`, whose entry under that name is the
     combination's number, its row of the table of combinations returned: one column to
-    hand over and to look up instead of one per quasi-identifier (``None`` instead of the
-    table when two combinations share a hash). One pass over the release finds the values
-    of every column and the combinations (``GROUPING SETS``, one set a column and one of
-    the quasi-identifiers), and each is hashed once. The columns given are those Parquet
+    hand over and to look up instead of one per quasi-identifier. That needs every
+    quasi-identifier to be text, an integer or a boolean, whose groups are their values
+    as written (DuckDB groups ``-0.0`` with ``0.0``, which the other engines keep apart);
+    otherwise, or when two combinations share a hash, the table is ``None`` and each text
+    quasi-identifier is hashed on its own. One pass over the release finds the values of
+    every column and the combinations (``GROUPING SETS``, one set a column and one of the
+    quasi-identifiers), and each is hashed once. The columns given are those Parquet
     stores as small dictionaries (:func:`verifier.load.dictionary_columns`), and ``qi``
     only when every quasi-identifier is one of them.
     """
-    types = connection.sql(f"SELECT {', '.join(map(quote, columns))} FROM {RELATION} LIMIT 0").types if columns else []
-    text = {column for column, kind in zip(columns, types, strict=True) if str(kind) == "VARCHAR"}
-    sets = list(dict.fromkeys([*((column,) for column in columns if column in text), *([tuple(qi)] if qi else [])]))
+    every = list(dict.fromkeys([*qi, *columns]))
+    types = dict(zip(every, map(str, connection.sql(f"SELECT {', '.join(map(quote, every))} FROM {RELATION} LIMIT 0")
+                                .types), strict=True)) if every else {}
+    combine = bool(qi) and all(types[column] in _AS_WRITTEN for column in qi)
+    text = {column for column in every if types[column] == "VARCHAR"}
+    singles = [column for column in dict.fromkeys([*columns, *(() if combine else qi)]) if column in text]
+    sets = list(dict.fromkeys([*((column,) for column in singles), *([tuple(qi)] if combine else [])]))
     if not sets:
         return {}, None
     grouping = list(dict.fromkeys(column for chosen in sets for column in chosen))
@@ -162,14 +170,21 @@ def _hashed(connection: DuckDBPyConnection, qi: Sequence[str],
     for i, chosen in enumerate(sets):
         mask = sum(1 << (len(grouping) - 1 - place) for place, column in enumerate(grouping) if column not in chosen)
         mine = found_sets.filter(pc.equal(found_sets["grouping_set"], mask))  # the rows of this set
-        if pc.count_distinct(mine[f"hash_{i}"]).as_py() != mine.num_rows:
+        if _collide(mine[f"hash_{i}"]):
             continue
-        if chosen == tuple(qi):
+        if combine and chosen == tuple(qi):
             classes = mine.select([value[column] for column in qi]).rename_columns(list(qi))
             found[CLASS] = (pa.array(np.arange(mine.num_rows)), mine[f"hash_{i}"].combine_chunks())
-        if len(chosen) == 1 and chosen[0] in text:
+        if chosen[0] in singles and len(chosen) == 1:
             found[chosen[0]] = (mine[value[chosen[0]]].combine_chunks(), mine[f"hash_{i}"].combine_chunks())
+    if combine and classes is None:  # two combinations share a hash: each quasi-identifier on its own
+        found |= _hashed(connection, (), [column for column in qi if column not in found])[0]
     return found, classes
+
+
+def _collide(hashes: pa.ChunkedArray) -> bool:
+    """Whether two of the distinct values (or combinations) hashed to ``hashes`` share a hash."""
+    return bool(pc.count_distinct(hashes).as_py() != len(hashes))
 
 
 def _unhashed(batch: pa.RecordBatch, hashed: dict[str, tuple[pa.Array, pa.Array]]) -> pa.RecordBatch:
