@@ -26,7 +26,7 @@ from typer.testing import CliRunner
 
 from privcert.cli import app
 from verifier.audit import audit
-from verifier.counts import AttributeSpec
+from verifier.counts import AttributeSpec, Classes
 from verifier.engines import duckdb_engine, get_engine
 from verifier.engines.duckdb_engine import DuckDBEngine
 from verifier.engines.spark_engine import SparkEngine, spark_session
@@ -250,6 +250,9 @@ def test_each_attribute_is_one_group_by_with_quoted_names() -> None:
         'GROUP BY "zip", "a ""b""", "sex"')
     assert aggregation(["zip", "age"], ["zip"]) == (
         'SELECT "zip", "age", COUNT(*) AS "privcert_count" FROM release GROUP BY "zip", "age"')
+    assert aggregation(["score"], ["disease"], floats={"score"}) == (
+        'SELECT MIN("score") AS "score", "disease", COUNT(*) AS "privcert_count" FROM release '
+        'GROUP BY "score", ("score" = 0 AND atan2("score", -1) < 0), CAST("score" AS STRING), "disease"')
 
 
 def test_engine_names_and_master_are_checked() -> None:
@@ -451,8 +454,9 @@ def test_duckdb_streams_each_quasi_identifier_when_two_combinations_share_a_hash
     assert np.array_equal(streamed[1][0].count, grouped[1][0].count)
 
 
-def test_duckdb_keeps_minus_zero_and_zero_apart_as_the_other_engines_do(tmp_path: Path) -> None:
-    # DuckDB groups -0.0 with 0.0: a float quasi-identifier is never streamed inside the hash of the combination
+@pytest.mark.parametrize("plan", ["streamed", "grouped", "spark"])
+def test_minus_zero_and_zero_are_classes_apart_on_every_engine(plan: str, spark: SparkEngine, tmp_path: Path) -> None:
+    # DuckDB and Spark group -0.0 with 0.0 and hash them alike; the pandas engine keeps them apart as written
     generator = np.random.default_rng(6)
     frame = pd.DataFrame({"zip": generator.choice(["a", "b"], 60_000),
                           "score": generator.choice([1.5, -0.0, 0.0, np.nan], 60_000),
@@ -461,9 +465,15 @@ def test_duckdb_keeps_minus_zero_and_zero_apart_as_the_other_engines_do(tmp_path
     frame.to_parquet(path)
     assert {"zip", "score"} <= dictionary_columns(path)
     specs = [AttributeSpec(("disease",))]
-    classes, _ = DuckDBEngine().count_tables(path, ["zip", "score"], specs, source="release")
-    assert classes.count == 8  # 2 zips × {1.5, -0.0, 0.0, NaN}
-    assert classes.keys.equals(get_engine("pandas").count_tables(path, ["zip", "score"], specs, source="release")[0].keys)
+    engine = {"streamed": DuckDBEngine(), "grouped": DuckDBEngine(dense_cells=0), "spark": spark}[plan]
+    classes, (table,) = engine.count_tables(path, ["zip", "score"], specs, source="release")
+    expected, (counted,) = get_engine("pandas").count_tables(path, ["zip", "score"], specs, source="release")
+    assert classes.count == 8  # 2 zips × {1.5, -0.0, 0.0, missing}
+
+    def sized(found: Classes) -> list[tuple[str, str, int]]:
+        return sorted((str(z), repr(v), int(n)) for z, v, n in zip(found.keys["zip"], found.keys["score"], found.sizes))
+    assert sized(classes) == sized(expected)
+    assert table.count.sum() == counted.count.sum() == 60_000
 
 
 def test_a_hash_that_was_not_there_when_the_values_were_read_is_an_error() -> None:

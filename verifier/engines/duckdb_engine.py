@@ -142,7 +142,7 @@ def _hashed(connection: DuckDBPyConnection, qi: Sequence[str],
     combination's number, its row of the table of combinations returned: one column to
     hand over and to look up instead of one per quasi-identifier. That needs every
     quasi-identifier to be text, an integer or a boolean, whose groups are their values
-    as written (DuckDB groups ``-0.0`` with ``0.0``, which the other engines keep apart);
+    as written (DuckDB groups and hashes ``-0.0`` as ``0.0``, which the pandas engine keeps apart);
     otherwise, or when two combinations share a hash, the table is ``None`` and each text
     quasi-identifier is hashed on its own. One pass over the release finds the values of
     every column and the combinations (``GROUPING SETS``, one set a column and one of the

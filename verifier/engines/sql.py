@@ -30,7 +30,7 @@ are those of the pandas path.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Collection, Generator, Mapping, Sequence
 from contextlib import AbstractContextManager, closing
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,14 +62,27 @@ def quote(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def aggregation(qi: Sequence[str], columns: Sequence[str]) -> str:
+def aggregation(qi: Sequence[str], columns: Sequence[str], floats: Collection[str] = ()) -> str:
     """The statement of one attribute: ``SELECT qi..., columns..., COUNT(*) FROM release GROUP BY qi..., columns...``.
 
     Missing values form groups of their own (every NULL of a column in one group), so no
-    row is dropped, and ``COUNT(*)`` counts rows, never values.
+    row is dropped, and ``COUNT(*)`` counts rows, never values. DuckDB and Spark group a
+    floating-point column's ``-0.0`` with ``0.0`` and write the group as either, where
+    the pandas engine keeps them apart as written; so a column of ``floats`` is also
+    grouped by whether it is ``-0.0`` (``atan2(x, -1) < 0``, which tells DuckDB's apart;
+    Spark normalizes a grouping key's zeros before it, but not its text, ``-0.0`` as
+    Java writes it), and read back as ``MIN`` of its group, whose rows are one value.
     """
-    names = ", ".join(quote(column) for column in dict.fromkeys([*qi, *columns]))
-    return f"SELECT {names}, COUNT(*) AS {quote(COUNT)} FROM {RELATION} GROUP BY {names}"
+    names = list(dict.fromkeys([*qi, *columns]))
+    chosen = ", ".join(f"MIN({quote(column)}) AS {quote(column)}" if column in floats else quote(column)
+                       for column in names)
+    keys = ", ".join(_float_keys(quote(column)) if column in floats else quote(column) for column in names)
+    return f"SELECT {chosen}, COUNT(*) AS {quote(COUNT)} FROM {RELATION} GROUP BY {keys}"
+
+
+def _float_keys(name: str) -> str:
+    """The grouping keys of a floating-point column ``name`` that keep ``-0.0`` apart from ``0.0`` (:func:`aggregation`)."""
+    return f"{name}, ({name} = 0 AND atan2({name}, -1) < 0), CAST({name} AS STRING)"
 
 
 def projection(columns: Sequence[str], expressions: Mapping[str, str] | None = None) -> str:
@@ -166,7 +179,8 @@ class SqlEngine(ABC):
                 partitions = len(parquet_files(path)) if path.is_dir() else 1
                 counted = _stream(session, qi, attributes, str(path), phase, partitions)
                 if counted is None:
-                    groups = _group(session, qi, attributes, str(path), phase, partitions)
+                    floats = {field.name for field in schema if pa.types.is_floating(field.type)}
+                    groups = _group(session, qi, attributes, floats, str(path), phase, partitions)
         except EngineReadError as error:
             if kind == "csv":
                 check_csv(path, encoding)
@@ -198,14 +212,15 @@ def _stream(session: Session, qi: Sequence[str], attributes: Sequence[AttributeS
     return keys, sizes, cells
 
 
-def _group(session: Session, qi: Sequence[str], attributes: Sequence[AttributeSpec], source: str, phase: Phase,
-           partitions: int) -> list[pa.Table]:
-    """One :func:`aggregation` per attribute (one over the quasi-identifiers alone when there is none)."""
+def _group(session: Session, qi: Sequence[str], attributes: Sequence[AttributeSpec], floats: Collection[str],
+           source: str, phase: Phase, partitions: int) -> list[pa.Table]:
+    """One :func:`aggregation` per attribute (one over the quasi-identifiers alone when there is none;
+    ``floats``: the release's floating-point columns)."""
     sets = [spec.columns for spec in attributes] or [()]
     groups = []
     for done, columns in enumerate(sets):
         phase("scan", done, len(sets), f"aggregations over {partitions:,} partition(s)")
-        groups.append(session.run(aggregation(qi, columns)))
+        groups.append(session.run(aggregation(qi, columns, floats)))
         refuse_nan(source, groups[-1], rows=False)
     rows = pc.sum(groups[0].column(COUNT)).as_py() or 0
     phase("group", len(sets), len(sets), f"aggregations, {rows:,} rows in {partitions:,} partition(s)")
