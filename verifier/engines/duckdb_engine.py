@@ -17,7 +17,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Generator, Iterator, Sequence
+from collections.abc import Collection, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,10 +98,8 @@ class DuckDBEngine(SqlEngine):
 
         def stream(qi: Sequence[str], columns: Sequence[str]) -> Streamed:
             wanted = list(dict.fromkeys(columns))
-            combined = tuple(qi) if set(qi) <= few and CLASS not in (*qi, *wanted) else ()
             try:
-                hashed, classes = _hashed(connection, combined, [column for column in dict.fromkeys(
-                    [*(() if combined else qi), *wanted]) if column in few])
+                hashed, classes = _hashed(connection, qi, wanted, few)
             except duckdb.Error as error:
                 raise EngineReadError(_message(str(error))) from error
             expressions = {column: f"hash({quote(column)})" for column in hashed if column != CLASS}
@@ -127,11 +125,13 @@ class DuckDBEngine(SqlEngine):
             shutil.rmtree(spill, ignore_errors=True)
 
 
-def _hashed(connection: DuckDBPyConnection, qi: Sequence[str],
-            columns: Sequence[str]) -> tuple[dict[str, tuple[pa.Array, pa.Array]], pa.Table | None]:
-    """The distinct values of each text column of ``columns`` (a missing value among them) and their
-    hashes (DuckDB's ``hash``), for the columns whose hashes tell every two of their values apart;
-    and, when ``qi`` is given, the distinct combinations of the quasi-identifiers ``qi``.
+def _hashed(connection: DuckDBPyConnection, qi: Sequence[str], columns: Sequence[str], few: Collection[str], *,
+            combine: bool = True) -> tuple[dict[str, tuple[pa.Array, pa.Array]], pa.Table | None]:
+    """The distinct values of each text column among the quasi-identifiers ``qi`` and ``columns``
+    that Parquet stores as small dictionaries (``few``: :func:`verifier.load.dictionary_columns`),
+    a missing value among them, and their hashes (DuckDB's ``hash``), for the columns whose
+    hashes tell every two of their values apart; or, for the quasi-identifiers, their
+    distinct combinations.
 
     Such a column is streamed as its hashes, 8 bytes a row instead of the text, and each
     hash is turned back into its value by :func:`_unhashed`: several times less work for
@@ -143,19 +143,18 @@ def _hashed(connection: DuckDBPyConnection, qi: Sequence[str],
     hand over and to look up instead of one per quasi-identifier. That needs every
     quasi-identifier to be text, an integer or a boolean, whose groups are their values
     as written (DuckDB groups and hashes ``-0.0`` as ``0.0``, which the pandas engine keeps apart);
-    otherwise, or when two combinations share a hash, the table is ``None`` and each text
-    quasi-identifier is hashed on its own. One pass over the release finds the values of
-    every column and the combinations (``GROUPING SETS``, one set a column and one of the
-    quasi-identifiers), and each is hashed once. The columns given are those Parquet
-    stores as small dictionaries (:func:`verifier.load.dictionary_columns`), and ``qi``
-    only when every quasi-identifier is one of them.
+    and every quasi-identifier must be one of ``few``; otherwise (or without ``combine``)
+    the table is ``None`` and each text quasi-identifier is hashed on its own, and when two
+    combinations share a hash, the pass is made again so. One pass over the release finds
+    the values of every column and the combinations (``GROUPING SETS``, one set a column
+    and one of the quasi-identifiers), and each is hashed once.
     """
-    every = list(dict.fromkeys([*qi, *columns]))
+    every = [column for column in dict.fromkeys([*qi, *columns]) if column in few]
     types = dict(zip(every, map(str, connection.sql(f"SELECT {', '.join(map(quote, every))} FROM {RELATION} LIMIT 0")
                                 .types), strict=True)) if every else {}
-    combine = bool(qi) and all(types[column] in _AS_WRITTEN for column in qi)
-    text = {column for column in every if types[column] == "VARCHAR"}
-    singles = [column for column in dict.fromkeys([*columns, *(() if combine else qi)]) if column in text]
+    combine = (combine and bool(qi) and CLASS not in (*qi, *columns)
+               and all(column in few and types[column] in _AS_WRITTEN for column in qi))
+    singles = [column for column in dict.fromkeys([*columns, *(() if combine else qi)]) if types.get(column) == "VARCHAR"]
     sets = list(dict.fromkeys([*((column,) for column in singles), *([tuple(qi)] if combine else [])]))
     if not sets:
         return {}, None
@@ -175,10 +174,10 @@ def _hashed(connection: DuckDBPyConnection, qi: Sequence[str],
         if combine and chosen == tuple(qi):
             classes = mine.select([value[column] for column in qi]).rename_columns(list(qi))
             found[CLASS] = (pa.array(np.arange(mine.num_rows)), mine[f"hash_{i}"].combine_chunks())
-        if chosen[0] in singles and len(chosen) == 1:
+        if len(chosen) == 1 and chosen[0] in singles:
             found[chosen[0]] = (mine[value[chosen[0]]].combine_chunks(), mine[f"hash_{i}"].combine_chunks())
     if combine and classes is None:  # two combinations share a hash: each quasi-identifier on its own
-        found |= _hashed(connection, (), [column for column in qi if column not in found])[0]
+        return _hashed(connection, qi, columns, few, combine=False)
     return found, classes
 
 

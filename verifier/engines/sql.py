@@ -9,7 +9,9 @@ plans count it:
   :class:`verifier.stream_counts.StreamCounter` (each batch's text coded through a small
   dictionary of its own, no group-by over text; text that Parquet stores as small
   dictionaries is streamed as DuckDB's hashes of it and turned back into Arrow
-  dictionaries of its distinct values). Memory is one batch and the dense
+  dictionaries of its distinct values; quasi-identifiers that all are such columns may
+  come as one column, :data:`CLASS`, the number of each row's combination, with the
+  table of combinations beside it: :class:`Streamed`). Memory is one batch and the dense
   tables; when these would pass the engine's ``dense_cells``, the count stops and the
   second plan runs.
 * **Grouped** (Spark, and DuckDB past ``dense_cells``): the statements of
