@@ -146,6 +146,11 @@ class _Grid:
             self.table = grown
         return self.table
 
+    def widen(self) -> None:
+        """Hold the table in int64 from now on."""
+        if self.table.dtype != np.int64:
+            self.table = self.table.astype(np.int64)
+
 
 class _Pairs:
     """Dense numbers for the pairs ``(left, right)`` of two codes, in a ``left × right`` grid.
@@ -323,6 +328,7 @@ class StreamCounter:
                        for spec in self.attributes]
         self.sizes = _Grid(budget, 0)
         self.counts = [_Counts(budget) for _ in self.attributes]
+        self.rows = 0
 
     def add(self, batch: pa.RecordBatch) -> None:
         """Count the rows of ``batch`` (it holds every column of :attr:`columns`)."""
@@ -364,8 +370,12 @@ class StreamCounter:
         """Add a coded batch to the tables; only this touches the sizes and the counts."""
         classes = coded.sizes.size
         self.sizes.fit(classes, 1)[:classes, 0] += coded.sizes
+        self.rows += coded.rows
+        if self.rows > NARROW_ROWS:  # a cell may now pass int32
+            for counts in self.counts:
+                counts.grid.widen()
         for counts, tally in zip(self.counts, coded.tallies, strict=True):
-            counts.add(tally, coded.rows)
+            counts.add(tally)
 
     def cells(self) -> tuple[pa.Table, np.ndarray, list[Cells | DenseCells]]:
         """The classes' keys, their sizes and each attribute's counts (values as found, only those counted)."""
@@ -437,7 +447,7 @@ class _Counts:
     While the rows are fewer than 1/:data:`SPARSE_SHARE` of the table's cells, their cell
     numbers are kept (one cell a row) and counted by sorting at the end; past that, the
     dense table counts them, so it is never much larger than the rows. The table is int32
-    until more than :data:`NARROW_ROWS` rows are counted.
+    until :class:`StreamCounter` has counted more than :data:`NARROW_ROWS` rows.
     """
 
     def __init__(self, budget: _Budget) -> None:
@@ -445,13 +455,8 @@ class _Counts:
         self.grid = _Grid(budget, 0, np.int32)
         self.rows: list[_Tally] | None = []
         self.kept = 0
-        self.counted = 0
 
-    def add(self, tally: _Tally, rows: int) -> None:
-        """Add a batch's tally of ``rows`` rows."""
-        self.counted += rows
-        if self.counted > NARROW_ROWS and self.grid.table.dtype != np.int64:
-            self.grid.table = self.grid.table.astype(np.int64)
+    def add(self, tally: _Tally) -> None:
         if self.rows is None:
             kept = [tally]
         else:
