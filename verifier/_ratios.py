@@ -80,6 +80,6 @@ def ratio_extreme(table: CountTable, cells: Cells, *, present_only: bool = False
     up, up_at = screened_max(own, expected)  # the largest q/p, then the largest p/q: no max/min arrays
     down, down_at = screened_max(expected, own)
     best = max(up, down)
-    positions = np.union1d(up_at if up == best else up_at[:0], down_at if down == best else down_at[:0])
+    positions = np.union1d(up_at, down_at) if up == down else up_at if up > down else down_at
     cell = first_cell_by_qi(table.classes, cells, positions)
     return RatioExtreme(best, int(cells.cls[cell]), int(cells.value[cell]), bool(own[cell] >= expected[cell]), int(lacking.size))
