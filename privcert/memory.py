@@ -47,6 +47,7 @@ import ctypes
 import importlib.util
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 __all__ = ["keep_arrow_memory", "keep_small_pages", "reuse_freed_memory"]
@@ -75,20 +76,7 @@ def keep_arrow_memory() -> bool:
     ``True`` when the environment now names jemalloc; ``False`` where it names another
     allocator, pyarrow has no jemalloc, or pyarrow was loaded already (too late to choose).
     """
-    if _ARROW_POOL in os.environ:
-        return os.environ[_ARROW_POOL] == "jemalloc"
-    spec = None if "pyarrow" in sys.modules else importlib.util.find_spec("pyarrow")
-    if spec is None or not spec.submodule_search_locations:
-        return False
-    config = Path(next(iter(spec.submodule_search_locations))) / "include" / "arrow" / "util" / "config.h"
-    try:
-        built = config.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
-        return False
-    if "#define ARROW_JEMALLOC" not in (line.strip() for line in built):
-        return False
-    os.environ[_ARROW_POOL] = "jemalloc"
-    return True
+    return _before_import(_ARROW_POOL, "jemalloc", "pyarrow", _arrow_has_jemalloc)
 
 
 def keep_small_pages() -> bool:
@@ -97,9 +85,28 @@ def keep_small_pages() -> bool:
     ``True`` when the environment now turns numpy's huge pages off; ``False`` where it
     turns them on, or numpy was loaded already (too late to choose).
     """
-    if _NUMPY_HUGE_PAGES in os.environ:
-        return os.environ[_NUMPY_HUGE_PAGES] == "0"
-    if "numpy" in sys.modules:
+    return _before_import(_NUMPY_HUGE_PAGES, "0", "numpy", lambda: True)
+
+
+def _before_import(variable: str, value: str, module: str, possible: Callable[[], bool]) -> bool:
+    """Set ``variable`` to ``value`` for ``module``, which reads it once when loaded: unless the environment
+    sets it already (then whether it is ``value``), ``module`` is loaded already, or it is not ``possible``."""
+    if variable in os.environ:
+        return os.environ[variable] == value
+    if module in sys.modules or not possible():
         return False
-    os.environ[_NUMPY_HUGE_PAGES] = "0"
+    os.environ[variable] = value
     return True
+
+
+def _arrow_has_jemalloc() -> bool:
+    """Whether the installed pyarrow was built with jemalloc, read from its build configuration, not by loading it."""
+    spec = importlib.util.find_spec("pyarrow")
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    config = Path(next(iter(spec.submodule_search_locations))) / "include" / "arrow" / "util" / "config.h"
+    try:
+        built = config.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return False
+    return "#define ARROW_JEMALLOC" in (line.strip() for line in built)
