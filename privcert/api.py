@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from verifier.counts import AttributeSpec
     from verifier.engines import Engine, EngineName
     from verifier.hierarchy import Hierarchy
-    from verifier.measure import MeasureResult
+    from verifier.measure import MeasureResult, ProgressCallback
     from verifier.policy import Policy
     from verifier.randomized_levels import MechanismChoice
     from reports.certify import Certificate
@@ -64,7 +64,7 @@ def measure(
     inputs: Mapping[str, Any] | None = None,
     engine: EngineName | Engine = "pandas",
     encoding: str = "utf-8",
-    progress: bool | None = None,
+    progress: bool | ProgressCallback | None = None,
 ) -> MeasureResult:
     """Every model's optimal level on every attribute of a release (:func:`verifier.measure.measure`),
     and the randomized levels when ``mechanism`` names the mechanism it was made with (auditor
@@ -89,7 +89,7 @@ def audit(
     mechanism: MechanismChoice | None = None,
     engine: EngineName | Engine = "pandas",
     encoding: str = "utf-8",
-    progress: bool | None = None,
+    progress: bool | ProgressCallback | None = None,
 ) -> AuditResult:
     """Audit a release against a policy: every requirement decided exactly, randomized ones included.
 

@@ -48,7 +48,11 @@ from verifier.randomized_levels import Implications, MechanismChoice, Randomized
 from verifier.registry import Kind, MeasureOptions, Model, Subject, models
 from verifier.results import Measurement
 
-__all__ = ["MeasureResult", "measure", "measure_tables", "PROGRESS_ROWS"]
+__all__ = ["MeasureResult", "measure", "measure_tables", "PROGRESS_ROWS", "ProgressCallback"]
+
+ProgressCallback = Callable[[str, int, "int | None"], None]
+"""Told each step of a run instead of a progress bar: a description (``scan: 1,000 rows``,
+``measure: k_anonymity``), the steps done and their total (``None`` while unknown)."""
 
 PROGRESS_ROWS = 500_000
 """Tables with at least this many rows show a progress bar (when stderr is a terminal)."""
@@ -161,7 +165,7 @@ def measure(
     inputs: Mapping[str, Any] | None = None,
     requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None = None,
     source: str | None = None,
-    progress: bool | None = None,
+    progress: bool | ProgressCallback | None = None,
     engine: EngineName | Engine = "pandas",
     encoding: str = "utf-8",
     mechanism: MechanismChoice | None = None,
@@ -200,6 +204,7 @@ def measure(
     progress
         Show a progress bar on stderr (phase: scan, group, measure); by default only
         when stderr is a terminal, and for a frame only from :data:`PROGRESS_ROWS` rows.
+        A :data:`ProgressCallback` is told the same steps instead (a web page's progress bar).
     engine
         Which engine builds the count tables from a path: ``pandas`` (default),
         ``duckdb`` or ``spark`` (:func:`verifier.engines.get_engine`), or an engine
@@ -306,7 +311,7 @@ def _measure(
     options: MeasureOptions,
     *,
     source: str,
-    progress: bool,
+    progress: bool | ProgressCallback,
     engine: EngineName = "pandas",
 ) -> MeasureResult:
     """Build the count tables, then measure every model of the registry the options ask for: the
@@ -445,14 +450,21 @@ class _Steps:
 
     bar: Progress | None = None
     total: int | None = None
+    report: ProgressCallback | None = None
+    done: int = 0
 
     def phase(self, name: str, done: int, total: int | None, unit: str) -> None:
         """A :data:`verifier.engines.Phase`: ``scan``/``group`` with the rows, partitions or aggregations done."""
+        if self.report is not None:
+            self.report(f"{name}: {done:,}{'' if total is None else f'/{total:,}'} {unit}", done, total)
         if self.bar is not None:
             self.bar.update(self.bar.task_ids[0], total=total, completed=done,
                             description=f"{name}: {done:,}{'' if total is None else f'/{total:,}'} {unit}")
 
     def advance(self, name: str) -> None:
+        self.done += 1
+        if self.report is not None:
+            self.report(f"measure: {name}", self.done, self.total)
         if self.bar is not None:
             task = self.bar.tasks[0]
             completed = task.completed if task.total == self.total else 0
@@ -460,8 +472,12 @@ class _Steps:
 
 
 @contextmanager
-def _progress(show: bool) -> Iterator[_Steps]:
-    """Yield the run's :class:`_Steps`, with a transient progress bar on stderr when ``show``."""
+def _progress(show: bool | ProgressCallback) -> Iterator[_Steps]:
+    """Yield the run's :class:`_Steps`, with a transient progress bar on stderr when ``show`` is true,
+    telling ``show`` each step when it is a :data:`ProgressCallback`."""
+    if callable(show):
+        yield _Steps(report=show)
+        return
     if not show:
         yield _Steps()
         return
