@@ -17,7 +17,8 @@ from starlette.responses import HTMLResponse, Response
 from privcert.app import jobs
 from privcert.app.policy_form import FormState, form_from_policy, model_fields, policy_from_form, policy_toml, \
     suggest_roles
-from privcert.app.web import BadRequest, download, fragment, page, read_form, save_upload, session_of, shown_name
+from privcert.app.web import BadRequest, download, fragment, messages_names, page, read_form, save_upload, \
+    session_of, shown_name
 from privcert.app.sessions import Session
 
 __all__ = ["router", "EXAMPLES", "read_columns"]
@@ -109,12 +110,15 @@ async def pick_example(request: Request) -> Response:
         raise BadRequest(f"example: expected one of {', '.join(EXAMPLES)}, found {name!r}")
     _, folder, hierarchies = EXAMPLES[name]
     source = resources.files("privcert") / "data" / folder if folder else resources.files("privcert") / "data"
-    release = session.new_path("release", ".csv")
+    release = session.new_path("release", ".csv", name="release.csv")
+    support = []
     with resources.as_file(source) as where:
         shutil.copyfile(Path(where) / "release.csv", release)
         for hierarchy in hierarchies:
-            shutil.copyfile(Path(where) / hierarchy, session.folder / hierarchy)
+            support.append(str(release.parent / hierarchy))
+            shutil.copyfile(Path(where) / hierarchy, support[-1])
         policy = tomllib.loads((Path(where) / "policy.toml").read_text(encoding="utf-8"))
+    session.state["support"] = support
     session.state.setdefault("names", {})[str(release)] = f"{name}/release.csv"
     names, _, _, _ = await run_in_threadpool(read_columns, release)
     return await _set_release(request, release, f"{name}/release.csv", form_from_policy(policy, names))
@@ -130,10 +134,13 @@ def _state_from(form: Any, session: Session) -> FormState:
 
 
 def _check_policy(session: Session, state: FormState) -> tuple[Path, Any]:
-    """Write the form's policy in the session's folder and read it as ``privcert audit`` does."""
+    """Write the form's policy in the session's folder, beside the files it names (a bundled example's
+    hierarchies), and read it as ``privcert audit`` does."""
     from privcert.api import load_policy
 
-    path = session.new_path("policy", ".toml")
+    path = session.new_path("policy", ".toml", name="policy.toml")
+    for support in session.state.get("support", []):
+        shutil.copyfile(support, path.parent / Path(support).name)
     path.write_text(policy_toml(state), encoding="utf-8")
     session.state.setdefault("names", {})[str(path)] = "policy.toml"
     return path, load_policy(path)
@@ -205,10 +212,9 @@ async def run_audit(request: Request) -> Response:
         policy, _ = await run_in_threadpool(_check_policy, session, state)
     except VerifierError as error:
         return _workspace(request, _shown(session, str(error)))
-    view = session.new_path("audit_view", ".html")
+    view = session.new_path("report", ".html", name="report.html")
     release = session.state["release"]
-    arguments = {"release": release, "policy": str(policy), "view": str(view),
-                 "names": {**session.state.get("names", {}), str(session.folder) + "/": ""}}
+    arguments = {"release": release, "policy": str(policy), "view": str(view), "names": messages_names(session)}
     job = jobs.start(session.state, "audit", arguments)
     session.state.update(audit_job=job.id, audited={"release": release, "policy": str(policy)},
                          certificate_job=None)
@@ -234,33 +240,24 @@ async def job_cancel(request: Request, job_id: str) -> Response:
     return fragment(request, "_job.j2", **{**_context(session), "job": job})
 
 
-@router.get("/files/{name}")
-async def session_file(request: Request, name: str) -> Response:
+@router.get("/files/{folder}/{name}")
+async def session_file(request: Request, folder: str, name: str) -> Response:
+    """A file of the session (a download); the private key it generated only once."""
     session = session_of(request)
     key = session.state.get("key")
-    if key is not None and name == Path(key["private"]).name:
+    if key is not None and session.file(f"{folder}/{name}") == Path(key["private"]):
         if session.state.get("key_offered"):
             return HTMLResponse("the private key was offered for download once; generate a new one", status_code=404)
         session.state["key_offered"] = True
-        return download(session, name, "privcert.key")
-    return download(session, name, _download_name(session, name))
+    return download(session, f"{folder}/{name}")
 
 
-def _download_name(session: Session, name: str) -> str:
-    key = session.state.get("key")
-    if key is not None and name == Path(key["public"]).name:
-        return "privcert.key.pub"
-    stem = name.split("-")[0]
-    suffix = name[name.index("."):] if "." in name else ""
-    return {"certificate": "certificate", "certificate_html": "certificate", "certificate_pdf": "certificate"}.get(
-        stem, stem) + suffix
-
-
-@router.get("/view/{name}")
-async def session_view(request: Request, name: str) -> Response:
+@router.get("/view/{folder}/{name}")
+async def session_view(request: Request, folder: str, name: str) -> Response:
+    """An HTML view of the session (the audit's report, the certificate's view), shown in the browser."""
     if not name.endswith(".html"):
         return HTMLResponse("not found", status_code=404)
-    return download(session_of(request), name, inline=True)
+    return download(session_of(request), f"{folder}/{name}", inline=True)
 
 
 @router.post("/certify/key/new", response_class=HTMLResponse)
@@ -271,7 +268,7 @@ async def new_key(request: Request) -> Response:
     await read_form(request)
     session = session_of(request)
     private_pem, public_text = new_key_pair()
-    private = session.new_path("key", ".pem")
+    private = session.new_path("key", ".key", name="privcert.key")
     private.write_bytes(private_pem)
     private.chmod(0o600)
     public = private.with_name(private.name + ".pub")
@@ -302,11 +299,10 @@ async def certify(request: Request) -> Response:
         raise BadRequest("no audit yet: run the audit first")
     if key is None:
         raise BadRequest("no signing key: generate one or upload yours first")
-    arguments = {**audited, "key": key["private"],
-                 "certificate": str(session.new_path("certificate", ".json")),
-                 "html": str(session.new_path("certificate_html", ".html")),
-                 "pdf": str(session.new_path("certificate_pdf", ".pdf")),
-                 "names": {**session.state.get("names", {}), str(session.folder) + "/": ""}}
+    certificate = session.new_path("certificate", ".json", name="certificate.json")
+    arguments = {**audited, "key": key["private"], "certificate": str(certificate),
+                 "html": str(certificate.with_name("certificate.html")),
+                 "pdf": str(certificate.with_name("certificate.pdf")), "names": messages_names(session)}
     job = jobs.start(session.state, "certify", arguments)
     session.state["certificate_job"] = job.id
     return fragment(request, "_job.j2", **{**_context(session), "job": job})

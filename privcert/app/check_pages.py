@@ -8,16 +8,11 @@ from starlette.responses import HTMLResponse, Response
 
 from privcert.app import jobs
 from privcert.app.audit_page import RELEASES, read_columns
-from privcert.app.web import BadRequest, fragment, page, read_form, save_upload, session_of
-from privcert.app.sessions import Session
+from privcert.app.web import BadRequest, fragment, messages_names, page, read_form, save_upload, session_of
 
 __all__ = ["router"]
 
 router = APIRouter()
-
-
-def _names(session: Session) -> dict[str, str]:
-    return {**session.state.get("names", {}), str(session.folder) + "/": ""}
 
 
 @router.get("/verify", response_class=HTMLResponse)
@@ -37,7 +32,7 @@ async def verify(request: Request) -> Response:
     original = await save_upload(session, form.get("original"), "dropped_original", RELEASES, "original")
     if certificate is None or key is None:
         raise BadRequest("expected the certificate (JSON) and the signer's public key (KEY.pub)")
-    arguments = {"certificate": str(certificate), "public_key": str(key), "names": _names(session),
+    arguments = {"certificate": str(certificate), "public_key": str(key), "names": messages_names(session),
                  "data": None if data is None else str(data), "original": None if original is None else str(original)}
     job = jobs.start(session.state, "verify", arguments)
     return fragment(request, "_job.j2", job=job)
@@ -64,6 +59,6 @@ async def compare(request: Request) -> Response:
         names, _, _, _ = read_columns(original)
         raise BadRequest(f"quasi-identifiers: expected column names, comma-separated, among {', '.join(names)}")
     arguments = {"original": str(original), "releases": [str(r) for r in releases], "qi": qi,
-                 "metric": str(form.get("metric", "loss")) or "loss", "names": _names(session)}
+                 "metric": str(form.get("metric", "loss")) or "loss", "names": messages_names(session)}
     job = jobs.start(session.state, "compare", arguments)
     return fragment(request, "_job.j2", job=job)

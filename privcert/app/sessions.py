@@ -2,9 +2,12 @@
 
 A session is a random id in an HTTP-only, same-site cookie; the server keeps, per id, a
 folder for the uploads and outputs, the CSRF token every form sends back, and what the
-pages need to remember (the release, the policy, the last audit, the signing key). Files
-are stored under names the server picks (``release-1.csv``); the name a browser sent is
-only ever shown, never used as a path. One session never sees another's folder.
+pages need to remember (the release, the policy, the last audit, the signing key). Each
+file gets a fresh folder the server names (``release-1/``); in it, an upload keeps its
+name reduced to a plain file name (:func:`plain_name`: letters, digits, ``.``, ``-``,
+``_``; no folder, no leading dot), so that a certificate names the release as its owner
+knows it, while nothing a browser sends can name a path outside that folder. One session
+never sees another's folder.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Session", "Sessions", "COOKIE", "safe_suffix"]
+__all__ = ["Session", "Sessions", "COOKIE", "safe_suffix", "plain_name"]
 
 COOKIE = "privcert_session"
 _SUFFIXES = (".csv", ".csv.gz", ".parquet", ".pq", ".toml", ".json", ".pub", ".pem", ".key", ".html", ".pdf")
@@ -30,6 +33,15 @@ def safe_suffix(filename: str | None, allowed: tuple[str, ...] = _SUFFIXES) -> s
     browser-sent name the server keeps."""
     name = (filename or "").lower()
     return next((suffix for suffix in sorted(allowed, key=len, reverse=True) if name.endswith(suffix)), "")
+
+
+def plain_name(filename: str | None, suffix: str, fallback: str) -> str:
+    """An uploaded file's name as a plain file name ending in ``suffix``: its last path component, every
+    character but letters, digits, ``.``, ``-`` and ``_`` replaced by ``_``, no leading dot, at most 100
+    characters; ``fallback`` when nothing of it is left or it does not end in ``suffix``."""
+    last = re.split(r"[/\\]", filename or "")[-1]
+    plain = re.sub(r"[^A-Za-z0-9._-]", "_", last).lstrip(".")[-100:]
+    return plain if plain.lower().endswith(suffix) and len(plain) > len(suffix) else fallback
 
 
 @dataclass
@@ -43,16 +55,29 @@ class Session:
     state: dict[str, Any] = field(default_factory=dict)
     _counter: int = 0
 
-    def new_path(self, stem: str, suffix: str) -> Path:
-        """A fresh file name in the session's folder: ``stem-N`` + ``suffix`` (``stem`` is the server's word)."""
+    def new_path(self, stem: str, suffix: str, uploaded: str | None = None, name: str | None = None) -> Path:
+        """A file in a fresh folder ``stem-N`` of the session's: named ``name``, or the ``uploaded`` name made
+        plain (:func:`plain_name`), or ``stem`` + ``suffix``."""
         if not re.fullmatch(r"[a-z][a-z0-9_]*", stem) or not re.fullmatch(r"(\.[a-z0-9]+)*", suffix):
             raise ValueError(f"not a server-chosen file name: {stem!r}{suffix!r}")
         self._counter += 1
-        return self.folder / f"{stem}-{self._counter}{suffix}"
+        folder = self.folder / f"{stem}-{self._counter}"
+        folder.mkdir(mode=0o700)
+        return folder / (name or plain_name(uploaded, suffix, stem + suffix))
 
-    def owns(self, path: Path) -> bool:
-        """Whether ``path`` is a file of this session's folder (downloads are checked with it)."""
-        return path.parent == self.folder and path.is_file()
+    def file(self, relative: str) -> Path | None:
+        """The session's file ``FOLDER/NAME`` (as :meth:`link` writes it), or ``None``: nothing outside the
+        session's folders is ever found."""
+        parts = relative.split("/")
+        if len(parts) != 2 or any(not re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9._-]*", part) for part in parts):
+            return None
+        path = self.folder / parts[0] / parts[1]
+        return path if path.is_file() and not path.is_symlink() else None
+
+    def link(self, path: Path | str) -> str:
+        """``FOLDER/NAME`` of a session file, for its download address."""
+        path = Path(path)
+        return f"{path.parent.name}/{path.name}"
 
 
 class Sessions:

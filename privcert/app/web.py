@@ -10,7 +10,6 @@ upload limit is refused before it is read, with a message that says the limit.
 
 from __future__ import annotations
 
-import re
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,7 +24,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from privcert.app.sessions import COOKIE, Session, Sessions, safe_suffix
 
 __all__ = ["Settings", "BadRequest", "templates", "session_of", "read_form", "save_upload", "download", "page",
-           "fragment", "CSP", "Guard"]
+           "fragment", "CSP", "Guard", "shown_name", "messages_names"]
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
        "connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'")
@@ -50,7 +49,7 @@ class BadRequest(Exception):
 
 
 templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
-templates.env.globals["size_text"] = lambda n: f"{n / 1024 / 1024:.0f} MB"
+templates.env.filters["link"] = lambda path: f"{Path(path).parent.name}/{Path(path).name}"
 
 
 def session_of(request: Request) -> Session:
@@ -84,14 +83,11 @@ async def read_form(request: Request) -> FormData:
     return form
 
 
-_STEM = re.compile(r"[a-z][a-z0-9_]*")
-
-
 async def save_upload(session: Session, upload: Any, stem: str, allowed: tuple[str, ...], what: str,
                       default: str | None = None) -> Path | None:
-    """Store an uploaded file under a name the server picks (``stem-N`` + its suffix among ``allowed``); keep the
-    browser's name only for display (``default``: the suffix of a name that has none of them, where any name
-    will do). ``None`` when no file was chosen.
+    """Store an uploaded file in a fresh folder ``stem-N`` under its name made plain
+    (:func:`privcert.app.sessions.plain_name`; ``default``: the suffix of a name that has none of ``allowed``,
+    where any name will do); the browser's name is kept for display. ``None`` when no file was chosen.
 
     Raises
     ------
@@ -103,7 +99,7 @@ async def save_upload(session: Session, upload: Any, stem: str, allowed: tuple[s
     suffix = safe_suffix(upload.filename, allowed) or default
     if not suffix:
         raise BadRequest(f"{what} {upload.filename!r}: expected a file ending in {', '.join(allowed)}")
-    path = session.new_path(stem, suffix)
+    path = session.new_path(stem, suffix, uploaded=upload.filename)
     with path.open("wb") as out:
         while chunk := await upload.read(1 << 20):
             out.write(chunk)
@@ -117,18 +113,22 @@ def shown_name(session: Session, path: Path | str) -> str:
     return names.get(str(path), Path(path).name)
 
 
-def download(session: Session, name: str, filename: str | None = None, inline: bool = False) -> Response:
-    """A file of the session's folder (a name the server chose; anything else is not found)."""
-    if "/" in name or "\\" in name or not _STEM.match(name):
-        return HTMLResponse("not found", status_code=404)
-    path = session.folder / name
-    if not session.owns(path):
+def messages_names(session: Session) -> dict[str, str]:
+    """What a job's messages replace: each session file's path by the name its user knows, the folder by nothing."""
+    return {**session.state.get("names", {}), str(session.folder) + "/": ""}
+
+
+def download(session: Session, relative: str, inline: bool = False) -> Response:
+    """The session's file ``FOLDER/NAME`` (:meth:`~privcert.app.sessions.Session.link`); anything else is not
+    found."""
+    path = session.file(relative)
+    if path is None:
         return HTMLResponse("not found", status_code=404)
     if inline:
         response = FileResponse(path, media_type="text/html; charset=utf-8")
         response.headers["Content-Security-Policy"] = VIEW_CSP
         return response
-    return FileResponse(path, filename=filename or name)
+    return FileResponse(path, filename=path.name)
 
 
 class Guard:

@@ -64,7 +64,7 @@ def audit(arguments: dict[str, Any], report: Callable[[str, int, int | None], No
     document = json.loads(json.dumps(result.to_json(), default=str))
     report("what else this implies", 0, None)
     implied = explain(document)
-    return {"audit": document, "passed": result.passed, "view": view.name,
+    return {"audit": document, "passed": result.passed, "view": _link(view),
             "implied": implied.to_json(), "implied_text": implied.text()}
 
 
@@ -79,7 +79,12 @@ def certify(arguments: dict[str, Any], report: Callable[[str, int, int | None], 
     report("signing; writing the HTML and PDF views", 0, None)
     write_certificate(result, release, policy, key, outputs["certificate"], html=outputs["html"],
                       pdf=outputs["pdf"])
-    return {"passed": result.passed, **{name: path.name for name, path in outputs.items()}}
+    return {"passed": result.passed, **{name: _link(path) for name, path in outputs.items()}}
+
+
+def _link(path: Path) -> str:
+    """``FOLDER/NAME``: a session file's address under ``/files`` and ``/view``."""
+    return f"{path.parent.name}/{path.name}"
 
 
 def verify(arguments: dict[str, Any], report: Callable[[str, int, int | None], None]) -> dict[str, Any]:
