@@ -76,6 +76,7 @@ async def read_form(request: Request) -> FormData:
         The token is absent or not the session's (a form of another site, or of an expired session).
     """
     form = await request.form()
+    request.state.forms = [*getattr(request.state, "forms", []), form]
     token = form.get("csrf") or request.headers.get("x-csrf-token") or ""
     if not isinstance(token, str) or not secrets.compare_digest(token, session_of(request).csrf):
         raise BadRequest("this form is out of date or did not come from this page (its CSRF token does not match "
@@ -166,7 +167,11 @@ class Guard:
         if refusal is not None:
             await refusal(scope, receive, send_with_headers)
             return
-        await self.app(scope, receive, send_with_headers)
+        try:
+            await self.app(scope, receive, send_with_headers)
+        finally:
+            for form in scope["state"].get("forms", []):
+                await form.close()
 
     def _refusal(self, request: Request) -> Response | None:
         if request.method != "POST":
