@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -44,6 +45,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 sessions.expire()
 
         task = asyncio.create_task(sweep())
+        if settings.warm:
+            threading.Thread(target=_warm, daemon=True, name="privcert-warm").start()
         try:
             yield
         finally:
@@ -74,3 +77,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return HTMLResponse('<p class="error" role="alert">not found</p>', status_code=404)
 
     return app
+
+
+def _warm() -> None:
+    """Draw the map (checking the theory's claims first when their statuses are not cached yet) and start the
+    jobs' fork server while nobody waits for them; a job started later reads the statuses cached."""
+    from privcert.app import explore_page, jobs
+
+    explore_page.map_svg()
+    jobs.warm()

@@ -72,6 +72,14 @@ def _get_context() -> Any:
         return _context
 
 
+def warm() -> None:
+    """Start the fork server now (it imports :data:`PRELOAD` once), so that the first job starts at once."""
+    from multiprocessing import forkserver
+
+    _get_context()
+    forkserver.ensure_running()
+
+
 def start(state: dict[str, Any], kind: str, arguments: Mapping[str, Any],
           done: Callable[[Job], None] | None = None) -> Job:
     """Start ``privcert.app.work.run(kind, arguments)`` in a new process; the job is kept in the session's

@@ -37,11 +37,13 @@ VIEW_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-
 @dataclass(frozen=True)
 class Settings:
     """How the server runs: the upload limit in bytes, a session's idle lifetime in seconds, and the folder
-    under which the sessions' folders are made (default: the system's temporary folder)."""
+    under which the sessions' folders are made (default: the system's temporary folder); ``warm``: start
+    the jobs' fork server and draw the map at start-up, in the background."""
 
     max_upload: int = 200 * 1024 * 1024
     session_idle: float = 3600.0
     root: Path | None = None
+    warm: bool = True
 
 
 class BadRequest(Exception):
