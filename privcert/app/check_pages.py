@@ -58,7 +58,14 @@ async def compare(request: Request) -> Response:
     if not qi:
         names, _, _, _ = read_columns(original)
         raise BadRequest(f"quasi-identifiers: expected column names, comma-separated, among {', '.join(names)}")
-    arguments = {"original": str(original), "releases": [str(r) for r in releases], "qi": qi,
+    # One folder holding every table under its own name: the table and the figure name them as the user does.
+    folder = session.new_path("compare", "", name="original").parent
+    names: list[str] = []
+    for path in (original, *releases):
+        name = path.name if path.name not in names else f"{len(names)}-{path.name}"
+        names.append(name)
+        (folder / name).symlink_to(path)
+    arguments = {"folder": str(folder), "original": names[0], "releases": names[1:], "qi": qi,
                  "metric": str(form.get("metric", "loss")) or "loss", "names": messages_names(session)}
     job = jobs.start(session.state, "compare", arguments)
     return fragment(request, "_job.j2", job=job)

@@ -9,6 +9,7 @@ replaced by the names the user uploaded.
 from __future__ import annotations
 
 import json
+import os
 import warnings
 from collections.abc import Callable, Mapping
 from multiprocessing.connection import Connection
@@ -107,6 +108,7 @@ def compare(arguments: dict[str, Any], report: Callable[[str, int, int | None], 
     from verifier.errors import PolicyError
 
     report("aligning and measuring the candidates", 0, None)
+    os.chdir(arguments["folder"])  # the tables by their names, as the user gave them
     comparison = run_compare(arguments["original"], arguments["releases"], arguments["qi"])
     metric = arguments.get("metric") or "loss"
     if metric not in comparison.metrics:
