@@ -22,9 +22,10 @@ from pathlib import Path
 
 import pytest
 
+from _chromium import DRIVER, chromium
+
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "privcert" / "data"
-DRIVER = Path("/usr/bin/chromedriver")
 
 if not DRIVER.is_file():
     pytest.skip("Debian's chromium-driver is not installed (scripts/setup installs it)", allow_module_level=True)
@@ -85,20 +86,7 @@ def downloads(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory, downloads: Path) -> Iterator[object]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    os.environ["SE_OFFLINE"] = "true"
-    os.environ["SE_AVOID_STATS"] = "true"
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                     f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
-        options.add_argument(argument)
-    options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
-                                              "download.prompt_for_download": False})
-    driver = webdriver.Chrome(service=Service(executable_path=str(DRIVER)), options=options)
-    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
+    driver = chromium(tmp_path_factory.mktemp("chromium-profile"), downloads)
     try:
         yield driver
     finally:

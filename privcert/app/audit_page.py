@@ -19,7 +19,7 @@ from privcert.app.policy_form import FormState, form_from_policy, model_fields, 
     suggest_roles
 from privcert.app.web import BadRequest, download, fragment, messages_names, page, read_form, save_upload, \
     session_of, shown_name
-from privcert.app.sessions import Session
+from privcert.app.sessions import Session, replace_names
 
 __all__ = ["router", "EXAMPLES", "read_columns"]
 
@@ -154,24 +154,26 @@ async def policy_form(request: Request) -> Response:
     return fragment(request, "_policy.j2", **_context(session_of(request)))
 
 
-@router.post("/audit/policy/check", response_class=HTMLResponse)
-async def policy_check(request: Request) -> Response:
-    """The policy's validation, as you type: the message ``privcert audit`` would print, or what it requires."""
+async def _posted_policy(request: Request) -> tuple[Path | None, Any, str | None]:
+    """The posted form's policy, written and read as ``privcert audit`` does: its file and parsed policy, or the
+    reader's message."""
     from verifier.errors import VerifierError
 
     session = session_of(request)
     state = _state_from(await read_form(request), session)
     try:
-        _, parsed = await run_in_threadpool(_check_policy, session, state)
+        path, parsed = await run_in_threadpool(_check_policy, session, state)
     except VerifierError as error:
-        return fragment(request, "_policy_status.j2", problem=_shown(session, str(error)), count=None)
-    return fragment(request, "_policy_status.j2", problem=None, count=len(parsed.requirements))
+        return None, None, replace_names(str(error), session.state.get("names", {}))
+    return path, parsed, None
 
 
-def _shown(session: Session, text: str) -> str:
-    for path, name in sorted(session.state.get("names", {}).items(), key=lambda item: -len(item[0])):
-        text = text.replace(path, name)
-    return text
+@router.post("/audit/policy/check", response_class=HTMLResponse)
+async def policy_check(request: Request) -> Response:
+    """The policy's validation, as you type: the message ``privcert audit`` would print, or what it requires."""
+    _, parsed, problem = await _posted_policy(request)
+    return fragment(request, "_policy_status.j2", problem=problem,
+                    count=None if parsed is None else len(parsed.requirements))
 
 
 @router.post("/audit/policy/import", response_class=HTMLResponse)
@@ -204,14 +206,10 @@ async def export_policy(request: Request) -> Response:
 
 @router.post("/audit/run", response_class=HTMLResponse)
 async def run_audit(request: Request) -> Response:
-    from verifier.errors import VerifierError
-
     session = session_of(request)
-    state = _state_from(await read_form(request), session)
-    try:
-        policy, _ = await run_in_threadpool(_check_policy, session, state)
-    except VerifierError as error:
-        return _workspace(request, _shown(session, str(error)))
+    policy, _, problem = await _posted_policy(request)
+    if policy is None:
+        return _workspace(request, problem)
     view = session.new_path("report", ".html", name="report.html")
     release = session.state["release"]
     arguments = {"release": release, "policy": str(policy), "view": str(view), "names": messages_names(session)}

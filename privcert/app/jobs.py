@@ -118,7 +118,7 @@ def _run(job: Job, arguments: dict[str, Any]) -> None:
         _read(job, receiving)
         process.join()
         receiving.close()
-        job.seconds = time.monotonic() - job.started
+        job.seconds = job.seconds or time.monotonic() - job.started
         if job._cancelled.is_set():
             job.status, job.step = "cancelled", "cancelled"
         elif job.status == "running":
@@ -139,6 +139,7 @@ def _read(job: Job, receiving: Connection) -> None:
         elif tag == "warning":
             job.warnings.append(message[1])
         elif tag == "done":
+            job.seconds = time.monotonic() - job.started
             job.result, job.status, job.step, job.fraction = message[1], "done", "done", 1.0
         elif tag == "error":
             job.error, job.status, job.step = message[1], "failed", "failed"

@@ -18,11 +18,12 @@ import shutil
 import tempfile
 import threading
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Session", "Sessions", "COOKIE", "safe_suffix", "plain_name"]
+__all__ = ["Session", "Sessions", "COOKIE", "safe_suffix", "plain_name", "replace_names"]
 
 COOKIE = "privcert_session"
 _SUFFIXES = (".csv", ".csv.gz", ".parquet", ".pq", ".toml", ".json", ".pub", ".pem", ".key", ".html", ".pdf")
@@ -42,6 +43,13 @@ def plain_name(filename: str | None, suffix: str, fallback: str) -> str:
     last = re.split(r"[/\\]", filename or "")[-1]
     plain = re.sub(r"[^A-Za-z0-9._-]", "_", last).lstrip(".")[-100:]
     return plain if plain.lower().endswith(suffix) and len(plain) > len(suffix) else fallback
+
+
+def replace_names(text: str, names: Mapping[str, str]) -> str:
+    """``text`` with each session path of ``names`` replaced by the name its user knows (longest first)."""
+    for path, name in sorted(names.items(), key=lambda item: -len(item[0])):
+        text = text.replace(path, name)
+    return text
 
 
 @dataclass

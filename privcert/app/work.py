@@ -21,12 +21,12 @@ __all__ = ["run", "KINDS"]
 
 def run(kind: str, arguments: dict[str, Any], connection: Connection) -> None:
     """The body of a job process: run ``kind``, send progress, warnings and the result (or the error)."""
+    from privcert.app.sessions import replace_names
+
     names: Mapping[str, str] = arguments.pop("names", {})
 
     def shown(text: str) -> str:
-        for path, name in sorted(names.items(), key=lambda item: -len(item[0])):
-            text = text.replace(path, name)
-        return text
+        return replace_names(text, names)
 
     def report(step: str, done: int, total: int | None) -> None:
         connection.send(("progress", step, done, total))
