@@ -25,6 +25,8 @@ __all__ = ["ModelField", "ParameterField", "Column", "FormState", "model_fields"
            "policy_toml", "form_from_policy", "ROLES"]
 
 ROLES = ("quasi-identifier", "sensitive", "left out")
+MAX_REQUIREMENTS = 200
+"""The most requirement rows a posted form is read for."""
 KINDS = ("categorical", "numerical")
 _IDENTIFIER = re.compile(r"(^|[_\W])(id|ids|identifier|uuid|guid|ssn|email|e_?mail|name|phone|passport|mrn)($|[_\W])",
                          re.IGNORECASE)
@@ -143,7 +145,8 @@ def policy_from_form(form: Mapping[str, Any], columns: Sequence[str], base: Form
         role = str(form.get(f"role-{index}", "left out"))
         kind = str(form.get(f"kind-{index}", "categorical"))
         state.columns.append(Column(name, role if role in ROLES else "left out", kind if kind in KINDS else "categorical"))
-    count = int(form.get("requirements", 0) or 0)
+    given = str(form.get("requirements", "0"))
+    count = min(int(given), MAX_REQUIREMENTS) if given.isdigit() else 0
     removed = str(form.get("remove", ""))
     for n in range(count):
         if str(n) == removed:
