@@ -56,8 +56,8 @@ async def compare(request: Request) -> Response:
                          f"original and {len(releases)} candidate(s)")
     qi = [name.strip() for name in str(form.get("qi", "")).split(",") if name.strip()]
     if not qi:
-        names, _, _, _ = read_columns(original)
-        raise BadRequest(f"quasi-identifiers: expected column names, comma-separated, among {', '.join(names)}")
+        columns, _, _, _ = read_columns(original)
+        raise BadRequest(f"quasi-identifiers: expected column names, comma-separated, among {', '.join(columns)}")
     # One folder holding every table under its own name: the table and the figure name them as the user does.
     folder = session.new_path("compare", "", name="original").parent
     names: list[str] = []
