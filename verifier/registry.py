@@ -53,6 +53,8 @@ __all__ = [
     "Recheck",
     "Parameter",
     "Definition",
+    "Size",
+    "RELATIVE_TO",
     "Model",
     "MeasureOptions",
     "Subject",
@@ -115,10 +117,36 @@ class Parameter:
     choices: tuple[str, ...] = ()
     required: bool = False
 
+    def __post_init__(self) -> None:
+        if (self.domain is None) == (not self.choices):
+            raise ValueError(f"parameter {self.name!r}: declare either a domain (a number) or choices (a word)")
+
+    def values(self) -> str:
+        """The values it takes, in words: ``one of equal, ordered`` or ``an integer ≥ 1``."""
+        return f"one of {', '.join(self.choices)}" if self.choices else (self.domain or Domain()).describe()
+
+    def describe(self) -> str:
+        """The description and the values: ``the subset size (an integer ≥ 1)``."""
+        return f"{self.description} ({self.values()})"
+
+
+Size = Literal["subset", "smallest_class"]
+"""What the ``k`` a definition is relative to is: ``subset``, the size of any set of k records
+removed or compared, k in [1, N-1] (Ekenstedt et al. 2022, Defs. 7-8); ``smallest_class``,
+the smallest equivalence class of the partition it is taken over (Def. 4; Domingo-Ferrer &
+Soria-Comas 2015, Def. 3)."""
+
+RELATIVE_TO = ("N", "k", "buckets", "l")
+"""What a definition may be relative to besides its level: the records N, a size k
+(:data:`Size`), the buckets of the sensitive values, the l of recursive diversity."""
+
 
 @dataclass(frozen=True)
 class Definition:
     """A model as a definition on the implication map (Ekenstedt et al. 2022, Def. 1).
+
+    The map draws it where the implications put it (:mod:`theory.answers.map` places the
+    definitions by the layers of the implication graph), so a declaration holds no position.
 
     Attributes
     ----------
@@ -127,19 +155,33 @@ class Definition:
     domain
         The admissible levels (a sympy Interval or Range).
     relative_to
-        What the definition is relative to besides its level: ``N`` (records), ``k``
-        (a class or subset size), ``buckets``, ``l``.
+        What the definition is relative to besides its level (:data:`RELATIVE_TO`), in
+        that order: ``N`` (records), ``k`` (a size, :attr:`size`), ``buckets``, ``l``.
     summary
         One line: what a release at this level guarantees.
-    position
-        Where the map draws it (x, y).
+    size
+        What its ``k`` is (:data:`Size`); ``None`` when it is relative to no ``k``.
+
+    Raises
+    ------
+    ValueError
+        ``relative_to`` names something outside :data:`RELATIVE_TO`, or names ``k``
+        without a ``size`` (or a ``size`` without ``k``).
     """
 
     symbol: sympy.Symbol
     domain: sympy.Set
     relative_to: tuple[str, ...]
     summary: str
-    position: tuple[float, float]
+    size: Size | None = None
+
+    def __post_init__(self) -> None:
+        unknown = [name for name in self.relative_to if name not in RELATIVE_TO]
+        if unknown:
+            raise ValueError(f"relative_to: expected names among {', '.join(RELATIVE_TO)}, found {unknown}")
+        if ("k" in self.relative_to) != (self.size is not None):
+            raise ValueError(f"relative_to {self.relative_to} and size {self.size!r}: a definition relative to k "
+                             "says what its k is (size='subset' or 'smallest_class'), and only then")
 
 
 @dataclass(frozen=True)

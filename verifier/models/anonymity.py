@@ -57,7 +57,7 @@ K_ANONYMITY = Model(
     units="records",
     measure=_k_anonymity,
     definition=Definition(k, sympy.Range(1, sympy.oo), ("N",),
-                          "every record shares its quasi-identifiers with at least k-1 others", (13.0, 4.0)),
+                          "every record shares its quasi-identifiers with at least k-1 others"),
 )
 
 PROSECUTOR_RISK = Model(
@@ -71,7 +71,7 @@ PROSECUTOR_RISK = Model(
     units="probability",
     measure=_prosecutor_risk,
     definition=Definition(risk, sympy.Interval.Lopen(0, 1), ("N",),
-                          "no record is re-identified with probability above R = 1/(smallest class)", (20.0, 4.0)),
+                          "no record is re-identified with probability above R = 1/(smallest class)"),
     by_default=True,
 )
 
@@ -86,7 +86,7 @@ ALPHA_K_ANONYMITY = Model(
     units="frequency",
     measure=_alpha_k_anonymity,
     definition=Definition(alpha, sympy.Interval.Lopen(0, 1), ("N",),
-                          "no value makes up more than a fraction α of any class", (4.0, 0.0)),
+                          "no value makes up more than a fraction α of any class"),
 )
 
 register(K_ANONYMITY, PROSECUTOR_RISK, ALPHA_K_ANONYMITY)

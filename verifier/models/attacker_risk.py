@@ -57,8 +57,7 @@ MARKETER_RISK = Model(
     source=Source(_EL_EMAM, "3", "marketer risk"), comparison="at_most", threshold=_PROBABILITY,
     units="expected share of records re-identified", measure=_marketer, by_default=False,
     definition=Definition(marketer, sympy.Interval.Lopen(0, 1), ("N",),
-                          "an attacker who matches every record re-identifies a share R_M of them on average",
-                          (27.0, 0.0)),
+                          "an attacker who matches every record re-identifies a share R_M of them on average"),
 )
 
 JOURNALIST_RISK = Model(
@@ -67,7 +66,7 @@ JOURNALIST_RISK = Model(
     units="probability", measure=_journalist, by_default=False, recheck="statement",
     definition=Definition(journalist, sympy.Interval.Lopen(0, 1), ("N",),
                           "no record is re-identified with probability above R_J = 1/(smallest population class "
-                          "present), the target not known to be in the release", (27.0, 4.0)),
+                          "present), the target not known to be in the release"),
 )
 
 register(MARKETER_RISK, JOURNALIST_RISK)

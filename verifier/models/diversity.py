@@ -86,8 +86,7 @@ DISTINCT_L_DIVERSITY = Model(
     threshold=Domain(lower=Fraction(1), integer=True),
     units="values",
     measure=_distinct,
-    definition=Definition(ell, sympy.Range(1, sympy.oo), ("N",), "every class holds at least l distinct values",
-                          (18.0, 0.0)),
+    definition=Definition(ell, sympy.Range(1, sympy.oo), ("N",), "every class holds at least l distinct values"),
 )
 
 ENTROPY_L_DIVERSITY = Model(
@@ -101,8 +100,7 @@ ENTROPY_L_DIVERSITY = Model(
     units="values (e to the class entropy)",
     measure=_entropy,
     decide=_entropy_decide,
-    definition=Definition(ell, sympy.Interval(1, sympy.oo), ("N",), "every class's entropy is at least ln l",
-                          (11.0, 0.0)),
+    definition=Definition(ell, sympy.Interval(1, sympy.oo), ("N",), "every class's entropy is at least ln l"),
 )
 
 RECURSIVE_CL_DIVERSITY = Model(
@@ -118,7 +116,7 @@ RECURSIVE_CL_DIVERSITY = Model(
     parameters=(Parameter("l", "the l of (c,l)-diversity; the threshold is c", Domain(lower=Fraction(1), integer=True),
                           required=True),),
     definition=Definition(c, sympy.Interval(0, sympy.oo), ("N", "l"),
-                          "in every class the most frequent count r_1 is below c times r_l + ... + r_m", (-3.0, 0.0)),
+                          "in every class the most frequent count r_1 is below c times r_l + ... + r_m"),
 )
 
 register(DISTINCT_L_DIVERSITY, ENTROPY_L_DIVERSITY, RECURSIVE_CL_DIVERSITY)

@@ -50,7 +50,7 @@ BASIC_BETA_LIKENESS = Model(
     source=Source(_CAO, "3", "Def. 2"), comparison="at_most", threshold=_NON_NEGATIVE, units="relative gain",
     measure=_on_table("basic_beta_likeness"),
     definition=Definition(beta, sympy.Interval(0, sympy.oo), ("N",),
-                          "no class raises a value's frequency p to q with (q - p)/p above β", (4.0, 4.0)),
+                          "no class raises a value's frequency p to q with (q - p)/p above β"),
 )
 
 ENHANCED_BETA_LIKENESS = Model(
@@ -58,7 +58,7 @@ ENHANCED_BETA_LIKENESS = Model(
     source=Source(_CAO, "3", "Def. 3"), comparison="at_most", threshold=_NON_NEGATIVE, units="relative gain",
     measure=_on_table("enhanced_beta_likeness"),
     definition=Definition(beta, sympy.Interval(0, sympy.oo), ("N",),
-                          "no class raises a value's frequency p to q with (q - p)/p above min(β, -ln p)", (-3.0, 4.0)),
+                          "no class raises a value's frequency p to q with (q - p)/p above min(β, -ln p)"),
 )
 
 DELTA_DISCLOSURE = Model(
@@ -66,7 +66,7 @@ DELTA_DISCLOSURE = Model(
     source=Source(_BRICKELL, "3", "Def. 4"), comparison="below", threshold=_NON_NEGATIVE, units="nats",
     measure=_on_table("delta_disclosure"),
     definition=Definition(delta, sympy.Interval(0, sympy.oo), ("N",),
-                          "for every class and every value of the table, |ln(q/p)| is below δ", (1.5, 8.0)),
+                          "for every class and every value of the table, |ln(q/p)| is below δ"),
 )
 
 DELTA_DISCLOSURE_PRESENT = Model(
@@ -74,7 +74,7 @@ DELTA_DISCLOSURE_PRESENT = Model(
     scope="attribute", source=Source(_BRICKELL, "3", "Def. 4, over the values a class holds (as ARX, pyCANON)"),
     comparison="below", threshold=_NON_NEGATIVE, units="nats", measure=_on_table("delta_disclosure_present"),
     definition=Definition(delta, sympy.Interval(0, sympy.oo), ("N",),
-                          "for every class and every value it holds, |ln(q/p)| is below δ", (-5.0, 8.0)),
+                          "for every class and every value it holds, |ln(q/p)| is below δ"),
 )
 
 register(BASIC_BETA_LIKENESS, ENHANCED_BETA_LIKENESS, DELTA_DISCLOSURE, DELTA_DISCLOSURE_PRESENT)

@@ -49,7 +49,7 @@ MULTIPLICATIVE_T_CLOSENESS = Model(
     measure=_measure,
     definition=Definition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
                           "k-anonymous classes; Pr(class in B)/Pr(table in B) and its inverse are at most t",
-                          (8.0, 8.0)),
+                          size="smallest_class"),
 )
 
 register(MULTIPLICATIVE_T_CLOSENESS)

@@ -52,7 +52,7 @@ K_MAP = Model(
     comparison="at_least", threshold=Domain(lower=Fraction(1), integer=True), units="people of the population",
     measure=_k_map, needs=_NEEDS, by_default=False, recheck="statement",
     definition=Definition(symbols.k_map, sympy.Range(1, sympy.oo), ("N",),
-                          "every record matches at least K people of the population", (13.0, 0.0)),
+                          "every record matches at least K people of the population"),
 )
 
 DELTA_PRESENCE = Model(

@@ -101,9 +101,9 @@ STOCHASTIC_T_CLOSENESS = Model(
     measure=_stochastic, needs=_NEEDS, closed_forms=True, check_requirement=_stochastic_check,
     parameters=(Parameter("distance", "multiplicative (default), or an EMD ground distance",
                           choices=STOCHASTIC_DISTANCES),),
-    definition=Definition(t, sympy.Interval(1, sympy.oo), ("N", "buckets"),
+    definition=Definition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
                           "for every class E, the multiplicative distance between Pr(E's record in B) "
-                          "and Pr(table's record in B) is at most t", (8.0, 12.0)),
+                          "and Pr(table's record in B) is at most t", size="smallest_class"),
 )
 
 LDP = Model(
@@ -111,7 +111,7 @@ LDP = Model(
     source=Source(_EKENSTEDT, "IV", "Def. 6"), comparison="at_most", threshold=Domain(lower=Fraction(0)),
     units="nats", measure=_ldp, needs=_NEEDS, closed_forms=True,
     definition=Definition(eps, sympy.Interval(0, sympy.oo), ("N", "buckets"),
-                          "any two records' output distributions differ by a factor at most e^ε", (16.0, 12.0)),
+                          "any two records' output distributions differ by a factor at most e^ε"),
 )
 
 DP = Model(
@@ -119,8 +119,7 @@ DP = Model(
     source=Source(_EKENSTEDT, "IV", "Def. 5"), comparison="at_most", threshold=Domain(lower=Fraction(0)),
     units="nats", measure=_dp, needs=_NEEDS, closed_forms=True,
     definition=Definition(eps, sympy.Interval(0, sympy.oo), ("N", "buckets"),
-                          "removing one record changes the probability of every output set by a factor at most e^ε",
-                          (23.0, 12.0)),
+                          "removing one record changes the probability of every output set by a factor at most e^ε"),
 )
 
 KT_CLOSENESS = Model(
@@ -128,7 +127,7 @@ KT_CLOSENESS = Model(
     source=Source(_EKENSTEDT, "IV", "Def. 7"), comparison="at_most", threshold=Domain(lower=Fraction(1)),
     units="ratio", measure=_sized("kt_closeness"), needs=_NEEDS, closed_forms=True, parameters=(_SIZE,),
     definition=Definition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
-                          "every subset of k records is multiplicatively t-close to the whole data set", (16.0, 8.0)),
+                          "every subset of k records is multiplicatively t-close to the whole data set", size="subset"),
 )
 
 K_EPS_DP = Model(
@@ -137,7 +136,7 @@ K_EPS_DP = Model(
     units="nats", measure=_sized("k_eps_dp"), needs=_NEEDS, closed_forms=True, parameters=(_SIZE,),
     definition=Definition(eps, sympy.Interval(0, sympy.oo), ("N", "k", "buckets"),
                           "removing any k records changes the probability of every output set by a factor at most "
-                          "e^ε", (23.0, 8.0)),
+                          "e^ε", size="subset"),
 )
 
 register(STOCHASTIC_T_CLOSENESS, LDP, DP, KT_CLOSENESS, K_EPS_DP)

@@ -94,8 +94,7 @@ T_CLOSENESS = Model(
                                       "attributes, equal for categorical ones)", choices=DISTANCES),),
     check_requirement=_check,
     definition=Definition(t, sympy.Interval(0, 1), ("N", "buckets"),
-                          "the EMD between every class's and the table's sensitive distribution is at most t",
-                          (0.0, 12.0)),
+                          "the EMD between every class's and the table's sensitive distribution is at most t"),
 )
 
 register(T_CLOSENESS)

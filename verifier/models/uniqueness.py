@@ -68,7 +68,7 @@ SAMPLE_UNIQUENESS = Model(
     source=Source(_DANKAR, "2", "sample uniques"), comparison="at_most", threshold=_SHARE, units="share of records",
     measure=_sample, by_default=False,
     definition=Definition(uniques, sympy.Interval(0, 1), ("N",),
-                          "at most a share u of the records is unique on the quasi-identifiers", (20.0, 0.0)),
+                          "at most a share u of the records is unique on the quasi-identifiers"),
 )
 
 POPULATION_UNIQUENESS = Model(
