@@ -214,3 +214,20 @@ def test_the_id_walk_sees_a_list() -> None:
     assert not list(_id_lists(path, set(model_ids())))
     sample = ROOT / "theory" / "search" / "encoding.py"
     assert any("ldp" in found for _, found in _id_lists(sample, set(model_ids())))
+
+
+def test_nothing_outside_verifier_imports_a_private_verifier_name() -> None:
+    found = []
+    for package in _PACKAGES[1:]:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "verifier":
+                    names = [*node.module.split("."), *(alias.name for alias in node.names)]  # type: ignore[union-attr]
+                elif isinstance(node, ast.Import):
+                    names = [part for alias in node.names if alias.name.split(".")[0] == "verifier"
+                             for part in alias.name.split(".")]
+                else:
+                    continue
+                if any(name.startswith("_") for name in names):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not found, f"use the public kit (verifier.measures) or a public name: {found}"

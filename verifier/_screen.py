@@ -29,7 +29,7 @@ from verifier._distinct import distinct
 from verifier._exact_max import exact_argmax, first_by_qi, screen_margin
 from verifier.counts import Classes, CountTable
 from verifier.errors import PolicyError
-from verifier.results import Comparison, Level, Measurement, Witness
+from verifier.measures import EMPTY, class_witness, excluded_notes, undefined
 
 CHUNK_CELLS = 1 << 16
 """Cells screened (or classes computed) at a time: float64 temporaries of 512 KiB, which stay in the cache and
@@ -48,9 +48,6 @@ __all__ = [
     "undefined",
     "as_fraction",
 ]
-
-EMPTY = "the table has no equivalence class with rows"
-
 
 @dataclass(frozen=True)
 class Cells:
@@ -240,25 +237,6 @@ def first_cell_by_qi(classes: Classes, cells: Cells, positions: np.ndarray) -> i
     chosen = first_by_qi(classes, distinct(cells.cls[positions]))
     in_class = positions[cells.cls[positions] == chosen]
     return int(in_class[np.argmin(cells.value[in_class])])
-
-
-def class_witness(table: CountTable, index: int, value: object = None, **numbers: object) -> Witness:
-    """A witness for class ``index`` of ``table`` (its QI values and its size in the table)."""
-    return Witness(qi=table.classes.describe(index), size=int(table.sizes[index]), value=value, numbers=numbers)
-
-
-def excluded_notes(table: CountTable) -> tuple[str, ...]:
-    """The note every measurement of ``table`` carries when rows were excluded."""
-    if table.excluded:
-        return (f"{table.excluded} row(s) with a missing value excluded (missing = \"exclude\")",)
-    return ()
-
-
-def undefined(model: str, table: CountTable, comparison: Comparison, *, parameters: Mapping[str, object] | None = None,
-              notes: tuple[str, ...] = ()) -> Measurement:
-    """The measurement of a table in which no class has a row: the level is undefined."""
-    return Measurement(model, table.attribute, Level.undefined(EMPTY), None, comparison,
-                       parameters=parameters or {}, notes=notes + excluded_notes(table))
 
 
 def as_fraction(value: object, name: str) -> Fraction:

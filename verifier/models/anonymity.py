@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import sympy
 
 from verifier.literal import Domain
+from verifier.measures import attribute_table
 from verifier.references import Source
 from verifier.registry import Definition, Model, Subject, register
 from verifier.symbols import alpha, k, risk
@@ -42,8 +43,7 @@ def _prosecutor_risk(subject: Subject) -> Iterator[Measurement]:
 def _alpha_k_anonymity(subject: Subject) -> Iterator[Measurement]:
     from verifier.anonymity import alpha_k_anonymity
 
-    assert subject.table is not None
-    yield alpha_k_anonymity(subject.table)
+    yield alpha_k_anonymity(attribute_table(subject))
 
 
 K_ANONYMITY = Model(

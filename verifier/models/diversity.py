@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from verifier.literal import Domain
+from verifier.measures import attribute_table
 from verifier.references import Source
 from verifier.registry import Definition, Model, Parameter, Subject, register
 from verifier.symbols import c, ell
@@ -33,15 +34,13 @@ _MACHANAVAJJHALA = "Machanavajjhala et al. 2007"
 def _distinct(subject: Subject) -> Iterator[Measurement]:
     from verifier.diversity import distinct_l_diversity
 
-    assert subject.table is not None
-    yield distinct_l_diversity(subject.table)
+    yield distinct_l_diversity(attribute_table(subject))
 
 
 def _entropy(subject: Subject) -> Iterator[Measurement]:
     from verifier.diversity import entropy_l_diversity
 
-    assert subject.table is not None
-    yield entropy_l_diversity(subject.table)
+    yield entropy_l_diversity(attribute_table(subject))
 
 
 def _entropy_decide(measurement: Measurement, threshold: Any, table: CountTable | None) -> bool:
@@ -70,10 +69,10 @@ def _entropy_decide(measurement: Measurement, threshold: Any, table: CountTable 
 def _recursive(subject: Subject) -> Iterator[Measurement]:
     from verifier.diversity import recursive_cl_diversity
 
-    assert subject.table is not None
+    table = attribute_table(subject)
     requested = tuple(int(p["l"]) for p in subject.requested(RECURSIVE_CL_DIVERSITY.id) if "l" in p)
     for l in dict.fromkeys(subject.options.l + requested):
-        yield recursive_cl_diversity(subject.table, l)
+        yield recursive_cl_diversity(table, l)
 
 
 DISTINCT_L_DIVERSITY = Model(

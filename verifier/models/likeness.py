@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import sympy
 
 from verifier.literal import Domain
+from verifier.measures import attribute_table
 from verifier.references import Source
 from verifier.registry import Definition, Measure, Model, Subject, register
 from verifier.symbols import beta, delta
@@ -35,8 +36,7 @@ def _on_table(name: str) -> Measure:
         from verifier import likeness
 
         function: Callable[[CountTable], Measurement] = getattr(likeness, name)
-        assert subject.table is not None
-        yield function(subject.table)
+        yield function(attribute_table(subject))
 
     return measure
 

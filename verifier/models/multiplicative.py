@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import sympy
 
 from verifier.literal import Domain
+from verifier.measures import attribute_table
 from verifier.references import Source
 from verifier.registry import Definition, Model, Subject, register
 from verifier.symbols import t
@@ -31,8 +32,7 @@ __all__ = ["MULTIPLICATIVE_T_CLOSENESS"]
 def _measure(subject: Subject) -> Iterator[Measurement]:
     from verifier.multiplicative import multiplicative_t_closeness
 
-    table = subject.table
-    assert table is not None
+    table = attribute_table(subject)
     bucketing = subject.options.buckets.get(table.spec.columns[0]) if len(table.spec.columns) == 1 else None
     yield multiplicative_t_closeness(table, bucketing)
 

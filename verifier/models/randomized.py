@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from verifier.literal import Domain
+from verifier.measures import attribute_table
 from verifier.models.t_closeness import DISTANCES, check_distance
 from verifier.references import Source
 from verifier.registry import Definition, Model, Parameter, RequirementError, Subject, register
@@ -47,8 +48,7 @@ _SIZE = Parameter("k", "the subset size", Domain(lower=Fraction(1), integer=True
 
 
 def _inputs(subject: Subject) -> tuple[CountTable, AnyMechanism]:
-    assert subject.table is not None
-    return subject.table, subject.options.inputs["mechanism"]
+    return attribute_table(subject), subject.options.inputs["mechanism"]
 
 
 def _stochastic(subject: Subject) -> Iterator[Measurement]:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from verifier.literal import Domain
+from verifier.measures import attribute_table
 from verifier.references import Source
 from verifier.registry import Definition, Model, Parameter, RequirementError, Subject, register
 from verifier.symbols import t
@@ -69,8 +70,7 @@ def _check(parameters: dict[str, Any], attribute: AttributeSpec | None, hierarch
 def _measure(subject: Subject) -> Iterator[Measurement]:
     from verifier.emd import t_closeness
 
-    table = subject.table
-    assert table is not None
+    table = attribute_table(subject)
     if table.spec.ordered:
         yield t_closeness(table, "ordered")
         return
