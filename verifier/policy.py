@@ -80,6 +80,43 @@ class Requirement:
     parameters: Mapping[str, Any] = field(default_factory=dict)
     key: str = "require"
 
+    def __post_init__(self) -> None:
+        """Checked against the model's declaration: a registered model, an exact threshold among those it
+        admits, its parameters declared and in their domains, the required ones named.
+
+        Raises
+        ------
+        PolicyError
+            What is wrong, with where (:attr:`key`), what was expected and what was found.
+        """
+        from verifier.registry import UnknownModelError
+
+        try:
+            declared = model(self.model)
+        except UnknownModelError as error:
+            raise PolicyError(f"{self.key}.model: {error}") from None
+        threshold = self.threshold
+        if isinstance(threshold, (bool, float)) or not isinstance(threshold, (int, Fraction, sympy.Expr)):
+            raise PolicyError(f"{self.key}.threshold: expected an exact number (int, Fraction or sympy), "
+                              f"found {threshold!r}")
+        exact = sympy.sympify(threshold) if not isinstance(threshold, Fraction) else \
+            sympy.Rational(threshold.numerator, threshold.denominator)
+        if not exact.is_number or not declared.threshold.contains(exact):
+            raise PolicyError(f"{self.key}.threshold: expected {declared.threshold.describe()} for {declared.id}, "
+                              f"found {threshold}")
+        for name, value in self.parameters.items():
+            if name == "attribute":
+                continue
+            parameter = declared.parameter(name)
+            if parameter is None:
+                raise PolicyError(f"{self.key}.{name}: {declared.id} takes no parameter {name!r}; expected one of: "
+                                  f"{', '.join(p.name for p in declared.parameters) or 'none'}")
+            if not parameter.admits(value):
+                raise PolicyError(f"{self.key}.{name}: expected {parameter.values()}, found {value!r}")
+        missing = [p.name for p in declared.parameters if p.required and p.name not in self.parameters]
+        if missing:
+            raise PolicyError(f"{self.key}: {declared.id} requires {', '.join(missing)}")
+
     @property
     def distance(self) -> str | None:
         """The ground distance named (or defaulted) for ``t_closeness`` and ``stochastic_t_closeness``."""

@@ -202,9 +202,10 @@ def publisher_measurements(
         in registry order: ``stochastic_t_closeness`` (multiplicative, then each EMD
         distance), ``ldp``, ``dp``, ``kt_closeness`` and ``k_eps_dp`` for each k.
     """
+    from verifier.inputs import Inputs
     from verifier.registry import MeasureOptions, Subject, models
 
-    options = MeasureOptions(inputs={"mechanism": mechanism, "subset_sizes": tuple(ks),
-                                     "stochastic_distances": tuple(distances)})
+    options = MeasureOptions(inputs=Inputs(mechanism=mechanism, subset_sizes=tuple(ks),
+                                           stochastic_distances=tuple(distances)))
     subject = Subject(table.classes, table, options)
     return tuple(m for item in models("randomized") for m in item.measure(subject))

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import sympy
 
+from verifier.inputs import Inputs, inputs_of
 from verifier.literal import Domain
 from verifier.references import Source
 
@@ -66,6 +67,7 @@ __all__ = [
     "model",
     "model_ids",
     "version",
+    "requested_parameters",
     "models_table",
 ]
 
@@ -124,6 +126,38 @@ class Parameter:
     def values(self) -> str:
         """The values it takes, in words: ``one of equal, ordered`` or ``an integer ≥ 1``."""
         return f"one of {', '.join(self.choices)}" if self.choices else (self.domain or Domain()).describe()
+
+    def admits(self, value: object) -> bool:
+        """Whether ``value`` is one of its words, or an exact number in its domain."""
+        if self.choices:
+            return value in self.choices
+        if isinstance(value, (bool, float)) or not isinstance(value, (int, Fraction)):
+            return False
+        return (self.domain or Domain()).contains(sympy.Rational(value.numerator, value.denominator))
+
+    def parse(self, text: str, where: str) -> str | int | Fraction:
+        """A value of this parameter from text (a word, or an exact number such as ``3`` or ``1/10``).
+
+        Raises
+        ------
+        RequirementError
+            ``text`` is not one of its words, or not an exact rational in its domain (``where``
+            names it, e.g. ``--param recursive_cl_diversity.l``).
+        """
+        from verifier.literal import LiteralError, parse_exact
+
+        if self.choices:
+            if text not in self.choices:
+                raise RequirementError(where, self.values(), repr(text))
+            return text
+        try:
+            value = parse_exact(text, where, self.domain)
+        except LiteralError:
+            raise RequirementError(where, self.values(), repr(text)) from None
+        if not value.is_Rational:
+            raise RequirementError(where, f"a rational number: {self.values()}", repr(text))
+        found = Fraction(int(value.p), int(value.q))
+        return int(found) if found.denominator == 1 else found
 
     def describe(self) -> str:
         """The description and the values: ``the subset size (an integer ≥ 1)``."""
@@ -202,8 +236,9 @@ class MeasureOptions:
         The kinds of model asked for besides those measured by default
         (:attr:`Model.by_default`), e.g. ``risk`` (``measure --risk``).
     inputs
-        Named inputs some models need (:attr:`Model.needs`): ``mechanism``,
-        ``population``, ``original``, ... A model whose inputs are absent is not measured.
+        The inputs some models need (:attr:`Model.needs`), typed and validated
+        (:class:`verifier.inputs.Inputs`; a mapping of names is converted, an unknown name
+        refused). A model whose inputs are absent is not measured.
     requested
         The parameters requirements name, per model id: each model measures these values
         besides its defaults.
@@ -214,8 +249,11 @@ class MeasureOptions:
     l: tuple[int, ...] = (2,)
     risk_threshold: Fraction = Fraction(1, 5)
     kinds: frozenset[Kind] = frozenset()
-    inputs: Mapping[str, Any] = field(default_factory=dict)
+    inputs: Inputs = field(default_factory=Inputs)
     requested: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "inputs", inputs_of(self.inputs))
 
 
 @dataclass(frozen=True)
@@ -430,6 +468,38 @@ def model(model_id: str) -> Model:
         return _REGISTERED[model_id]
     except KeyError:
         raise UnknownModelError(f"unknown model id {model_id!r}; expected one of: {', '.join(_REGISTERED)}") from None
+
+
+def requested_parameters(texts: Iterable[str], where: str = "--param") -> dict[str, tuple[dict[str, Any], ...]]:
+    """The parameter sets named as ``MODEL.NAME=VALUE`` (``measure --param``), per model id, each value
+    checked against the model's declared parameter. Parameters of one model join one set, until a name
+    comes again: ``kt_closeness.k=2``, ``kt_closeness.k=3`` are two sets, measured both.
+
+    Raises
+    ------
+    RequirementError
+        The text is not ``MODEL.NAME=VALUE``, the model is not registered, it declares no such
+        parameter (the message lists those it declares), or the value is not one it takes.
+    """
+    found: dict[str, list[dict[str, Any]]] = {}
+    for text in texts:
+        named, equals, value = text.partition("=")
+        model_id, dot, name = named.strip().rpartition(".")
+        if not equals or not dot:
+            raise RequirementError(where, "MODEL.NAME=VALUE, e.g. recursive_cl_diversity.l=3", repr(text))
+        try:
+            declared = model(model_id)
+        except UnknownModelError as error:
+            raise RequirementError(f"{where} {text}", "a registered model", str(error)) from None
+        parameter = declared.parameter(name)
+        if parameter is None:
+            names = ", ".join(p.name for p in declared.parameters) or "none"
+            raise RequirementError(f"{where} {text}", f"a parameter of {model_id} ({names})", repr(name))
+        sets = found.setdefault(model_id, [{}])
+        if name in sets[-1]:
+            sets.append({})
+        sets[-1][name] = parameter.parse(value.strip(), f"{where} {model_id}.{name}")
+    return {model_id: tuple(sets) for model_id, sets in found.items()}
 
 
 def models_table() -> str:

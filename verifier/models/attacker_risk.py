@@ -36,7 +36,7 @@ def populations(subject: Subject) -> ClassPopulations | None:
     """The population count of each class, when the run has a population table."""
     from verifier.risk.population_table import class_populations
 
-    table = subject.options.inputs.get("population_table")
+    table = subject.options.inputs.population_table
     return None if table is None else class_populations(table, subject.classes)
 
 

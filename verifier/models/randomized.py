@@ -55,7 +55,7 @@ def _stochastic(subject: Subject) -> Iterator[Measurement]:
     from verifier.randomized_release import stochastic_t_closeness_levels
 
     table, mechanism = _inputs(subject)
-    yield from stochastic_t_closeness_levels(table, mechanism, subject.options.inputs.get("stochastic_distances", ()))
+    yield from stochastic_t_closeness_levels(table, mechanism, subject.options.inputs.stochastic_distances)
 
 
 def _stochastic_check(parameters: dict[str, Any], attribute: AttributeSpec | None,
@@ -88,7 +88,7 @@ def _sized(model: str) -> Any:
         from verifier.randomized_release import subset_level
 
         table, mechanism = _inputs(subject)
-        for k in subject.options.inputs.get("subset_sizes", ()):
+        for k in subject.options.inputs.subset_sizes:
             yield subset_level(model, table, mechanism, k)
 
     return measure

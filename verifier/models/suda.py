@@ -37,7 +37,7 @@ def suda_measurement(subject: Subject, max_size: int | None) -> Measurement:
     from verifier.risk.suda import DIS_FRACTION, suda2
 
     classes = subject.classes
-    fraction = subject.options.inputs.get("sampling_fraction", DIS_FRACTION)
+    fraction = subject.options.inputs.sampling_fraction or DIS_FRACTION
     result = suda2(classes, max_size, fraction if fraction < 1 else DIS_FRACTION)
     sizes = result.msu_sizes
     numbers: dict[str, Any] = {
@@ -60,7 +60,7 @@ def suda_measurement(subject: Subject, max_size: int | None) -> Measurement:
 
 def _suda(subject: Subject) -> Iterator[Measurement]:
     requested = [p.get("max_size") for p in subject.requested(SUDA.id)]
-    for max_size in dict.fromkeys([subject.options.inputs.get("suda_max_size"), *requested]):
+    for max_size in dict.fromkeys([subject.options.inputs.suda_max_size, *requested]):
         yield suda_measurement(subject, max_size)
 
 

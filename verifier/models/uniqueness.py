@@ -50,8 +50,8 @@ def _population(subject: Subject) -> Iterator[Measurement]:
     rows = subject.classes.rows
     inputs = subject.options.inputs
     frames = []
-    if "sampling_fraction" in inputs or "population" in inputs:
-        frames.append(sampling(rows, fraction=inputs.get("sampling_fraction"), population=inputs.get("population")))
+    if inputs.sampling_fraction or inputs.population:
+        frames.append(sampling(rows, fraction=inputs.sampling_fraction, population=inputs.population))
     for requested in subject.requested(POPULATION_UNIQUENESS.id):
         if requested.get("sampling_fraction") is not None:
             frames.append(sampling(rows, fraction=requested["sampling_fraction"]))
