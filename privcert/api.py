@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from reports.certify import Certificate
     from reports.utility_section import UtilitySection
     from reports.verification import Verification
-    from verifier.registry import Kind
+    from verifier.registry import ModelKind
     from verifier.utility import Pair, UtilityReport
     from verifier.utility.comparison import Comparison
     from verifier.utility.figure import Figure
@@ -60,7 +60,7 @@ def measure(
     l: int | Sequence[int] = 2,
     risk_threshold: Fraction = Fraction(1, 5),
     mechanism: MechanismChoice | None = None,
-    kinds: Sequence[Kind] = (),
+    kinds: Sequence[ModelKind] = (),
     inputs: Mapping[str, Any] | None = None,
     parameters: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
     engine: EngineName | Engine = "pandas",

@@ -31,7 +31,7 @@ from verifier.references import Source
 from privcert.docs import REGIONS, generate, region
 from theory.definitions import sized
 from verifier.references import reference
-from verifier.registry import Definition, Model, Subject, model, model_ids, models, models_table, registered
+from verifier.registry import MapDefinition, Model, Subject, model, model_ids, models, models_table, registered
 from verifier.results import Level, Measurement, Witness
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,7 +60,7 @@ TOY = Model(
     threshold=Domain(lower=Fraction(0), upper=Fraction(1)),
     units="share of records",
     measure=_largest_share,
-    definition=Definition(sympy.Symbol("m", positive=True), sympy.Interval.Lopen(0, 1), ("N",),
+    definition=MapDefinition(sympy.Symbol("m", positive=True), sympy.Interval.Lopen(0, 1), ("N",),
                           "no class holds more than a share m of the records"),
 )
 
@@ -105,9 +105,9 @@ def test_a_region_is_rewritten_and_the_prose_around_it_kept(tmp_path: Path) -> N
 
 def test_a_definition_says_what_its_k_is() -> None:
     with pytest.raises(ValueError, match="size"):
-        Definition(sympy.Symbol("t"), sympy.Interval(1, sympy.oo), ("N", "k"), "no size")
+        MapDefinition(sympy.Symbol("t"), sympy.Interval(1, sympy.oo), ("N", "k"), "no size")
     with pytest.raises(ValueError, match="relative_to"):
-        Definition(sympy.Symbol("t"), sympy.Interval(1, sympy.oo), ("N", "records"), "unknown name")
+        MapDefinition(sympy.Symbol("t"), sympy.Interval(1, sympy.oo), ("N", "records"), "unknown name")
     assert sized("subset") == {m.id for m in models() if m.definition and m.definition.size == "subset"}
     assert {"kt_closeness", "k_eps_dp"} <= sized("subset")
     assert "multiplicative_t_closeness" in sized("smallest_class")

@@ -46,7 +46,7 @@ from verifier.errors import PolicyError
 from verifier.hierarchy import Hierarchy
 from verifier.inputs import Inputs, inputs_of
 from verifier.randomized_levels import Implications, MechanismChoice, RandomizedLevels, mechanism_settings, randomized_levels
-from verifier.registry import Kind, MeasureOptions, Model, Subject, models
+from verifier.registry import MeasureOptions, ModelKind, Model, Subject, models
 from verifier.results import Measurement
 
 __all__ = ["MeasureResult", "measure", "measure_tables", "PROGRESS_ROWS"]
@@ -158,7 +158,7 @@ def measure(
     buckets: Mapping[str, Bucketing] | None = None,
     l: int | Sequence[int] = 2,
     risk_threshold: Fraction = Fraction(1, 5),
-    kinds: Iterable[Kind] = (),
+    kinds: Iterable[ModelKind] = (),
     inputs: Inputs | Mapping[str, Any] | None = None,
     requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None = None,
     source: str | None = None,
@@ -262,7 +262,7 @@ def measure_tables(
     buckets: Mapping[str, Bucketing] | None = None,
     l: int | Sequence[int] = 2,
     risk_threshold: Fraction = Fraction(1, 5),
-    kinds: Iterable[Kind] = (),
+    kinds: Iterable[ModelKind] = (),
     inputs: Inputs | Mapping[str, Any] | None = None,
     requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None = None,
     source: str = "count tables",
@@ -289,7 +289,7 @@ def _options(
     buckets: Mapping[str, Bucketing] | None,
     l: int | Sequence[int],
     risk_threshold: Fraction,
-    kinds: Iterable[Kind],
+    kinds: Iterable[ModelKind],
     inputs: Inputs | Mapping[str, Any] | None,
     requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None,
     source: str,

@@ -28,7 +28,7 @@ from verifier._mechanism_policy import MechanismPolicy, parse_mechanism_section
 from verifier._policy_reader import Reader, describe
 from verifier._risk_policy import RiskInputs, check_risk_requirement, parse_risk_section
 from verifier.buckets import Bucketing, EqualFrequency, Groups, Ranges
-from verifier.counts import AttributeSpec, Kind, Missing
+from verifier.counts import AttributeKind, AttributeSpec, Missing
 from verifier.errors import HierarchyError, InputFileNotFoundError, PolicyError
 from verifier.hierarchy import Hierarchy, load_hierarchy
 from verifier.literal import Domain
@@ -297,7 +297,7 @@ def _sensitive(read: Reader, name: str, body: Any, qi: tuple[str, ...], base: Pa
     read.keys(body, key, allowed=_SENSITIVE_KEYS)
     if name in qi:
         read.fail(key, "a column that is not a quasi-identifier", f"{name!r}, which is listed in data.qi")
-    kind = cast(Kind, read.choice(body.get("kind", "categorical"), f"{key}.kind", ("categorical", "numerical", "ordinal")))
+    kind = cast(AttributeKind, read.choice(body.get("kind", "categorical"), f"{key}.kind", ("categorical", "numerical", "ordinal")))
     missing = cast(Missing, read.choice(body.get("missing", "error"), f"{key}.missing", _MISSING_ORDER))
     if missing == "value" and kind != "categorical":
         read.fail(f"{key}.missing", f"'error' or 'exclude' for a {kind} attribute ('value' is categorical only)", "'value'")

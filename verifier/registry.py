@@ -6,8 +6,8 @@ id (the JSON ``model``), name, kind, source (paper and equation), what it is mea
 pass/fail (:data:`Comparison`: the direction of strength and strictness), the thresholds a
 policy may give (:class:`~verifier.literal.Domain`), its units, the parameters a
 requirement on it may name, the inputs it needs besides the count tables, how ``verify``
-re-checks it, its definition on the implication map (:class:`Definition`, with the map
-position) and the function that measures it.
+re-checks it, its definition on the implication map (:class:`MapDefinition`: level symbol, domain, what
+it is relative to and what its k is) and the function that measures it.
 
 Each model is declared in one module of the package :mod:`verifier.models` (one module per
 model or family of models, listed in :data:`verifier.models.MODULES` in report order; a
@@ -49,11 +49,11 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Comparison",
-    "Kind",
+    "ModelKind",
     "Scope",
     "Recheck",
     "Parameter",
-    "Definition",
+    "MapDefinition",
     "Size",
     "RELATIVE_TO",
     "Model",
@@ -79,7 +79,7 @@ Comparison = Literal["at_least", "at_most", "below"]
 inequality (δ-disclosure; recursive (c,l)-diversity, where r₁ < c·(r_l+…+r_m)).
 """
 
-Kind = Literal["privacy", "randomized", "risk", "utility"]
+ModelKind = Literal["privacy", "randomized", "risk", "utility"]
 """``privacy``: a syntactic privacy model of the release; ``randomized``: a level of the
 mechanism a randomized release was made with; ``risk``: a re-identification risk model;
 ``utility``: what the release cost, measured against the original."""
@@ -176,7 +176,7 @@ RELATIVE_TO = ("N", "k", "buckets", "l")
 
 
 @dataclass(frozen=True)
-class Definition:
+class MapDefinition:
     """A model as a definition on the implication map (Ekenstedt et al. 2022, Def. 1).
 
     The map draws it where the implications put it (:mod:`theory.answers.map` places the
@@ -248,7 +248,7 @@ class MeasureOptions:
     buckets: Mapping[str, Bucketing] = field(default_factory=dict)
     l: tuple[int, ...] = (2,)
     risk_threshold: Fraction = Fraction(1, 5)
-    kinds: frozenset[Kind] = frozenset()
+    kinds: frozenset[ModelKind] = frozenset()
     inputs: Inputs = field(default_factory=Inputs)
     requested: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
 
@@ -305,7 +305,7 @@ class Model:
     name
         Human-readable name (``k-anonymity``).
     kind
-        :data:`Kind`.
+        :data:`ModelKind`.
     scope
         :data:`Scope`.
     source
@@ -341,7 +341,7 @@ class Model:
 
     id: str
     name: str
-    kind: Kind
+    kind: ModelKind
     scope: Scope
     source: Source
     comparison: Comparison
@@ -351,7 +351,7 @@ class Model:
     parameters: tuple[Parameter, ...] = ()
     needs: frozenset[str] = frozenset()
     recheck: Recheck = "count_tables"
-    definition: Definition | None = None
+    definition: MapDefinition | None = None
     closed_forms: bool = False
     by_default: bool = True
     decide: Decide | None = None
@@ -437,7 +437,7 @@ def version() -> int:
     return _VERSION[0]
 
 
-def models(kind: Kind | None = None) -> tuple[Model, ...]:
+def models(kind: ModelKind | None = None) -> tuple[Model, ...]:
     """The registered models in report order (of one ``kind`` if given): by the position of their
     declaration module (the module of their measure function) in :data:`verifier.models.MODULES`,
     then in the order each module registers them; models declared elsewhere come last."""
@@ -450,7 +450,7 @@ def models(kind: Kind | None = None) -> tuple[Model, ...]:
     return tuple(m for _, m in found if kind is None or m.kind == kind)
 
 
-def model_ids(kind: Kind | None = None) -> tuple[str, ...]:
+def model_ids(kind: ModelKind | None = None) -> tuple[str, ...]:
     """The registered model ids in report order (of one ``kind`` if given)."""
     return tuple(m.id for m in models(kind))
 

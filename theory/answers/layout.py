@@ -1,6 +1,6 @@
 """Where the implication map draws each definition: by the layers of the implication graph.
 
-A declaration holds no coordinates (:class:`verifier.registry.Definition`); the map places
+A declaration holds no coordinates (:class:`verifier.registry.MapDefinition`); the map places
 the definitions from the graph it draws. Definitions that imply each other (a cycle of
 usable implications, such as an equivalence) form one group; a group's layer is the
 length of the longest chain of usable implications leading to it, so every implication

@@ -19,7 +19,7 @@ import sympy
 from verifier.literal import Domain
 from verifier.measures import attribute_table
 from verifier.references import Source
-from verifier.registry import Definition, Model, Subject, register
+from verifier.registry import MapDefinition, Model, Subject, register
 from verifier.symbols import alpha, k, risk
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ K_ANONYMITY = Model(
     threshold=Domain(lower=Fraction(1), integer=True),
     units="records",
     measure=_k_anonymity,
-    definition=Definition(k, sympy.Range(1, sympy.oo), ("N",),
+    definition=MapDefinition(k, sympy.Range(1, sympy.oo), ("N",),
                           "every record shares its quasi-identifiers with at least k-1 others"),
 )
 
@@ -70,7 +70,7 @@ PROSECUTOR_RISK = Model(
     threshold=Domain(lower=Fraction(0), upper=Fraction(1)),
     units="probability",
     measure=_prosecutor_risk,
-    definition=Definition(risk, sympy.Interval.Lopen(0, 1), ("N",),
+    definition=MapDefinition(risk, sympy.Interval.Lopen(0, 1), ("N",),
                           "no record is re-identified with probability above R = 1/(smallest class)"),
     by_default=True,
 )
@@ -85,7 +85,7 @@ ALPHA_K_ANONYMITY = Model(
     threshold=Domain(lower=Fraction(0), upper=Fraction(1)),
     units="frequency",
     measure=_alpha_k_anonymity,
-    definition=Definition(alpha, sympy.Interval.Lopen(0, 1), ("N",),
+    definition=MapDefinition(alpha, sympy.Interval.Lopen(0, 1), ("N",),
                           "no value makes up more than a fraction α of any class"),
 )
 

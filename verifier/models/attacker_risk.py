@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from verifier.literal import Domain
 from verifier.references import Source
-from verifier.registry import Definition, Model, Subject, register
+from verifier.registry import MapDefinition, Model, Subject, register
 from verifier.symbols import journalist, marketer
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ MARKETER_RISK = Model(
     id="marketer_risk", name="marketer re-identification risk", kind="risk", scope="release",
     source=Source(_EL_EMAM, "3", "marketer risk"), comparison="at_most", threshold=_PROBABILITY,
     units="expected share of records re-identified", measure=_marketer, by_default=False,
-    definition=Definition(marketer, sympy.Interval.Lopen(0, 1), ("N",),
+    definition=MapDefinition(marketer, sympy.Interval.Lopen(0, 1), ("N",),
                           "an attacker who matches every record re-identifies a share R_M of them on average"),
 )
 
@@ -64,7 +64,7 @@ JOURNALIST_RISK = Model(
     id="journalist_risk", name="journalist re-identification risk", kind="risk", scope="release",
     source=Source(_EL_EMAM, "3", "journalist risk"), comparison="at_most", threshold=_PROBABILITY,
     units="probability", measure=_journalist, by_default=False, recheck="statement",
-    definition=Definition(journalist, sympy.Interval.Lopen(0, 1), ("N",),
+    definition=MapDefinition(journalist, sympy.Interval.Lopen(0, 1), ("N",),
                           "no record is re-identified with probability above R_J = 1/(smallest population class "
                           "present), the target not known to be in the release"),
 )

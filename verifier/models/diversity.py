@@ -19,7 +19,7 @@ import sympy
 from verifier.literal import Domain
 from verifier.measures import attribute_table
 from verifier.references import Source
-from verifier.registry import Definition, Model, Parameter, Subject, register
+from verifier.registry import MapDefinition, Model, Parameter, Subject, register
 from verifier.symbols import c, ell
 
 if TYPE_CHECKING:
@@ -85,7 +85,7 @@ DISTINCT_L_DIVERSITY = Model(
     threshold=Domain(lower=Fraction(1), integer=True),
     units="values",
     measure=_distinct,
-    definition=Definition(ell, sympy.Range(1, sympy.oo), ("N",), "every class holds at least l distinct values"),
+    definition=MapDefinition(ell, sympy.Range(1, sympy.oo), ("N",), "every class holds at least l distinct values"),
 )
 
 ENTROPY_L_DIVERSITY = Model(
@@ -99,7 +99,7 @@ ENTROPY_L_DIVERSITY = Model(
     units="values (e to the class entropy)",
     measure=_entropy,
     decide=_entropy_decide,
-    definition=Definition(ell, sympy.Interval(1, sympy.oo), ("N",), "every class's entropy is at least ln l"),
+    definition=MapDefinition(ell, sympy.Interval(1, sympy.oo), ("N",), "every class's entropy is at least ln l"),
 )
 
 RECURSIVE_CL_DIVERSITY = Model(
@@ -114,7 +114,7 @@ RECURSIVE_CL_DIVERSITY = Model(
     measure=_recursive,
     parameters=(Parameter("l", "the l of (c,l)-diversity; the threshold is c", Domain(lower=Fraction(1), integer=True),
                           required=True),),
-    definition=Definition(c, sympy.Interval(0, sympy.oo), ("N", "l"),
+    definition=MapDefinition(c, sympy.Interval(0, sympy.oo), ("N", "l"),
                           "in every class the most frequent count r_1 is below c times r_l + ... + r_m"),
 )
 

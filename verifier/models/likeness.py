@@ -20,7 +20,7 @@ import sympy
 from verifier.literal import Domain
 from verifier.measures import attribute_table
 from verifier.references import Source
-from verifier.registry import Definition, Measure, Model, Subject, register
+from verifier.registry import MapDefinition, Measure, Model, Subject, register
 from verifier.symbols import beta, delta
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ BASIC_BETA_LIKENESS = Model(
     id="basic_beta_likeness", name="basic β-likeness", kind="privacy", scope="attribute",
     source=Source(_CAO, "3", "Def. 2"), comparison="at_most", threshold=_NON_NEGATIVE, units="relative gain",
     measure=_on_table("basic_beta_likeness"),
-    definition=Definition(beta, sympy.Interval(0, sympy.oo), ("N",),
+    definition=MapDefinition(beta, sympy.Interval(0, sympy.oo), ("N",),
                           "no class raises a value's frequency p to q with (q - p)/p above β"),
 )
 
@@ -57,7 +57,7 @@ ENHANCED_BETA_LIKENESS = Model(
     id="enhanced_beta_likeness", name="enhanced β-likeness", kind="privacy", scope="attribute",
     source=Source(_CAO, "3", "Def. 3"), comparison="at_most", threshold=_NON_NEGATIVE, units="relative gain",
     measure=_on_table("enhanced_beta_likeness"),
-    definition=Definition(beta, sympy.Interval(0, sympy.oo), ("N",),
+    definition=MapDefinition(beta, sympy.Interval(0, sympy.oo), ("N",),
                           "no class raises a value's frequency p to q with (q - p)/p above min(β, -ln p)"),
 )
 
@@ -65,7 +65,7 @@ DELTA_DISCLOSURE = Model(
     id="delta_disclosure", name="δ-disclosure privacy", kind="privacy", scope="attribute",
     source=Source(_BRICKELL, "3", "Def. 4"), comparison="below", threshold=_NON_NEGATIVE, units="nats",
     measure=_on_table("delta_disclosure"),
-    definition=Definition(delta, sympy.Interval(0, sympy.oo), ("N",),
+    definition=MapDefinition(delta, sympy.Interval(0, sympy.oo), ("N",),
                           "for every class and every value of the table, |ln(q/p)| is below δ"),
 )
 
@@ -73,7 +73,7 @@ DELTA_DISCLOSURE_PRESENT = Model(
     id="delta_disclosure_present", name="δ-disclosure over the values present in each class", kind="privacy",
     scope="attribute", source=Source(_BRICKELL, "3", "Def. 4, over the values a class holds (as ARX, pyCANON)"),
     comparison="below", threshold=_NON_NEGATIVE, units="nats", measure=_on_table("delta_disclosure_present"),
-    definition=Definition(delta, sympy.Interval(0, sympy.oo), ("N",),
+    definition=MapDefinition(delta, sympy.Interval(0, sympy.oo), ("N",),
                           "for every class and every value it holds, |ln(q/p)| is below δ"),
 )
 

@@ -20,7 +20,7 @@ import sympy
 from verifier.literal import Domain
 from verifier.measures import attribute_table
 from verifier.references import Source
-from verifier.registry import Definition, Model, Subject, register
+from verifier.registry import MapDefinition, Model, Subject, register
 from verifier.symbols import t
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ MULTIPLICATIVE_T_CLOSENESS = Model(
     threshold=Domain(lower=Fraction(1)),
     units="ratio",
     measure=_measure,
-    definition=Definition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
+    definition=MapDefinition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
                           "k-anonymous classes; Pr(class in B)/Pr(table in B) and its inverse are at most t",
                           size="smallest_class"),
 )

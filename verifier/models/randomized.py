@@ -28,7 +28,7 @@ from verifier.literal import Domain
 from verifier.measures import attribute_table
 from verifier.models.t_closeness import DISTANCES, check_distance
 from verifier.references import Source
-from verifier.registry import Definition, Model, Parameter, RequirementError, Subject, register
+from verifier.registry import MapDefinition, Model, Parameter, RequirementError, Subject, register
 from verifier.symbols import eps, t
 
 if TYPE_CHECKING:
@@ -101,7 +101,7 @@ STOCHASTIC_T_CLOSENESS = Model(
     measure=_stochastic, needs=_NEEDS, closed_forms=True, check_requirement=_stochastic_check,
     parameters=(Parameter("distance", "multiplicative (default), or an EMD ground distance",
                           choices=STOCHASTIC_DISTANCES),),
-    definition=Definition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
+    definition=MapDefinition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
                           "for every class E, the multiplicative distance between Pr(E's record in B) "
                           "and Pr(table's record in B) is at most t", size="smallest_class"),
 )
@@ -110,7 +110,7 @@ LDP = Model(
     id="ldp", name="ε-local differential privacy", kind="randomized", scope="attribute",
     source=Source(_EKENSTEDT, "IV", "Def. 6"), comparison="at_most", threshold=Domain(lower=Fraction(0)),
     units="nats", measure=_ldp, needs=_NEEDS, closed_forms=True,
-    definition=Definition(eps, sympy.Interval(0, sympy.oo), ("N", "buckets"),
+    definition=MapDefinition(eps, sympy.Interval(0, sympy.oo), ("N", "buckets"),
                           "any two records' output distributions differ by a factor at most e^ε"),
 )
 
@@ -118,7 +118,7 @@ DP = Model(
     id="dp", name="ε-differential privacy", kind="randomized", scope="attribute",
     source=Source(_EKENSTEDT, "IV", "Def. 5"), comparison="at_most", threshold=Domain(lower=Fraction(0)),
     units="nats", measure=_dp, needs=_NEEDS, closed_forms=True,
-    definition=Definition(eps, sympy.Interval(0, sympy.oo), ("N", "buckets"),
+    definition=MapDefinition(eps, sympy.Interval(0, sympy.oo), ("N", "buckets"),
                           "removing one record changes the probability of every output set by a factor at most e^ε"),
 )
 
@@ -126,7 +126,7 @@ KT_CLOSENESS = Model(
     id="kt_closeness", name="(k,t)-closeness", kind="randomized", scope="attribute",
     source=Source(_EKENSTEDT, "IV", "Def. 7"), comparison="at_most", threshold=Domain(lower=Fraction(1)),
     units="ratio", measure=_sized("kt_closeness"), needs=_NEEDS, closed_forms=True, parameters=(_SIZE,),
-    definition=Definition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
+    definition=MapDefinition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
                           "every subset of k records is multiplicatively t-close to the whole data set", size="subset"),
 )
 
@@ -134,7 +134,7 @@ K_EPS_DP = Model(
     id="k_eps_dp", name="(k,ε)-differential privacy", kind="randomized", scope="attribute",
     source=Source(_EKENSTEDT, "IV", "Def. 8"), comparison="at_most", threshold=Domain(lower=Fraction(0)),
     units="nats", measure=_sized("k_eps_dp"), needs=_NEEDS, closed_forms=True, parameters=(_SIZE,),
-    definition=Definition(eps, sympy.Interval(0, sympy.oo), ("N", "k", "buckets"),
+    definition=MapDefinition(eps, sympy.Interval(0, sympy.oo), ("N", "k", "buckets"),
                           "removing any k records changes the probability of every output set by a factor at most "
                           "e^ε", size="subset"),
 )

@@ -21,7 +21,7 @@ import sympy
 from verifier.literal import Domain
 from verifier.measures import attribute_table
 from verifier.references import Source
-from verifier.registry import Definition, Model, Parameter, RequirementError, Subject, register
+from verifier.registry import MapDefinition, Model, Parameter, RequirementError, Subject, register
 from verifier.symbols import t
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ T_CLOSENESS = Model(
     parameters=(Parameter("distance", "the ground distance (default: ordered for numerical and ordinal "
                                       "attributes, equal for categorical ones)", choices=DISTANCES),),
     check_requirement=_check,
-    definition=Definition(t, sympy.Interval(0, 1), ("N", "buckets"),
+    definition=MapDefinition(t, sympy.Interval(0, 1), ("N", "buckets"),
                           "the EMD between every class's and the table's sensitive distribution is at most t"),
 )
 
