@@ -154,8 +154,11 @@ def test_the_new_model_is_listed_and_measured_by_the_command_line(copy: Path) ->
     assert listed.returncode == 0, listed.stderr
     assert "p_sensitive_k_anonymity" in {item["id"] for item in json.loads(listed.stdout)["models"]}
     measured = _run(copy, "-m", "privcert", "measure", "table4/release.csv", "--qi", "zip,age", "--sensitive",
-                    "disease", "--json", "-")
+                    "disease", "--param", "p_sensitive_k_anonymity.k=2", "--json", "-")
     assert measured.returncode == 0, measured.stderr
     levels = [(m["parameters"], m["exact"]) for m in json.loads(measured.stdout)["measurements"]
               if m["model"] == "p_sensitive_k_anonymity"]
-    assert levels == [({"k": 3}, "3")]
+    assert levels == [({"k": 3}, "3"), ({"k": 2}, "3")]
+    refused = _run(copy, "-m", "privcert", "measure", "table4/release.csv", "--qi", "zip,age", "--sensitive",
+                   "disease", "--param", "p_sensitive_k_anonymity.k=0")
+    assert refused.returncode == 2 and "p_sensitive_k_anonymity.k: expected an integer ≥ 1" in refused.stderr
