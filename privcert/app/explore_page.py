@@ -30,7 +30,9 @@ if TYPE_CHECKING:
 __all__ = ["router", "graph", "map_svg"]
 
 router = APIRouter()
-_lock = threading.Lock()
+_lock = threading.RLock()
+"""The theory's work in the server runs one call at a time: the statuses are computed once, and Python 3.11's
+parser (the status cache reads sources) is not safe to run in two threads at once."""
 
 
 @functools.cache
@@ -47,9 +49,14 @@ def graph() -> Graph:
         return _graph()
 
 
-@functools.cache
 def map_svg() -> str:
     """The map as ``privcert theory map`` draws it, as an ``<svg>`` element that scales to its container."""
+    with _lock:
+        return _map_svg()
+
+
+@functools.cache
+def _map_svg() -> str:
     from theory.answers.map import render_map
     from theory.claims.catalog import all_claims
     from theory.status_cache import cached_statuses
@@ -64,6 +71,12 @@ def map_svg() -> str:
     svg = text[text.index("<svg"):]
     return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1 role="img" aria-labelledby="map-title"',
                   svg, count=1)
+
+
+def _locked(function: Any, *arguments: Any) -> Any:
+    """``function(*arguments)`` with the theory to itself (see ``_lock``)."""
+    with _lock:
+        return function(*arguments)
 
 
 def _definitions() -> list[Any]:
@@ -194,7 +207,7 @@ async def implies(request: Request) -> Response:
     bound_text = str(form.get("bound", "")).strip()
     level = _level(level_text, "level") if level_text else None
     bound = _level(bound_text, "witness bound") if bound_text else None
-    answer = await run_in_threadpool(_implies, premise, conclusion, _params(form), level, bound)
+    answer = await run_in_threadpool(_locked, _implies, premise, conclusion, _params(form), level, bound)
     return fragment(request, "_implies.j2", answer=answer)
 
 
@@ -210,7 +223,7 @@ def _explain(records: int, lines: list[str]) -> Any:
         model, attribute, size, level = match.groups()
         measurements.append({"model": model, "attribute": attribute, "exact": level, "status": "finite",
                              "parameters": {} if size is None else {"k": int(size)}})
-    return explain({"rows": records, "measurements": measurements})
+    return explain({"rows": records, "measurements": measurements}, graph())
 
 
 @router.post("/explore/explain", response_class=HTMLResponse)
@@ -226,7 +239,7 @@ async def explain_levels(request: Request) -> Response:
     if not lines:
         raise BadRequest("levels: expected one measured level per line, e.g. k_anonymity = 5")
     try:
-        found = await run_in_threadpool(_explain, int(records_text), lines)
+        found = await run_in_threadpool(_locked, _explain, int(records_text), lines)
     except VerifierError as error:
         raise BadRequest(str(error)) from error
     return fragment(request, "_explain.j2", implied=found.to_json(), text=found.text())
