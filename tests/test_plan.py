@@ -205,3 +205,20 @@ def test_anonymize_rr_needs_keep_or_mechanism(tmp_path: Path) -> None:
     result = runner.invoke(app, ["anonymize", "rr", str(EXAMPLE / "original.csv"), "--sensitive", "disease",
                                  "--out", str(tmp_path / "r.csv")])
     assert result.exit_code == 2 and "expected --keep P" in result.stderr
+
+
+def test_the_library_plans_like_the_command_line() -> None:
+    import dataclasses
+
+    import privcert
+    from privcert.api import plan
+
+    frame = pd.read_csv(EXAMPLE / "original.csv", dtype=str)
+    result = plan(frame, "disease", t0="4", eps0="ln(5)", k=50)
+    assert result.to_json() | {"schema_version": "1"} == _plan("--t", "4", "--eps", "ln(5)", "--k", "50")
+    assert plan(EXAMPLE / "original.csv", policy=privcert.load_policy(EXAMPLE / "planned.toml")) == result
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        result.attribute = "other"  # type: ignore[misc]
+    with pytest.raises(PolicyError, match="not both"):
+        plan(frame, "disease", t0=2, policy=EXAMPLE / "planned.toml")
+    assert "plan" in privcert.api.__all__
