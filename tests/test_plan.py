@@ -21,6 +21,7 @@ from typer.testing import CliRunner
 from privcert.cli import app
 from theory.mechanism_selection.release_plan import InfeasibleTargets, plan_release, rational_ratio_below
 from verifier.errors import PolicyError
+from verifier.literal import parse_exact
 from verifier.mechanism import load_mechanism
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -222,3 +223,36 @@ def test_the_library_plans_like_the_command_line() -> None:
     with pytest.raises(PolicyError, match="not both"):
         plan(frame, "disease", t0=2, policy=EXAMPLE / "planned.toml")
     assert "plan" in privcert.api.__all__
+
+
+def test_from_targets_to_a_verified_certificate(tmp_path: Path) -> None:
+    """plan -> anonymize rr --mechanism -> audit (auditor mode, declared mechanism) --sign -> verify."""
+    import base64
+
+    policy = EXAMPLE / "planned.toml"
+    planned, release, cert = tmp_path / "planned.csv", tmp_path / "release.csv", tmp_path / "release.cert.json"
+    key = tmp_path / "publisher.key"
+    steps = [
+        ["plan", str(EXAMPLE / "original.csv"), "--policy", str(policy), "--mechanism-out", str(planned)],
+        ["anonymize", "rr", str(EXAMPLE / "original.csv"), "--sensitive", "disease", "--mechanism", str(planned),
+         "--out", str(release), "--seed", "7"],
+        ["keygen", "--out", str(key)],
+        ["audit", str(release), "--policy", str(policy), "--mechanism", str(planned), "--mode", "auditor",
+         "--sign", str(key), "--certificate", str(cert)],
+        ["verify", str(cert), "--public-key", f"{key}.pub", "--data", str(release)],
+        ["verify", str(cert), "--public-key", f"{key}.pub"],  # from the embedded count tables alone
+    ]
+    for argv in steps:
+        result = runner.invoke(app, argv)
+        assert result.exit_code == 0, (argv, result.output)
+    assert "VALID: every re-checkable statement holds; certified verdict PASS" in result.stdout
+    predicate = json.loads(base64.b64decode(json.loads(cert.read_text())["payload"]))["predicate"]
+    assert predicate["verdict"] == "pass" and predicate["randomized"]["mode"] == "auditor"
+    levels = {(m["model"], m["parameters"].get("k")): m for m in predicate["randomized"]["measurements"]}
+    ldp, kt = levels[("ldp", None)], levels[("kt_closeness", 50)]
+    assert ldp["exact"] == "ln(53/13)" and not ldp.get("implied")  # measured on the declared mechanism
+    assert kt["exact"] == "4" and kt["implied"] is True  # t = (50 + 1950·53/13)/2000 = t0
+    targets = {(r["model"], r["parameters"].get("k")): parse_exact(r["threshold"], r["model"]) for r in predicate["measurements"]}
+    assert bool(parse_exact(ldp["exact"], "ldp") <= targets[("ldp", None)])  # ε = ln(53/13) ≤ ε0 = ln(5)
+    assert bool(parse_exact(kt["exact"], "kt") <= targets[("kt_closeness", 50)])
+    assert predicate["mechanism"]["text"] == planned.read_text(encoding="utf-8")
