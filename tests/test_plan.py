@@ -256,3 +256,39 @@ def test_from_targets_to_a_verified_certificate(tmp_path: Path) -> None:
     assert bool(parse_exact(ldp["exact"], "ldp") <= targets[("ldp", None)])  # ε = ln(53/13) ≤ ε0 = ln(5)
     assert bool(parse_exact(kt["exact"], "kt") <= targets[("kt_closeness", 50)])
     assert predicate["mechanism"]["text"] == planned.read_text(encoding="utf-8")
+
+
+SETTING = ROOT / "examples" / "theory_utility" / "setting.csv"
+
+
+def test_the_worked_setting_of_section_VD_through_the_command_line() -> None:
+    """Ekenstedt et al. 2022, Sec. V.D: t0 = 2, n = 2, N = 100, k = 5, uniform p_y, ε0 = ε_t (paper: 0.7).
+
+    Exact values, derived by hand: e^ε_t = (2·100 − 5)/(100 − 5) = 39/19 (Thm. 3 corrected; the
+    printed N − k − 1 gives 195/94); p_LDP = (20/19)/(20/19 + 2) = 10/29, U = p + (1 − p)/2 = 39/58;
+    p_t = min(1 − 1/2, 1·(1/2)/(1/2)) = 1/2, Fig. 5 = [[3/4, 1/4], [1/4, 3/4]]: e^ε = 3, t = 2, U = 3/4;
+    composed: [[17/29, 12/29], [12/29, 17/29]]: e^ε = 17/12, t = (1/2)/(12/29) = 29/24, U = 17/29.
+    """
+    result = runner.invoke(app, ["plan", str(SETTING), "--sensitive", "value", "--t", "2", "--eps", "ln(39/19)",
+                                 "--k", "5", "--json", "-"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert (document["N"], document["targets"]) == (100, {"t0": "2", "eps0": "ln(39/19)", "k": 5})
+    assert document["exp_epsilon_t"]["exact"] == "39/19"
+    assert round(document["epsilon_t"]["decimal"], 1) == 0.7  # the paper's rounded ε_t
+    found = {m["name"]: tuple(None if m[f] is None else m[f]["exact"] for f in ("p_t", "p_ldp", "exp_epsilon", "t", "utility"))
+             + (m["meets"],) for m in document["mechanisms"]}
+    assert found == {
+        "ldp": (None, "10/29", "39/19", "29/19", "39/58", True),
+        "tclo+ldp": ("1/2", "10/29", "17/12", "29/24", "17/29", True),
+        "tclo": ("1/2", None, "3", "2", "3/4", False),
+    }
+    assert document["chosen"] == "ldp"
+
+
+def test_the_printed_theorem_3_would_miss_the_worked_target() -> None:
+    """The printed Thm. 3 gives e^ε_t = 195/94; at that ε the (5, t)-closeness guaranteed (and attained) is above 2."""
+    from theory.mechanism_selection.planner import implied_t
+
+    assert implied_t(sympy.Rational(39, 19), 100, 5) == 2
+    assert implied_t(sympy.Rational(195, 94), 100, 5) == sympy.Rational(18995, 9400)  # > t0 = 2
