@@ -292,3 +292,47 @@ def test_the_printed_theorem_3_would_miss_the_worked_target() -> None:
 
     assert implied_t(sympy.Rational(39, 19), 100, 5) == 2
     assert implied_t(sympy.Rational(195, 94), 100, 5) == sympy.Rational(18995, 9400)  # > t0 = 2
+
+
+def test_figure_points_are_the_papers_setting_exactly() -> None:
+    from theory.mechanism_selection.figures import figure6_points, figure7_points
+
+    six = figure6_points(steps=4)
+    assert [p.x for p in six] == [Fraction(i, 4) for i in range(5)]
+    middle = six[2]
+    assert (middle.utility("ldp"), middle.utility("tclo+ldp"), middle.utility("tclo")) == (
+        sympy.Rational(39, 58), sympy.Rational(17, 29), sympy.Rational(3, 4))
+    assert all(p.utility(name) == 1 for p in (six[0], six[-1]) for name in ("ldp", "tclo+ldp", "tclo"))
+    seven = figure7_points(sizes=(4,), t0s=(Fraction(1), Fraction(2)))
+    assert [(p.values, p.x) for p in seven] == [(4, 1), (4, 2)]
+    assert all(p.utility(name) == Fraction(1, 4) for name in ("ldp", "tclo+ldp", "tclo") for p in seven[:1])
+    # examples/theory_utility/README.md, Fig. 7 at t0 = 2, n = 4: 0.4062, 0.3021, 0.5000.
+    assert [round(float(seven[1].utility(name)), 4) for name in ("ldp", "tclo+ldp", "tclo")] == [0.4062, 0.3021, 0.5]
+    # Mechanism 1 is at least as useful as mechanism 2 at every point (Ekenstedt et al. 2022, Sec. V.D).
+    assert all(p.utility("ldp") >= p.utility("tclo+ldp") for p in (*six, *seven))
+
+
+def test_figures_are_drawn_as_png_and_svg(tmp_path: Path) -> None:
+    from theory.mechanism_selection.figures import figure6_points, figure7_points, plot_figure6, plot_figure7, save_figure
+
+    written = [*save_figure(plot_figure6(figure6_points(steps=2), "six"), tmp_path / "out", "fig6"),
+               *save_figure(plot_figure7(figure7_points(sizes=(2, 4), t0s=(Fraction(2), Fraction(3))), "seven"),
+                            tmp_path / "out", "fig7")]
+    assert [path.name for path in written] == ["fig6.png", "fig6.svg", "fig7.png", "fig7.svg"]
+    assert all(path.read_bytes().startswith(b"\x89PNG") for path in written[::2])
+    assert all(b"<svg" in path.read_bytes()[:1000] for path in written[1::2])
+
+
+def test_figures_without_an_original_refuse_plan_options(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["plan", "--figures", str(tmp_path), "--eps", "1"])
+    assert result.exit_code == 2 and "without ORIGINAL only --figures DIR" in result.stderr
+    result = runner.invoke(app, ["plan"])
+    assert result.exit_code == 2 and "expected ORIGINAL" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.slow
+def test_plan_figures_draws_the_papers_figures(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["plan", "--figures", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["fig6.png", "fig6.svg", "fig7.png", "fig7.svg"]
