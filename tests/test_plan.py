@@ -336,3 +336,10 @@ def test_plan_figures_draws_the_papers_figures(tmp_path: Path) -> None:
     result = runner.invoke(app, ["plan", "--figures", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert sorted(path.name for path in tmp_path.iterdir()) == ["fig6.png", "fig6.svg", "fig7.png", "fig7.svg"]
+
+
+def test_too_many_values_are_refused() -> None:
+    from theory.mechanism_selection.release_plan import MAX_VALUES
+
+    with pytest.raises(PolicyError, match=f"{MAX_VALUES + 1} distinct values"):
+        plan_release({f"v{i}": 1 for i in range(MAX_VALUES + 1)}, 2, sympy.oo)

@@ -44,10 +44,12 @@ from verifier.mechanism import Mechanism
 from verifier.policy import Requirement
 
 __all__ = ["Targets", "ReleasePlan", "InfeasibleTargets", "plan_release", "rational_ratio_below", "targets_of",
-           "RATIO_GRID"]
+           "RATIO_GRID", "MAX_VALUES"]
 
 RATIO_GRID = 10**6
 """An irrational ``e^ε0`` is replaced by the largest multiple of ``1/RATIO_GRID`` below it."""
+MAX_VALUES = 100
+"""The most values a plan is made for: each mechanism is an exact n×n sympy matrix (40 values take about 10 s)."""
 
 
 class InfeasibleTargets(PolicyError):
@@ -269,6 +271,10 @@ def plan_release(
     if any(count < 0 for _, count in present):
         raise PolicyError(f"{attribute or 'the attribute'}: counts must be >= 0, found {dict(present)}")
     records = sum(count for _, count in present)
+    if len(present) > MAX_VALUES:
+        raise PolicyError(f"{attribute or 'the attribute'}: {len(present):,} distinct values; a plan compares exact "
+                          f"{len(present)}×{len(present)} mechanisms and is made for at most {MAX_VALUES} values: "
+                          "group the values into fewer categories first")
     if records < 2:
         raise PolicyError(f"{attribute or 'the attribute'}: a plan needs at least 2 records, found {records}")
     targets = _targets(t0, eps0, k, records)
