@@ -255,17 +255,17 @@ def _certified_policy(statement: Statement, hierarchies: Mapping[str, Any]) -> P
     return replace(policy, requirements=tuple(r for r in policy.requirements if rechecked(r.model)))
 
 
-_SUBSET_MODELS = ("kt_closeness", "k_eps_dp")
-
-
 def _certified_choice(certified: Any, mechanism: Any, name: str | None = None) -> MechanismChoice:
     """The mode and subset sizes of the certificate's randomized section, and the embedded mechanism
     (named as it was: a mechanism given on the command line, not in the policy, is no file of the policy's)."""
+    from theory.definitions import sized
+
     file = None if name is None else Path(name)
     if not isinstance(certified, Mapping):
         return MechanismChoice(given=mechanism, file=file)
+    subset_models = sized("subset")
     ks = [(m.get("parameters") or {}).get("k") for m in certified.get("measurements") or ()
-          if isinstance(m, Mapping) and m.get("model") in _SUBSET_MODELS]
+          if isinstance(m, Mapping) and m.get("model") in subset_models]
     mode = certified.get("mode")
     return MechanismChoice(mode=mode if isinstance(mode, str) else None,
                            ks=tuple(dict.fromkeys(k for k in ks if isinstance(k, int))), given=mechanism, file=file)
