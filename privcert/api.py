@@ -39,8 +39,9 @@ if TYPE_CHECKING:
     from verifier.utility import Pair, UtilityReport
     from verifier.utility.comparison import Comparison
     from verifier.utility.figure import Figure
+    from theory.mechanism_selection.release_plan import ReleasePlan
 
-__all__ = ["measure", "audit", "load_policy", "certify", "verify", "utility", "audit_utility", "compare"]
+__all__ = ["measure", "audit", "load_policy", "certify", "verify", "utility", "audit_utility", "compare", "plan"]
 
 
 def load_policy(path: str | Path) -> Policy:
@@ -317,6 +318,84 @@ def compare(
     tables = [(str(release), load_table(release, encoding=encoding)) for release in releases]
     return run(load_table(original, encoding=encoding), tables, qi, hierarchies=hierarchies, key=key,
                suppressed=suppressed, original_name=str(original))
+
+
+def plan(
+    original: pd.DataFrame | str | Path,
+    sensitive: str | None = None,
+    *,
+    t0: Fraction | int | str | None = None,
+    eps0: Fraction | int | str | None = None,
+    k: int | None = None,
+    policy: str | Path | Policy | None = None,
+    encoding: str = "utf-8",
+) -> ReleasePlan:
+    """The randomized-response mechanism with the best expected utility that meets a t and an ε target on one
+    attribute of ``original`` (Ekenstedt et al. 2022, Sec. V.C-D; :func:`theory.mechanism_selection.release_plan.plan_release`).
+
+    The targets are given (``t0``, ``eps0``, ``k``; text such as ``"2"``, ``"ln(39/19)"``, ``"0.7"``,
+    ``"inf"``), or read from ``policy``'s requirements on the attribute (``ldp`` for ε0,
+    ``kt_closeness`` or ``stochastic_t_closeness`` for t0 and k), not both. ``sensitive`` defaults
+    to the policy's ``[mechanism] attribute`` or its only sensitive attribute.
+    ``ReleasePlan.mechanism()`` is the chosen matrix; :func:`verifier.mechanism.mechanism_csv`
+    writes it as the file ``anonymize rr --mechanism`` and a policy's ``[mechanism]`` read.
+
+    >>> result = plan("examples/randomized/original.csv", "disease", t0=4, eps0="ln(5)", k=50)
+    >>> result.chosen.name, result.chosen.p_ldp, result.chosen.exp_epsilon, result.chosen.utility
+    ('ldp', 10/23, 53/13, 53/92)
+
+    Raises
+    ------
+    PolicyError
+        Bad or missing targets, or targets and a policy both given.
+    InfeasibleTargets
+        Only a release independent of the data meets the targets (the message names the bound).
+    DataError
+        The attribute is not a column of ``original`` or has missing values.
+    """
+    import sympy
+
+    from theory.mechanism_selection.release_plan import plan_release, targets_of
+    from verifier.errors import DataError, PolicyError
+    from verifier.literal import Domain, LiteralError, parse_exact
+    from verifier.load import load_table
+
+    name = str(original) if isinstance(original, (str, Path)) else "original"
+    frame = load_table(original, encoding=encoding) if isinstance(original, (str, Path)) else original
+    if policy is not None:
+        if t0 is not None or eps0 is not None or k is not None:
+            raise PolicyError("give the targets (t0, eps0, k) or a policy, not both")
+        rules = load_policy(policy) if isinstance(policy, (str, Path)) else policy
+        declared = [item.name for item in rules.sensitive]
+        attribute = sensitive or (rules.mechanism.attribute if rules.mechanism is not None else
+                                  declared[0] if len(declared) == 1 else None)
+        if attribute is None:
+            raise PolicyError(f"{rules.source}: name the attribute to plan for; the policy declares {declared}")
+
+        def smallest_class() -> int:
+            missing = [column for column in rules.qi if column not in frame.columns]
+            if missing:
+                raise DataError(f"{name}: quasi-identifier columns {missing} not found; the table has {list(map(str, frame.columns))}")
+            return int(frame.groupby(list(rules.qi), dropna=False).size().min()) if rules.qi else len(frame)
+
+        target_t, target_eps, size = targets_of(rules.requirements, attribute, smallest_class, rules.source)
+    else:
+        if sensitive is None or t0 is None:
+            raise PolicyError("expected the attribute to randomize and the target t0 (or a policy)")
+        attribute = sensitive
+        try:
+            target_t = parse_exact(str(t0), "--t", Domain(lower=Fraction(1)))
+            target_eps = sympy.oo if eps0 is None else parse_exact(str(eps0), "--eps", Domain(lower=Fraction(0), infinite=True))
+        except LiteralError as error:
+            raise PolicyError(str(error)) from None
+        size = 1 if k is None else k
+    if attribute not in frame.columns:
+        raise DataError(f"{name}: column {attribute!r} not found; the table has columns {list(map(str, frame.columns))}")
+    column = frame[attribute]
+    if column.isna().any():
+        raise DataError(f"{name}: column {attribute!r} has missing values; a randomized release needs a value per record")
+    counts = {value: int(count) for value, count in column.value_counts(sort=False).items()}
+    return plan_release(counts, target_t, target_eps, size, attribute=attribute)
 
 
 def _mechanism_utility(before: pd.DataFrame, after: pd.DataFrame, pair: Pair, mechanism: Path, sensitive: str,

@@ -26,6 +26,7 @@ from privcert.anonymize_cli import app as anonymize_app
 from privcert.compare_cli import compare_command
 from privcert.certificate_cli import keygen_command, report_command, verify_command, write_certificate
 from privcert.demo_cli import demo_command
+from privcert.plan_cli import plan_command
 from privcert.serve_cli import serve_command
 from privcert.options import (
     CertificateOption,
@@ -80,6 +81,7 @@ app.command("report")(report_command)
 app.command("demo")(demo_command)
 app.command("utility")(utility_command)
 app.command("compare")(compare_command)
+app.command("plan")(plan_command)
 app.command("serve")(serve_command)
 
 T = TypeVar("T")
