@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from privcert.options import EncodingOption, EngineOption, MasterOption
+from privcert.options import EngineOption, MasterOption
 from privcert.reporting import BAD_INPUT, stderr_line
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ def certificate_outputs(certificate: Path | None, html: Path | None, pdf: Path |
 
 def write_certificate(result: AuditResult, release: Path, policy: Path, key: Path | None, out: Path | None, *,
                       html: Path | None = None, pdf: Path | None = None, embed_counts: bool = True,
-                      utility: UtilitySection | None = None) -> Certificate | None:
+                      utility: UtilitySection | None = None, encoding: str = "utf-8") -> Certificate | None:
     """Certify the audit of ``release``: sign it with ``key`` and write it to ``out`` (both or neither), and its
     views to ``html`` and ``pdf``; ``utility``, what the release cost against its original, is signed with it.
     The outputs were checked beforehand (:func:`certificate_outputs`).
@@ -58,7 +58,8 @@ def write_certificate(result: AuditResult, release: Path, policy: Path, key: Pat
     from privcert.api import certify
     from privcert.files import write_output
 
-    certificate = certify(result, release, policy, key=key, embed_counts=embed_counts, utility=utility)
+    certificate = certify(result, release, policy, key=key, embed_counts=embed_counts, utility=utility,
+                          encoding=encoding)
     text = None if certificate.envelope is None else certificate.text
     if out is not None and text is not None:
         write_output(out, text, option="--certificate")
@@ -165,7 +166,7 @@ def verify_command(
     data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help="The release, at any path: check its digest and re-run the audit on it (default: re-measure the embedded count tables).")] = None,
     original: Annotated[Path | None, typer.Option("--original", metavar="FILE", help="The original the release was made from (with --data): measure the utility section again (default: it is the publisher's statement).")] = None,
     allow_fail: Annotated[bool, typer.Option("--allow-fail", help="Exit 0 for a valid certificate whose verdict is FAIL (validity alone).")] = False,
-    encoding: EncodingOption = "utf-8",
+    encoding: Annotated[str | None, typer.Option("--encoding", metavar="NAME", help="The release's text encoding (default: the one the certificate records, else UTF-8).")] = None,
     engine: EngineOption = "pandas",
     master: MasterOption = None,
 ) -> None:
@@ -188,5 +189,5 @@ def verify_command(
         raise _bad_input(f"{certificate}: {error}") from error
     for line in found.lines:
         typer.echo(safe(line.text()))
-    typer.echo(found.summary())
+    typer.echo(safe(found.summary()))
     raise typer.Exit(found.exit_code(allow_fail=allow_fail))

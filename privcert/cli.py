@@ -398,7 +398,7 @@ def audit_command(
         cost = None if original is None else audit_utility(result, original, key=key, hierarchies=hierarchies,
                                                            mark=suppressed, encoding=encoding)
         write_certificate(result, release, policy, sign, certificate, html=html, pdf=pdf,
-                          embed_counts=not publisher and embed_counts is not False, utility=cost)
+                          embed_counts=not publisher and embed_counts is not False, utility=cost, encoding=encoding)
         document = result.to_json() | ({} if cost is None else {"utility": cost.to_json()})
         if not write_json(_document(result.report, release, document), json_out):
             console = make_console()

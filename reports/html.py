@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from verifier.audit import AuditResult
+from verifier.audit import AuditResult, reason_text
 from verifier.counts import CountTable
 from verifier.display import attribute_label
 from verifier.measure import MeasureResult
@@ -102,15 +102,49 @@ def _row(measurement: Mapping[str, Any]) -> dict[str, Any]:
         "threshold": measurement.get("threshold"),
         "sign": _SIGNS.get((str(direction.get("stronger")), bool(direction.get("strict"))), ""),
         "passed": measurement.get("passed"),
-        "reason": None if measurement.get("passed") else measurement.get("reason"),
+        "reason": None if measurement.get("passed") is not False else _sentence(reason_text, measurement),
     }
+
+
+def _sentence(make: Any, facts: Mapping[str, Any]) -> str | None:
+    """A sentence generated from a certificate's facts, or ``None`` when the facts lack what it needs (a forged
+    or partial certificate rendered unverified)."""
+    try:
+        return str(make(facts))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _readable(item: Mapping[str, Any]) -> dict[str, Any]:
+    """An implied guarantee with its readable level, generated from its facts (a certificate signs none)."""
+    from theory.answers.explain import level_text
+    from verifier.exact_grammar import GrammarError, read_exact
+
+    if not item.get("implied") or item.get("readable"):
+        return dict(item)
+    try:
+        return {**item, "readable": level_text(str(item.get("definition")), read_exact(item.get("level"), "level"))}
+    except (GrammarError, KeyError, ValueError, TypeError):
+        return dict(item)
+
+
+def _how(level: Mapping[str, Any]) -> str:
+    """How a randomized level was found, from its facts: measured, or implied from a measured premise by claims."""
+    if level.get("reason") or level.get("notes"):
+        return str(level.get("reason") or "; ".join(map(str, level.get("notes") or ())))
+    premise = level.get("premise")
+    if not level.get("implied") or not isinstance(premise, Mapping):
+        return "measured"
+    path = " → ".join(f"{step.get('claim')} ({step.get('status')})" for step in level.get("derivation") or ()
+                      if isinstance(step, Mapping))
+    return f"implied from the measured {premise.get('model')} = {premise.get('exact')} by {path}"
 
 
 def _randomized(section: Mapping[str, Any]) -> dict[str, Any]:
     rows = [{"model": m.get("model"), "exact": m.get("exact"),
              "parameters": ", ".join(f"{k} = {v}" for k, v in (m.get("parameters") or {}).items()),
-             "how": m.get("reason") or "; ".join(m.get("notes") or ())}
-            for m in section.get("measurements", [])]
+             "how": _how(m)}
+            for m in section.get("measurements", []) if isinstance(m, Mapping)]
     return {"mode": section.get("mode"), "mechanism": section.get("mechanism"), "rows": rows}
 
 
@@ -167,7 +201,14 @@ def view(
     """
     from reports.plots import figures, implication_map
 
+    from reports.statement import failure_sentence
+
     rows = [_row(m) for m in predicate.get("measurements", [])]
+    stated = (predicate.get("publisher_statements") or {}).get("measurements", [])
+    failures = [text for m in [*predicate.get("measurements", []), *stated]
+                if isinstance(m, Mapping) and m.get("passed") is False
+                and (text := _sentence(failure_sentence, m)) is not None]
+    implied = [_readable(item) for item in predicate.get("implied") or () if isinstance(item, Mapping)]
     counts = predicate.get("counts")
     signature = None
     if envelope is not None:
@@ -183,14 +224,14 @@ def view(
         "verdict": verdict,
         "failed": sum(1 for r in rows if r["passed"] is False),
         "rows": rows,
-        "failures": predicate.get("failures", []),
+        "failures": failures,
         "subject": subject,
         "release": release,
         "policy": predicate.get("policy"),
         "counts": None if not isinstance(counts, Mapping) else {"sha256": counts.get("sha256"), "embedded": "tables" in counts},
-        "implied": predicate.get("implied"),
+        "implied": implied,
         "implication_map": implication_map(predicate.get("implied") or ()),
-        "statements": [_row(m) for m in (predicate.get("publisher_statements") or {}).get("measurements", [])],
+        "statements": [_row(m) for m in stated],
         "randomized": _randomized(predicate["randomized"]) if isinstance(predicate.get("randomized"), Mapping) else None,
         "utility": _utility(predicate["utility"]) if isinstance(predicate.get("utility"), Mapping) else None,
         "figures": figures(predicate, tables),
