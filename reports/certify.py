@@ -139,8 +139,8 @@ def certify(result: AuditResult, release: Path, policy_text: str | None = None, 
         The publisher's key (:func:`reports.signing.load_signer`); ``None`` for an unsigned
         statement (views of an audit without a certificate).
     embed_counts
-        Put the count tables in the certificate (their SHA-256 is always there). Never for
-        the original data of a randomized release (publisher mode).
+        Put the count tables in the certificate (their SHA-256 is always there, but in publisher mode: the
+        original's count tables are neither embedded nor named by a digest, which would confirm guesses of it).
     time
         The audit's time (default: now), fixed for reproducible bytes.
     utility
@@ -152,8 +152,9 @@ def certify(result: AuditResult, release: Path, policy_text: str | None = None, 
     randomized = result.randomized
     mechanism = None if randomized is None or randomized.file is None else encode_mechanism(randomized.file)
     graph = catalog()
+    publisher = randomized is not None and randomized.mode == "publisher"
     statement = build_statement(result, release, policy_text, time=time,
-                                counts=counts_section(result, embed=embed_counts),
+                                counts=None if publisher else counts_section(result, embed=embed_counts),
                                 implied=implied_section(result, graph), mechanism=mechanism,
                                 utility=None if utility is None else utility.to_json(),
                                 catalog=catalog_section(graph), encoding=encoding)

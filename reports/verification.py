@@ -191,7 +191,7 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, original
         tables = (load_table(original, encoding=encoding), load_table(data, encoding=encoding))
     counted: tuple[int, int] = (0, 0)
     try:
-        rerun, more = _audit_again(statement, data, engine, encoding)
+        rerun, more = _audit_again(statement, data, engine, encoding, original)
         lines += more
         if rerun is not None:
             compared, counted = _compare(statement, *rerun)
@@ -205,9 +205,10 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, original
     return Verification(statement, tuple(lines), *counted)
 
 
-def _audit_again(statement: Statement, data: Path | None, engine: Any,
-                 encoding: str) -> tuple[tuple[AuditResult, Policy] | None, list[Line]]:
-    """Run the certified audit again, from the release or the embedded tables; the lines of the inputs' checks.
+def _audit_again(statement: Statement, data: Path | None, engine: Any, encoding: str,
+                 original: Path | None = None) -> tuple[tuple[AuditResult, Policy] | None, list[Line]]:
+    """Run the certified audit again, from the release or the embedded tables (in publisher mode, from the
+    original); the lines of the inputs' checks.
 
     The audit runs the re-checkable requirements; the certified policy (all of them) comes with it."""
     predicate = statement.predicate
@@ -227,13 +228,12 @@ def _audit_again(statement: Statement, data: Path | None, engine: Any,
     policy = replace(certified, requirements=tuple(r for r in certified.requirements if rechecked(r.model, certified)))
     choice = _certified_choice(predicate.get("randomized"), mechanism)
     counts = predicate.get("counts")
+    if statement.schema != "2" and choice.mode == "publisher":
+        return _publisher(statement, policy, certified, choice, data, original, engine, encoding, lines)
     if data is not None:
-        found = sha256_file(data)
-        if found != statement.subject_sha256:
-            return None, [*lines, Line("release", "fails", f"{data} has SHA-256 {found}; the certificate is about "
-                                                           f"{statement.subject_name} with SHA-256 "
-                                                           f"{statement.subject_sha256}")]
-        lines.append(Line("release", "holds", f"{data}: SHA-256 {found[:16]}… as the certificate states"))
+        lines.append(_release_line(statement, data))
+        if lines[-1].outcome == "fails":
+            return None, lines
         from theory.answers.auditor_mode import audit_release
         from verifier.audit import audit
 
@@ -273,6 +273,41 @@ def _audit_again(statement: Statement, data: Path | None, engine: Any,
                               implications=audit_release)
     except (EmbeddedCountsError, VerifierError) as error:
         return None, [*lines, Line("count tables", "fails", f"cannot be re-measured: {error}")]
+    return (result, certified), lines
+
+
+def _release_line(statement: Statement, data: Path) -> Line:
+    found = sha256_file(data)
+    if found != statement.subject_sha256:
+        return Line("release", "fails", f"{data} has SHA-256 {found}; the certificate is about {statement.subject_name} "
+                                        f"with SHA-256 {statement.subject_sha256}")
+    return Line("release", "holds", f"{data}: SHA-256 {found[:16]}… as the certificate states")
+
+
+def _publisher(statement: Statement, policy: Policy, certified: Policy, choice: MechanismChoice, data: Path | None,
+               original: Path | None, engine: Any, encoding: str,
+               lines: list[Line]) -> tuple[tuple[AuditResult, Policy] | None, list[Line]]:
+    """Publisher mode (schema 3): the subject is the published release; the levels were measured on the original
+    data, which the certificate neither carries nor names by a digest (a digest would confirm guesses of personal
+    data offline). They are measured again from ``original`` when the reader has it."""
+    from theory.answers.auditor_mode import audit_release
+    from verifier.audit import audit
+
+    if data is None:
+        lines.append(Line("release", "not checked", f"no --data; the certificate names the published release "
+                                                    f"{statement.subject_name}, SHA-256 {statement.subject_sha256[:16]}…"))
+    else:
+        lines.append(_release_line(statement, data))
+        if lines[-1].outcome == "fails":
+            return None, lines
+    if original is None:
+        return None, [*lines, Line("measurements", "not checked", "publisher mode: the levels were measured on the "
+                                                                  "original data, which no certificate carries: pass "
+                                                                  "--original ORIGINAL --data RELEASE")]
+    result = audit(original, policy, source=str(original), mechanism=choice, implications=audit_release, engine=engine,
+                   encoding=encoding, progress=False)
+    lines.append(Line("original", "not checked", f"{original}: publisher mode names no digest of the original data; "
+                                                 "the levels are measured again from it"))
     return (result, certified), lines
 
 
