@@ -60,18 +60,24 @@ def write_certificate(result: AuditResult, release: Path, policy: Path, key: Pat
 
     certificate = certify(result, release, policy, key=key, embed_counts=embed_counts, utility=utility,
                           encoding=encoding)
+    signer = None
+    if key is not None:
+        from reports.signing import load_signer, public_key_of
+
+        signer = public_key_of(load_signer(key.read_bytes(), str(key))).keyid
     text = None if certificate.envelope is None else certificate.text
     if out is not None and text is not None:
         write_output(out, text, option="--certificate")
     command = None if out is None or key is None else _verify_command(
         out.name, f"{key.name}.pub", None if embed_counts else release.name)
-    _write_views(certificate.statement, certificate.tables, text, out.name if out else "", command, html, pdf)
+    _write_views(certificate.statement, certificate.tables, text, out.name if out else "", command, html, pdf,
+                 checked=signer)
     return certificate
 
 
 def _write_views(statement: Statement, tables: tuple[CountTable, ...], envelope_text: str | None,
                  certificate_name: str, command: str | None, html: Path | None, pdf: Path | None,
-                 checked: bool = True) -> None:
+                 checked: str | None = None) -> None:
     from privcert.files import write_output
     from reports.views import render_views
 
@@ -91,18 +97,23 @@ def report_command(
     pdf: Annotated[Path | None, typer.Option("--pdf", metavar="FILE", help="Write the PDF view (the certificate attached).")] = None,
     public_key: Annotated[Path | None, typer.Option("--public-key", metavar="FILE", help="Check the signature first (KEY.pub).")] = None,
 ) -> None:
-    """Render an existing certificate as HTML and/or PDF (the figures need its embedded count tables)."""
+    """Render an existing certificate as HTML and/or PDF (the figures need its embedded count tables).
+
+    With --public-key, every check of `privcert verify` runs first (from the embedded count tables): the view says
+    "verified" only when they all hold; an invalid certificate is not rendered (exit 4). Without it, or when the
+    checks are incomplete, the view carries a "not verified" banner at the top."""
     from privcert.files import check_outputs
     from reports.embedded_counts import EmbeddedCountsError, decode_counts
     from reports.signing import (
         CertificateError,
         MalformedCertificateError,
         load_public_key,
-        open_envelope,
         read_json,
         unverified_statement,
     )
+    from reports.verification import verify
     from verifier.errors import VerifierError
+    from verifier.escape import safe
 
     if html is None and pdf is None:
         raise _bad_input("give --html FILE and/or --pdf FILE")
@@ -112,7 +123,18 @@ def report_command(
         text = certificate.read_text(encoding="utf-8")
         document = read_json(text, str(certificate))
         key = None if public_key is None else load_public_key(public_key.read_text(encoding="utf-8"), str(public_key))
-        statement = unverified_statement(document) if key is None else open_envelope(document, key)
+        checked = None
+        if key is not None:
+            found = verify(document, key)
+            if not found.valid:
+                for line in found.lines:
+                    typer.echo(safe(line.text()))
+                typer.echo(f"INVALID: {safe(certificate)}: not rendered (see the lines above)")
+                raise typer.Exit(4)
+            checked = key.keyid if found.complete else None
+            if not found.complete:
+                typer.echo(safe(found.summary()) + "; the view says it is not verified")
+        statement = unverified_statement(document) if checked is None or found.statement is None else found.statement
     except MalformedCertificateError as error:
         raise _bad_input(f"{certificate}: {error}") from error
     except CertificateError as error:
@@ -128,7 +150,7 @@ def report_command(
     command = _verify_command(certificate.name, public_key.name if public_key else "PUBLIC_KEY",
                               None if tables else statement.subject_name)
     try:
-        _write_views(statement, tuple(tables), text, certificate.name, command, html, pdf, checked=key is not None)
+        _write_views(statement, tuple(tables), text, certificate.name, command, html, pdf, checked=checked)
     except (OSError, CertificateError, VerifierError) as error:
         raise _bad_input(f"cannot write the views: {error}") from error
     for path in (html, pdf):
@@ -166,6 +188,7 @@ def verify_command(
     data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help="The release, at any path: check its digest and re-run the audit on it (default: re-measure the embedded count tables).")] = None,
     original: Annotated[Path | None, typer.Option("--original", metavar="FILE", help="The original the release was made from (with --data): measure the utility section again (default: it is the publisher's statement).")] = None,
     allow_fail: Annotated[bool, typer.Option("--allow-fail", help="Exit 0 for a valid certificate whose verdict is FAIL (validity alone).")] = False,
+    json_out: Annotated[str | None, typer.Option("--json", metavar="FILE|-", help="Also write what was found as JSON (the verdict, how many requirements are the publisher's statement, every line).")] = None,
     encoding: Annotated[str | None, typer.Option("--encoding", metavar="NAME", help="The release's text encoding (default: the one the certificate records, else UTF-8).")] = None,
     engine: EngineOption = "pandas",
     master: MasterOption = None,
@@ -187,6 +210,13 @@ def verify_command(
         raise _bad_input(str(error)) from error
     except (OSError, VerifierError) as error:
         raise _bad_input(f"{certificate}: {error}") from error
+    from privcert.files import write_json
+
+    try:
+        if write_json(found.to_json(), json_out):
+            raise typer.Exit(found.exit_code(allow_fail=allow_fail))
+    except PolicyError as error:
+        raise _bad_input(str(error)) from error
     for line in found.lines:
         typer.echo(safe(line.text()))
     typer.echo(safe(found.summary()))

@@ -179,7 +179,7 @@ def view(
     subject: Mapping[str, str] | None = None,
     envelope: Mapping[str, Any] | None = None,
     verify_command: str | None = None,
-    checked: bool = True,
+    checked: str | None = None,
     title: str | None = None,
 ) -> View:
     """Gather the page's content.
@@ -196,9 +196,11 @@ def view(
     envelope
         The signed DSSE envelope: its key id and signature are shown with ``verify_command``.
     checked
-        Whether the signature was checked before rendering (``privcert report`` without
-        ``--public-key`` does not check it, and the page says so).
+        The key id of the public key with which every check of ``verify`` held before rendering (the signer),
+        or ``None``: not verified (``privcert report`` without ``--public-key``); the page then carries a "not
+        verified" banner at the top, and the envelope's key id (an unsigned hint) is never shown as the signer.
     """
+    from reports.declared import declared
     from reports.plots import figures, implication_map
 
     from reports.statement import failure_sentence
@@ -213,29 +215,38 @@ def view(
     signature = None
     if envelope is not None:
         first = (envelope.get("signatures") or [{}])[0]
-        signature = {"payload_type": envelope.get("payloadType"), "keyid": first.get("keyid"), "sig": first.get("sig"),
-                     "checked": checked}
+        signature = {"payload_type": cell(envelope.get("payloadType")), "sig": cell(first.get("sig")),
+                     "checked": checked is not None,
+                     # the envelope's key id is an unsigned hint: the signer only when the signature verified
+                     "keyid": cell(checked) if checked is not None else
+                     f"not verified (the envelope names {cell(first.get('keyid'), 80)}, an unsigned hint)"}
     verdict = predicate.get("verdict")
     release = predicate.get("release")
     return View({
         "title": title or ("Privacy certificate" if envelope is not None else "Privacy audit" if verdict else "Privacy measurements"),
-        "tool_version": (predicate.get("tool") or {}).get("version", ""),
-        "time": predicate.get("time"),
+        "tool_version": cell((predicate.get("tool") or {}).get("version", ""), 80),
+        "time": None if predicate.get("time") is None else cell(predicate.get("time"), 80),
         "verdict": verdict,
         "failed": sum(1 for r in rows if r["passed"] is False),
+        "stated": len(stated),
         "rows": rows,
         "failures": failures,
-        "subject": subject,
-        "release": release,
+        "subject": None if subject is None else {key: cell(value) for key, value in subject.items()},
+        "release": None if not isinstance(release, Mapping) else {
+            "rows": cell(release.get("rows"), 40), "classes": cell(release.get("classes"), 40),
+            "quasi_identifiers": release.get("quasi_identifiers") or []},
         "policy": predicate.get("policy"),
-        "counts": None if not isinstance(counts, Mapping) else {"sha256": counts.get("sha256"), "embedded": "tables" in counts},
+        "counts": None if not isinstance(counts, Mapping) else {"sha256": cell(counts.get("sha256")),
+                                                                "embedded": "tables" in counts},
         "implied": implied,
-        "implication_map": implication_map(predicate.get("implied") or ()),
+        "implication_map": implication_map(implied),
         "statements": [_row(m) for m in stated],
         "randomized": _randomized(predicate["randomized"]) if isinstance(predicate.get("randomized"), Mapping) else None,
         "utility": _utility(predicate["utility"]) if isinstance(predicate.get("utility"), Mapping) else None,
         "figures": figures(predicate, tables),
         "signature": signature,
+        "verified": envelope is None or checked is not None,
+        "declared": declared(predicate),
         "verify_command": verify_command,
     })
 
@@ -246,11 +257,14 @@ def render_html(page: View, *, fonts: Sequence[FontFace] = (), date: str | None 
 
     from jinja2 import Environment, select_autoescape
 
+    from jinja2 import FunctionLoader
+
+    folder = resources.files("reports") / "templates"
     environment = Environment(autoescape=select_autoescape(default=True, default_for_string=True),
-                              keep_trailing_newline=True)
+                              keep_trailing_newline=True,
+                              loader=FunctionLoader(lambda name: (folder / name).read_text(encoding="utf-8")))
     environment.filters.update(cell=cell, block=block)
-    template = environment.from_string(
-        (resources.files("reports") / "templates" / "certificate.html.j2").read_text(encoding="utf-8"))
+    template = environment.get_template("certificate.html.j2")
     return template.render(**page.context, fonts=list(fonts), date=date)
 
 

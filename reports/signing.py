@@ -41,7 +41,7 @@ from securesystemslib.signer import CryptoSigner, Signature, SSlibKey
 from reports.statement import PAYLOAD_TYPE, Statement, canonical
 
 __all__ = ["CertificateError", "MalformedCertificateError", "new_key_pair", "load_signer", "load_public_key", "sign",
-           "read_json", "open_envelope", "unverified_statement"]
+           "read_json", "open_envelope", "unverified_statement", "public_key_of"]
 
 _HEX_KEY = re.compile(r"[0-9a-f]{64}")
 
@@ -77,6 +77,12 @@ def load_signer(private_key: bytes, source: str) -> CryptoSigner:
         return CryptoSigner(key)
     except (ValueError, TypeError) as error:
         raise MalformedCertificateError(f"{source}: not an unencrypted PEM private key ({error})") from error
+
+
+def public_key_of(signer: CryptoSigner) -> SSlibKey:
+    """The public key of ``signer`` with its key id, as :func:`load_public_key` reads it from its ``.pub`` file."""
+    document = signer.public_key.to_dict()
+    return SSlibKey.from_dict(sha256(canonical(document)).hexdigest(), dict(document))
 
 
 def load_public_key(text: str, source: str) -> SSlibKey:

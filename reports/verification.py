@@ -126,6 +126,15 @@ class Verification:
                     "embeds no count tables: pass --data RELEASE)")
         return f"VALID: every re-checkable statement holds; certified verdict {self.verdict_text()}"
 
+    def to_json(self) -> dict[str, Any]:
+        """What ``verify --json`` writes: the outcome, the verdict with how many requirements are statements, the
+        lines."""
+        return {"valid": self.valid, "complete": self.complete, "exit_code": self.exit_code(),
+                "verdict": self.verdict if self.valid else None, "requirements": self.requirements,
+                "publisher_statements": self.stated, "summary": self.summary(),
+                "lines": [{"subject": line.subject, "outcome": line.outcome, "detail": line.detail}
+                          for line in self.lines]}
+
     def verdict_text(self) -> str:
         """``PASS``, or ``PASS, of which 2 of 7 requirements are the publisher's statement`` when the verdict rests
         on statements; ``given what the publisher declared`` when it rests on declared inputs too."""
