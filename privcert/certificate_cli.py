@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from verifier.audit import AuditResult
     from verifier.counts import CountTable
 
-__all__ = ["keygen_command", "report_command", "verify_command", "write_certificate", "certificate_outputs"]
+__all__ = ["keygen_command", "report_command", "verify_command", "write_certificate", "certificate_outputs",
+           "check_signer"]
 
 def _bad_input(message: str) -> typer.Exit:
     stderr_line("error", message)
@@ -35,6 +36,20 @@ def _bad_input(message: str) -> typer.Exit:
 def _verify_command(certificate: str, public_key: str, release: str | None) -> str:
     command = ["privcert", "verify", certificate, "--public-key", public_key]
     return shlex.join(command + ([] if release is None else ["--data", release]))
+
+
+def check_signer(key: Path | None) -> None:
+    """Refuse, before any work, a ``--sign`` file that is not an Ed25519 private key (exit 2, naming what it is)."""
+    from reports.signing import MalformedCertificateError, load_signer
+
+    if key is None:
+        return
+    try:
+        load_signer(key.read_bytes(), str(key))
+    except OSError as error:
+        raise _bad_input(f"--sign {key}: cannot read the key: {error.strerror or error}") from error
+    except MalformedCertificateError as error:
+        raise _bad_input(str(error)) from error
 
 
 def certificate_outputs(certificate: Path | None, html: Path | None, pdf: Path | None) -> dict[str, tuple[Path | None, str]]:

@@ -379,7 +379,7 @@ def audit_command(
     from privcert.randomized_cli import mechanism_choice, print_randomized
     from verifier.policy import load_policy
 
-    from privcert.certificate_cli import certificate_outputs
+    from privcert.certificate_cli import certificate_outputs, check_signer
     from privcert.files import check_outputs
 
     with reporting_errors():
@@ -388,6 +388,7 @@ def audit_command(
                       {"release": data or parsed.data, "policy": policy, "private key": sign, "original": original,
                        "published release": published,
                        "mechanism": mechanism or (parsed.mechanism.file if parsed.mechanism else None)})
+        check_signer(sign)
         hierarchies = _utility_inputs(original, key, hierarchy, suppressed, parsed.qi)
         result = audit(data, parsed, mechanism=mechanism_choice(mechanism, k, mode), engine=_engine(engine, master),
                        encoding=encoding, progress=False if quiet else None)
