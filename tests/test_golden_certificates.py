@@ -43,6 +43,22 @@ CASES = [
     ("v2", "utility-original", (), 1),
     ("v2", "utility-original", ("--data", "examples/table4/release.csv", "--original", "examples/table4/original.csv"),
      1),
+    ("v3", "demo-hospital", (), 0),
+    ("v3", "demo-hospital", ("--data", "privcert/data/hospital/release.csv"), 0),
+    ("v3", "demo-table5", (), 0),
+    ("v3", "table4-fail", (), 1),
+    ("v3", "table4-fail", ("--data", "examples/table4/release.csv"), 1),
+    ("v3", "randomized-publisher", ("--data", "examples/randomized/release.csv"), 5),
+    ("v3", "randomized-publisher", ("--data", "examples/randomized/release.csv", "--original",
+                                    "examples/randomized/original.csv"), 0),
+    ("v3", "randomized-auditor", (), 0),
+    ("v3", "risk-population", (), 0),
+    ("v3", "risk-population", ("--data", "tests/golden/inputs/table5.csv"), 0),
+    ("v3", "marketer-population", (), 0),
+    ("v3", "individual-risk-weights", (), 5),
+    ("v3", "individual-risk-weights", ("--data", "tests/golden/inputs/weighted.csv"), 0),
+    ("v3", "utility-original", ("--data", "examples/table4/release.csv", "--original", "examples/table4/original.csv"),
+     1),
 ]
 
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Issue the golden certificates of one schema with the privcert installed, into tests/golden/vN/.
+# (v2 was issued by this script as it was in the commit that added tests/golden/v2, before --release existed.)
 # Run from the repository root: tests/golden/make.sh v3
 # Each case is a folder holding cert.json, key.pub and the inputs that are not bundled;
 # tests/golden/cases.toml says how each is verified and what it must give.
@@ -28,7 +29,8 @@ for name in hospital table5; do
   cp "$work/demo/demo.key.pub" "$out/demo-$name/key.pub"
 done
 issue table4-fail examples/table4/release.csv examples/table4/policy.toml
-issue randomized-publisher examples/randomized/original.csv examples/randomized/publisher.toml
+issue randomized-publisher examples/randomized/original.csv examples/randomized/publisher.toml \
+  --release examples/randomized/release.csv
 issue randomized-auditor examples/randomized/release.csv examples/randomized/auditor.toml
 issue risk-population "$inputs/table5.csv" "$inputs/risk-population.toml"
 issue marketer-population "$inputs/table5.csv" "$inputs/marketer-population.toml"
