@@ -235,7 +235,7 @@ def build_predicate(
     }
     optional = {"counts": counts, "implied": None if implied is None else list(implied),
                 "randomized": None if result.randomized is None else facts(result.randomized.to_json()),
-                "mechanism": mechanism, "utility": None if utility is None else dict(utility),
+                "mechanism": mechanism, "utility": None if utility is None else facts(dict(utility)),
                 "publisher_statements": {"measurements": stated} if stated else None,
                 "catalog": None if catalog is None else dict(catalog)}
     predicate.update({key: value for key, value in optional.items() if value is not None})

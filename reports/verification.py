@@ -597,9 +597,9 @@ def _utility(statement: Statement, original: Path | None, tables: tuple[pd.DataF
         derived = recompute(section, *tables, statement.subject_name)
     except (DataError, EmbeddedFileError) as error:
         return [Line("utility", "fails", f"cannot be measured again against {original}: {error}")]
-    line = _same("utility", section, derived)
+    line = _same("utility", facts(section), facts(derived))
     if line.outcome == "holds":
-        return [Line("utility", "holds", f"{against}, re-measured from {original} and {_likeness(section, derived)}")]
+        return [Line("utility", "holds", f"{against}, re-measured from {original} and {_likeness(facts(section), facts(derived))}")]
     return [line]
 
 

@@ -114,7 +114,7 @@ class AuditResult:
         return document
 
 
-SENTENCES = frozenset({"reason", "notes", "readable", "nothing"})
+SENTENCES = frozenset({"reason", "notes", "note", "readable", "nothing"})
 """The keys of a measurement's or a guarantee's JSON that hold sentences, not facts: generated from the facts
 by each reader (:func:`reason_text`), so that rewording one never changes what a certificate states."""
 
