@@ -268,3 +268,13 @@ def test_a_latin1_release_records_its_encoding(tmp_path: Path) -> None:
     done = _verify(certificate, "--data", str(tmp_path / "release.csv"))
     assert done.exit_code == 0, done.output
     assert "the release's encoding: latin-1" in done.stdout
+
+
+def test_the_badge_says_how_many_requirements_are_statements(tmp_path: Path) -> None:
+    golden = ROOT / "tests" / "golden" / "v2" / "risk-population"
+    done = runner.invoke(app, ["report", str(golden / "cert.json"), "--public-key", str(golden / "key.pub"), "--html",
+                               str(tmp_path / "view.html")])
+    assert done.exit_code == 0, done.output
+    html = (tmp_path / "view.html").read_text()
+    assert "every requirement of the policy holds, of which 3 of 4 requirements are the publisher's statement" in html
+    assert "NOT VERIFIED" not in html
