@@ -137,3 +137,29 @@ def test_a_removed_claim_invalidates_the_guarantees_it_derived(monkeypatch: pyte
     found, output = _verify("v2", "demo-table5", ())
     assert found == 4
     assert "implied guarantees: fails" in output and "privcert:k_risk" in output
+
+
+def test_facts_drop_every_sentence_at_any_depth_and_keep_the_rest() -> None:
+    from hypothesis import given
+    from hypothesis import strategies as st
+
+    from verifier.audit import SENTENCES, facts
+
+    keys = st.sampled_from(sorted(SENTENCES | {"model", "exact", "level", "witness", "passed"}))
+    documents = st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                             lambda inner: st.lists(inner, max_size=3) | st.dictionaries(keys, inner, max_size=4),
+                             max_leaves=20)
+
+    def sentences(document: object) -> bool:
+        if isinstance(document, dict):
+            return bool(SENTENCES & set(document)) or any(map(sentences, document.values()))
+        return isinstance(document, list) and any(map(sentences, document))
+
+    @given(documents)
+    def check(document: object) -> None:
+        stripped = facts(document)
+        assert not sentences(stripped) and facts(stripped) == stripped
+        if not sentences(document):
+            assert stripped == document
+
+    check()
