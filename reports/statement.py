@@ -2,9 +2,11 @@
 
 The statement's subject is the release file, named and identified by the SHA-256 of its
 bytes; its predicate (``PREDICATE_TYPE``, privcert's own versioned type) holds what was
-checked and what was found: the tool and schema versions, the time, the policy as
-written, every measurement with its exact level, threshold, verdict and witness, one
-plain sentence per failure, and the overall verdict. Infinite and undefined levels are
+checked and what was found, as facts only: the tool and schema versions, the time, the policy
+as written, every measurement with its exact level, threshold, verdict and witness, the
+overall verdict, the guarantees with their claims, the claim catalog's digest. Sentences
+are generated from the facts by each reader (schema 2 also signed them; they are read and
+ignored: docs/certificates.md, "Compatibility"). Infinite and undefined levels are
 strings (``"inf"``, ``"undefined"``), never ``null``. The statement is serialized with
 the JSON Canonicalization Scheme (RFC 8785), so the same audit at the same time gives the
 same bytes.

@@ -5,26 +5,29 @@ checked (and why):
 
 1. **signature**: one DSSE signature verifies with the reader's key over the canonical
    statement (:func:`reports.signing.open_envelope`);
-2. **fields**: the predicate has no field outside :data:`reports.statement.PREDICATE_KEYS`
-   and is of the current schema;
+2. **fields**: the predicate has no field outside :data:`reports.statement.PREDICATE_KEYS` of its schema, one
+   of :data:`reports.statement.SCHEMAS` (every schema ever released is read);
 3. **hierarchies** and **mechanism**: the files the policy names, carried by content, have
    their stated SHA-256 (:mod:`reports.embedded_files`; no file the policy names is read);
 4. **release**: with the release (``data``), its bytes have the subject's SHA-256 (at any
-   path); without it, not checked;
+   path); without it, not checked. In publisher mode (schema 3) the levels were measured on the
+   original, which is measured again when given (``original``; no certificate names its digest);
 5. **count tables**: recomputed from the release, or the embedded ones, have the stated
    SHA-256 (the canonical form of :mod:`reports.embedded_counts`, the same from every
-   engine and row order);
+   engine and row order); with the release, the embedded ones must equal its own;
 6. **audit**: run again under the certified policy on those count tables, with the
-   embedded hierarchies and mechanism; the release facts (rows, classes,
-   quasi-identifiers), every re-checkable measurement, the failure sentences, the verdict,
-   the randomized levels and the implied guarantees (:func:`theory.answers.explain.explain`
-   on the re-measured levels) must equal the certificate's, byte for byte in canonical JSON
-   but for floats, which may differ by a relative :data:`FLOAT_TOLERANCE`;
+   embedded hierarchies and mechanism. Facts are compared, sentences never
+   (:func:`verifier.audit.facts`): the release facts, every re-checkable measurement and the
+   randomized levels must equal the certificate's in canonical JSON but for floats, which may
+   differ by a relative :data:`FLOAT_TOLERANCE`; every requirement of the signed policy has
+   exactly one result, and a publisher's statement's pass/fail is its own level against the signed
+   threshold; the verdict is derived from them; the implied guarantees are checked for soundness
+   in this privcert's claim catalog (:func:`_implied`);
 7. **utility**: with the original (``original``, and the release), the utility section is
    measured again with its certified inputs (:mod:`reports.utility_section`) and must equal
    the certificate's in the same way; without it, it is the publisher's statement;
-8. **publisher's statements**: the tool, the time, and the measurements of models that
-   cannot be re-measured from count tables (``publisher_statements``) are listed as such.
+8. **publisher's statements**: the tool and the time, and what the publisher declared
+   (:mod:`reports.declared`), are listed as such.
 
 The outcome (:meth:`Verification.exit_code`): valid and PASS, valid and FAIL, invalid, or
 incomplete (the signature holds but the measurements could not be re-measured: no
