@@ -624,5 +624,8 @@ def _stated(predicate: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def _statements(predicate: Mapping[str, Any]) -> Sequence[Line]:
     given = predicate.get("tool")
     tool: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
+    from reports.html import cell
+
     return [Line("tool and time", "publisher's statement",
-                 f"{tool.get('name')} {tool.get('version')} ({tool.get('engine')} engine), {predicate.get('time')}")]
+                 f"{cell(tool.get('name'), 80)} {cell(tool.get('version'), 80)} ({cell(tool.get('engine'), 80)} engine), "
+                 f"{cell(predicate.get('time'), 80)}")]

@@ -242,6 +242,8 @@ def test_unsigned_fields_are_clipped_and_a_malformed_time_is_shown_escaped(tmp_p
     html = (tmp_path / "v.html").read_text()
     assert "k" * 200 not in html and "9" * 200 not in html and "\x1b" not in html and "2026-13-99\\x1b[2J" in html
     assert time.monotonic() - started < 120  # a guard against the quadratic layout, not a benchmark
+    checked = _verify(forged)
+    assert checked.exit_code == 1 and "9" * 200 not in checked.stdout and "2026-13-99\\x1b[2J" in checked.stdout
 
 
 def test_an_integer_beyond_ijson_is_invalid_not_a_crash(tmp_path: Path) -> None:
