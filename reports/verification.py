@@ -379,7 +379,13 @@ def _compare(statement: Statement, result: AuditResult, policy: Policy) -> tuple
     lines.append(accounted)
     if accounted.outcome == "fails":
         return lines, (0, len(policy.requirements))
-    lines.append(_same("measurements", [facts(by_key[key]) for key in derived], list(derived.values())))
+    certified = [facts(by_key[key]) for key in derived]
+    compared = _same("measurements", certified, list(derived.values()))
+    differing = [(key, value["model"]) for key, value, given in zip(derived, derived.values(), certified, strict=True)
+                 if not _agree(given, value)]
+    if compared.outcome == "fails" and differing:
+        compared = Line("measurements", "fails", f"{compared.detail}; that is {differing[0][0]}, {differing[0][1]}")
+    lines.append(compared)
     statements = [r for r in policy.requirements if r.key not in derived]
     if statements:
         lines.append(_consistent(statements, by_key))
