@@ -39,7 +39,6 @@ __all__ = [
     "PREDICATE_TYPE",
     "SCHEMA_VERSION",
     "SCHEMAS",
-    "READS_POPULATION_TABLE",
     "Statement",
     "predicate_type",
     "build_predicate",
@@ -174,20 +173,17 @@ PREDICATE_KEYS: Mapping[str, tuple[str, ...]] = {
 publisher's statements). ``verify`` rejects any other: a signed field nobody checks must not pass for a certified
 one."""
 
-READS_POPULATION_TABLE = frozenset({"marketer_risk", "journalist_risk", "k_map", "delta_presence"})
-"""The models whose level depends on ``[risk] population_table`` when the policy names one (a certificate does
-not carry the table: their levels are then the publisher's statements)."""
-
-
 def rechecked(model_id: str, policy: Policy | None = None) -> bool:
     """Whether ``verify`` re-measures a requirement on ``model_id`` under ``policy``: its model is re-measured
     from the count tables and reads no input the certificate does not carry (a population table); otherwise its
     measurement goes into the predicate's ``publisher_statements``."""
     from verifier.registry import model
 
-    if policy is not None and policy.risk.population_table_named and model_id in READS_POPULATION_TABLE:
+    declared = model(model_id)
+    if policy is not None and policy.risk.population_table_named and "population_table" in (
+            declared.needs | declared.reads):
         return False
-    return model(model_id).recheck == "count_tables"
+    return declared.recheck == "count_tables"
 
 
 def build_predicate(
