@@ -188,34 +188,37 @@ def audit_utility(result: AuditResult, original: str | Path, *, key: str | None 
                            key=key, mark=mark)
 
 
-def certify(result: AuditResult, release: str | Path, policy: str | Path, *, key: str | Path | None = None,
-            embed_counts: bool = True, utility: UtilitySection | None = None) -> Certificate:
+def certify(result: AuditResult, release: str | Path, policy: str | Path | None = None, *,
+            key: str | Path | None = None, embed_counts: bool = True, utility: UtilitySection | None = None,
+            encoding: str = "utf-8") -> Certificate:
     """The certificate of an audit (:func:`reports.certify.certify`), signed with the private key file ``key``.
 
-    ``policy`` is the policy file the audit was run under (its text is certified);
-    ``release`` the audited file; ``utility`` (:func:`audit_utility`) what the release cost
-    against its original. Nothing is written: :attr:`reports.certify.Certificate.text`
-    is the certificate file's text.
+    The policy certified is the text the audit's policy was parsed from (``policy``, the file, is not read
+    again); ``release`` is the audited file, or in publisher mode the published release; ``utility``
+    (:func:`audit_utility`) what the release cost against its original; ``encoding`` the release's text encoding.
+    Nothing is written: :attr:`reports.certify.Certificate.text` is the certificate file's text.
 
     Raises
     ------
     MalformedCertificateError
-        ``key`` is not a private key written by ``privcert keygen``.
+        ``key`` is not an Ed25519 private key written by ``privcert keygen``.
     """
     from reports.certify import certify as issue
     from reports.signing import load_signer
 
     signer = None if key is None else load_signer(Path(key).read_bytes(), str(key))
-    return issue(result, Path(release), Path(policy).read_text(encoding="utf-8"), signer=signer,
-                 embed_counts=embed_counts, utility=utility)
+    text = result.policy.text if result.policy.text is not None or policy is None else \
+        Path(policy).read_text(encoding="utf-8")
+    return issue(result, Path(release), text, signer=signer, embed_counts=embed_counts, utility=utility,
+                 encoding=encoding)
 
 
 def verify(certificate: str | Path, public_key: str | Path, *, data: str | Path | None = None,
            original: str | Path | None = None, engine: EngineName | Engine = "pandas",
-           encoding: str = "utf-8") -> Verification:
+           encoding: str | None = None) -> Verification:
     """Re-check a certificate file (:func:`reports.verification.verify`): every signed field re-derived from the
-    embedded count tables, or from the release ``data`` at any path, read by ``engine``; with the ``original``
-    (and ``data``), the utility section measured again.
+    embedded count tables, or from the release ``data`` at any path, read by ``engine`` in ``encoding`` (default:
+    the one the certificate records); with the ``original`` (and ``data``), the utility section measured again.
 
     The result says, check by check, what holds, what fails and what was not checked;
     :meth:`~reports.verification.Verification.exit_code` is the command line's exit code.

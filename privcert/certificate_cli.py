@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from privcert.options import EncodingOption, EngineOption, MasterOption
+from privcert.options import EngineOption, MasterOption
 from privcert.reporting import BAD_INPUT, stderr_line
 
 if TYPE_CHECKING:
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from verifier.audit import AuditResult
     from verifier.counts import CountTable
 
-__all__ = ["keygen_command", "report_command", "verify_command", "write_certificate", "certificate_outputs"]
+__all__ = ["keygen_command", "report_command", "verify_command", "write_certificate", "certificate_outputs",
+           "check_signer"]
 
 def _bad_input(message: str) -> typer.Exit:
     stderr_line("error", message)
@@ -37,6 +38,20 @@ def _verify_command(certificate: str, public_key: str, release: str | None) -> s
     return shlex.join(command + ([] if release is None else ["--data", release]))
 
 
+def check_signer(key: Path | None) -> None:
+    """Refuse, before any work, a ``--sign`` file that is not an Ed25519 private key (exit 2, naming what it is)."""
+    from reports.signing import MalformedCertificateError, load_signer
+
+    if key is None:
+        return
+    try:
+        load_signer(key.read_bytes(), str(key))
+    except OSError as error:
+        raise _bad_input(f"--sign {key}: cannot read the key: {error.strerror or error}") from error
+    except MalformedCertificateError as error:
+        raise _bad_input(str(error)) from error
+
+
 def certificate_outputs(certificate: Path | None, html: Path | None, pdf: Path | None) -> dict[str, tuple[Path | None, str]]:
     """The outputs of a certificate and its views, for :func:`privcert.files.check_outputs`."""
     return {"--certificate": (certificate, "json"), "--html": (html, "html"), "--pdf": (pdf, "pdf")}
@@ -44,7 +59,7 @@ def certificate_outputs(certificate: Path | None, html: Path | None, pdf: Path |
 
 def write_certificate(result: AuditResult, release: Path, policy: Path, key: Path | None, out: Path | None, *,
                       html: Path | None = None, pdf: Path | None = None, embed_counts: bool = True,
-                      utility: UtilitySection | None = None) -> Certificate | None:
+                      utility: UtilitySection | None = None, encoding: str = "utf-8") -> Certificate | None:
     """Certify the audit of ``release``: sign it with ``key`` and write it to ``out`` (both or neither), and its
     views to ``html`` and ``pdf``; ``utility``, what the release cost against its original, is signed with it.
     The outputs were checked beforehand (:func:`certificate_outputs`).
@@ -58,19 +73,26 @@ def write_certificate(result: AuditResult, release: Path, policy: Path, key: Pat
     from privcert.api import certify
     from privcert.files import write_output
 
-    certificate = certify(result, release, policy, key=key, embed_counts=embed_counts, utility=utility)
+    certificate = certify(result, release, policy, key=key, embed_counts=embed_counts, utility=utility,
+                          encoding=encoding)
+    signer = None
+    if key is not None:
+        from reports.signing import load_signer, public_key_of
+
+        signer = public_key_of(load_signer(key.read_bytes(), str(key))).keyid
     text = None if certificate.envelope is None else certificate.text
     if out is not None and text is not None:
         write_output(out, text, option="--certificate")
     command = None if out is None or key is None else _verify_command(
         out.name, f"{key.name}.pub", None if embed_counts else release.name)
-    _write_views(certificate.statement, certificate.tables, text, out.name if out else "", command, html, pdf)
+    _write_views(certificate.statement, certificate.tables, text, out.name if out else "", command, html, pdf,
+                 checked=signer)
     return certificate
 
 
 def _write_views(statement: Statement, tables: tuple[CountTable, ...], envelope_text: str | None,
                  certificate_name: str, command: str | None, html: Path | None, pdf: Path | None,
-                 checked: bool = True) -> None:
+                 checked: str | None = None) -> None:
     from privcert.files import write_output
     from reports.views import render_views
 
@@ -90,18 +112,23 @@ def report_command(
     pdf: Annotated[Path | None, typer.Option("--pdf", metavar="FILE", help="Write the PDF view (the certificate attached).")] = None,
     public_key: Annotated[Path | None, typer.Option("--public-key", metavar="FILE", help="Check the signature first (KEY.pub).")] = None,
 ) -> None:
-    """Render an existing certificate as HTML and/or PDF (the figures need its embedded count tables)."""
+    """Render an existing certificate as HTML and/or PDF (the figures need its embedded count tables).
+
+    With --public-key, every check of `privcert verify` runs first (from the embedded count tables): the view says
+    "verified" only when they all hold; an invalid certificate is not rendered (exit 4). Without it, or when the
+    checks are incomplete, the view carries a "not verified" banner at the top."""
     from privcert.files import check_outputs
     from reports.embedded_counts import EmbeddedCountsError, decode_counts
     from reports.signing import (
         CertificateError,
         MalformedCertificateError,
         load_public_key,
-        open_envelope,
         read_json,
         unverified_statement,
     )
+    from reports.verification import verify
     from verifier.errors import VerifierError
+    from verifier.escape import safe
 
     if html is None and pdf is None:
         raise _bad_input("give --html FILE and/or --pdf FILE")
@@ -111,7 +138,18 @@ def report_command(
         text = certificate.read_text(encoding="utf-8")
         document = read_json(text, str(certificate))
         key = None if public_key is None else load_public_key(public_key.read_text(encoding="utf-8"), str(public_key))
-        statement = unverified_statement(document) if key is None else open_envelope(document, key)
+        checked = None
+        if key is not None:
+            found = verify(document, key)
+            if not found.valid:
+                for line in found.lines:
+                    typer.echo(safe(line.text()))
+                typer.echo(f"INVALID: {safe(certificate)}: not rendered (see the lines above)")
+                raise typer.Exit(4)
+            checked = key.keyid if found.complete else None
+            if not found.complete:
+                typer.echo(safe(found.summary()) + "; the view says it is not verified")
+        statement = unverified_statement(document) if checked is None or found.statement is None else found.statement
     except MalformedCertificateError as error:
         raise _bad_input(f"{certificate}: {error}") from error
     except CertificateError as error:
@@ -127,7 +165,7 @@ def report_command(
     command = _verify_command(certificate.name, public_key.name if public_key else "PUBLIC_KEY",
                               None if tables else statement.subject_name)
     try:
-        _write_views(statement, tuple(tables), text, certificate.name, command, html, pdf, checked=key is not None)
+        _write_views(statement, tuple(tables), text, certificate.name, command, html, pdf, checked=checked)
     except (OSError, CertificateError, VerifierError) as error:
         raise _bad_input(f"cannot write the views: {error}") from error
     for path in (html, pdf):
@@ -165,7 +203,8 @@ def verify_command(
     data: Annotated[Path | None, typer.Option("--data", metavar="FILE", help="The release, at any path: check its digest and re-run the audit on it (default: re-measure the embedded count tables).")] = None,
     original: Annotated[Path | None, typer.Option("--original", metavar="FILE", help="The original the release was made from (with --data): measure the utility section again (default: it is the publisher's statement).")] = None,
     allow_fail: Annotated[bool, typer.Option("--allow-fail", help="Exit 0 for a valid certificate whose verdict is FAIL (validity alone).")] = False,
-    encoding: EncodingOption = "utf-8",
+    json_out: Annotated[str | None, typer.Option("--json", metavar="FILE|-", help="Also write what was found as JSON (the verdict, how many requirements are the publisher's statement, every line).")] = None,
+    encoding: Annotated[str | None, typer.Option("--encoding", metavar="NAME", help="The release's text encoding (default: the one the certificate records, else UTF-8).")] = None,
     engine: EngineOption = "pandas",
     master: MasterOption = None,
 ) -> None:
@@ -186,7 +225,14 @@ def verify_command(
         raise _bad_input(str(error)) from error
     except (OSError, VerifierError) as error:
         raise _bad_input(f"{certificate}: {error}") from error
+    from privcert.files import write_json
+
+    try:
+        if write_json(found.to_json(), json_out):
+            raise typer.Exit(found.exit_code(allow_fail=allow_fail))
+    except PolicyError as error:
+        raise _bad_input(str(error)) from error
     for line in found.lines:
         typer.echo(safe(line.text()))
-    typer.echo(found.summary())
+    typer.echo(safe(found.summary()))
     raise typer.Exit(found.exit_code(allow_fail=allow_fail))

@@ -388,6 +388,7 @@ def audit_command(
     key: RecordKeyOption = None,
     hierarchy: QiHierarchyOption = None,
     suppressed: SuppressedOption = "*",
+    published: Annotated[Path | None, typer.Option("--release", metavar="FILE", help="Publisher mode: the published release, the certificate's subject (DATA is the original, which no certificate names).")] = None,
 ) -> None:
     """Audit a release against a policy: exit 0 if every requirement holds, 1 if one fails, 2 on bad input.
 
@@ -399,14 +400,16 @@ def audit_command(
     from privcert.randomized_cli import mechanism_choice, print_randomized
     from verifier.policy import load_policy
 
-    from privcert.certificate_cli import certificate_outputs
+    from privcert.certificate_cli import certificate_outputs, check_signer
     from privcert.files import check_outputs
 
     with reporting_errors():
         parsed = load_policy(policy)
         check_outputs({"--json": (json_out, "json"), **certificate_outputs(certificate, html, pdf)},
                       {"release": data or parsed.data, "policy": policy, "private key": sign, "original": original,
+                       "published release": published,
                        "mechanism": mechanism or (parsed.mechanism.file if parsed.mechanism else None)})
+        check_signer(sign)
         hierarchies = _utility_inputs(original, key, hierarchy, suppressed, parsed.qi)
         result = audit(data, parsed, mechanism=mechanism_choice(mechanism, k, mode), engine=_engine(engine, master),
                        encoding=encoding, progress=False if quiet else None)
@@ -416,10 +419,18 @@ def audit_command(
         if embed_counts and publisher:
             raise PolicyError("--embed-counts: in publisher mode DATA is the original data, whose counts are never "
                               "put in a certificate")
+        if published is not None and not publisher:
+            raise PolicyError(f"--release {published}: only in publisher mode (DATA is then the original); here DATA "
+                              "is the release")
+        if publisher and (sign is not None or certificate is not None) and published is None:
+            raise PolicyError("--sign: in publisher mode DATA is the original data; give the published release with "
+                              "--release FILE (the certificate's subject: the original is never named in a certificate)")
+        if published is not None and not published.is_file():
+            raise PolicyError(f"--release {published}: no such file")
         cost = None if original is None else audit_utility(result, original, key=key, hierarchies=hierarchies,
                                                            mark=suppressed, encoding=encoding)
-        write_certificate(result, release, policy, sign, certificate, html=html, pdf=pdf,
-                          embed_counts=not publisher and embed_counts is not False, utility=cost)
+        write_certificate(result, published or release, policy, sign, certificate, html=html, pdf=pdf,
+                          embed_counts=not publisher and embed_counts is not False, utility=cost, encoding=encoding)
         document = result.to_json() | ({} if cost is None else {"utility": cost.to_json()})
         if not write_json(_document(result.report, release, document), json_out):
             console = make_console()

@@ -12,6 +12,9 @@
   stays what it is; ``-`` is standard output.
 * :func:`write_new` creates a file that must not exist (a key), never following a link.
 
+Every output gets the mode the umask gives a new file (``0666 & ~umask``: a certificate put on a web
+server is readable), but a private key, which is ``0600``.
+
 Every error is a :class:`~verifier.errors.PolicyError` naming the option and the path
 (exit code 2).
 """
@@ -126,6 +129,7 @@ def write_output(target: str | Path, data: str | bytes, *, option: str) -> None:
         descriptor, temporary = tempfile.mkstemp(dir=path.parent if str(path.parent) else ".",
                                                  prefix=f".{path.name}.", suffix=".tmp")
         try:
+            os.fchmod(descriptor, 0o666 & ~_umask())  # mkstemp creates 0600; an output is as readable as any file
             with os.fdopen(descriptor, "wb") as stream:
                 stream.write(raw)
             os.replace(temporary, path)
@@ -134,6 +138,13 @@ def write_output(target: str | Path, data: str | bytes, *, option: str) -> None:
             raise
     except OSError as error:
         raise PolicyError(f"{option} {path}: cannot write the file: {error.strerror or error}") from error
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it and setting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_new(target: Path, data: bytes, *, option: str, mode: int = 0o644) -> None:

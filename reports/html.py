@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from verifier.audit import AuditResult
+from verifier.audit import AuditResult, reason_text
 from verifier.counts import CountTable
 from verifier.display import attribute_label
 from verifier.measure import MeasureResult
@@ -102,15 +102,49 @@ def _row(measurement: Mapping[str, Any]) -> dict[str, Any]:
         "threshold": measurement.get("threshold"),
         "sign": _SIGNS.get((str(direction.get("stronger")), bool(direction.get("strict"))), ""),
         "passed": measurement.get("passed"),
-        "reason": None if measurement.get("passed") else measurement.get("reason"),
+        "reason": None if measurement.get("passed") is not False else _sentence(reason_text, measurement),
     }
+
+
+def _sentence(make: Any, facts: Mapping[str, Any]) -> str | None:
+    """A sentence generated from a certificate's facts, or ``None`` when the facts lack what it needs (a forged
+    or partial certificate rendered unverified)."""
+    try:
+        return str(make(facts))
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _readable(item: Mapping[str, Any]) -> dict[str, Any]:
+    """An implied guarantee with its readable level, generated from its facts (a certificate signs none)."""
+    from theory.answers.explain import level_text
+    from verifier.exact_grammar import GrammarError, read_exact
+
+    if not item.get("implied") or item.get("readable"):
+        return dict(item)
+    try:
+        return {**item, "readable": level_text(str(item.get("definition")), read_exact(item.get("level"), "level"))}
+    except (GrammarError, KeyError, ValueError, TypeError):
+        return dict(item)
+
+
+def _how(level: Mapping[str, Any]) -> str:
+    """How a randomized level was found, from its facts: measured, or implied from a measured premise by claims."""
+    if level.get("reason") or level.get("notes"):
+        return str(level.get("reason") or "; ".join(map(str, level.get("notes") or ())))
+    premise = level.get("premise")
+    if not level.get("implied") or not isinstance(premise, Mapping):
+        return "measured"
+    path = " → ".join(f"{step.get('claim')} ({step.get('status')})" for step in level.get("derivation") or ()
+                      if isinstance(step, Mapping))
+    return f"implied from the measured {premise.get('model')} = {premise.get('exact')} by {path}"
 
 
 def _randomized(section: Mapping[str, Any]) -> dict[str, Any]:
     rows = [{"model": m.get("model"), "exact": m.get("exact"),
              "parameters": ", ".join(f"{k} = {v}" for k, v in (m.get("parameters") or {}).items()),
-             "how": m.get("reason") or "; ".join(m.get("notes") or ())}
-            for m in section.get("measurements", [])]
+             "how": _how(m)}
+            for m in section.get("measurements", []) if isinstance(m, Mapping)]
     return {"mode": section.get("mode"), "mechanism": section.get("mechanism"), "rows": rows}
 
 
@@ -145,7 +179,7 @@ def view(
     subject: Mapping[str, str] | None = None,
     envelope: Mapping[str, Any] | None = None,
     verify_command: str | None = None,
-    checked: bool = True,
+    checked: str | None = None,
     title: str | None = None,
 ) -> View:
     """Gather the page's content.
@@ -162,39 +196,57 @@ def view(
     envelope
         The signed DSSE envelope: its key id and signature are shown with ``verify_command``.
     checked
-        Whether the signature was checked before rendering (``privcert report`` without
-        ``--public-key`` does not check it, and the page says so).
+        The key id of the public key with which every check of ``verify`` held before rendering (the signer),
+        or ``None``: not verified (``privcert report`` without ``--public-key``); the page then carries a "not
+        verified" banner at the top, and the envelope's key id (an unsigned hint) is never shown as the signer.
     """
+    from reports.declared import declared
     from reports.plots import figures, implication_map
 
+    from reports.statement import failure_sentence
+
     rows = [_row(m) for m in predicate.get("measurements", [])]
+    stated = (predicate.get("publisher_statements") or {}).get("measurements", [])
+    failures = [text for m in [*predicate.get("measurements", []), *stated]
+                if isinstance(m, Mapping) and m.get("passed") is False
+                and (text := _sentence(failure_sentence, m)) is not None]
+    implied = [_readable(item) for item in predicate.get("implied") or () if isinstance(item, Mapping)]
     counts = predicate.get("counts")
     signature = None
     if envelope is not None:
         first = (envelope.get("signatures") or [{}])[0]
-        signature = {"payload_type": envelope.get("payloadType"), "keyid": first.get("keyid"), "sig": first.get("sig"),
-                     "checked": checked}
+        signature = {"payload_type": cell(envelope.get("payloadType")), "sig": cell(first.get("sig")),
+                     "checked": checked is not None,
+                     # the envelope's key id is an unsigned hint: the signer only when the signature verified
+                     "keyid": cell(checked) if checked is not None else
+                     f"not verified (the envelope names {cell(first.get('keyid'), 80)}, an unsigned hint)"}
     verdict = predicate.get("verdict")
     release = predicate.get("release")
     return View({
         "title": title or ("Privacy certificate" if envelope is not None else "Privacy audit" if verdict else "Privacy measurements"),
-        "tool_version": (predicate.get("tool") or {}).get("version", ""),
-        "time": predicate.get("time"),
+        "tool_version": cell((predicate.get("tool") or {}).get("version", ""), 80),
+        "time": None if predicate.get("time") is None else cell(predicate.get("time"), 80),
         "verdict": verdict,
         "failed": sum(1 for r in rows if r["passed"] is False),
+        "stated": len(stated),
         "rows": rows,
-        "failures": predicate.get("failures", []),
-        "subject": subject,
-        "release": release,
+        "failures": failures,
+        "subject": None if subject is None else {key: cell(value) for key, value in subject.items()},
+        "release": None if not isinstance(release, Mapping) else {
+            "rows": cell(release.get("rows"), 40), "classes": cell(release.get("classes"), 40),
+            "quasi_identifiers": release.get("quasi_identifiers") or []},
         "policy": predicate.get("policy"),
-        "counts": None if not isinstance(counts, Mapping) else {"sha256": counts.get("sha256"), "embedded": "tables" in counts},
-        "implied": predicate.get("implied"),
-        "implication_map": implication_map(predicate.get("implied") or ()),
-        "statements": [_row(m) for m in (predicate.get("publisher_statements") or {}).get("measurements", [])],
+        "counts": None if not isinstance(counts, Mapping) else {"sha256": cell(counts.get("sha256")),
+                                                                "embedded": "tables" in counts},
+        "implied": implied,
+        "implication_map": implication_map(implied),
+        "statements": [_row(m) for m in stated],
         "randomized": _randomized(predicate["randomized"]) if isinstance(predicate.get("randomized"), Mapping) else None,
         "utility": _utility(predicate["utility"]) if isinstance(predicate.get("utility"), Mapping) else None,
         "figures": figures(predicate, tables),
         "signature": signature,
+        "verified": envelope is None or checked is not None,
+        "declared": declared(predicate),
         "verify_command": verify_command,
     })
 
@@ -205,11 +257,14 @@ def render_html(page: View, *, fonts: Sequence[FontFace] = (), date: str | None 
 
     from jinja2 import Environment, select_autoescape
 
+    from jinja2 import FunctionLoader
+
+    folder = resources.files("reports") / "templates"
     environment = Environment(autoescape=select_autoescape(default=True, default_for_string=True),
-                              keep_trailing_newline=True)
+                              keep_trailing_newline=True,
+                              loader=FunctionLoader(lambda name: (folder / name).read_text(encoding="utf-8")))
     environment.filters.update(cell=cell, block=block)
-    template = environment.from_string(
-        (resources.files("reports") / "templates" / "certificate.html.j2").read_text(encoding="utf-8"))
+    template = environment.get_template("certificate.html.j2")
     return template.render(**page.context, fonts=list(fonts), date=date)
 
 

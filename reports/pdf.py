@@ -39,13 +39,17 @@ def _fonts() -> tuple[FontFace, ...]:
 
 
 def document_date(audit_time: str) -> datetime:
-    """The PDF's date: ``SOURCE_DATE_EPOCH`` (seconds since 1970, UTC) when set, else the audit's time."""
+    """The PDF's date: ``SOURCE_DATE_EPOCH`` (seconds since 1970, UTC) when set, else the audit's time, else (a
+    time not in the exact form privcert writes: the page shows it as written, escaped) 1970-01-01."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
     if epoch:
         if not epoch.isdigit():
             raise CertificateError(f"SOURCE_DATE_EPOCH: expected a number of seconds, found {epoch!r}")
         return datetime.fromtimestamp(int(epoch), UTC)
-    return datetime.strptime(audit_time, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    try:
+        return datetime.strptime(audit_time, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    except ValueError:
+        return datetime.fromtimestamp(0, UTC)
 
 
 def render_pdf(page: View, *, date: datetime, attachment: tuple[str, bytes] | None = None) -> bytes:

@@ -33,6 +33,7 @@ import re
 from hashlib import sha256
 from typing import Any
 
+from cryptography.exceptions import UnsupportedAlgorithm
 from cryptography.hazmat.primitives.serialization import load_pem_private_key
 from securesystemslib.dsse import Envelope
 from securesystemslib.exceptions import UnverifiedSignatureError
@@ -41,7 +42,7 @@ from securesystemslib.signer import CryptoSigner, Signature, SSlibKey
 from reports.statement import PAYLOAD_TYPE, Statement, canonical
 
 __all__ = ["CertificateError", "MalformedCertificateError", "new_key_pair", "load_signer", "load_public_key", "sign",
-           "read_json", "open_envelope", "unverified_statement"]
+           "read_json", "open_envelope", "unverified_statement", "public_key_of"]
 
 _HEX_KEY = re.compile(r"[0-9a-f]{64}")
 
@@ -65,18 +66,40 @@ def new_key_pair() -> tuple[bytes, str]:
 
 
 def load_signer(private_key: bytes, source: str) -> CryptoSigner:
-    """The signer for a private key written by ``privcert keygen``.
+    """The signer for an Ed25519 private key written by ``privcert keygen`` (unencrypted PEM, PKCS #8).
 
     Raises
     ------
     MalformedCertificateError
-        Not an unencrypted PEM private key.
+        Anything else, saying what was found: a public key, an encrypted or OpenSSH key, raw bytes, or a key of
+        another type (an RSA or ECDSA key would sign a certificate no privcert reader can verify).
     """
-    try:
-        key = load_pem_private_key(private_key, password=None)
-        return CryptoSigner(key)
-    except (ValueError, TypeError) as error:
-        raise MalformedCertificateError(f"{source}: not an unencrypted PEM private key ({error})") from error
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    text = private_key[:4096]
+    if b"ENCRYPTED" in text:
+        found = "an encrypted private key (privcert signs with an unencrypted one, mode 0600)"
+    elif b"OPENSSH PRIVATE KEY" in text:
+        found = "an OpenSSH private key (privcert keygen writes a PEM one)"
+    elif b"PUBLIC KEY" in text or text.lstrip().startswith(b"{"):
+        found = "a public key (sign with the private key, not its .pub file)"
+    else:
+        try:
+            key = load_pem_private_key(private_key, password=None)
+        except (ValueError, TypeError, UnsupportedAlgorithm):
+            found = "not a PEM private key"
+        else:
+            if isinstance(key, Ed25519PrivateKey):
+                return CryptoSigner(key)
+            found = f"a {type(key).__name__.removeprefix('_').replace('PrivateKey', '')} private key"
+    raise MalformedCertificateError(f"--sign {source}: expected an Ed25519 private key written by privcert keygen, "
+                                    f"found {found}")
+
+
+def public_key_of(signer: CryptoSigner) -> SSlibKey:
+    """The public key of ``signer`` with its key id, as :func:`load_public_key` reads it from its ``.pub`` file."""
+    document = signer.public_key.to_dict()
+    return SSlibKey.from_dict(sha256(canonical(document)).hexdigest(), dict(document))
 
 
 def load_public_key(text: str, source: str) -> SSlibKey:
@@ -192,7 +215,11 @@ def open_envelope(document: Any, public_key: SSlibKey) -> Statement:
         statement = Statement.from_json(read_json(payload.decode("utf-8"), "the signed payload"))
     except (ValueError, UnicodeDecodeError) as error:
         raise CertificateError(f"the signed payload is not a privcert statement ({error})") from error
-    if canonical(statement.to_json()) != payload:
+    try:
+        written = canonical(statement.to_json())
+    except (ValueError, TypeError, OverflowError) as error:  # an integer beyond I-JSON's range (RFC 8785 §3.2.2.3)
+        raise CertificateError(f"the signed payload is not in RFC 8785 canonical form ({error})") from error
+    if written != payload:
         raise CertificateError("the signed payload is not in RFC 8785 canonical form")
     return statement
 

@@ -5,26 +5,29 @@ checked (and why):
 
 1. **signature**: one DSSE signature verifies with the reader's key over the canonical
    statement (:func:`reports.signing.open_envelope`);
-2. **fields**: the predicate has no field outside :data:`reports.statement.PREDICATE_KEYS`
-   and is of the current schema;
+2. **fields**: the predicate has no field outside :data:`reports.statement.PREDICATE_KEYS` of its schema, one
+   of :data:`reports.statement.SCHEMAS` (every schema ever released is read);
 3. **hierarchies** and **mechanism**: the files the policy names, carried by content, have
    their stated SHA-256 (:mod:`reports.embedded_files`; no file the policy names is read);
 4. **release**: with the release (``data``), its bytes have the subject's SHA-256 (at any
-   path); without it, not checked;
+   path); without it, not checked. In publisher mode (schema 3) the levels were measured on the
+   original, which is measured again when given (``original``; no certificate names its digest);
 5. **count tables**: recomputed from the release, or the embedded ones, have the stated
    SHA-256 (the canonical form of :mod:`reports.embedded_counts`, the same from every
-   engine and row order);
+   engine and row order); with the release, the embedded ones must equal its own;
 6. **audit**: run again under the certified policy on those count tables, with the
-   embedded hierarchies and mechanism; the release facts (rows, classes,
-   quasi-identifiers), every re-checkable measurement, the failure sentences, the verdict,
-   the randomized levels and the implied guarantees (:func:`theory.answers.explain.explain`
-   on the re-measured levels) must equal the certificate's, byte for byte in canonical JSON
-   but for floats, which may differ by a relative :data:`FLOAT_TOLERANCE`;
+   embedded hierarchies and mechanism. Facts are compared, sentences never
+   (:func:`verifier.audit.facts`): the release facts, every re-checkable measurement and the
+   randomized levels must equal the certificate's in canonical JSON but for floats, which may
+   differ by a relative :data:`FLOAT_TOLERANCE`; every requirement of the signed policy has
+   exactly one result, and a publisher's statement's pass/fail is its own level against the signed
+   threshold; the verdict is derived from them; the implied guarantees are checked for soundness
+   in this privcert's claim catalog (:func:`_implied`);
 7. **utility**: with the original (``original``, and the release), the utility section is
    measured again with its certified inputs (:mod:`reports.utility_section`) and must equal
    the certificate's in the same way; without it, it is the publisher's statement;
-8. **publisher's statements**: the tool, the time, and the measurements of models that
-   cannot be re-measured from count tables (``publisher_statements``) are listed as such.
+8. **publisher's statements**: the tool and the time, and what the publisher declared
+   (:mod:`reports.declared`), are listed as such.
 
 The outcome (:meth:`Verification.exit_code`): valid and PASS, valid and FAIL, invalid, or
 incomplete (the signature holds but the measurements could not be re-measured: no
@@ -33,19 +36,24 @@ embedded count tables and no release).
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+import sympy
+
 from reports.embedded_counts import EmbeddedCountsError, counts_sha256, decode_counts, release_counts
+from reports.declared import declared_lines
 from reports.embedded_files import EmbeddedFileError, decode_hierarchies, decode_mechanism
 from reports.signing import CertificateError, MalformedCertificateError, open_envelope
-from reports.statement import PREDICATE_KEYS, SCHEMA_VERSION, Statement, canonical, failure_sentence, rechecked, sha256_file
-from verifier.audit import AuditResult
+from reports.statement import PREDICATE_KEYS, SCHEMAS, Statement, canonical, rechecked, sha256_file
+from verifier.audit import AuditResult, facts
 from verifier.errors import DataError, PolicyError, VerifierError
-from verifier.policy import Policy, parse_policy
+from verifier.policy import Policy, Requirement, parse_policy
 from verifier.randomized_levels import MechanismChoice
 
 if TYPE_CHECKING:
@@ -84,6 +92,10 @@ class Verification:
 
     statement: Statement | None
     lines: tuple[Line, ...]
+    stated: int = 0
+    """How many of the signed policy's requirements are the publisher's statement (not re-checkable)."""
+    requirements: int = 0
+    """How many requirements the signed policy has (each accounted for once)."""
 
     @property
     def valid(self) -> bool:
@@ -115,11 +127,30 @@ class Verification:
         if not self.complete:
             return ("INCOMPLETE: the signature holds, but the measurements were not re-measured (the certificate "
                     "embeds no count tables: pass --data RELEASE)")
-        return f"VALID: every re-checkable statement holds; certified verdict {str(self.verdict).upper()}"
+        return f"VALID: every re-checkable statement holds; certified verdict {self.verdict_text()}"
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``verify --json`` writes: the outcome, the verdict with how many requirements are statements, the
+        lines."""
+        return {"valid": self.valid, "complete": self.complete, "exit_code": self.exit_code(),
+                "verdict": self.verdict if self.valid else None, "requirements": self.requirements,
+                "publisher_statements": self.stated, "summary": self.summary(),
+                "lines": [{"subject": line.subject, "outcome": line.outcome, "detail": line.detail}
+                          for line in self.lines]}
+
+    def verdict_text(self) -> str:
+        """``PASS``, or ``PASS, of which 2 of 7 requirements are the publisher's statement`` when the verdict rests
+        on statements; ``given what the publisher declared`` when it rests on declared inputs too."""
+        text = str(self.verdict).upper()
+        if self.stated:
+            text += f", of which {self.stated} of {self.requirements} requirements are the publisher's statement"
+        if any(line.subject == "declared inputs" for line in self.lines):
+            text += "; it holds given what the publisher declared (listed above)"
+        return text
 
 
 def verify(document: Any, public_key: Any, *, data: Path | None = None, original: Path | None = None,
-           engine: Any = "pandas", encoding: str = "utf-8") -> Verification:
+           engine: Any = "pandas", encoding: str | None = None) -> Verification:
     """Re-check a certificate (the steps of the module docstring).
 
     Parameters
@@ -133,7 +164,8 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, original
     original
         The original the release was made from (with ``data``): the utility section is measured again.
     engine, encoding
-        How the release is read (:func:`verifier.measure.measure`).
+        How the release is read (:func:`verifier.measure.measure`); the encoding defaults to the one the
+        certificate records (UTF-8 for a certificate of schema 2).
 
     Raises
     ------
@@ -153,33 +185,44 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, original
         return Verification(None, (Line("signature", "fails", str(error)),))
     lines = [Line("signature", "holds", f"Ed25519, key {public_key.keyid[:16]}…")]
     predicate = statement.predicate
-    unknown = sorted(set(predicate) - set(PREDICATE_KEYS))
-    if unknown or predicate.get("schema_version") != SCHEMA_VERSION:
+    schema = statement.schema
+    unknown = sorted(set(predicate) - set(PREDICATE_KEYS[schema]))
+    if unknown or predicate.get("schema_version") != schema:
         detail = (f"signed fields nobody re-checks: {unknown}" if unknown else
-                  f"schema_version {predicate.get('schema_version')!r}, this privcert reads {SCHEMA_VERSION!r}")
+                  f"schema_version {predicate.get('schema_version')!r} in a predicate of type {statement.predicate_type}")
         return Verification(statement, (*lines, Line("fields", "fails", detail)))
-    lines.append(Line("fields", "holds", "every signed field is re-derived below or named as the publisher's"))
+    lines.append(Line("fields", "holds", f"schema {schema} (this privcert reads {', '.join(SCHEMAS)}); every signed "
+                                         "field is re-derived below or named as the publisher's"))
+    release = predicate.get("release")
+    certified_encoding = release.get("encoding") if isinstance(release, Mapping) else None
+    encoding = encoding or (certified_encoding if isinstance(certified_encoding, str) else "utf-8")
     tables = None
     if original is not None and data is not None and "utility" in predicate:
         from verifier.load import load_table
 
         tables = (load_table(original, encoding=encoding), load_table(data, encoding=encoding))
+    counted: tuple[int, int] = (0, 0)
     try:
-        rerun, more = _audit_again(statement, data, engine, encoding)
+        rerun, more = _audit_again(statement, data, engine, encoding, original)
         lines += more
         if rerun is not None:
-            lines += _compare(statement, rerun)
+            compared, counted = _compare(statement, *rerun)
+            lines += compared
         lines += _utility(statement, original, tables if _held(lines, "release") else None)
         lines += _statements(predicate)
+        lines += declared_lines(predicate)
     except (KeyError, TypeError, AttributeError, ValueError) as error:
         lines.append(Line("content", "fails", f"a signed field is not of the shape privcert writes ({type(error).__name__}: "
                                               f"{error})"))
-    return Verification(statement, tuple(lines))
+    return Verification(statement, tuple(lines), *counted)
 
 
-def _audit_again(statement: Statement, data: Path | None, engine: Any,
-                 encoding: str) -> tuple[AuditResult | None, list[Line]]:
-    """Run the certified audit again, from the release or the embedded tables; the lines of the inputs' checks."""
+def _audit_again(statement: Statement, data: Path | None, engine: Any, encoding: str,
+                 original: Path | None = None) -> tuple[tuple[AuditResult, Policy] | None, list[Line]]:
+    """Run the certified audit again, from the release or the embedded tables (in publisher mode, from the
+    original); the lines of the inputs' checks.
+
+    The audit runs the re-checkable requirements; the certified policy (all of them) comes with it."""
     predicate = statement.predicate
     lines: list[Line] = []
     try:
@@ -191,30 +234,41 @@ def _audit_again(statement: Statement, data: Path | None, engine: Any,
                       + (f", mechanism {predicate['mechanism']['name']}" if mechanism is not None else "")
                       + " carried by content, SHA-256 as stated; no file the policy names was read"))
     try:
-        policy = _certified_policy(statement, hierarchies)
-    except VerifierError as error:
+        certified = _certified_policy(statement, hierarchies)
+    except (VerifierError, CertificateError) as error:
         return None, [*lines, Line("policy", "fails", str(error))]
+    policy = replace(certified, requirements=tuple(r for r in certified.requirements if rechecked(r.model, certified)))
     choice = _certified_choice(predicate.get("randomized"), mechanism,
                                None if mechanism is None else predicate["mechanism"]["name"])
     counts = predicate.get("counts")
+    if statement.schema != "2" and choice.mode == "publisher":
+        return _publisher(statement, policy, certified, choice, data, original, engine, encoding, lines)
     if data is not None:
-        found = sha256_file(data)
-        if found != statement.subject_sha256:
-            return None, [*lines, Line("release", "fails", f"{data} has SHA-256 {found}; the certificate is about "
-                                                           f"{statement.subject_name} with SHA-256 "
-                                                           f"{statement.subject_sha256}")]
-        lines.append(Line("release", "holds", f"{data}: SHA-256 {found[:16]}… as the certificate states"))
+        lines.append(_release_line(statement, data))
+        if lines[-1].outcome == "fails":
+            return None, lines
         from theory.answers.auditor_mode import audit_release
         from verifier.audit import audit
 
         result = audit(data, policy, source=str(data), mechanism=choice, implications=audit_release, engine=engine,
                        encoding=encoding, progress=False)
-        return result, [*lines, *_counts_line(counts, release_counts(result), "the release's")]
+        lines += _counts_line(counts, release_counts(result), "the release's")
+        if isinstance(counts, Mapping) and "tables" in counts and lines[-1].outcome == "holds":
+            embedded = counts_sha256(counts["tables"])
+            if embedded != counts["sha256"]:
+                return None, [*lines, Line("embedded count tables", "fails", f"they have SHA-256 {embedded}, not the "
+                                                                             f"release's {counts['sha256']}")]
+            lines.append(Line("embedded count tables", "holds", "equal to the release's, re-counted"))
+        return (result, certified), lines
     lines.append(Line("release", "not checked", f"no --data; the certificate names {statement.subject_name}, "
                                                 f"SHA-256 {statement.subject_sha256[:16]}…"))
     if not isinstance(counts, Mapping) or "tables" not in counts:
         return None, [*lines, Line("measurements", "not checked",
                                    "the certificate embeds no count tables: pass --data RELEASE")]
+    if policy.risk.weights is not None:
+        return None, [*lines, Line("measurements", "not checked",
+                                   f"the weights column {policy.risk.weights!r} of individual risk is not among the "
+                                   "count tables: pass --data RELEASE")]
     embedded = counts["tables"]
     lines += _counts_line(counts, embedded, "the embedded")
     if lines[-1].outcome == "fails":
@@ -232,7 +286,42 @@ def _audit_again(statement: Statement, data: Path | None, engine: Any,
                               implications=audit_release)
     except (EmbeddedCountsError, VerifierError) as error:
         return None, [*lines, Line("count tables", "fails", f"cannot be re-measured: {error}")]
-    return result, lines
+    return (result, certified), lines
+
+
+def _release_line(statement: Statement, data: Path) -> Line:
+    found = sha256_file(data)
+    if found != statement.subject_sha256:
+        return Line("release", "fails", f"{data} has SHA-256 {found}; the certificate is about {statement.subject_name} "
+                                        f"with SHA-256 {statement.subject_sha256}")
+    return Line("release", "holds", f"{data}: SHA-256 {found[:16]}… as the certificate states")
+
+
+def _publisher(statement: Statement, policy: Policy, certified: Policy, choice: MechanismChoice, data: Path | None,
+               original: Path | None, engine: Any, encoding: str,
+               lines: list[Line]) -> tuple[tuple[AuditResult, Policy] | None, list[Line]]:
+    """Publisher mode (schema 3): the subject is the published release; the levels were measured on the original
+    data, which the certificate neither carries nor names by a digest (a digest would confirm guesses of personal
+    data offline). They are measured again from ``original`` when the reader has it."""
+    from theory.answers.auditor_mode import audit_release
+    from verifier.audit import audit
+
+    if data is None:
+        lines.append(Line("release", "not checked", f"no --data; the certificate names the published release "
+                                                    f"{statement.subject_name}, SHA-256 {statement.subject_sha256[:16]}…"))
+    else:
+        lines.append(_release_line(statement, data))
+        if lines[-1].outcome == "fails":
+            return None, lines
+    if original is None:
+        return None, [*lines, Line("measurements", "not checked", "publisher mode: the levels were measured on the "
+                                                                  "original data, which no certificate carries: pass "
+                                                                  "--original ORIGINAL --data RELEASE")]
+    result = audit(original, policy, source=str(original), mechanism=choice, implications=audit_release, engine=engine,
+                   encoding=encoding, progress=False)
+    lines.append(Line("original", "not checked", f"{original}: publisher mode names no digest of the original data; "
+                                                 "the levels are measured again from it"))
+    return (result, certified), lines
 
 
 def _counts_line(counts: Any, document: Mapping[str, Any], whose: str) -> list[Line]:
@@ -246,13 +335,15 @@ def _counts_line(counts: Any, document: Mapping[str, Any], whose: str) -> list[L
 
 
 def _certified_policy(statement: Statement, hierarchies: Mapping[str, Any]) -> Policy:
-    """The certified policy, its files given by content, without the requirements nobody can re-measure."""
+    """The certified policy, its files given by content (no file it names is read), every requirement kept."""
     text = statement.predicate["policy"]
     if not isinstance(text, Mapping) or not isinstance(text.get("text"), str):
         raise CertificateError("policy: expected {source, text}")
-    policy = parse_policy(text["text"], source=f"the certificate's policy {text.get('source')!r}",
-                          base=Path("/nonexistent-certificate-folder"), hierarchies=hierarchies, read_files=False)
-    return replace(policy, requirements=tuple(r for r in policy.requirements if rechecked(r.model)))
+    digest = text.get("sha256")
+    if digest is not None and digest != hashlib.sha256(text["text"].encode("utf-8")).hexdigest():
+        raise CertificateError("policy: its text does not have the stated SHA-256")
+    return parse_policy(text["text"], source=f"the certificate's policy {text.get('source')!r}",
+                        base=Path("/nonexistent-certificate-folder"), hierarchies=hierarchies, read_files=False)
 
 
 def _certified_choice(certified: Any, mechanism: Any, name: str | None = None) -> MechanismChoice:
@@ -271,28 +362,168 @@ def _certified_choice(certified: Any, mechanism: Any, name: str | None = None) -
                            ks=tuple(dict.fromkeys(k for k in ks if isinstance(k, int))), given=mechanism, file=file)
 
 
-def _compare(statement: Statement, result: AuditResult) -> list[Line]:
-    """Every re-derived section against the certificate's."""
-    from reports.certify import implied_section
+def _compare(statement: Statement, result: AuditResult, policy: Policy) -> tuple[list[Line], tuple[int, int]]:
+    """Every re-derived fact against the certificate's, every requirement of the signed policy accounted for once;
+    and (how many requirements are the publisher's statements, how many the policy has).
 
+    Sentences (reasons, notes, failure sentences, readable forms) are views: never compared
+    (docs/certificates.md, "Compatibility")."""
     predicate = statement.predicate
-    checks = [check.to_json() for check in result.checks]
-    stated = list(_stated(predicate))
-    verdict_passed = all(check["passed"] for check in checks) and all(bool(s.get("passed")) for s in stated)
+    stated = _stated(predicate)
+    measured = predicate["measurements"]
+    if not isinstance(measured, list) or not all(isinstance(item, Mapping) for item in measured):
+        raise TypeError("measurements: expected a list of objects")
     report = result.report
-    derived = {
-        "release facts": ("release", {"rows": report.rows, "classes": report.classes,
-                                      "quasi_identifiers": list(report.qi)}),
-        "measurements": ("measurements", checks),
-        "failures": ("failures", [failure_sentence(c) for c in checks + stated if not c.get("passed")]),
-        "verdict": ("verdict", "pass" if verdict_passed else "fail"),
-        "randomized levels": ("randomized", None if result.randomized is None else result.randomized.to_json()),
-        "implied guarantees": ("implied", implied_section(result) if "implied" in predicate else None),
-    }
-    lines = []
-    for subject, (key, value) in derived.items():
-        lines.append(_same(subject, predicate.get(key), value))
-    return lines
+    release = predicate["release"]
+    lines = [_same("release facts", {key: release.get(key) for key in ("rows", "classes", "quasi_identifiers")},
+                   {"rows": report.rows, "classes": report.classes, "quasi_identifiers": list(report.qi)})]
+    derived = {check.requirement.key: facts(check.to_json()) for check in result.checks}
+    accounted, by_key = _account(policy, [*measured, *stated])
+    lines.append(accounted)
+    if accounted.outcome == "fails":
+        return lines, (0, len(policy.requirements))
+    certified = [facts(by_key[key]) for key in derived]
+    compared = _same("measurements", certified, list(derived.values()))
+    differing = [(key, value["model"]) for key, value, given in zip(derived, derived.values(), certified, strict=True)
+                 if not _agree(given, value)]
+    if compared.outcome == "fails" and differing:
+        compared = Line("measurements", "fails", f"{compared.detail}; that is {differing[0][0]}, {differing[0][1]}")
+    lines.append(compared)
+    statements = [r for r in policy.requirements if r.key not in derived]
+    if statements:
+        lines.append(_consistent(statements, by_key))
+    passed = all(bool(by_key[r.key].get("passed")) for r in policy.requirements)
+    lines.append(_same("verdict", predicate.get("verdict"), "pass" if passed else "fail"))
+    lines.append(_same("randomized levels", facts(predicate.get("randomized")),
+                       None if result.randomized is None else facts(result.randomized.to_json())))
+    if "implied" in predicate:
+        lines.append(_implied(predicate["implied"], result))
+    lines.append(_catalog(predicate.get("catalog")))
+    return lines, (len(statements), len(policy.requirements))
+
+
+def _account(policy: Policy, entries: Sequence[Mapping[str, Any]]) -> tuple[Line, dict[str, Mapping[str, Any]]]:
+    """Each requirement of the signed policy appears exactly once among the certified results, and nothing else."""
+    keys = [r.key for r in policy.requirements]
+    by_key: dict[str, Mapping[str, Any]] = {}
+    for entry in entries:
+        key = entry.get("requirement")
+        if not isinstance(key, str) or key not in keys:
+            return Line("requirements", "fails", f"the certificate has a result for {key!r}, which the signed policy "
+                                                 "does not require"), by_key
+        if key in by_key:
+            return Line("requirements", "fails", f"{key} has two results"), by_key
+        by_key[key] = entry
+    missing = [key for key in keys if key not in by_key]
+    if missing:
+        return Line("requirements", "fails", f"no result for {', '.join(missing)} of the signed policy (a "
+                                             "requirement dropped from the certificate)"), by_key
+    for requirement in policy.requirements:
+        entry = by_key[requirement.key]
+        if entry.get("model") != requirement.model:
+            return Line("requirements", "fails", f"{requirement.key}: the signed policy requires {requirement.model}, "
+                                                 f"the result is of {entry.get('model')!r}"), by_key
+    return Line("requirements", "holds", f"each of the signed policy's {len(keys)} requirement(s) has one result"), by_key
+
+
+def _consistent(statements: Sequence[Requirement], by_key: Mapping[str, Mapping[str, Any]]) -> Line:
+    """The publisher's statements agree with the signed policy: model, attribute, threshold, and the stated
+    pass/fail is the stated level decided against the threshold, exactly. Their levels are not re-checked."""
+    from verifier.display import exact_text
+    from verifier.exact_grammar import GrammarError, read_exact
+
+    for requirement in statements:
+        entry = by_key[requirement.key]
+        threshold = requirement.threshold
+        written = str(threshold) if isinstance(threshold, (int, Fraction)) else exact_text(threshold)
+        attribute = entry.get("attribute")
+        attribute = tuple(attribute) if isinstance(attribute, list) else attribute
+        if entry.get("threshold") != written or attribute != requirement.attribute:
+            return Line("publisher's statements", "fails", f"{requirement.key}: the stated threshold or attribute is "
+                                                           "not the signed policy's")
+        bounds = entry.get("bounds")
+        try:
+            level = read_exact(bounds["upper"] if isinstance(bounds, Mapping) else entry.get("exact"), requirement.key)
+        except GrammarError as error:
+            return Line("publisher's statements", "fails", f"{requirement.key}: {error}")
+        bound = sympy.Rational(threshold.numerator, threshold.denominator) if isinstance(threshold, Fraction) \
+            else sympy.sympify(threshold)
+        comparison = (entry.get("direction") or {})
+        holds = (level >= bound if comparison.get("stronger") == "larger"
+                 else level < bound if comparison.get("strict") else level <= bound)
+        if bool(holds) != bool(entry.get("passed")) and not (isinstance(bounds, Mapping) and not entry.get("passed")):
+            return Line("publisher's statements", "fails", f"{requirement.key}: the stated level {entry.get('exact')} "
+                                                           f"{'meets' if holds else 'does not meet'} the threshold "
+                                                           f"{written}, but the certificate says "
+                                                           f"{'pass' if entry.get('passed') else 'fail'}")
+    return Line("publisher's statements", "publisher's statement",
+                f"{len(statements)} requirement(s) ({', '.join(sorted({r.model for r in statements}))}): levels not "
+                "re-checkable (they need inputs the certificate does not carry); each pass/fail is its stated level "
+                "against the signed threshold")
+
+
+def _implied(certified: Any, result: AuditResult) -> Line:
+    """The certified guarantees, checked for soundness in this privcert's catalog.
+
+    Each step's claim must be a usable claim of the catalog from the stated definition to the next, with the
+    stated bounds when the certificate gives them (schema 3); the re-measured premises, through the certified
+    claims alone, must give each stated level or a stronger one. A claim added later, or a stronger level found
+    since, leaves a certificate valid; a claim removed, refuted or weakened does not."""
+    from reports.certify import catalog, premises, step_bounds
+    from theory.answers.explain import explain
+    from theory.answers.graph import Graph
+    from theory.definitions import definition
+    from verifier.exact_grammar import read_exact
+
+    if not isinstance(certified, list) or not all(isinstance(item, Mapping) for item in certified):
+        raise TypeError("implied: expected a list of objects")
+    guarantees = [item for item in certified if item.get("implied") is not False]
+    graph = catalog()
+    claims = set()
+    for number, item in enumerate(guarantees, start=1):
+        for step in item["derivation"]:
+            current = step_bounds(graph, step["claim"], step["from"], step["to"])
+            if not current:
+                return Line("implied guarantees", "fails", f"item {number} ({item['definition']}): the claim "
+                                                           f"{step['claim']} from {step['from']} to {step['to']} is not a "
+                                                           "proven claim of this privcert's catalog")
+            if "bounds" in step and not set(step["bounds"]) <= set(current):
+                return Line("implied guarantees", "fails", f"item {number} ({item['definition']}): the claim "
+                                                           f"{step['claim']} has the bound(s) {current}, the certificate "
+                                                           f"states {step['bounds']}")
+            claims.add(step["claim"])
+    document, counted = premises(result)
+    found = explain(document, Graph(tuple(edge for edge in graph.edges if edge.claim_id in claims)), counted=counted)
+    measured = [item.to_json() for item in found.measured]
+    derived = [item.to_json() for item in found.implied]
+    for number, item in enumerate(guarantees, start=1):
+        name = item["definition"]
+        if facts(item["from"]) not in measured:
+            return Line("implied guarantees", "fails", f"item {number} ({name}): the premise {item['from']} is not a "
+                                                       "re-measured level")
+        stated = read_exact(item["level"], f"implied[{number}].level")
+        reached = [read_exact(other["level"], "level") for other in derived if other["definition"] == name]
+        if not any(definition(name).stronger(level, stated) == sympy.true for level in reached):
+            return Line("implied guarantees", "fails", f"item {number} ({name}): the certified claims give "
+                                                       f"{[str(level) for level in reached] or 'nothing'} from the "
+                                                       f"re-measured levels, the certificate states {item['level']}")
+    return Line("implied guarantees", "holds", f"{len(guarantees)} guarantee(s), each sound: its claims are in this "
+                                               "privcert's catalog and give its level from the re-measured premises")
+
+
+def _catalog(section: Any) -> Line:
+    """Whether the certificate was derived with this privcert's claim catalog (a record; soundness is checked)."""
+    from reports.certify import catalog_section
+
+    if not isinstance(section, Mapping):
+        return Line("claim catalog", "not checked", "not recorded (schema 2); the guarantees were checked for "
+                                                    "soundness in this privcert's catalog")
+    here = catalog_section()
+    same = "the same as this privcert's" if section.get("sha256") == here["sha256"] else (
+        f"this privcert's is {here['sha256'][:16]}… (privcert {here['privcert']}); the guarantees were checked for "
+        "soundness in it")
+    return Line("claim catalog", "holds", f"privcert {section.get('privcert')}'s, SHA-256 "
+                                          f"{str(section.get('sha256'))[:16]}…: {same}")
 
 
 FLOAT_TOLERANCE = 1e-9
@@ -378,9 +609,9 @@ def _utility(statement: Statement, original: Path | None, tables: tuple[pd.DataF
         derived = recompute(section, *tables, statement.subject_name)
     except (DataError, EmbeddedFileError) as error:
         return [Line("utility", "fails", f"cannot be measured again against {original}: {error}")]
-    line = _same("utility", section, derived)
+    line = _same("utility", facts(section), facts(derived))
     if line.outcome == "holds":
-        return [Line("utility", "holds", f"{against}, re-measured from {original} and {_likeness(section, derived)}")]
+        return [Line("utility", "holds", f"{against}, re-measured from {original} and {_likeness(facts(section), facts(derived))}")]
     return [line]
 
 
@@ -402,11 +633,8 @@ def _stated(predicate: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def _statements(predicate: Mapping[str, Any]) -> Sequence[Line]:
     given = predicate.get("tool")
     tool: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
-    lines = [Line("tool and time", "publisher's statement",
-                  f"{tool.get('name')} {tool.get('version')} ({tool.get('engine')} engine), {predicate.get('time')}")]
-    stated = _stated(predicate)
-    if stated:
-        models = sorted({str(item.get("model")) for item in stated if isinstance(item, Mapping)})
-        lines.append(Line("measurements not re-measurable from count tables", "publisher's statement",
-                          f"{len(stated)} of {', '.join(models)} (they need inputs the certificate does not carry)"))
-    return lines
+    from reports.html import cell
+
+    return [Line("tool and time", "publisher's statement",
+                 f"{cell(tool.get('name'), 80)} {cell(tool.get('version'), 80)} ({cell(tool.get('engine'), 80)} engine), "
+                 f"{cell(predicate.get('time'), 80)}")]

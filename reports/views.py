@@ -33,12 +33,13 @@ def render_views(
     verify_command: str | None,
     html: bool,
     pdf: bool,
-    checked: bool = True,
+    checked: str | None = None,
 ) -> Views:
     """Render the HTML page and/or the PDF of ``statement``.
 
     ``envelope_text`` is the signed certificate as written (``None`` for an unsigned
-    audit); the PDF carries it as an attachment named ``certificate_name``.
+    audit); the PDF carries it as an attachment named ``certificate_name``. ``checked`` is the key id with which
+    every check of ``verify`` held (:func:`reports.html.view`); ``None`` renders a "not verified" view.
     """
     envelope = None if envelope_text is None else json.loads(envelope_text)
     page = view(statement.predicate, tables=tables, envelope=envelope, verify_command=verify_command, checked=checked,

@@ -22,7 +22,12 @@ from reports.signing import load_signer, sign
 from reports.statement import Statement
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "randomized"
-DATA = {"publisher": "original.csv", "auditor": "release.csv"}
+ARGUMENTS = {"publisher": ("--data", "release.csv", "--original", "original.csv"), "auditor": ("--data", "release.csv")}
+"""What verify is given: in publisher mode the published release (the subject) and the original (measured again)."""
+
+
+def _arguments(folder: Path, mode: str) -> list[str]:
+    return [item if item.startswith("--") else str(folder / item) for item in ARGUMENTS[mode]]
 runner = CliRunner()
 
 
@@ -30,8 +35,9 @@ def _certified(folder: Path, mode: str) -> Path:
     for name in ("original.csv", "release.csv", "mechanism.csv", f"{mode}.toml"):
         shutil.copy(EXAMPLE / name, folder / name)
     assert runner.invoke(app, ["keygen", "--out", str(folder / "key")]).exit_code == 0
+    release = ["--release", str(folder / "release.csv")] if mode == "publisher" else []
     done = runner.invoke(app, ["audit", "--policy", str(folder / f"{mode}.toml"), "--sign", str(folder / "key"),
-                               "--certificate", str(folder / "cert.json")])
+                               "--certificate", str(folder / "cert.json"), *release])
     assert done.exit_code == 0, done.output
     return folder / "cert.json"
 
@@ -54,7 +60,7 @@ def test_a_good_certificate_of_a_randomized_release_verifies(tmp_path: Path, mod
     certificate = _certified(tmp_path, mode)
     (tmp_path / "mechanism.csv").unlink()  # the certificate carries the mechanism: verify reads no file it names
     monkeypatch.chdir(tmp_path.parent)
-    done = _verify(certificate, "--data", str(tmp_path / DATA[mode]))
+    done = _verify(certificate, *_arguments(tmp_path, mode))
     assert done.exit_code == 0, done.output
     assert "randomized levels: holds (re-derived and identical)" in done.stdout
     assert "mechanism mechanism.csv carried by content" in done.stdout
@@ -79,7 +85,7 @@ def test_a_changed_randomized_level_is_invalid(tmp_path: Path, mode: str, certif
     assert _kt_at_2(json.loads(base64.b64decode(json.loads(certificate.read_text())["payload"]))["predicate"])[
         "exact"] == certified
     _resigned(certificate, lambda predicate: _kt_at_2(predicate).update(exact="1"))
-    runs = [["--data", str(tmp_path / DATA[mode])]] + ([[]] if mode == "auditor" else [])
+    runs = [_arguments(tmp_path, mode)] + ([[]] if mode == "auditor" else [])
     monkeypatch.chdir(tmp_path.parent)
     for data in runs:
         done = _verify(certificate, *data)
@@ -91,7 +97,7 @@ def test_a_changed_randomized_level_is_invalid(tmp_path: Path, mode: str, certif
 def test_a_changed_mode_a_dropped_level_or_section_is_invalid(tmp_path: Path) -> None:
     certificate = _certified(tmp_path, "publisher")
     original = certificate.read_text()
-    data = ["--data", str(tmp_path / "original.csv")]
+    data = _arguments(tmp_path, "publisher")
     expected = {
         "mode": "measurements: fails (item 2 parameters: differs in data_independent: certified [None], "
                 "re-derived [True]",
@@ -108,3 +114,30 @@ def test_a_changed_mode_a_dropped_level_or_section_is_invalid(tmp_path: Path) ->
         _resigned(certificate, change)
         done = _verify(certificate, *data)
         assert done.exit_code == 4 and expected[name] in done.stdout, (name, done.output)
+
+
+def test_publisher_mode_binds_the_published_release_and_never_names_the_original(tmp_path: Path) -> None:
+    """The subject is the published release; no digest of the original (nor of its count tables) is signed, since
+    anyone could confirm guesses of personal data with it offline; the original is measured again when given."""
+    import hashlib
+
+    certificate = _certified(tmp_path, "publisher")
+    statement = json.loads(base64.b64decode(json.loads(certificate.read_text())["payload"]))
+    release = hashlib.sha256((tmp_path / "release.csv").read_bytes()).hexdigest()
+    original = hashlib.sha256((tmp_path / "original.csv").read_bytes()).hexdigest()
+    assert statement["subject"] == [{"name": "release.csv", "digest": {"sha256": release}}]
+    assert original not in certificate.read_text() and "counts" not in statement["predicate"]
+    without = _verify(certificate, "--data", str(tmp_path / "release.csv"))
+    assert without.exit_code == 5 and "pass --original ORIGINAL --data RELEASE" in without.stdout
+    assert _verify(certificate, "--data", str(tmp_path / "original.csv")).exit_code == 4  # not the subject
+    refused = runner.invoke(app, ["audit", "--policy", str(tmp_path / "publisher.toml"), "--sign",
+                                  str(tmp_path / "key"), "--certificate", str(tmp_path / "other.json")])
+    assert refused.exit_code == 2 and "--release FILE" in refused.output
+    # audited on the release itself and passed off as publisher mode: measured again from the original, it differs
+    (tmp_path / "cheat.toml").write_text((tmp_path / "publisher.toml").read_text().replace(
+        'path = "original.csv"', 'path = "release.csv"'))
+    cheat = runner.invoke(app, ["audit", "--policy", str(tmp_path / "cheat.toml"), "--sign", str(tmp_path / "key"),
+                                "--certificate", str(tmp_path / "cheat.json"), "--release",
+                                str(tmp_path / "release.csv")])
+    assert cheat.exit_code in (0, 1), cheat.output
+    assert _verify(tmp_path / "cheat.json", *_arguments(tmp_path, "publisher")).exit_code == 4

@@ -265,13 +265,14 @@ def test_jupyter_tables_come_from_the_verifier_alone() -> None:
 
 def test_randomized_release_shows_the_kt_curve_and_never_embeds_original_counts(tmp_path: Path) -> None:
     folder = Path(__file__).resolve().parents[1] / "examples" / "randomized"
-    for name in ("original.csv", "publisher.toml", "mechanism.csv"):
+    for name in ("original.csv", "release.csv", "publisher.toml", "mechanism.csv"):
         shutil.copy(folder / name, tmp_path / name)
-    done = certify(tmp_path, tmp_path / "original.csv", tmp_path / "publisher.toml")
+    done = certify(tmp_path, tmp_path / "original.csv", tmp_path / "publisher.toml", "--release",
+                   str(tmp_path / "release.csv"))
     html = done.html.read_text(encoding="utf-8")
     assert "(k,t)-closeness of the randomized release over the subset size k" in html
     assert 'id="randomized"' in html and "625/176" in html  # (k,t)-closeness at k = 2 and k = 50
-    assert set(done.predicate["counts"]) == {"sha256"}  # publisher mode: the data is the original
+    assert "counts" not in done.predicate  # publisher mode: the data is the original, never named by a digest
     refused = runner.invoke(app, ["audit", "--policy", str(tmp_path / "publisher.toml"), "--sign", str(tmp_path / "key"),
                                   "--certificate", str(tmp_path / "again.json"), "--embed-counts"])
     assert refused.exit_code == 2 and "never put in a certificate" in refused.stderr

@@ -37,7 +37,8 @@ from verifier.results import Level, Measurement
 
 Verdict = Literal["pass", "fail", "undecided"]
 
-__all__ = ["Check", "AuditResult", "Verdict", "audit", "audit_tables", "decide", "decide_bounds", "offending_classes"]
+__all__ = ["Check", "AuditResult", "Verdict", "SENTENCES", "audit", "audit_tables", "decide", "decide_bounds", "facts",
+           "offending_classes", "reason_text"]
 
 
 @dataclass(frozen=True)
@@ -62,27 +63,8 @@ class Check:
 
     @property
     def reason(self) -> str:
-        """One plain sentence: why the requirement fails (or that it holds).
-
-        For example ``class {zip: 476**, age: 2*} has 2 records; the policy requires
-        k_anonymity ≥ 5``.
-        """
-        m = self.measurement
-        sign = {"at_least": "≥", "at_most": "≤", "below": "<"}[m.comparison]
-        required = f"the policy requires {m.model} {sign} {self.threshold_text}"
-        if self.passed:
-            return f"{m.model} is {m.level.exact}; {required}"
-        if m.lower is not None:
-            return (f"{m.model} is not known exactly, only between {_short(m.lower)} and {_short(m.level)} "
-                    f"(exact bounds in the JSON); {required}")
-        witness = m.witness
-        if m.model == "k_anonymity" and witness is not None and witness.qi is not None:
-            return f"class {_class_text(witness.qi)} has {witness.size} records; {required}"
-        if witness is not None and witness.qi:
-            where = f"class {_class_text(witness.qi)} ({witness.size} records)"
-            value = "" if witness.value is None else f", value {witness.value!r}"
-            return f"{where}{value} attains {m.model} = {m.level.exact}; {required}"
-        return f"{m.model} is {m.level.exact}" + (f" ({m.level.reason})" if m.level.reason else "") + f"; {required}"
+        """One plain sentence: why the requirement fails (or that it holds) (:func:`reason_text`)."""
+        return reason_text({**self.measurement.to_json(), "threshold": self.threshold_text, "passed": self.passed})
 
     def to_json(self) -> dict[str, Any]:
         """The measurement's JSON plus ``requirement``, ``threshold`` (exact), ``passed`` and ``reason``."""
@@ -132,10 +114,64 @@ class AuditResult:
         return document
 
 
-def _short(level: Level) -> str:
+SENTENCES = frozenset({"reason", "notes", "note", "readable", "nothing"})
+"""The keys of a measurement's or a guarantee's JSON that hold sentences, not facts: generated from the facts
+by each reader (:func:`reason_text`), so that rewording one never changes what a certificate states."""
+
+
+def facts(document: Any) -> Any:
+    """``document`` without its sentences (:data:`SENTENCES`), at every depth: what a certificate states."""
+    if isinstance(document, Mapping):
+        return {key: facts(value) for key, value in document.items() if key not in SENTENCES}
+    if isinstance(document, list):
+        return [facts(item) for item in document]
+    return document
+
+
+_SIGN = {("larger", False): "≥", ("smaller", False): "≤", ("smaller", True): "<"}
+
+
+def reason_text(check: Mapping[str, Any]) -> str:
+    """One plain sentence from a requirement's facts (:meth:`Check.to_json` without sentences): why it fails, or
+    that it holds.
+
+    For example ``class {zip: 476**, age: 2*} has 2 records; the policy requires k_anonymity ≥ 5``. A level's
+    own explanation (``reason`` of the measurement, when given) is added where the facts say nothing more.
+    """
+    name, exact = check["model"], check["exact"]
+    direction = check.get("direction") or {}
+    sign = _SIGN.get((str(direction.get("stronger")), bool(direction.get("strict"))), "≤")
+    required = f"the policy requires {name} {sign} {check['threshold']}"
+    if check.get("passed"):
+        return f"{name} is {exact}; {required}"
+    bounds = check.get("bounds")
+    if isinstance(bounds, Mapping) and bounds.get("exact") is False:
+        return (f"{name} is not known exactly, only between {_short(bounds.get('lower'))} and "
+                f"{_short(bounds.get('upper'))} (exact bounds in the JSON); {required}")
+    witness = check.get("witness")
+    witness = witness if isinstance(witness, Mapping) else {}
+    qi = witness.get("qi")
+    if name == "k_anonymity" and isinstance(qi, Mapping):
+        return f"class {_class_text(qi)} has {witness.get('size')} records; {required}"
+    if isinstance(qi, Mapping) and qi:
+        where = f"class {_class_text(qi)} ({witness.get('size')} records)"
+        value = "" if witness.get("value") is None else f", value {witness['value']!r}"
+        return f"{where}{value} attains {name} = {exact}; {required}"
+    why = check.get("reason")
+    return f"{name} is {exact}" + (f" ({why})" if isinstance(why, str) and why else "") + f"; {required}"
+
+
+def _short(text: Any) -> str:
     """A bound as its exact form when short, else ``≈`` 12 significant digits."""
-    text = level.exact
-    return text if len(text) <= 24 or level.value is None else f"≈ {approximate(level.value, 12)}"
+    from verifier.exact_grammar import GrammarError, read_exact
+
+    written = str(text)
+    if len(written) <= 24:
+        return written
+    try:
+        return f"≈ {approximate(read_exact(written, 'bound'), 12)}"
+    except (GrammarError, TypeError, ValueError):
+        return written
 
 
 def _class_text(qi: Mapping[str, Any]) -> str:

@@ -163,6 +163,9 @@ class Policy:
         the ``l`` of each requirement is measured too).
     risk_threshold
         The prosecutor-risk level above which a record counts as at risk.
+    text
+        The policy exactly as it was read (``None`` for a policy built from command-line options): the text a
+        certificate embeds, so that what is signed is what was audited, never the file read again.
     """
 
     source: str
@@ -175,6 +178,14 @@ class Policy:
     risk_threshold: Fraction = Fraction(1, 5)
     mechanism: MechanismPolicy | None = None
     risk: RiskInputs = RiskInputs()
+    text: str | None = None
+
+    @property
+    def sha256(self) -> str | None:
+        """The SHA-256 of :attr:`text` in UTF-8 (``None`` without a text)."""
+        import hashlib
+
+        return None if self.text is None else hashlib.sha256(self.text.encode("utf-8")).hexdigest()
 
     @property
     def attributes(self) -> tuple[AttributeSpec, ...]:
@@ -287,6 +298,7 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
         risk_threshold=risk,
         mechanism=parse_mechanism_section(read, document.get("mechanism"), tuple(by_name), base),
         risk=risk_inputs,
+        text=text,
     )
 
 

@@ -322,6 +322,9 @@ class Model:
         The parameters a requirement may name.
     needs
         Inputs besides the count tables (keys of :attr:`MeasureOptions.inputs`).
+    reads
+        Inputs it reads when they are given, without needing them (marketer risk and a population table): a
+        certificate that does not carry such an input cannot have the level re-measured.
     recheck
         :data:`Recheck`.
     definition
@@ -350,6 +353,7 @@ class Model:
     measure: Measure
     parameters: tuple[Parameter, ...] = ()
     needs: frozenset[str] = frozenset()
+    reads: frozenset[str] = frozenset()
     recheck: Recheck = "count_tables"
     definition: MapDefinition | None = None
     closed_forms: bool = False

@@ -56,6 +56,7 @@ MARKETER_RISK = Model(
     id="marketer_risk", name="marketer re-identification risk", kind="risk", scope="release",
     source=Source(_EL_EMAM, "3", "marketer risk"), comparison="at_most", threshold=_PROBABILITY,
     units="expected share of records re-identified", measure=_marketer, by_default=False,
+    reads=frozenset({"population_table"}),
     definition=MapDefinition(marketer, sympy.Interval.Lopen(0, 1), ("N",),
                           "an attacker who matches every record re-identifies a share R_M of them on average"),
 )
@@ -64,6 +65,7 @@ JOURNALIST_RISK = Model(
     id="journalist_risk", name="journalist re-identification risk", kind="risk", scope="release",
     source=Source(_EL_EMAM, "3", "journalist risk"), comparison="at_most", threshold=_PROBABILITY,
     units="probability", measure=_journalist, by_default=False, recheck="statement",
+    reads=frozenset({"population_table"}),
     definition=MapDefinition(journalist, sympy.Interval.Lopen(0, 1), ("N",),
                           "no record is re-identified with probability above R_J = 1/(smallest population class "
                           "present), the target not known to be in the release"),
