@@ -17,17 +17,20 @@ layout take minutes (WeasyPrint lays out an unbreakable string in quadratic time
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from markupsafe import Markup, escape
 
 from verifier.audit import AuditResult
 from verifier.counts import CountTable
 from verifier.display import attribute_label
 from verifier.measure import MeasureResult
 
-__all__ = ["FontFace", "View", "CELL_LIMIT", "BLOCK_LIMIT", "cell", "block", "notebook_html", "render_html", "view"]
+__all__ = ["FontFace", "View", "CELL_LIMIT", "BLOCK_LIMIT", "cell", "block", "breakable", "notebook_html", "render_html", "view"]
 
 CELL_LIMIT = 240
 """Most characters of a value a table cell or sentence shows."""
@@ -61,6 +64,8 @@ def block(value: Any, limit: int = BLOCK_LIMIT) -> str:
     text = "\n".join(safe(line) for line in str("" if value is None else value).split("\n"))
     return _clipped(text, limit)
 
+_BREAK = re.compile(r"([_+])")
+
 _SIGNS = {("larger", False): "≥", ("smaller", False): "≤", ("smaller", True): "<", ("larger", True): ">"}
 
 
@@ -91,11 +96,25 @@ def _detail(measurement: Mapping[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def breakable(value: Any, limit: int = CELL_LIMIT) -> Markup:
+    """A value as :func:`cell` shows it, with a line-break opportunity (``<wbr>``) after each ``_`` and ``+``.
+
+    >>> str(breakable("distinct_l_diversity")), str(breakable("salary+<b>"))
+    ('distinct_<wbr>l_<wbr>diversity', 'salary+<wbr>&lt;b&gt;')
+    """
+    return Markup(_BREAK.sub(r"\1<wbr>", str(escape(cell(value, limit)))))
+
+
 def _row(measurement: Mapping[str, Any]) -> dict[str, Any]:
+    from reports.reading import model_words, number
+
     direction = measurement.get("direction") or {}
     return {
         "requirement": measurement.get("requirement"),
         "model": measurement.get("model"),
+        "words": model_words(measurement.get("model")),
+        "level": number(measurement.get("exact")),
+        "limit": number(measurement.get("threshold")),
         "detail": _detail(measurement),
         "attribute": _attribute(measurement.get("attribute")),
         "exact": measurement.get("exact"),
@@ -166,8 +185,10 @@ def view(
         ``--public-key`` does not check it, and the page says so).
     """
     from reports.plots import figures, implication_map
+    from reports.reading import implied_that_add
 
     rows = [_row(m) for m in predicate.get("measurements", [])]
+    implied = implied_that_add(predicate.get("implied") or (), predicate.get("measurements", []))
     counts = predicate.get("counts")
     signature = None
     if envelope is not None:
@@ -188,8 +209,8 @@ def view(
         "release": release,
         "policy": predicate.get("policy"),
         "counts": None if not isinstance(counts, Mapping) else {"sha256": counts.get("sha256"), "embedded": "tables" in counts},
-        "implied": predicate.get("implied"),
-        "implication_map": implication_map(predicate.get("implied") or ()),
+        "implied": implied if predicate.get("implied") else None,
+        "implication_map": implication_map(implied.shown),
         "statements": [_row(m) for m in (predicate.get("publisher_statements") or {}).get("measurements", [])],
         "randomized": _randomized(predicate["randomized"]) if isinstance(predicate.get("randomized"), Mapping) else None,
         "utility": _utility(predicate["utility"]) if isinstance(predicate.get("utility"), Mapping) else None,
@@ -207,7 +228,7 @@ def render_html(page: View, *, fonts: Sequence[FontFace] = (), date: str | None 
 
     environment = Environment(autoescape=select_autoescape(default=True, default_for_string=True),
                               keep_trailing_newline=True)
-    environment.filters.update(cell=cell, block=block)
+    environment.filters.update(cell=cell, block=block, breakable=breakable)
     template = environment.from_string(
         (resources.files("reports") / "templates" / "certificate.html.j2").read_text(encoding="utf-8"))
     return template.render(**page.context, fonts=list(fonts), date=date)
