@@ -356,4 +356,4 @@ def draw_map(out: Path = typer.Option(Path("map.svg"), "--out", metavar="FILE", 
     for item in all_claims():
         if item.kind == "bound" and item.conclusion is not None:
             bounds[item.conclusion] = (*bounds.get(item.conclusion, ()), f"{item.id}: {outcomes[item.id].status}")
-    typer.echo(str(render_map(build_graph(outcomes), out, bounds)))
+    typer.echo(f"wrote {render_map(build_graph(outcomes), out, bounds)}")
