@@ -65,6 +65,8 @@ def block(value: Any, limit: int = BLOCK_LIMIT) -> str:
     return _clipped(text, limit)
 
 _BREAK = re.compile(r"([_+])")
+WORD = 24
+"""Longest part of an id or a name (between ``_`` and ``+``) a page keeps on one line."""
 
 _SIGNS = {("larger", False): "≥", ("smaller", False): "≤", ("smaller", True): "<", ("larger", True): ">"}
 
@@ -97,12 +99,25 @@ def _detail(measurement: Mapping[str, Any]) -> str:
 
 
 def breakable(value: Any, limit: int = CELL_LIMIT) -> Markup:
-    """A value as :func:`cell` shows it, with a line-break opportunity (``<wbr>``) after each ``_`` and ``+``.
+    """A value as :func:`cell` shows it, breakable after each ``_`` and ``+`` (``<wbr>``) and only there.
 
-    >>> str(breakable("distinct_l_diversity")), str(breakable("salary+<b>"))
-    ('distinct_<wbr>l_<wbr>diversity', 'salary+<wbr>&lt;b&gt;')
+    Each part up to :data:`WORD` characters is kept whole (``white-space: nowrap``): a layout
+    engine that breaks ``overflow-wrap: anywhere`` text greedily (WeasyPrint) would otherwise cut
+    ``disease`` into ``diseas``/``e``; a longer part stays breakable anywhere, so that no value can
+    widen its column past the page.
+
+    >>> str(breakable("salary+<b>")), str(breakable("a" * 30))[:5]
+    ('<span class="word">salary+</span><wbr><span class="word">&lt;b&gt;</span>', 'aaaaa')
     """
-    return Markup(_BREAK.sub(r"\1<wbr>", str(escape(cell(value, limit)))))
+    parts = [part for part in _BREAK.split(cell(value, limit)) if part]
+    joined: list[str] = []
+    for part in parts:
+        if _BREAK.fullmatch(part) and joined:
+            joined[-1] += part
+        else:
+            joined.append(part)
+    return Markup("<wbr>").join(Markup('<span class="word">{}</span>').format(part) if len(part) <= WORD
+                                else escape(part) for part in joined)
 
 
 def _row(measurement: Mapping[str, Any]) -> dict[str, Any]:
