@@ -29,18 +29,19 @@ if TYPE_CHECKING:
     from verifier.counts import AttributeSpec
     from verifier.engines import Engine, EngineName
     from verifier.hierarchy import Hierarchy
-    from verifier.measure import MeasureResult
+    from verifier.measure import MeasureResult, ProgressCallback
     from verifier.policy import Policy
     from verifier.randomized_levels import MechanismChoice
     from reports.certify import Certificate
     from reports.utility_section import UtilitySection
     from reports.verification import Verification
-    from verifier.registry import Kind
+    from verifier.registry import ModelKind
     from verifier.utility import Pair, UtilityReport
     from verifier.utility.comparison import Comparison
     from verifier.utility.figure import Figure
+    from theory.mechanism_selection.release_plan import ReleasePlan
 
-__all__ = ["measure", "audit", "load_policy", "certify", "verify", "utility", "audit_utility", "compare"]
+__all__ = ["measure", "audit", "load_policy", "certify", "verify", "utility", "audit_utility", "compare", "plan"]
 
 
 def load_policy(path: str | Path) -> Policy:
@@ -60,11 +61,12 @@ def measure(
     l: int | Sequence[int] = 2,
     risk_threshold: Fraction = Fraction(1, 5),
     mechanism: MechanismChoice | None = None,
-    kinds: Sequence[Kind] = (),
+    kinds: Sequence[ModelKind] = (),
     inputs: Mapping[str, Any] | None = None,
+    parameters: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
     engine: EngineName | Engine = "pandas",
     encoding: str = "utf-8",
-    progress: bool | None = None,
+    progress: bool | ProgressCallback | None = None,
 ) -> MeasureResult:
     """Every model's optimal level on every attribute of a release (:func:`verifier.measure.measure`),
     and the randomized levels when ``mechanism`` names the mechanism it was made with (auditor
@@ -73,12 +75,19 @@ def measure(
     ``kinds={"risk"}`` adds the re-identification risk models (docs/risk.md); ``inputs``
     gives what they measure against: ``sampling_fraction`` (a Fraction) or ``population``
     (an int), ``population_table`` (:func:`verifier.risk.population_table.load_population_table`)
-    and ``weights`` (the release's column of sampling weights)."""
+    and ``weights`` (the release's column of sampling weights), checked by
+    :func:`verifier.inputs.inputs_of` (an unknown name is refused with the valid ones).
+    ``parameters`` asks for models at parameters their declarations name, per model id
+    (``{"recursive_cl_diversity": [{"l": 3}]}``; :func:`verifier.registry.requested_parameters`
+    reads them from ``MODEL.NAME=VALUE`` texts); a model so named is measured even when it is
+    not by default."""
     from theory.answers.auditor_mode import audit_release
     from verifier.measure import measure as run
 
+    requested = {name: tuple(sets) for name, sets in (parameters or {}).items()}
     return run(data, qi, attributes, hierarchies=hierarchies, buckets=buckets, l=l, risk_threshold=risk_threshold,
-               kinds=kinds, inputs=inputs, source=None if not isinstance(data, (str, Path)) else str(data),
+               kinds=kinds, inputs=inputs, requested=requested,
+               source=None if not isinstance(data, (str, Path)) else str(data),
                progress=progress, engine=engine, encoding=encoding, mechanism=mechanism, implications=audit_release)
 
 
@@ -87,9 +96,10 @@ def audit(
     policy: Policy | str | Path,
     *,
     mechanism: MechanismChoice | None = None,
+    inputs: Mapping[str, Any] | None = None,
     engine: EngineName | Engine = "pandas",
     encoding: str = "utf-8",
-    progress: bool | None = None,
+    progress: bool | ProgressCallback | None = None,
 ) -> AuditResult:
     """Audit a release against a policy: every requirement decided exactly, randomized ones included.
 
@@ -102,13 +112,18 @@ def audit(
         A parsed policy, or the path of its TOML file.
     mechanism
         Overrides of the policy's ``[mechanism]`` table (file, mode, subset sizes).
+    inputs
+        Overrides of the policy's ``[risk]`` table: ``sampling_fraction`` or ``population``,
+        ``population_table``, ``weights`` (:class:`verifier.inputs.Inputs`); the audit's
+        policy holds them (``result.policy.risk``).
     engine, encoding, progress
         How the release is read (:func:`verifier.measure.measure`).
 
     Raises
     ------
     PolicyError
-        No release given and the policy names none, or the policy is malformed.
+        No release given and the policy names none, the policy is malformed, or ``inputs``
+        names an unknown input (the message lists the valid ones) or holds an invalid value.
     """
     from theory.answers.auditor_mode import audit_release
     from verifier.audit import audit as run
@@ -116,12 +131,38 @@ def audit(
     from verifier.randomized_levels import MechanismChoice
 
     parsed = policy if not isinstance(policy, (str, Path)) else load_policy(policy)
+    if inputs is not None:
+        parsed = _with_risk_inputs(parsed, inputs)
     release = data if data is not None else parsed.data
     if release is None:
         raise PolicyError(f"{parsed.source}: no release given: pass DATA or set data.path in the policy")
     return run(release, parsed, source=None if not isinstance(release, (str, Path)) else str(release),
                progress=progress, mechanism=mechanism or MechanismChoice(), implications=audit_release,
                engine=engine, encoding=encoding)
+
+
+_AUDIT_INPUTS = ("sampling_fraction", "population", "population_table", "weights")
+
+
+def _with_risk_inputs(policy: Policy, inputs: Mapping[str, Any]) -> Policy:
+    """``policy`` with its ``[risk]`` inputs overridden by ``inputs`` (checked by :func:`verifier.inputs.inputs_of`)."""
+    from dataclasses import replace
+
+    from verifier.errors import PolicyError
+    from verifier.inputs import inputs_of
+
+    given = dict(inputs_of(inputs))
+    other = [name for name in given if name not in _AUDIT_INPUTS]
+    if other:
+        raise PolicyError(f"inputs: {other[0]!r} is not an input of an audit (the mechanism is given by mechanism=); "
+                          f"expected one of: {', '.join(_AUDIT_INPUTS)}")
+    merged = {**policy.risk.inputs, **given}
+    if "population" in given:
+        merged.pop("sampling_fraction", None)
+    if "sampling_fraction" in given:
+        merged.pop("population", None)
+    checked = inputs_of(merged)
+    return replace(policy, risk=replace(policy.risk, **{name: getattr(checked, name) for name in _AUDIT_INPUTS}))
 
 
 def audit_utility(result: AuditResult, original: str | Path, *, key: str | None = None,
@@ -277,6 +318,84 @@ def compare(
     tables = [(str(release), load_table(release, encoding=encoding)) for release in releases]
     return run(load_table(original, encoding=encoding), tables, qi, hierarchies=hierarchies, key=key,
                suppressed=suppressed, original_name=str(original))
+
+
+def plan(
+    original: pd.DataFrame | str | Path,
+    sensitive: str | None = None,
+    *,
+    t0: Fraction | int | str | None = None,
+    eps0: Fraction | int | str | None = None,
+    k: int | None = None,
+    policy: str | Path | Policy | None = None,
+    encoding: str = "utf-8",
+) -> ReleasePlan:
+    """The randomized-response mechanism with the best expected utility that meets a t and an ε target on one
+    attribute of ``original`` (Ekenstedt et al. 2022, Sec. V.C-D; :func:`theory.mechanism_selection.release_plan.plan_release`).
+
+    The targets are given (``t0``, ``eps0``, ``k``; text such as ``"2"``, ``"ln(39/19)"``, ``"0.7"``,
+    ``"inf"``), or read from ``policy``'s requirements on the attribute (``ldp`` for ε0,
+    ``kt_closeness`` or ``stochastic_t_closeness`` for t0 and k), not both. ``sensitive`` defaults
+    to the policy's ``[mechanism] attribute`` or its only sensitive attribute.
+    ``ReleasePlan.mechanism()`` is the chosen matrix; :func:`verifier.mechanism.mechanism_csv`
+    writes it as the file ``anonymize rr --mechanism`` and a policy's ``[mechanism]`` read.
+
+    >>> result = plan("examples/randomized/original.csv", "disease", t0=4, eps0="ln(5)", k=50)
+    >>> result.chosen.name, result.chosen.p_ldp, result.chosen.exp_epsilon, result.chosen.utility
+    ('ldp', 10/23, 53/13, 53/92)
+
+    Raises
+    ------
+    PolicyError
+        Bad or missing targets, or targets and a policy both given.
+    InfeasibleTargets
+        Only a release independent of the data meets the targets (the message names the bound).
+    DataError
+        The attribute is not a column of ``original`` or has missing values.
+    """
+    import sympy
+
+    from theory.mechanism_selection.release_plan import plan_release, targets_of
+    from verifier.errors import DataError, PolicyError
+    from verifier.literal import Domain, LiteralError, parse_exact
+    from verifier.load import load_table
+
+    name = str(original) if isinstance(original, (str, Path)) else "original"
+    frame = load_table(original, encoding=encoding) if isinstance(original, (str, Path)) else original
+    if policy is not None:
+        if t0 is not None or eps0 is not None or k is not None:
+            raise PolicyError("give the targets (t0, eps0, k) or a policy, not both")
+        rules = load_policy(policy) if isinstance(policy, (str, Path)) else policy
+        declared = [item.name for item in rules.sensitive]
+        attribute = sensitive or (rules.mechanism.attribute if rules.mechanism is not None else
+                                  declared[0] if len(declared) == 1 else None)
+        if attribute is None:
+            raise PolicyError(f"{rules.source}: name the attribute to plan for; the policy declares {declared}")
+
+        def smallest_class() -> int:
+            missing = [column for column in rules.qi if column not in frame.columns]
+            if missing:
+                raise DataError(f"{name}: quasi-identifier columns {missing} not found; the table has {list(map(str, frame.columns))}")
+            return int(frame.groupby(list(rules.qi), dropna=False).size().min()) if rules.qi else len(frame)
+
+        target_t, target_eps, size = targets_of(rules.requirements, attribute, smallest_class, rules.source)
+    else:
+        if sensitive is None or t0 is None:
+            raise PolicyError("expected the attribute to randomize and the target t0 (or a policy)")
+        attribute = sensitive
+        try:
+            target_t = parse_exact(str(t0), "--t", Domain(lower=Fraction(1)))
+            target_eps = sympy.oo if eps0 is None else parse_exact(str(eps0), "--eps", Domain(lower=Fraction(0), infinite=True))
+        except LiteralError as error:
+            raise PolicyError(str(error)) from None
+        size = 1 if k is None else k
+    if attribute not in frame.columns:
+        raise DataError(f"{name}: column {attribute!r} not found; the table has columns {list(map(str, frame.columns))}")
+    column = frame[attribute]
+    if column.isna().any():
+        raise DataError(f"{name}: column {attribute!r} has missing values; a randomized release needs a value per record")
+    counts = {value: int(count) for value, count in column.value_counts(sort=False).items()}
+    return plan_release(counts, target_t, target_eps, size, attribute=attribute)
 
 
 def _mechanism_utility(before: pd.DataFrame, after: pd.DataFrame, pair: Pair, mechanism: Path, sensitive: str,

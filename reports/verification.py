@@ -194,7 +194,8 @@ def _audit_again(statement: Statement, data: Path | None, engine: Any,
         policy = _certified_policy(statement, hierarchies)
     except VerifierError as error:
         return None, [*lines, Line("policy", "fails", str(error))]
-    choice = _certified_choice(predicate.get("randomized"), mechanism)
+    choice = _certified_choice(predicate.get("randomized"), mechanism,
+                               None if mechanism is None else predicate["mechanism"]["name"])
     counts = predicate.get("counts")
     if data is not None:
         found = sha256_file(data)
@@ -254,18 +255,20 @@ def _certified_policy(statement: Statement, hierarchies: Mapping[str, Any]) -> P
     return replace(policy, requirements=tuple(r for r in policy.requirements if rechecked(r.model)))
 
 
-_SUBSET_MODELS = ("kt_closeness", "k_eps_dp")
+def _certified_choice(certified: Any, mechanism: Any, name: str | None = None) -> MechanismChoice:
+    """The mode and subset sizes of the certificate's randomized section, and the embedded mechanism
+    (named as it was: a mechanism given on the command line, not in the policy, is no file of the policy's)."""
+    from theory.definitions import sized
 
-
-def _certified_choice(certified: Any, mechanism: Any) -> MechanismChoice:
-    """The mode and subset sizes of the certificate's randomized section, and the embedded mechanism."""
+    file = None if name is None else Path(name)
     if not isinstance(certified, Mapping):
-        return MechanismChoice(given=mechanism)
+        return MechanismChoice(given=mechanism, file=file)
+    subset_models = sized("subset")
     ks = [(m.get("parameters") or {}).get("k") for m in certified.get("measurements") or ()
-          if isinstance(m, Mapping) and m.get("model") in _SUBSET_MODELS]
+          if isinstance(m, Mapping) and m.get("model") in subset_models]
     mode = certified.get("mode")
     return MechanismChoice(mode=mode if isinstance(mode, str) else None,
-                           ks=tuple(dict.fromkeys(k for k in ks if isinstance(k, int))), given=mechanism)
+                           ks=tuple(dict.fromkeys(k for k in ks if isinstance(k, int))), given=mechanism, file=file)
 
 
 def _compare(statement: Statement, result: AuditResult) -> list[Line]:

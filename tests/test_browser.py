@@ -7,17 +7,16 @@ and saves screenshots (desktop and phone width) in the test's temporary folder.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from _certify import Certified, certify_table4
+from _chromium import DRIVER, chromium
 from verifier.escape import safe
 from test_hostile_input import ATTRIBUTE, SCRIPT, TEMPLATE, hostile  # noqa: F401 (a fixture)
 
-DRIVER = Path("/usr/bin/chromedriver")
 
 if not DRIVER.is_file():
     pytest.skip("Debian's chromium-driver is not installed (scripts/setup installs it)", allow_module_level=True)
@@ -25,17 +24,7 @@ if not DRIVER.is_file():
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    os.environ["SE_OFFLINE"] = "true"
-    os.environ["SE_AVOID_STATS"] = "true"
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-                     f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
-        options.add_argument(argument)
-    driver = webdriver.Chrome(service=Service(executable_path=str(DRIVER)), options=options)
+    driver = chromium(tmp_path_factory.mktemp("chromium-profile"))
     try:
         yield driver
     finally:

@@ -27,7 +27,7 @@ from verifier.counts import Classes, CountTable, qi_order
 from verifier.display import approximate, exact_text
 from verifier.engines import Engine, EngineName
 from verifier.errors import PolicyError
-from verifier.measure import MeasureResult, measure, measure_tables
+from verifier.measure import MeasureResult, ProgressCallback, measure, measure_tables
 from verifier.models.t_closeness import DISTANCES
 from verifier.policy import Policy, Requirement
 from verifier.randomized_levels import Implications, MechanismChoice, RandomizedLevels, mechanism_settings, randomized_levels
@@ -239,7 +239,7 @@ def audit(
     policy: Policy,
     *,
     source: str | None = None,
-    progress: bool | None = None,
+    progress: bool | ProgressCallback | None = None,
     mechanism: MechanismChoice = MechanismChoice(),
     implications: Implications | None = None,
     engine: EngineName | Engine = "pandas",

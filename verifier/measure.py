@@ -44,11 +44,16 @@ from verifier.engines import Engine, EngineName, get_engine
 from verifier.display import attribute_label
 from verifier.errors import PolicyError
 from verifier.hierarchy import Hierarchy
+from verifier.inputs import Inputs, inputs_of
 from verifier.randomized_levels import Implications, MechanismChoice, RandomizedLevels, mechanism_settings, randomized_levels
-from verifier.registry import Kind, MeasureOptions, Model, Subject, models
+from verifier.registry import MeasureOptions, ModelKind, Model, Subject, models
 from verifier.results import Measurement
 
-__all__ = ["MeasureResult", "measure", "measure_tables", "PROGRESS_ROWS"]
+__all__ = ["MeasureResult", "measure", "measure_tables", "PROGRESS_ROWS", "ProgressCallback"]
+
+ProgressCallback = Callable[[str, int, "int | None"], None]
+"""Told each step of a run instead of a progress bar: a description (``scan: 1,000 rows``,
+``measure: k_anonymity``), the steps done and their total (``None`` while unknown)."""
 
 PROGRESS_ROWS = 500_000
 """Tables with at least this many rows show a progress bar (when stderr is a terminal)."""
@@ -157,11 +162,11 @@ def measure(
     buckets: Mapping[str, Bucketing] | None = None,
     l: int | Sequence[int] = 2,
     risk_threshold: Fraction = Fraction(1, 5),
-    kinds: Iterable[Kind] = (),
-    inputs: Mapping[str, Any] | None = None,
+    kinds: Iterable[ModelKind] = (),
+    inputs: Inputs | Mapping[str, Any] | None = None,
     requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None = None,
     source: str | None = None,
-    progress: bool | None = None,
+    progress: bool | ProgressCallback | None = None,
     engine: EngineName | Engine = "pandas",
     encoding: str = "utf-8",
     mechanism: MechanismChoice | None = None,
@@ -191,7 +196,8 @@ def measure(
         Kinds of model to measure besides those measured by default
         (:attr:`verifier.registry.MeasureOptions.kinds`, e.g. ``{"risk"}``).
     inputs
-        Inputs some models need (:attr:`verifier.registry.Model.needs`).
+        The inputs some models need (:class:`verifier.inputs.Inputs`, or a mapping of its names: an unknown
+        name is refused with the valid ones).
     requested
         Parameters requirements name, per model id (:attr:`verifier.registry.MeasureOptions.requested`).
     source
@@ -200,6 +206,7 @@ def measure(
     progress
         Show a progress bar on stderr (phase: scan, group, measure); by default only
         when stderr is a terminal, and for a frame only from :data:`PROGRESS_ROWS` rows.
+        A :data:`ProgressCallback` is told the same steps instead (a web page's progress bar).
     engine
         Which engine builds the count tables from a path: ``pandas`` (default),
         ``duckdb`` or ``spark`` (:func:`verifier.engines.get_engine`), or an engine
@@ -233,7 +240,8 @@ def measure(
     if progress is None:
         progress = sys.stderr.isatty() and (not isinstance(data, pd.DataFrame) or len(data) >= PROGRESS_ROWS)
 
-    weights = (inputs or {}).get("weights")
+    inputs = inputs_of(inputs)
+    weights = inputs.weights
     counted = list(attributes) + ([] if weights is None else [AttributeSpec((weights,), "numerical")])
 
     def build(step: _Steps) -> tuple[Classes, tuple[CountTable, ...]]:
@@ -259,8 +267,8 @@ def measure_tables(
     buckets: Mapping[str, Bucketing] | None = None,
     l: int | Sequence[int] = 2,
     risk_threshold: Fraction = Fraction(1, 5),
-    kinds: Iterable[Kind] = (),
-    inputs: Mapping[str, Any] | None = None,
+    kinds: Iterable[ModelKind] = (),
+    inputs: Inputs | Mapping[str, Any] | None = None,
     requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None = None,
     source: str = "count tables",
 ) -> MeasureResult:
@@ -286,8 +294,8 @@ def _options(
     buckets: Mapping[str, Bucketing] | None,
     l: int | Sequence[int],
     risk_threshold: Fraction,
-    kinds: Iterable[Kind],
-    inputs: Mapping[str, Any] | None,
+    kinds: Iterable[ModelKind],
+    inputs: Inputs | Mapping[str, Any] | None,
     requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None,
     source: str,
 ) -> MeasureOptions:
@@ -297,7 +305,7 @@ def _options(
     ls = (l,) if isinstance(l, int) else tuple(dict.fromkeys(l))
     _check_options(qi, attributes, hierarchies, buckets, ls, source)
     return MeasureOptions(hierarchies=hierarchies, buckets=buckets, l=ls, risk_threshold=risk_threshold,
-                          kinds=frozenset(kinds), inputs=dict(inputs or {}), requested=dict(requested or {}))
+                          kinds=frozenset(kinds), inputs=inputs_of(inputs), requested=dict(requested or {}))
 
 
 def _measure(
@@ -306,7 +314,7 @@ def _measure(
     options: MeasureOptions,
     *,
     source: str,
-    progress: bool,
+    progress: bool | ProgressCallback,
     engine: EngineName = "pandas",
 ) -> MeasureResult:
     """Build the count tables, then measure every model of the registry the options ask for: the
@@ -367,7 +375,7 @@ def _with_weights(options: MeasureOptions, tables: tuple[CountTable, ...]) -> tu
     for index, value, count in zip(weights.class_index.tolist(), weights.value_index.tolist(), weights.count.tolist()):
         sums[index] += values[value] * count
     found = ClassWeights(tuple(sums), f"column {options.inputs['weights']}")
-    return replace(options, inputs={**options.inputs, "class_weights": found}), tuple(kept)
+    return replace(options, inputs=options.inputs.with_(class_weights=found)), tuple(kept)
 
 
 def _check_options(
@@ -445,14 +453,21 @@ class _Steps:
 
     bar: Progress | None = None
     total: int | None = None
+    report: ProgressCallback | None = None
+    done: int = 0
 
     def phase(self, name: str, done: int, total: int | None, unit: str) -> None:
         """A :data:`verifier.engines.Phase`: ``scan``/``group`` with the rows, partitions or aggregations done."""
+        if self.report is not None:
+            self.report(f"{name}: {done:,}{'' if total is None else f'/{total:,}'} {unit}", done, total)
         if self.bar is not None:
             self.bar.update(self.bar.task_ids[0], total=total, completed=done,
                             description=f"{name}: {done:,}{'' if total is None else f'/{total:,}'} {unit}")
 
     def advance(self, name: str) -> None:
+        self.done += 1
+        if self.report is not None:
+            self.report(f"measure: {name}", self.done, self.total)
         if self.bar is not None:
             task = self.bar.tasks[0]
             completed = task.completed if task.total == self.total else 0
@@ -460,8 +475,12 @@ class _Steps:
 
 
 @contextmanager
-def _progress(show: bool) -> Iterator[_Steps]:
-    """Yield the run's :class:`_Steps`, with a transient progress bar on stderr when ``show``."""
+def _progress(show: bool | ProgressCallback) -> Iterator[_Steps]:
+    """Yield the run's :class:`_Steps`, with a transient progress bar on stderr when ``show`` is true,
+    telling ``show`` each step when it is a :data:`ProgressCallback`."""
+    if callable(show):
+        yield _Steps(report=show)
+        return
     if not show:
         yield _Steps()
         return

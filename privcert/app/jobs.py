@@ -1,0 +1,162 @@
+"""Long work of the workbench (audits, certificates, verification, comparisons), off the event loop.
+
+Each job runs in its own process (started by a fork server that has already imported
+privcert, so a job starts in milliseconds): the page stays responsive, a job can be
+cancelled at any point (its process is terminated), and the memory it used is returned
+when it ends. At most :data:`WORKERS` jobs run at once; the others wait, shown as queued.
+The process reports its steps (:data:`verifier.measure.ProgressCallback`) and its result
+through a pipe; a thread of the server reads them into the :class:`Job` the pages poll.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import secrets
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any, Literal
+
+__all__ = ["Job", "start", "cancel", "cancel_all", "WORKERS", "PRELOAD"]
+
+WORKERS = 2
+"""Jobs running at once (the others are queued); ``privcert serve --workers`` changes it."""
+PRELOAD = ["pandas", "pyarrow", "sympy", "privcert.api", "verifier.audit", "verifier.measure", "reports.certify",
+           "reports.views", "theory.answers.auditor_mode", "privcert.app.work"]
+"""Modules the fork server imports once, so that every job starts with them loaded."""
+
+Status = Literal["queued", "running", "done", "failed", "cancelled"]
+
+_slots = threading.BoundedSemaphore(WORKERS)
+_context: Any = None
+_context_lock = threading.Lock()
+
+
+@dataclass
+class Job:
+    """One job: its kind, status, last progress line and fraction, and its result or error message."""
+
+    id: str
+    kind: str
+    status: Status = "queued"
+    step: str = "waiting for a free worker"
+    fraction: float | None = None
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    warnings: list[str] = field(default_factory=list)
+    started: float = field(default_factory=time.monotonic)
+    seconds: float | None = None
+    _process: Any = None
+    _cancelled: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def finished(self) -> bool:
+        return self.status in ("done", "failed", "cancelled")
+
+
+def set_workers(count: int) -> None:
+    """Allow ``count`` jobs at once (before the server starts)."""
+    global _slots, WORKERS
+    WORKERS = count
+    _slots = threading.BoundedSemaphore(count)
+
+
+def _get_context() -> Any:
+    global _context
+    with _context_lock:
+        if _context is None:
+            _context = multiprocessing.get_context("forkserver")
+            _context.set_forkserver_preload(PRELOAD)
+        return _context
+
+
+def warm() -> None:
+    """Start the fork server now (it imports :data:`PRELOAD` once), so that the first job starts at once."""
+    from multiprocessing import forkserver
+
+    _get_context()
+    forkserver.ensure_running()
+
+
+def start(state: dict[str, Any], kind: str, arguments: Mapping[str, Any],
+          done: Callable[[Job], None] | None = None) -> Job:
+    """Start ``privcert.app.work.run(kind, arguments)`` in a new process; the job is kept in the session's
+    ``state`` (the session's jobs are cancelled when it expires). ``done`` is called with the finished job."""
+    job = Job(secrets.token_hex(8), kind)
+    state.setdefault("jobs", {})[job.id] = job
+    threading.Thread(target=_supervise, args=(job, dict(arguments), done), daemon=True,
+                     name=f"privcert-job-{job.id}").start()
+    return job
+
+
+def _supervise(job: Job, arguments: dict[str, Any], done: Callable[[Job], None] | None) -> None:
+    try:
+        _run(job, arguments)
+    except Exception as error:  # noqa: BLE001 - the job fails with the reason; the server stays up
+        job.status, job.step = "failed", "failed"
+        job.error = f"the {job.kind} could not start: {type(error).__name__}: {error}"
+    if done is not None and job.status == "done":
+        done(job)
+
+
+def _run(job: Job, arguments: dict[str, Any]) -> None:
+    from privcert.app import work
+
+    with _slots:
+        if job._cancelled.is_set():
+            job.status = "cancelled"
+            return
+        context = _get_context()
+        receiving, sending = context.Pipe(duplex=False)
+        process = context.Process(target=work.run, args=(job.kind, arguments, sending), daemon=True)
+        job._process = process
+        job.status, job.step, job.started = "running", "starting", time.monotonic()
+        process.start()
+        sending.close()
+        _read(job, receiving)
+        process.join()
+        receiving.close()
+        job.seconds = job.seconds or time.monotonic() - job.started
+        if job._cancelled.is_set():
+            job.status, job.step = "cancelled", "cancelled"
+        elif job.status == "running":
+            job.status = "failed"
+            job.error = job.error or f"the {job.kind} stopped unexpectedly (exit code {process.exitcode})"
+
+
+def _read(job: Job, receiving: Connection) -> None:
+    while True:
+        try:
+            message = receiving.recv()
+        except (EOFError, OSError):
+            return
+        tag = message[0]
+        if tag == "progress":
+            _, job.step, step, total = message
+            job.fraction = None if not total else min(1.0, step / total)
+        elif tag == "warning":
+            job.warnings.append(message[1])
+        elif tag == "done":
+            job.seconds = time.monotonic() - job.started
+            job.result, job.status, job.step, job.fraction = message[1], "done", "done", 1.0
+        elif tag == "error":
+            job.error, job.status, job.step = message[1], "failed", "failed"
+
+
+def cancel(job: Job) -> None:
+    """Stop ``job``: a queued job never starts, a running one's process is terminated."""
+    job._cancelled.set()
+    if job.status == "queued":
+        job.status = "cancelled"
+    process = job._process
+    if process is not None and process.is_alive():
+        process.terminate()
+
+
+def cancel_all(state: dict[str, Any]) -> None:
+    """Cancel every unfinished job of a session (it is being dropped)."""
+    for job in state.get("jobs", {}).values():
+        if not job.finished:
+            cancel(job)

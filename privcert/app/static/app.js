@@ -1,0 +1,43 @@
+// The workbench's one script (no inline script: the Content-Security-Policy forbids it).
+// Makes each definition drawn on the implication map a keyboard-usable button that shows its arrows.
+(function () {
+  "use strict";
+  function wireMap(root) {
+    var map = (root || document).querySelector ? (root || document).querySelector("#map") : null;
+    if (!map || map.dataset.wired) { return; }
+    map.dataset.wired = "1";
+    var names = JSON.parse(map.dataset.definitions || "[]");
+    var ids = JSON.parse(map.dataset.ids || "[]");
+    map.querySelectorAll("svg text").forEach(function (text) {
+      var index = names.indexOf(text.textContent.trim());
+      if (index < 0) { return; }
+      var show = function () {
+        var pick = document.getElementById("definition-pick");
+        if (pick) { pick.value = ids[index]; }
+        htmx.ajax("GET", "/explore/definition?id=" + encodeURIComponent(ids[index]), "#definition");
+      };
+      text.setAttribute("role", "button");
+      text.setAttribute("tabindex", "0");
+      text.setAttribute("aria-label", "Show the arrows of " + names[index]);
+      text.classList.add("definition-node");
+      text.addEventListener("click", show);
+      text.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); show(); }
+      });
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { wireMap(document); });
+  document.addEventListener("htmx:afterSwap", function () { wireMap(document); });
+  // Errors of any form go to the page's message area, where they are announced.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var status = event.detail.xhr.status;
+    if (status >= 400) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+      event.detail.target = document.getElementById("messages");
+    } else if (event.detail.target && event.detail.target.id !== "messages") {
+      var messages = document.getElementById("messages");
+      if (messages) { messages.innerHTML = ""; }
+    }
+  });
+})();

@@ -1,0 +1,190 @@
+"""The workbench's plumbing: sessions in a cookie, CSRF on every form, the Content-Security-Policy,
+the upload size limit, templates and downloads.
+
+Every response carries a Content-Security-Policy that allows only the app's own origin
+(scripts and styles from ``/static``; no CDN, no external request of any kind), and forbids
+being framed by another site. A ``POST`` must carry the session's CSRF token (a form field
+``csrf`` or the ``X-CSRF-Token`` header htmx sends) and declare its length; a body over the
+upload limit is refused before it is read, with a message that says the limit.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from starlette.datastructures import FormData, UploadFile
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from privcert.app.sessions import COOKIE, Session, Sessions, safe_suffix
+
+__all__ = ["Settings", "BadRequest", "templates", "session_of", "read_form", "save_upload", "download", "page",
+           "fragment", "CSP", "Guard", "shown_name", "messages_names"]
+
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+       "connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'")
+"""The app's own origin only. Inline styles are allowed for the SVG figures matplotlib writes (their
+``style`` attributes); scripts only from ``/static``."""
+VIEW_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'"
+"""The certificate's HTML view (self-contained: inline CSS and SVG, no script)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How the server runs: the upload limit in bytes, a session's idle lifetime in seconds, and the folder
+    under which the sessions' folders are made (default: the system's temporary folder); ``warm``: start
+    the jobs' fork server and draw the map at start-up, in the background."""
+
+    max_upload: int = 200 * 1024 * 1024
+    session_idle: float = 3600.0
+    root: Path | None = None
+    warm: bool = True
+
+
+class BadRequest(Exception):
+    """Input a page refuses: the message is shown in the page, in the command line's words."""
+
+
+templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
+templates.env.filters["link"] = lambda path: f"{Path(path).parent.name}/{Path(path).name}"
+
+
+def session_of(request: Request) -> Session:
+    session: Session = request.state.session
+    return session
+
+
+def page(request: Request, name: str, **context: Any) -> HTMLResponse:
+    """A whole page (the template extends ``base.j2``)."""
+    return templates.TemplateResponse(request, name, {"session": session_of(request), **context})
+
+
+def fragment(request: Request, name: str, **context: Any) -> HTMLResponse:
+    """A part of a page, swapped in by htmx."""
+    return templates.TemplateResponse(request, name, {"session": session_of(request), **context})
+
+
+async def read_form(request: Request) -> FormData:
+    """The posted form, once its CSRF token is checked against the session's.
+
+    Raises
+    ------
+    BadRequest
+        The token is absent or not the session's (a form of another site, or of an expired session).
+    """
+    form = await request.form()
+    request.state.forms = [*getattr(request.state, "forms", []), form]
+    token = form.get("csrf") or request.headers.get("x-csrf-token") or ""
+    if not isinstance(token, str) or not secrets.compare_digest(token, session_of(request).csrf):
+        raise BadRequest("this form is out of date or did not come from this page (its CSRF token does not match "
+                         "the session's); reload the page and try again")
+    return form
+
+
+async def save_upload(session: Session, upload: Any, stem: str, allowed: tuple[str, ...], what: str,
+                      default: str | None = None) -> Path | None:
+    """Store an uploaded file in a fresh folder ``stem-N`` under its name made plain
+    (:func:`privcert.app.sessions.plain_name`; ``default``: the suffix of a name that has none of ``allowed``,
+    where any name will do); the browser's name is kept for display. ``None`` when no file was chosen.
+
+    Raises
+    ------
+    BadRequest
+        The file's name does not end in one of ``allowed``.
+    """
+    if not isinstance(upload, UploadFile) or not upload.filename:
+        return None
+    suffix = safe_suffix(upload.filename, allowed) or default
+    if not suffix:
+        raise BadRequest(f"{what} {upload.filename!r}: expected a file ending in {', '.join(allowed)}")
+    path = session.new_path(stem, suffix, uploaded=upload.filename)
+    with path.open("wb") as out:
+        while chunk := await upload.read(1 << 20):
+            out.write(chunk)
+    session.state.setdefault("names", {})[str(path)] = upload.filename
+    return path
+
+
+def shown_name(session: Session, path: Path | str) -> str:
+    """The name the user knows a session file by (the uploaded name, or the file's own)."""
+    names: dict[str, str] = session.state.get("names", {})
+    return names.get(str(path), Path(path).name)
+
+
+def messages_names(session: Session) -> dict[str, str]:
+    """What a job's messages replace: each session file's path by the name its user knows, the folder by nothing."""
+    return {**session.state.get("names", {}), str(session.folder) + "/": ""}
+
+
+def download(session: Session, relative: str, inline: bool = False) -> Response:
+    """The session's file ``FOLDER/NAME`` (:meth:`~privcert.app.sessions.Session.link`); anything else is not
+    found."""
+    path = session.file(relative)
+    if path is None:
+        return HTMLResponse("not found", status_code=404)
+    if inline:
+        response = FileResponse(path, media_type="text/html; charset=utf-8")
+        response.headers["Content-Security-Policy"] = VIEW_CSP
+        return response
+    return FileResponse(path, filename=path.name)
+
+
+class Guard:
+    """ASGI middleware: the session cookie, the upload limit, and the security headers of every response."""
+
+    def __init__(self, app: ASGIApp, sessions: Sessions, settings: Settings) -> None:
+        self.app, self.sessions, self.settings = app, sessions, settings
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request = Request(scope)
+        session = self.sessions.get(request.cookies.get(COOKIE))
+        fresh = session is None
+        if session is None:
+            session = self.sessions.create()
+        scope.setdefault("state", {})["session"] = session
+        refusal = self._refusal(request)
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                names = {k.lower() for k, _ in headers}
+                if b"content-security-policy" not in names:
+                    headers.append((b"content-security-policy", CSP.encode()))
+                headers += [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+                            (b"cache-control", b"no-store")]
+                if fresh:
+                    headers.append((b"set-cookie", (f"{COOKIE}={session.id}; Path=/; HttpOnly; SameSite=Strict")
+                                    .encode()))
+                message["headers"] = headers
+            await send(message)
+
+        if refusal is not None:
+            await refusal(scope, receive, send_with_headers)
+            return
+        try:
+            await self.app(scope, receive, send_with_headers)
+        finally:
+            for form in scope["state"].get("forms", []):
+                await form.close()
+
+    def _refusal(self, request: Request) -> Response | None:
+        if request.method != "POST":
+            return None
+        length = request.headers.get("content-length")
+        limit = self.settings.max_upload
+        if length is None or not length.isdigit():
+            return HTMLResponse('<p class="error" role="alert">error: the request did not say its length; '
+                                "send the form from the page</p>", status_code=411)
+        if int(length) > limit:
+            return HTMLResponse(f'<p class="error" role="alert">error: the upload is {int(length) / 1024 / 1024:.1f} '
+                                f"MB; this server accepts at most {limit / 1024 / 1024:.1f} MB per request "
+                                "(start it with privcert serve --max-upload MB to allow more)</p>", status_code=413)
+        return None

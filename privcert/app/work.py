@@ -1,0 +1,124 @@
+"""What a job process does (:mod:`privcert.app.jobs`): one call of :mod:`privcert.api`, as the command line makes it.
+
+Each function takes the job's arguments (paths in the session's folder, chosen by the
+server) and returns a JSON-able result. Bad input raises privcert's own errors, whose
+message the page shows as the command line prints it, with the session's file names
+replaced by the names the user uploaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import warnings
+from collections.abc import Callable, Mapping
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any
+
+__all__ = ["run", "KINDS"]
+
+
+def run(kind: str, arguments: dict[str, Any], connection: Connection) -> None:
+    """The body of a job process: run ``kind``, send progress, warnings and the result (or the error)."""
+    from privcert.app.sessions import replace_names
+
+    names: Mapping[str, str] = arguments.pop("names", {})
+
+    def shown(text: str) -> str:
+        return replace_names(text, names)
+
+    def report(step: str, done: int, total: int | None) -> None:
+        connection.send(("progress", step, done, total))
+
+    from reports.signing import MalformedCertificateError
+    from verifier.errors import PrivcertWarning, VerifierError
+
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", PrivcertWarning)
+            result = KINDS[kind](arguments, report)
+        for warning in caught:
+            if issubclass(warning.category, PrivcertWarning):
+                connection.send(("warning", shown(str(warning.message))))
+        connection.send(("done", json.loads(shown(json.dumps(result)))))
+    except (VerifierError, MalformedCertificateError, OSError, UnicodeDecodeError) as error:
+        connection.send(("error", shown(str(error))))
+    except Exception as error:  # noqa: BLE001 - shown in the page as the command line's internal error
+        connection.send(("error", f"internal error: {type(error).__name__}: {shown(str(error))}. This is a defect "
+                                  "in privcert; the server log has the traceback."))
+        raise
+    finally:
+        connection.close()
+
+
+def audit(arguments: dict[str, Any], report: Callable[[str, int, int | None], None]) -> dict[str, Any]:
+    """``privcert audit RELEASE --policy POLICY --html VIEW``: the result, what else it implies, the view."""
+    from privcert.api import audit as run_audit
+    from privcert.certificate_cli import write_certificate
+    from theory.answers.explain import explain
+
+    release, policy, view = Path(arguments["release"]), Path(arguments["policy"]), Path(arguments["view"])
+    result = run_audit(release, policy, progress=report)
+    report("the certificate's view (figures, implied guarantees)", 0, None)
+    write_certificate(result, release, policy, None, None, html=view)
+    document = json.loads(json.dumps(result.to_json(), default=str))
+    report("what else this implies", 0, None)
+    implied = explain(document)
+    return {"audit": document, "passed": result.passed, "view": _link(view),
+            "implied": implied.to_json(), "implied_text": implied.text()}
+
+
+def certify(arguments: dict[str, Any], report: Callable[[str, int, int | None], None]) -> dict[str, Any]:
+    """``privcert audit RELEASE --policy POLICY --sign KEY --certificate C --html H --pdf P``."""
+    from privcert.api import audit as run_audit
+    from privcert.certificate_cli import write_certificate
+
+    release, policy, key = Path(arguments["release"]), Path(arguments["policy"]), Path(arguments["key"])
+    outputs = {name: Path(arguments[name]) for name in ("certificate", "html", "pdf")}
+    result = run_audit(release, policy, progress=report)
+    report("signing; writing the HTML and PDF views", 0, None)
+    write_certificate(result, release, policy, key, outputs["certificate"], html=outputs["html"],
+                      pdf=outputs["pdf"])
+    return {"passed": result.passed, **{name: _link(path) for name, path in outputs.items()}}
+
+
+def _link(path: Path) -> str:
+    """``FOLDER/NAME``: a session file's address under ``/files`` and ``/view``."""
+    return f"{path.parent.name}/{path.name}"
+
+
+def verify(arguments: dict[str, Any], report: Callable[[str, int, int | None], None]) -> dict[str, Any]:
+    """``privcert verify CERTIFICATE --public-key KEY [--data RELEASE] [--original ORIGINAL]``."""
+    from privcert.api import verify as check
+    from verifier.escape import safe
+
+    report("checking the signature and every signed field", 0, None)
+    found = check(arguments["certificate"], arguments["public_key"], data=arguments.get("data"),
+                  original=arguments.get("original"))
+    return {"lines": [safe(line.text()) for line in found.lines], "summary": found.summary(),
+            "exit_code": found.exit_code(allow_fail=False)}
+
+
+def compare(arguments: dict[str, Any], report: Callable[[str, int, int | None], None]) -> dict[str, Any]:
+    """``privcert compare ORIGINAL RELEASE... --qi NAMES``: the table and the privacy/utility figure."""
+    from privcert.api import compare as run_compare
+    from reports.comparison import comparison_rows
+    from reports.plots import privacy_utility
+    from verifier.errors import PolicyError
+
+    report("aligning and measuring the candidates", 0, None)
+    os.chdir(arguments["folder"])  # the tables by their names, as the user gave them
+    comparison = run_compare(arguments["original"], arguments["releases"], arguments["qi"])
+    metric = arguments.get("metric") or "loss"
+    if metric not in comparison.metrics:
+        raise PolicyError(f"--metric {metric!r}: expected one of the models measured: {list(comparison.metrics)}")
+    header, rows = comparison_rows(comparison)
+    figure = privacy_utility(comparison, metric)
+    return {"header": list(header), "rows": [list(row) for row in rows], "metrics": list(comparison.metrics),
+            "figure": None if figure is None else {"caption": figure.caption, "svg": figure.svg}}
+
+
+KINDS: dict[str, Callable[[dict[str, Any], Callable[[str, int, int | None], None]], dict[str, Any]]] = {
+    "audit": audit, "certify": certify, "verify": verify, "compare": compare}
+"""The jobs a page may start, by name."""
