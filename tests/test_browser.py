@@ -7,6 +7,7 @@ and saves screenshots (desktop and phone width) in the test's temporary folder.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 

@@ -63,7 +63,7 @@ def test_docs_prints_a_page_and_lists_them(tmp_path: Path) -> None:
     root = Path(__file__).resolve().parents[1]
     assert page.exit_code == 0 and page.stdout == (root / "docs" / "risk.md").read_text(encoding="utf-8")
     missing = runner.invoke(app, ["docs", "nothing"])
-    assert missing.exit_code == 2 and "expected one of certificates, cli," in missing.stderr
+    assert missing.exit_code == 2 and "no such page; expected one of " in missing.stderr and " risk, " in missing.stderr
 
 
 def test_the_demo_names_no_file_of_the_checkout(tmp_path: Path) -> None:
