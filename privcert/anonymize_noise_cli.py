@@ -38,7 +38,7 @@ def noise_command(
     """Additive noise: each value v becomes the bucket of v + X, X ~ Laplace(0, b) or N(0, σ²).
 
     The bucket probabilities are transcendental: levels measured on this mechanism are
-    reported as exact lower and upper bounds (docs/randomized.md).
+    reported as exact lower and upper bounds (privcert docs randomized).
     """
     from verifier.noise_mechanism import NOISES, NoiseSpec, parse_rational
 

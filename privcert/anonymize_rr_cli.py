@@ -132,4 +132,4 @@ def write_release(
         release[sensitive] = mechanism.sample(labels, np.random.default_rng(seed), source=str(data))
         write_table(release, out, option="--out")
         write_output(target, published, option="--mechanism-out")
-    typer.echo(f"wrote {out} ({len(release)} records) and its mechanism {target} ({mechanism.name}, seed {seed})")
+    typer.echo(f"wrote {out} ({len(release)} records, seed {seed})\nwrote {target} (its mechanism: {mechanism.name})")

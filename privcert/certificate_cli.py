@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from privcert.options import EngineOption, MasterOption
-from privcert.reporting import BAD_INPUT, stderr_line
+from privcert.reporting import BAD_INPUT, stage, stderr_line, wrote
 
 if TYPE_CHECKING:
     from reports.certify import Certificate
@@ -59,7 +59,8 @@ def certificate_outputs(certificate: Path | None, html: Path | None, pdf: Path |
 
 def write_certificate(result: AuditResult, release: Path, policy: Path, key: Path | None, out: Path | None, *,
                       html: Path | None = None, pdf: Path | None = None, embed_counts: bool = True,
-                      utility: UtilitySection | None = None, encoding: str = "utf-8") -> Certificate | None:
+                      utility: UtilitySection | None = None, encoding: str = "utf-8",
+                      quiet: bool = False) -> Certificate | None:
     """Certify the audit of ``release``: sign it with ``key`` and write it to ``out`` (both or neither), and its
     views to ``html`` and ``pdf``; ``utility``, what the release cost against its original, is signed with it.
     The outputs were checked beforehand (:func:`certificate_outputs`).
@@ -73,8 +74,9 @@ def write_certificate(result: AuditResult, release: Path, policy: Path, key: Pat
     from privcert.api import certify
     from privcert.files import write_output
 
-    certificate = certify(result, release, policy, key=key, embed_counts=embed_counts, utility=utility,
-                          encoding=encoding)
+    with stage("signing the certificate" if key is not None else "building the statement", quiet=quiet):
+        certificate = certify(result, release, policy, key=key, embed_counts=embed_counts, utility=utility,
+                              encoding=encoding)
     signer = None
     if key is not None:
         from reports.signing import load_signer, public_key_of
@@ -86,20 +88,22 @@ def write_certificate(result: AuditResult, release: Path, policy: Path, key: Pat
     command = None if out is None or key is None else _verify_command(
         out.name, f"{key.name}.pub", None if embed_counts else release.name)
     _write_views(certificate.statement, certificate.tables, text, out.name if out else "", command, html, pdf,
-                 checked=signer)
+                 checked=signer, quiet=quiet)
     return certificate
 
 
 def _write_views(statement: Statement, tables: tuple[CountTable, ...], envelope_text: str | None,
                  certificate_name: str, command: str | None, html: Path | None, pdf: Path | None,
-                 checked: str | None = None) -> None:
+                 checked: str | None = None, quiet: bool = False) -> None:
     from privcert.files import write_output
     from reports.views import render_views
 
     if html is None and pdf is None:
         return
-    views = render_views(statement, tables=tables, envelope_text=envelope_text, certificate_name=certificate_name,
-                         verify_command=command, html=html is not None, pdf=pdf is not None, checked=checked)
+    with stage(f"rendering the {' and the '.join(v for v, p in (('HTML', html), ('PDF', pdf)) if p is not None)}",
+               quiet=quiet):
+        views = render_views(statement, tables=tables, envelope_text=envelope_text, certificate_name=certificate_name,
+                             verify_command=command, html=html is not None, pdf=pdf is not None, checked=checked)
     if html is not None and views.html is not None:
         write_output(html, views.html, option="--html")
     if pdf is not None and views.pdf is not None:
@@ -168,9 +172,7 @@ def report_command(
         _write_views(statement, tuple(tables), text, certificate.name, command, html, pdf, checked=checked)
     except (OSError, CertificateError, VerifierError) as error:
         raise _bad_input(f"cannot write the views: {error}") from error
-    for path in (html, pdf):
-        if path is not None:
-            typer.echo(f"wrote {path}")
+    wrote(html, pdf)
 
 
 def keygen_command(
@@ -194,7 +196,7 @@ def keygen_command(
         write_new(public, public_text.encode("utf-8"), option="--out")
     except PolicyError as error:
         raise _bad_input(str(error)) from error
-    typer.echo(f"private key: {out} (mode 0600; keep it secret)\npublic key:  {public}")
+    typer.echo(f"wrote {out} (the private key, mode 0600: keep it secret)\nwrote {public} (the public key)")
 
 
 def verify_command(

@@ -26,6 +26,7 @@ from privcert.anonymize_cli import app as anonymize_app
 from privcert.compare_cli import compare_command
 from privcert.certificate_cli import keygen_command, report_command, verify_command, write_certificate
 from privcert.demo_cli import demo_command
+from privcert.docs_cli import docs_command
 from privcert.plan_cli import plan_command
 from privcert.serve_cli import serve_command
 from privcert.options import (
@@ -51,7 +52,7 @@ from privcert.options import (
 from privcert.files import SCHEMA_VERSION, write_json
 from privcert.memory import keep_arrow_memory, keep_small_pages, reuse_freed_memory
 from privcert.options import assignments, hierarchy_options, split_names
-from privcert.reporting import BAD_INPUT, FAILED, INTERNAL, INTERRUPTED, make_console, reporting_errors
+from privcert.reporting import BAD_INPUT, FAILED, INTERNAL, INTERRUPTED, make_console, reporting_errors, wrote
 from privcert.theory_cli import app as theory_app
 from privcert.utility_cli import utility_command
 from verifier.errors import PolicyError
@@ -81,6 +82,66 @@ app.command("report")(report_command)
 app.command("demo")(demo_command)
 app.command("utility")(utility_command)
 app.command("compare")(compare_command)
+app.command("docs")(docs_command)
+
+SUMMARIES = {
+    "keygen": "Write a new Ed25519 key pair for signing certificates.",
+    "verify": "Re-check a certificate and its signature.",
+    "report": "Render a certificate as HTML and/or PDF.",
+    "demo": "Audit, sign, render and verify the bundled examples.",
+    "utility": "Measure what a release cost against its original.",
+    "compare": "Compare candidate releases of one original side by side.",
+    "docs": "Print a documentation page (without TOPIC: the list).",
+    "plan": "Choose a randomized-response mechanism for t and ε targets.",
+    "serve": "Start the workbench, a web application on this machine.",
+    "models": "List every model privcert measures.",
+    "measure": "Measure every privacy model on a release.",
+    "audit": "Audit a release against a policy (exit 1 if one fails).",
+    "theory": "Reason about privacy definitions and their implications.",
+    "anonymize": "Produce a release that meets a policy.",
+    "theory claims": "Every claim with the status its check earned.",
+    "theory implies": "Does definition A imply B, and at which level?",
+    "theory refute": "Search (Z3) for a counterexample to a claim.",
+    "theory witness": "A table meeting A at a level whose B level exceeds a bound.",
+    "theory explain": "What an audit's measured levels imply about the others.",
+    "theory map": "Draw the implication map (Ekenstedt et al. 2022).",
+    "anonymize microaggregate": "k-anonymous t-closeness by microaggregation.",
+    "anonymize bucketize": "k-anonymous multiplicative t-closeness by bucketization.",
+    "anonymize rr": "Randomized response on a sensitive column.",
+    "anonymize noise": "Additive Laplace or Gaussian noise, bucketed.",
+}
+"""The one-line summary of each command in ``--help`` (complete sentences that fit 80 columns; the
+docstrings say more in each command's own ``--help``)."""
+
+
+def _list_types_by_their_element() -> None:
+    """Show an argument of several values by its element's type (``RELEASE <path>...``), not as Python's
+    ``<list[Path]>``: Typer (0.29) offers no option for it, so its display is wrapped once here."""
+    import re
+
+    from typer.core import TyperArgument
+
+    shown = TyperArgument.display_type
+    if getattr(shown, "__wrapped__", None) is not None:
+        return
+
+    def display_type(self: TyperArgument, ctx: Any) -> str:
+        return re.sub(r"^<list\[(\w+)\]>$", lambda m: f"<{m.group(1).lower()}>...", shown(self, ctx))
+
+    display_type.__wrapped__ = shown  # type: ignore[attr-defined]
+    TyperArgument.display_type = display_type  # type: ignore[method-assign,assignment]
+
+
+def _summarize(typer_app: typer.Typer, prefix: str = "") -> None:
+    """Give every command of ``typer_app`` (and of its groups) its summary from :data:`SUMMARIES`."""
+    for command in typer_app.registered_commands:
+        name = command.name or (command.callback.__name__.replace("_", "-") if command.callback else "")
+        command.short_help = SUMMARIES.get(f"{prefix}{name}", command.short_help)
+    for group in typer_app.registered_groups:
+        group.short_help = SUMMARIES.get(f"{prefix}{group.name}", group.short_help)
+        if group.typer_instance is not None:
+            _summarize(group.typer_instance, f"{prefix}{group.name} ")
+
 app.command("plan")(plan_command)
 app.command("serve")(serve_command)
 
@@ -252,6 +313,7 @@ def models_command(json_out: JsonOption = None) -> None:
         rows = [(m.id, m.kind, "quasi-identifiers" if m.scope == "release" else "each attribute",
                  m.stronger + (", strict" if m.strict else ""), str(m.source)) for m in found]
         print_rows(make_console(), "models", ("model", "kind", "on", "stronger", "source"), rows, fold="source")
+    wrote(json_out)
 
 
 @app.command("measure")
@@ -269,7 +331,7 @@ def measure_command(
     mechanism: MechanismOption = None,
     k: KOption = None,
     mode: ModeOption = None,
-    risk: Annotated[bool, typer.Option("--risk", help="Also measure the re-identification risk models (docs/risk.md).")] = False,
+    risk: Annotated[bool, typer.Option("--risk", help="Also measure the re-identification risk models (privcert docs risk).")] = False,
     sampling_fraction: Annotated[str | None, typer.Option("--sampling-fraction", metavar="F", help="The share of the population in the release, e.g. 1/10 (population models).")] = None,
     population: Annotated[int | None, typer.Option("--population", metavar="N", min=1, help="The population size (instead of --sampling-fraction).")] = None,
     population_table: Annotated[Path | None, typer.Option("--population-table", metavar="FILE", help="CSV of the quasi-identifiers with a count column: k-map, δ-presence, journalist and marketer risk against it.")] = None,
@@ -310,6 +372,7 @@ def measure_command(
             print_report(console, report)
             if report.randomized:
                 print_randomized(console, report.randomized)
+    wrote(json_out)
 
 
 def _parameters(texts: list[str]) -> dict[str, tuple[dict[str, Any], ...]]:
@@ -430,7 +493,8 @@ def audit_command(
         cost = None if original is None else audit_utility(result, original, key=key, hierarchies=hierarchies,
                                                            mark=suppressed, encoding=encoding)
         write_certificate(result, published or release, policy, sign, certificate, html=html, pdf=pdf,
-                          embed_counts=not publisher and embed_counts is not False, utility=cost, encoding=encoding)
+                          embed_counts=not publisher and embed_counts is not False, utility=cost, encoding=encoding,
+                          quiet=quiet)
         document = result.to_json() | ({} if cost is None else {"utility": cost.to_json()})
         if not write_json(_document(result.report, release, document), json_out):
             console = make_console()
@@ -440,5 +504,10 @@ def audit_command(
                 print_randomized(console, randomized)
             if cost is not None:
                 print_utility(console, cost.report, notes=False)
+    wrote(json_out, certificate, html, pdf, stdout=json_out != "-")
     if not result.passed:
         raise typer.Exit(FAILED)
+
+
+_summarize(app)
+_list_types_by_their_element()

@@ -20,7 +20,7 @@ __all__ = ["compare_command"]
 def compare_command(
     original: Annotated[Path, typer.Argument(metavar="ORIGINAL", help="The original table (CSV or Parquet).")],
     releases: Annotated[list[Path], typer.Argument(
-        metavar="RELEASE...", help="Two or more releases of it: the same records (row by row, or by --key).")],
+        metavar="RELEASE", help="Two or more releases of it: the same records (row by row, or by --key).")],
     qi: Annotated[str, typer.Option("--qi", metavar="NAMES", help="Quasi-identifier columns, comma-separated.")],
     hierarchy: QiHierarchyOption = None,
     key: RecordKeyOption = None,
@@ -35,6 +35,7 @@ def compare_command(
     """Compare candidate releases of one original: k, prosecutor risk and every utility model, one row each."""
     from privcert.api import compare
     from privcert.files import SCHEMA_VERSION, check_outputs, write_json, write_output
+    from privcert.reporting import wrote
     from privcert.options import hierarchy_options, split_names
     from privcert.output import print_rows
     from privcert.reporting import make_console, reporting_errors
@@ -60,3 +61,4 @@ def compare_command(
             header, rows = comparison_rows(comparison)
             print_rows(make_console(), f"{len(rows)} releases of {safe(comparison.original)} (raw values; lower keeps "
                        "more)", header, [tuple(safe(cell) for cell in row) for row in rows], fold="release")
+    wrote(html, json_out, stdout=json_out != "-")

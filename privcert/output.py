@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rich.console import Console
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -33,16 +34,58 @@ def _terminal(console: Console) -> bool:
     return console.is_terminal and sys.stdout.isatty()
 
 
+FOLD_WIDTH = 16
+"""Fewest columns the folding column (the witness) keeps in a table; below, rows are printed as blocks."""
+
+
+def _fits(console: Console, header: Sequence[str], rows: Sequence[Sequence[str]], fold: str) -> bool:
+    """Whether a table whose every column but ``fold`` keeps its widest cell fits the console (borders included)."""
+    from rich.cells import cell_len
+
+    widths = [max([cell_len(name), *(cell_len(row[i]) for row in rows)]) for i, name in enumerate(header)]
+    fixed = sum(width for name, width in zip(header, widths, strict=True) if name != fold)
+    folding = FOLD_WIDTH if fold in header else 0
+    return fixed + folding + 3 * len(header) + 1 <= console.width
+
+
+def _packed(cells: Sequence[str], width: int) -> list[str]:
+    """``cells`` on as few lines of ``width`` as fit, two spaces apart, none split (a wider one alone on its line)."""
+    lines: list[str] = []
+    for cell in cells:
+        if lines and len(lines[-1]) + 2 + len(cell) <= width:
+            lines[-1] += "  " + cell
+        else:
+            lines.append(cell)
+    return lines
+
+
 def print_rows(console: Console, title: str, header: Sequence[str], rows: Sequence[Sequence[str]],
                fold: str = "witness") -> None:
-    """A table on a terminal (only the ``fold`` column wraps); plain lines otherwise."""
-    if _terminal(console):
+    """A table on a terminal (only the ``fold`` column wraps); plain lines otherwise.
+
+    When the terminal is too narrow for the table with every other column whole, each row
+    is printed as a block instead: its first two cells on one line, the other cells as
+    ``name: value`` on as few lines as fit (none split), the witness last (folded), so
+    that a level, a verdict or a header is never cut.
+    """
+    if _terminal(console) and _fits(console, header, rows, fold):
         table = Table(title=Text(title), title_justify="left")
         for column in header:
             table.add_column(column, no_wrap=column != fold, overflow="fold", min_width=len(column))
         for row in rows:
             table.add_row(*(Text(cell) for cell in row))
         console.print(table)
+        return
+    if _terminal(console):
+        console.print(Text(title), crop=False)
+        for row in rows:
+            console.print(Text("  ".join(row[:2])), crop=False)
+            for line in _packed([f"{name}: {cell}" for name, cell in zip(header[2:], row[2:], strict=True)
+                                 if cell and name != fold], console.width - 4):
+                console.print(Padding(Text(line, no_wrap=True), (0, 0, 0, 4), expand=False), crop=False)
+            folded = [cell for name, cell in zip(header, row, strict=True) if name == fold and cell]
+            if folded:
+                console.print(Padding(Text(f"{fold}: {folded[0]}", overflow="fold"), (0, 0, 0, 4), expand=False))
         return
     out = console.file
     out.write(f"{title}\n")

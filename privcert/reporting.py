@@ -10,6 +10,7 @@ import sys
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -19,7 +20,8 @@ from verifier.errors import PrivcertWarning, VerifierError
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["BAD_INPUT", "FAILED", "INTERNAL", "INTERRUPTED", "make_console", "reporting_errors", "stderr_line"]
+__all__ = ["BAD_INPUT", "FAILED", "INTERNAL", "INTERRUPTED", "make_console", "reporting_errors", "stage", "stderr_line",
+           "wrote"]
 
 FAILED = 1
 BAD_INPUT = 2
@@ -60,3 +62,29 @@ def make_console() -> Console:
     from rich.console import Console
 
     return Console(highlight=False, soft_wrap=not sys.stdout.isatty())
+
+
+def wrote(*paths: Path | str | None, stdout: bool = True) -> None:
+    """One ``wrote PATH`` line per file written (``None`` and ``-``, stdout, skipped), on stdout, or on stderr
+    when stdout carries a document (``--json -``)."""
+    from verifier.escape import safe
+
+    stream = sys.stdout if stdout else sys.stderr
+    for path in paths:
+        if path is not None and str(path) != "-":
+            stream.write(f"wrote {safe(str(path))}\n")
+
+
+@contextmanager
+def stage(description: str, *, quiet: bool = False) -> Iterator[None]:
+    """A transient spinner on stderr saying what runs (``signing the certificate``) while the block runs.
+
+    Shown only on a terminal and not under ``--quiet``; nothing is left on the screen after it.
+    """
+    if quiet or not sys.stderr.isatty():
+        yield
+        return
+    from rich.console import Console
+
+    with Console(stderr=True).status(description):
+        yield

@@ -25,7 +25,7 @@ def serve_command(
     idle: Annotated[int, typer.Option("--idle", metavar="MINUTES", min=1, help="Minutes after which an unused session and its files are deleted.")] = 60,
     workers: Annotated[int, typer.Option("--workers", metavar="N", min=1, help="Audits and other long jobs run at once (the others wait).")] = 2,
 ) -> None:
-    """Start the workbench: audit, certify, verify, compare and explore in a web browser (docs/app.md)."""
+    """Start the workbench: audit, certify, verify, compare and explore in a web browser (privcert docs app)."""
     import uvicorn
 
     from privcert.app import Settings, create_app

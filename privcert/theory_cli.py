@@ -128,6 +128,7 @@ def claims(
     timeout: float = typer.Option(10.0, "--timeout", metavar="SECONDS", help="Seconds per Z3 call for --deep."),
 ) -> None:
     """Every registered claim with the status earned by checking it (cached until the theory's code changes)."""
+    from privcert.reporting import stage
     from theory.status_cache import claim_row, claim_rows
 
     if deep:
@@ -135,10 +136,12 @@ def claims(
         from theory.claims.catalog import all_claims
 
         _check_timeout(timeout)
-        outcomes = check_all(deep=True, max_n=max_n, timeout_s=timeout)
+        with stage("checking every claim, with Z3 searches (minutes)"):
+            outcomes = check_all(deep=True, max_n=max_n, timeout_s=timeout)
         rows = [claim_row(item, outcomes[item.id]) for item in all_claims()]
     else:
-        rows, _ = claim_rows(recheck=recheck)
+        with stage("checking every claim (about 20 s)" if recheck else "reading the claims' statuses"):
+            rows, _ = claim_rows(recheck=recheck)
     if as_json:
         typer.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
@@ -356,4 +359,4 @@ def draw_map(out: Path = typer.Option(Path("map.svg"), "--out", metavar="FILE", 
     for item in all_claims():
         if item.kind == "bound" and item.conclusion is not None:
             bounds[item.conclusion] = (*bounds.get(item.conclusion, ()), f"{item.id}: {outcomes[item.id].status}")
-    typer.echo(str(render_map(build_graph(outcomes), out, bounds)))
+    typer.echo(f"wrote {render_map(build_graph(outcomes), out, bounds)}")

@@ -56,7 +56,7 @@ def utility_command(
     from privcert.api import utility
     from privcert.files import SCHEMA_VERSION, write_json
     from privcert.options import hierarchy_options, split_names
-    from privcert.reporting import make_console, reporting_errors
+    from privcert.reporting import make_console, reporting_errors, wrote
     from privcert.files import check_outputs
 
     with reporting_errors():
@@ -68,3 +68,4 @@ def utility_command(
                          mechanism=mechanism, sensitive=sensitive, encoding=encoding)
         if not write_json({"schema_version": SCHEMA_VERSION, **report.to_json()}, json_out):
             print_utility(make_console(), report)
+    wrote(json_out)

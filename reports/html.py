@@ -17,17 +17,20 @@ layout take minutes (WeasyPrint lays out an unbreakable string in quadratic time
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from markupsafe import Markup, escape
 
 from verifier.audit import AuditResult, reason_text
 from verifier.counts import CountTable
 from verifier.display import attribute_label
 from verifier.measure import MeasureResult
 
-__all__ = ["FontFace", "View", "CELL_LIMIT", "BLOCK_LIMIT", "cell", "block", "notebook_html", "render_html", "view"]
+__all__ = ["FontFace", "View", "CELL_LIMIT", "BLOCK_LIMIT", "cell", "block", "breakable", "notebook_html", "render_html", "view"]
 
 CELL_LIMIT = 240
 """Most characters of a value a table cell or sentence shows."""
@@ -61,6 +64,10 @@ def block(value: Any, limit: int = BLOCK_LIMIT) -> str:
     text = "\n".join(safe(line) for line in str("" if value is None else value).split("\n"))
     return _clipped(text, limit)
 
+_BREAK = re.compile(r"([_+])")
+WORD = 24
+"""Longest part of an id or a name (between ``_`` and ``+``) a page keeps on one line."""
+
 _SIGNS = {("larger", False): "≥", ("smaller", False): "≤", ("smaller", True): "<", ("larger", True): ">"}
 
 
@@ -91,11 +98,38 @@ def _detail(measurement: Mapping[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def breakable(value: Any, limit: int = CELL_LIMIT) -> Markup:
+    """A value as :func:`cell` shows it, breakable after each ``_`` and ``+`` (``<wbr>``) and only there.
+
+    Each part up to :data:`WORD` characters is kept whole (``white-space: nowrap``): a layout
+    engine that breaks ``overflow-wrap: anywhere`` text greedily (WeasyPrint) would otherwise cut
+    ``disease`` into ``diseas``/``e``; a longer part stays breakable anywhere, so that no value can
+    widen its column past the page.
+
+    >>> str(breakable("salary+<b>")), str(breakable("a" * 30))[:5]
+    ('<span class="word">salary+</span><wbr><span class="word">&lt;b&gt;</span>', 'aaaaa')
+    """
+    parts = [part for part in _BREAK.split(cell(value, limit)) if part]
+    joined: list[str] = []
+    for part in parts:
+        if _BREAK.fullmatch(part) and joined:
+            joined[-1] += part
+        else:
+            joined.append(part)
+    return Markup("<wbr>").join(Markup('<span class="word">{}</span>').format(part) if len(part) <= WORD
+                                else escape(part) for part in joined)
+
+
 def _row(measurement: Mapping[str, Any]) -> dict[str, Any]:
+    from reports.reading import model_words, number
+
     direction = measurement.get("direction") or {}
     return {
         "requirement": measurement.get("requirement"),
         "model": measurement.get("model"),
+        "words": model_words(measurement.get("model")),
+        "level": number(measurement.get("exact")),
+        "limit": number(measurement.get("threshold")),
         "detail": _detail(measurement),
         "attribute": _attribute(measurement.get("attribute")),
         "exact": measurement.get("exact"),
@@ -202,6 +236,7 @@ def view(
     """
     from reports.declared import declared
     from reports.plots import figures, implication_map
+    from reports.reading import implied_that_add
 
     from reports.statement import failure_sentence
 
@@ -210,7 +245,8 @@ def view(
     failures = [text for m in [*predicate.get("measurements", []), *stated]
                 if isinstance(m, Mapping) and m.get("passed") is False
                 and (text := _sentence(failure_sentence, m)) is not None]
-    implied = [_readable(item) for item in predicate.get("implied") or () if isinstance(item, Mapping)]
+    implied = implied_that_add([_readable(item) for item in predicate.get("implied") or () if isinstance(item, Mapping)],
+                               predicate.get("measurements", []))
     counts = predicate.get("counts")
     signature = None
     if envelope is not None:
@@ -238,8 +274,8 @@ def view(
         "policy": predicate.get("policy"),
         "counts": None if not isinstance(counts, Mapping) else {"sha256": cell(counts.get("sha256")),
                                                                 "embedded": "tables" in counts},
-        "implied": implied,
-        "implication_map": implication_map(implied),
+        "implied": implied if predicate.get("implied") else None,
+        "implication_map": implication_map(implied.shown),
         "statements": [_row(m) for m in stated],
         "randomized": _randomized(predicate["randomized"]) if isinstance(predicate.get("randomized"), Mapping) else None,
         "utility": _utility(predicate["utility"]) if isinstance(predicate.get("utility"), Mapping) else None,
@@ -263,7 +299,7 @@ def render_html(page: View, *, fonts: Sequence[FontFace] = (), date: str | None 
     environment = Environment(autoescape=select_autoescape(default=True, default_for_string=True),
                               keep_trailing_newline=True,
                               loader=FunctionLoader(lambda name: (folder / name).read_text(encoding="utf-8")))
-    environment.filters.update(cell=cell, block=block)
+    environment.filters.update(cell=cell, block=block, breakable=breakable)
     template = environment.get_template("certificate.html.j2")
     return template.render(**page.context, fonts=list(fonts), date=date)
 

@@ -34,7 +34,7 @@ def _fonts() -> tuple[FontFace, ...]:
     missing = [name for _, _, name in _FACES if not (FONT_DIR / name).is_file()]
     if missing:
         raise CertificateError(f"the PDF fonts {missing} are not in {FONT_DIR}: install the Debian package "
-                               "fonts-dejavu-core (scripts/setup does)")
+                               "fonts-dejavu-core (apt-get install fonts-dejavu-core)")
     return tuple(FontFace(family, weight, (FONT_DIR / name).as_uri()) for family, weight, name in _FACES)
 
 

@@ -97,12 +97,20 @@ def _svg(figure: Any) -> str:
                     text)
 
 
+def _counts(axis: Any) -> None:
+    """Ticks of a count axis at whole numbers only (no 0.5 class)."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
 def _class_sizes(classes: Classes) -> Figure:
     sizes, number = np.unique(classes.sizes, return_counts=True)
     figure, axes = _axes(2.6)
     axes.bar([str(s) for s in sizes[:_TICKS * 2]], number[:_TICKS * 2], color="#3b6ea5")
     axes.set_xlabel("class size |E| (records)")
     axes.set_ylabel("classes")
+    _counts(axes.yaxis)
     if sizes.size > _TICKS:
         axes.tick_params(axis="x", labelbottom=False)
     caption = (f"Sizes of the {classes.count} equivalence classes: smallest {int(sizes[0])}, largest {int(sizes[-1])}"
@@ -155,7 +163,7 @@ def _class_index(classes: Classes, qi: Mapping[str, Any]) -> int | None:
     return int(found[0]) if found.size else None
 
 
-def _closeness(table: CountTable, measurement: Mapping[str, Any]) -> Figure | None:
+def _closeness(table: CountTable, measurement: Mapping[str, Any], order: Sequence[str] = ()) -> Figure | None:
     witness = measurement.get("witness") or {}
     index = _class_index(table.classes, witness["qi"]) if witness.get("qi") else None
     if index is None:
@@ -174,16 +182,24 @@ def _closeness(table: CountTable, measurement: Mapping[str, Any]) -> Figure | No
         axes.set_xticks([])
         axes.set_xlabel(f"{table.m} values in code order")
     axes.set_ylabel("share of records")
-    axes.legend(frameon=False)
+    # above the plot, outside it: a legend inside would hide a bar
+    axes.legend(frameon=False, loc="lower left", bbox_to_anchor=(0, 1.0), ncols=2, borderaxespad=0.2)
     name = attribute_label(table.attribute)
     caption = (f"{measurement.get('requirement', 't_closeness')}: {name} in the worst class "
-               f"{_label_qi(witness['qi'])} ({witness.get('size')} records) beside the whole table; "
+               f"{_label_qi(witness['qi'], order)} ({witness.get('size')} records) beside the whole table; "
                f"{measurement.get('distance')} distance t = {measurement.get('exact')}")
     return Figure(caption, _svg(figure))
 
 
-def _label_qi(qi: Mapping[str, Any]) -> str:
-    return "{" + ", ".join(f"{_label(k)}: {_label(v)}" for k, v in qi.items()) + "}"
+def _label_qi(qi: Mapping[str, Any], order: Sequence[str] = ()) -> str:
+    """A class's quasi-identifier values, in the policy's column order (``order``; the JSON's keys are sorted).
+
+    >>> _label_qi({"age": "2*", "zip": "476**"}, ["zip", "age"])
+    '{zip: 476**, age: 2*}'
+    """
+    rank = {name: position for position, name in enumerate(order)}
+    keys = sorted(qi, key=lambda name: (rank.get(name, len(rank)), name))
+    return "{" + ", ".join(f"{_label(k)}: {_label(qi[k])}" for k in keys) + "}"
 
 
 def _kt_curve(randomized: Mapping[str, Any]) -> Figure | None:
@@ -196,6 +212,7 @@ def _kt_curve(randomized: Mapping[str, Any]) -> Figure | None:
     axes.plot([k for k, _ in points], [t for _, t in points], marker="o", color="#3b6ea5")
     axes.set_xlabel("subset size k")
     axes.set_ylabel("t")
+    _counts(axes.xaxis)
     return Figure("(k,t)-closeness of the randomized release over the subset size k", _svg(figure))
 
 
@@ -225,7 +242,7 @@ def figures(predicate: Mapping[str, Any], tables: Sequence[CountTable]) -> tuple
             attribute = measurement.get("attribute")
             table = by_attribute.get(attribute_label(tuple(attribute) if isinstance(attribute, list) else attribute))
             if measurement.get("model") == "t_closeness" and "requirement" in measurement and table is not None:
-                out.append(_closeness(table, measurement))
+                out.append(_closeness(table, measurement, (predicate.get("release") or {}).get("quasi_identifiers") or ()))
         if isinstance(predicate.get("randomized"), Mapping):
             out.append(_kt_curve(predicate["randomized"]))
     return tuple(f for f in out if f is not None)
@@ -256,26 +273,45 @@ def _layers(measured: Sequence[str], steps: Sequence[_Step]) -> dict[str, int]:
     return layer
 
 
-def _number_spot(start: tuple[float, float], end: tuple[float, float], bend: float,
-                 placed: Sequence[tuple[float, float]], apart: float = 0.22) -> tuple[float, float]:
-    """Where an arrow's number goes: the first of a few points along the arrow (near its head first)
-    at least ``apart`` inches from every number already placed, else the point farthest from them.
-
-    The arrow is matplotlib's ``arc3`` curve, a quadratic Bézier through the control point
-    ``middle + bend·(dy, -dx)`` (a straight line when ``bend`` is 0).
-    """
+def _arc(start: tuple[float, float], end: tuple[float, float], bend: float, share: float) -> tuple[float, float]:
+    """The point at ``share`` along matplotlib's ``arc3`` arrow: a quadratic Bézier through the control point
+    ``middle + bend·(dy, -dx)`` (a straight line when ``bend`` is 0)."""
     dx, dy = end[0] - start[0], end[1] - start[1]
     control = ((start[0] + end[0]) / 2 + bend * dy, (start[1] + end[1]) / 2 - bend * dx)
+    a, b, c = (1 - share) ** 2, 2 * share * (1 - share), share ** 2
+    return (a * start[0] + b * control[0] + c * end[0], a * start[1] + b * control[1] + c * end[1])
 
-    def at(share: float) -> tuple[float, float]:
-        a, b, c = (1 - share) ** 2, 2 * share * (1 - share), share ** 2
-        return (a * start[0] + b * control[0] + c * end[0], a * start[1] + b * control[1] + c * end[1])
 
-    def room(spot: tuple[float, float]) -> float:
-        return min((((spot[0] - x) ** 2 + (spot[1] - y) ** 2) ** 0.5 for x, y in placed), default=float("inf"))
+_SHARES = tuple(share / 20 for share in range(4, 17))
+"""Where along an arrow its number may go (from a fifth to four fifths of its length)."""
 
-    candidates = [at(share) for share in ((0.5, 0.35, 0.65) if bend else (0.72, 0.55, 0.85, 0.4, 0.3, 0.62, 0.78))]
-    return next((spot for spot in candidates if room(spot) >= apart), max(candidates, key=room))
+
+def _number_spots(arrows: Sequence[tuple[tuple[float, float], tuple[float, float], float]],
+                  boxes: Sequence[tuple[float, float, float, float]], beside: float = 0.11) -> list[tuple[float, float]]:
+    """Where each arrow's number goes: beside its arrow (``beside`` inches off it, on either side), at the
+    spot farthest from every other arrow, every node box (x0, y0, x1, y1) and every number placed before,
+    so that no number sits on a line, on a crossing of two arrows or on a node.
+    """
+    paths = [[_arc(*arrow, share) for share in np.linspace(0, 1, 41)] for arrow in arrows]
+
+    def clearance(spot: tuple[float, float], own: int, placed: Sequence[tuple[float, float]]) -> float:
+        lines = [((spot[0] - x) ** 2 + (spot[1] - y) ** 2) ** 0.5
+                 for index, path in enumerate(paths) if index != own for x, y in path]
+        nodes = [max(x0 - spot[0], spot[0] - x1, 0.0) + max(y0 - spot[1], spot[1] - y1, 0.0)
+                 for x0, y0, x1, y1 in boxes]
+        numbers = [((spot[0] - x) ** 2 + (spot[1] - y) ** 2) ** 0.5 for x, y in placed]
+        return min([*lines, *nodes, *(n / 2 for n in numbers)], default=float("inf"))
+
+    placed: list[tuple[float, float]] = []
+    for index, (start, end, bend) in enumerate(arrows):
+        candidates = []
+        for share in _SHARES:
+            (x, y), (x2, y2) = _arc(start, end, bend, share), _arc(start, end, bend, min(share + 0.02, 1.0))
+            length = max(((x2 - x) ** 2 + (y2 - y) ** 2) ** 0.5, 1e-9)
+            normal = ((y - y2) / length, (x2 - x) / length)
+            candidates += [(x + side * beside * normal[0], y + side * beside * normal[1]) for side in (1, -1)]
+        placed.append(max(candidates, key=lambda spot: clearance(spot, index, placed)))
+    return placed
 
 
 def implication_map(implied: Sequence[Mapping[str, Any]]) -> Figure | None:
@@ -321,25 +357,26 @@ def implication_map(implied: Sequence[Mapping[str, Any]]) -> Figure | None:
         axes.set_xlim(0, max(left - gap, 3.0))
         axes.set_ylim(-total, 0)
         arcs: dict[frozenset[str], int] = {}
-        placed: list[tuple[float, float]] = []
-        for number, step in enumerate(steps, start=1):
+        arrows = []
+        for step in steps:
             (x0, y0), (x1, y1) = place[step.source], place[step.target]
             half0, half1 = widths[layer[step.source]] / 2, widths[layer[step.target]] / 2
-            same = layer[step.source] == layer[step.target]
-            if same:  # an arc bulging out on the left of the column, wider for each arc between the same two
-                pair = frozenset((step.source, step.target))
+            if layer[step.source] == layer[step.target]:  # an arc bulging out on the left of the column, wider for each
+                pair = frozenset((step.source, step.target))  # arc between the same two
                 arcs[pair] = arcs.get(pair, 0) + 1
                 radius = 0.2 + 0.8 * arcs[pair]
-                start, end, bend = (x0 - half0, y0), (x1 - half1, y1), radius if y0 > y1 else -radius
+                arrows.append(((x0 - half0, y0), (x1 - half1, y1), radius if y0 > y1 else -radius))
             else:
                 ahead = x1 > x0
-                start, end, bend = (x0 + half0 if ahead else x0 - half0, y0), (x1 - half1 if ahead else x1 + half1, y1), 0.0
-            dashed = "-" if step.status == "proven" else "--"
-            axes.annotate("", xy=end, xytext=start,
-                          arrowprops={"arrowstyle": "-|>", "color": "#56606b", "linewidth": 0.8, "linestyle": dashed,
-                                      "shrinkA": 1, "shrinkB": 1, "connectionstyle": f"arc3,rad={bend}"})
-            spot = _number_spot(start, end, bend, placed)
-            placed.append(spot)
+                arrows.append(((x0 + half0 if ahead else x0 - half0, y0),
+                               (x1 - half1 if ahead else x1 + half1, y1), 0.0))
+            axes.annotate("", xy=arrows[-1][1], xytext=arrows[-1][0],
+                          arrowprops={"arrowstyle": "-|>", "color": "#56606b", "linewidth": 0.8,
+                                      "linestyle": "-" if step.status == "proven" else "--", "shrinkA": 1,
+                                      "shrinkB": 1, "connectionstyle": f"arc3,rad={arrows[-1][2]}"})
+        boxes = [(x - len(_label(node)) * char / 2 - 0.1, y - 0.12, x + len(_label(node)) * char / 2 + 0.1, y + 0.12)
+                 for node, (x, y) in place.items()]
+        for number, spot in enumerate(_number_spots(arrows, boxes), start=1):
             axes.text(*spot, str(number), ha="center", va="center", fontsize=7, color="#1d232a",
                       bbox={"boxstyle": "circle,pad=0.15", "facecolor": "white", "edgecolor": "#56606b",
                             "linewidth": 0.6})

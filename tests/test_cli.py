@@ -185,7 +185,7 @@ def test_demo(tmp_path: Path) -> None:
     for name in ("hospital", "table5"):
         for suffix in (".cert.json", ".html", ".pdf"):
             assert (tmp_path / f"{name}{suffix}").stat().st_size > 0
-    assert result.stdout.count("verified:     valid: signature, release digest") == 2
+    assert result.stdout.count("verified:  valid: signature, release digest") == 2
 
 
 def test_installed_console_script(tmp_path: Path) -> None:

@@ -20,9 +20,11 @@ block, then one command only, must exit with N, e.g. a failing audit's 1) or
 reason is required).
 
 The blocks of a document run in order in one temporary copy of the repository's tracked
-files (so a key made by one block is there for the next, and nothing is written over a
-committed file), with the project's environment first on ``PATH``. No run may print a
-Python traceback, whatever its exit code.
+files, a fresh one for each document (so a key made by one block is there for the next
+block of the same page only, and nothing is written over a committed file), with the
+project's environment first on ``PATH``. No run may print a Python traceback, whatever its
+exit code, and no page may leave a file that ``git status`` would show (an output neither
+in a scratch folder nor covered by .gitignore: a private key, most of all).
 """
 
 from __future__ import annotations
@@ -168,6 +170,21 @@ def _workspace(tmp_path: Path) -> Path:
     return copy
 
 
+def _left_behind(workspace: Path) -> list[str]:
+    """Files in ``workspace`` that are neither tracked nor ignored by the repository's .gitignore: what
+    ``git status`` would show after following the documents in a checkout."""
+    tracked = set(filter(None, subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                                              check=True).stdout.decode().split("\0")))
+    found = sorted(Path(folder, name).relative_to(workspace).as_posix()
+                   for folder, _, names in os.walk(workspace) for name in names)
+    untracked = [name for name in found if name not in tracked]
+    if not untracked:
+        return []
+    ignored = subprocess.run(["git", "check-ignore", "--no-index", "--stdin", "-z"], cwd=ROOT,
+                             input="\0".join(untracked).encode(), capture_output=True).stdout.decode().split("\0")
+    return [name for name in untracked if name not in set(ignored)]
+
+
 def _environment(cache: Path) -> dict[str, str]:
     environment = dict(os.environ)
     environment["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{environment.get('PATH', '')}"
@@ -300,3 +317,6 @@ def test_the_documented_commands_run_as_written(document: Path, tmp_path: Path) 
         if block.expected is not None:
             missing = _follows(block.expected, output)
             assert missing is None, f"{block.where}: the output lacks {missing!r}\n--- output\n{output[-3000:]}"
+    left = _left_behind(workspace)
+    assert not left, (f"{_name(document)}: these outputs would show in git status after following the page; write "
+                      f"them into a scratch folder or let .gitignore cover them: {left}")

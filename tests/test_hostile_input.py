@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,8 +100,8 @@ def test_the_audit_reads_them_as_text(hostile: Hostile) -> None:
 
 def test_html_holds_no_element_made_from_them(hostile: Hostile) -> None:
     html = hostile.certified.html.read_text(encoding="utf-8")
-    allowed = {"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "p", "span", "dl", "dt", "dd",
-               "section", "ul", "li", "div", "table", "thead", "tbody", "tr", "th", "td", "bdi", "figure",
+    allowed = {"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "p", "span", "dl", "dt", "dd",
+               "section", "ul", "li", "div", "table", "thead", "tbody", "tr", "th", "td", "bdi", "wbr", "figure",
                "figcaption", "pre", "code", "strong", "svg", "g", "path", "text", "defs", "clippath", "rect",
                "use", "metadata", "rdf:rdf", "cc:work", "dc:type", "dc:date", "dc:format", "dc:creator", "cc:agent",
                "dc:title", "polyline", "line", "tspan"}
@@ -113,7 +114,8 @@ def test_html_holds_no_element_made_from_them(hostile: Hostile) -> None:
     assert TEMPLATE in html  # shown, never evaluated
     # made inert: a right-to-left override in a value is shown escaped, so it cannot reverse the text after it
     assert "\u202e" not in html and "\u200f" not in html
-    assert f'<bdi dir="auto">{safe(hostile.bidi)}</bdi>' in html
+    isolated = [re.sub(r"<[^>]*>", "", inner) for inner in re.findall(r'<bdi dir="auto">(.*?)</bdi>', html)]
+    assert safe(hostile.bidi) in isolated  # in an isolate of its own (the page may break it after _ and +)
 
 
 def test_pdf_renders_them(hostile: Hostile, tmp_path: Path) -> None:

@@ -63,9 +63,10 @@ def test_anonymize_rr_writes_a_release_that_measures(tmp_path: Path) -> None:
             "--mode", "empirical", "--out", str(out), "--seed", "3"]
     result = runner.invoke(app, args)
     assert result.exit_code == 0
-    # one line, however long, never wrapped at a console width
-    assert result.stdout.splitlines() == [f"wrote {out} (2000 records) and its mechanism {tmp_path / 'release.mechanism.csv'} "
-                                          "(t-closeness randomized response (p_t=3/5), seed 3)"]
+    # one line per file, however long, never wrapped at a console width
+    assert result.stdout.splitlines() == [f"wrote {out} (2000 records, seed 3)",
+                                          f"wrote {tmp_path / 'release.mechanism.csv'} (its mechanism: "
+                                          "t-closeness randomized response (p_t=3/5))"]
     first = out.read_text()
     assert runner.invoke(app, args).exit_code == 0 and out.read_text() == first  # seeded
     mechanism = load_mechanism(tmp_path / "release.mechanism.csv")

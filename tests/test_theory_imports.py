@@ -75,7 +75,7 @@ def test_map_command_draws_in_its_own_process(warm_cache: None, tmp_path: Path) 
     out = tmp_path / "map.svg"
     done = subprocess.run([str(SCRIPT), "theory", "map", "--out", str(out)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout == f"{out}\n"
+    assert done.stdout == f"wrote {out}\n"
     assert out.read_text(encoding="utf-8").rstrip().endswith("</svg>")
 
 
