@@ -33,11 +33,12 @@ def suda_measurement(subject: Subject, max_size: int | None) -> Measurement:
     """The ``suda`` measurement with MSUs up to ``max_size`` values (default: all)."""
     from verifier.results import Estimate, Level, Measurement, Witness
     from verifier.risk.estimated import estimated
+    from verifier.risk.histogram import frame_of
     from verifier.risk.suda import DIS_FRACTION, suda2
 
     classes = subject.classes
-    fraction = subject.options.inputs.get("sampling_fraction", DIS_FRACTION)
-    result = suda2(classes, max_size, fraction if fraction < 1 else DIS_FRACTION)
+    frame = frame_of(classes.rows, subject.options.inputs) if classes.rows else None
+    result = suda2(classes, max_size, DIS_FRACTION if frame is None else frame.fraction)
     sizes = result.msu_sizes
     numbers: dict[str, Any] = {
         "msus": int(sizes.size),
