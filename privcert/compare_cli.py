@@ -60,3 +60,7 @@ def compare_command(
             header, rows = comparison_rows(comparison)
             print_rows(make_console(), f"{len(rows)} releases of {safe(comparison.original)} (raw values; lower keeps "
                        "more)", header, [tuple(safe(cell) for cell in row) for row in rows], fold="release")
+            for candidate in comparison.candidates:
+                for figure in candidate.utility.figures:
+                    if figure.attribute is None and figure.note.startswith("not measured"):
+                        typer.echo(f"{safe(candidate.release)}: {figure.metric} —, {safe(figure.note)}")

@@ -30,6 +30,9 @@ def print_utility(console: Console, report: UtilityReport, *, notes: bool = True
 
     console.file.write(f"{safe(report.release)} against {safe(report.original)}: {report.rows} records, "
                        f"{report.suppressed} suppressed, over {', '.join(safe(c) for c in report.qi)}\n")
+    console.file.write(f"records paired {safe(report.pairing)}\n")
+    for line in report.inferred:
+        console.file.write(f"{safe(line)}\n")
     rows = [(MODEL_NAMES.get(f.metric, f.metric), safe(f.attribute) if f.attribute is not None else "all",
              value_text(f.raw) + (f" {f.units}" if f.raw is not None else ""), value_text(f.quality),
              safe(f.note) if notes else "")
