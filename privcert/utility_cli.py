@@ -58,13 +58,13 @@ def utility_command(
     """What a release cost: loss, entropy, precision, discernibility, class size, ambiguity, KL divergence, squared errors."""
     from privcert.api import utility
     from privcert.files import SCHEMA_VERSION, write_json
-    from privcert.options import hierarchy_options, split_names
+    from privcert.options import hierarchy_files, hierarchy_options, split_names
     from privcert.reporting import make_console, reporting_errors
     from privcert.files import check_outputs
 
     with reporting_errors():
         check_outputs({"--json": (json_out, "json")}, {"original": original, "release": release,
-                                                       "mechanism": mechanism})
+                                                       "mechanism": mechanism, **hierarchy_files(hierarchy)})
         columns = split_names(qi, "--qi")
         hierarchies = hierarchy_options(hierarchy, columns)
         report = utility(original, release, columns, hierarchies=hierarchies, key=key, suppressed=suppressed,

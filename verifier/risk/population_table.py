@@ -81,6 +81,9 @@ def load_population_table(path: str | Path, qi: tuple[str, ...] | None = None) -
     if COUNT_COLUMN not in frame.columns:
         raise DataError(f"{path}: population table: expected a column {COUNT_COLUMN!r} with the number of people "
                         f"of each quasi-identifier combination, found the columns {list(frame.columns)}")
+    if qi is not None and COUNT_COLUMN in qi:
+        raise DataError(f"{path}: population table: the quasi-identifier {COUNT_COLUMN!r} has the name of the table's "
+                        f"column of people per combination; rename the quasi-identifier in the release and the table")
     counts = []
     for row, text in enumerate(frame[COUNT_COLUMN].tolist(), start=2):
         value = exact_number(text) if isinstance(text, str) else None
