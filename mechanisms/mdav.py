@@ -200,11 +200,12 @@ def is_code(column: pd.Series) -> bool:
     >>> is_code(pd.Series(["47810", "47906"])), is_code(pd.Series(["02138", "2139"])), is_code(pd.Series(["31", "45"]))
     (True, True, False)
     """
-    texts = [value if isinstance(value, str) else None for value in column.tolist()]
-    if not texts or any(text is None or not text.isdigit() or not text.isascii() for text in texts):
+    values = column.tolist()
+    texts = [value for value in values if isinstance(value, str) and value.isascii() and value.isdigit()]
+    if not texts or len(texts) != len(values):
         return False
-    lengths = {len(text) for text in texts}  # type: ignore[arg-type]
-    return (len(lengths) == 1 and min(lengths) >= 5) or any(len(t) > 1 and t.startswith("0") for t in texts)  # type: ignore[union-attr]
+    lengths = {len(text) for text in texts}
+    return (len(lengths) == 1 and min(lengths) >= 5) or any(len(t) > 1 and t.startswith("0") for t in texts)
 
 
 def aggregate(
