@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from verifier.literal import Domain
+from verifier.measures import measurement
 from verifier.references import Source
 from verifier.registry import Model, Parameter, Subject, register
 
@@ -31,7 +32,7 @@ TOLERANCE = Fraction(1, 10**9)
 
 def suda_measurement(subject: Subject, max_size: int | None) -> Measurement:
     """The ``suda`` measurement with MSUs up to ``max_size`` values (default: all)."""
-    from verifier.results import Estimate, Level, Measurement, Witness
+    from verifier.results import Estimate, Level, Witness
     from verifier.risk.estimated import estimated
     from verifier.risk.histogram import frame_of
     from verifier.risk.suda import DIS_FRACTION, suda2
@@ -51,7 +52,7 @@ def suda_measurement(subject: Subject, max_size: int | None) -> Measurement:
     # the size asked for (a requirement finds its measurement by it), though the search stops at the QIs' number
     parameters = {"max_size": result.max_size if max_size is None else max_size, "dis_fraction": result.dis_fraction}
     if classes.count == 0 or numbers["records_with_score"] == 0:
-        return Measurement("suda", None, Level.of(0), Witness(numbers=numbers), "at_most", parameters=parameters,
+        return measurement("suda", subject, Level.of(0), Witness(numbers=numbers), "at_most", parameters=parameters,
                            notes=("no record has a minimal sample unique within max_size",))
     top = int(result.dis.argmax())
     witness = Witness(qi=classes.describe(top), size=1, numbers={**numbers, "suda_score": int(result.scores[top])})
