@@ -40,7 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from mechanisms.mdav import Orders, Pool, aggregate, qi_matrix
+from mechanisms.mdav import Orders, Pool, aggregate, qi_matrix, released_columns
 from mechanisms.microaggregation import numerical_column
 from mechanisms.sse import normalized_sse
 from verifier.anonymity import k_anonymity
@@ -194,12 +194,13 @@ def bucketize(
     orders: Orders | None = None,
     seed: int = 0,
     source: str = "data",
+    keep: Sequence[str] = (),
 ) -> Bucketization:
     """A k-anonymous release that is multiplicatively t-close over ``t + 1`` buckets.
 
     Parameters
     ----------
-    frame, qi, sensitive, orders, source
+    frame, qi, sensitive, orders, source, keep
         As for :func:`mechanisms.microaggregation.microaggregate`; ``sensitive`` is
         numerical (or ordered by its numeric value).
     k
@@ -248,7 +249,7 @@ def bucketize(
         found_labels[members] = i
     class_of = np.empty(n, dtype=np.int64)
     class_of[shuffle] = found_labels
-    release = aggregate(frame, qi, class_of, orders)
+    release = aggregate(frame, qi, class_of, orders)[released_columns(frame, qi, sensitive, keep, source)]
     release[sensitive] = np.asarray(labels, dtype=object)[bucket]
     classes, (table,) = count_tables(release, qi, [AttributeSpec((sensitive,))], source="release")
     return Bucketization(

@@ -34,7 +34,7 @@ import pandas as pd
 
 from verifier.errors import DataError
 
-__all__ = ["Orders", "qi_columns", "qi_matrix", "mdav", "aggregate", "Pool"]
+__all__ = ["Orders", "qi_columns", "qi_matrix", "mdav", "aggregate", "is_code", "released_columns", "Pool"]
 
 Orders = Mapping[str, Sequence[Any]]
 
@@ -176,6 +176,38 @@ def mdav(points: np.ndarray, k: int) -> np.ndarray:
     return labels
 
 
+def released_columns(frame: pd.DataFrame, qi: Sequence[str], sensitive: str, keep: Sequence[str],
+                     source: str) -> list[str]:
+    """The columns a construction releases, in the table's order: the quasi-identifiers, the sensitive attribute
+    and the other columns named in ``keep``; nothing else is copied (an identifier left in would undo the release).
+
+    Raises
+    ------
+    DataError
+        A column of ``keep`` is not in the table.
+    """
+    absent = [name for name in keep if name not in frame.columns]
+    if absent:
+        raise DataError(f"{source}: --keep {absent[0]!r}: no such column; the table has {list(map(str, frame.columns))}")
+    wanted = {*qi, sensitive, *keep}
+    return [name for name in frame.columns if name in wanted]
+
+
+def is_code(column: pd.Series) -> bool:
+    """Whether a column's values are codes written in digits rather than quantities: every value is a string of
+    digits, all of one length of at least 5 (``47810``), or one begins with ``0`` (``02138``).
+
+    >>> is_code(pd.Series(["47810", "47906"])), is_code(pd.Series(["02138", "2139"])), is_code(pd.Series(["31", "45"]))
+    (True, True, False)
+    """
+    values = column.tolist()
+    texts = [value for value in values if isinstance(value, str) and value.isascii() and value.isdigit()]
+    if not texts or len(texts) != len(values):
+        return False
+    lengths = {len(text) for text in texts}
+    return (len(lengths) == 1 and min(lengths) >= 5) or any(len(t) > 1 and t.startswith("0") for t in texts)
+
+
 def aggregate(
     frame: pd.DataFrame, qi: Sequence[str], labels: np.ndarray, orders: Orders | None = None
 ) -> pd.DataFrame:
@@ -183,15 +215,21 @@ def aggregate(
 
     Numerical quasi-identifiers take the cluster mean (the aggregate that minimizes the
     SSE for a given partition, Soria-Comas et al. 2015, §2.3); categorical ones take the
-    cluster's median category in the declared order (the lower median). Every other
-    column is kept as it is.
+    cluster's median category in the declared order (the lower median); a code written in
+    digits (:func:`is_code`: a zip code) takes the cluster's lower median code, as written,
+    never a mean that is no code (47810.4). Every other column is kept as it is.
     """
     orders = orders or {}
     release = frame.copy()
     groups = pd.Series(labels, index=frame.index)
     for column in qi:
         order = orders.get(column)
-        if order is None:
+        if order is None and is_code(frame[column]):
+            numbers = pd.to_numeric(frame[column])
+            position = numbers.groupby(groups).transform(lambda r: np.sort(r.to_numpy())[(len(r) - 1) // 2])
+            text = dict(zip(numbers.tolist(), frame[column].tolist()))
+            release[column] = [text[value] for value in position.tolist()]
+        elif order is None:
             numbers = pd.to_numeric(frame[column])
             release[column] = numbers.groupby(groups).transform("mean")
         else:

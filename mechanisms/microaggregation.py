@@ -18,7 +18,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from mechanisms.mdav import Orders, aggregate, qi_matrix
+from mechanisms.mdav import Orders, aggregate, qi_matrix, released_columns
 from mechanisms.sse import normalized_sse
 from mechanisms.t_closeness_microaggregation import ALGORITHMS, Algorithm, Partition, partition
 from verifier.anonymity import k_anonymity
@@ -98,6 +98,7 @@ def microaggregate(
     orders: Orders | None = None,
     seed: int = 0,
     source: str = "data",
+    keep: Sequence[str] = (),
 ) -> Microaggregation:
     """A k-anonymous t-close release of ``frame`` (Soria-Comas et al. 2015, Algorithms 1-3).
 
@@ -119,6 +120,9 @@ def microaggregate(
         merging as fallback) or ``t-closeness-first`` (Algorithm 3).
     seed
         Seeds the shuffle that breaks ties; the same seed gives the same release.
+    keep
+        The other columns to copy into the release, unchanged; every column not among
+        ``qi``, ``sensitive`` and ``keep`` is left out.
 
     Raises
     ------
@@ -143,5 +147,5 @@ def microaggregate(
     labels = np.empty(len(frame), dtype=np.int64)
     labels[shuffle] = found.labels
     result = Partition(labels, found.cluster_size, found.merges)
-    release = aggregate(frame, qi, labels, orders)
+    release = aggregate(frame, qi, labels, orders)[released_columns(frame, qi, sensitive, keep, source)]
     return Microaggregation(release, result, algorithm, k, t, seed, achieved(frame, release, qi, sensitive, orders))

@@ -33,6 +33,9 @@ Qi = Annotated[str, typer.Option("--qi", metavar="NAMES", help="Quasi-identifier
 Sensitive = Annotated[str, typer.Option("--sensitive", metavar="NAMES", help="The numerical confidential attribute.")]
 K = Annotated[int, typer.Option("--k", metavar="K,...", help="Minimum class size.")]
 Out = Annotated[Path, typer.Option("--out", metavar="FILE", help="Where to write the release (CSV or Parquet).")]
+Keep = Annotated[str | None, typer.Option(
+    "--keep", metavar="NAMES", help="Other columns to copy into the release unchanged, comma-separated (default: none; "
+                                    "only the quasi-identifiers and the sensitive attribute are released).")]
 Seed = Annotated[int, typer.Option("--seed", metavar="N", min=0, help="Seed of the tie-breaking shuffle (an integer ≥ 0).")]
 Ordinal = Annotated[list[str], typer.Option(
     "--ordinal", metavar="NAME=ORDER", help="NAME=a,b,c: a categorical quasi-identifier and its order, lowest first (repeatable).")]
@@ -119,6 +122,7 @@ def microaggregate(
     )] = "t-closeness-first",
     ordinal: Ordinal = [],  # noqa: B006 (typer reads the default)
     seed: Seed = 0,
+    keep: Keep = None,
 ) -> None:
     """k-anonymous t-closeness by microaggregation (Soria-Comas et al. 2015)."""
     from mechanisms.microaggregation import microaggregate as run
@@ -129,7 +133,8 @@ def microaggregate(
         threshold = _number(t, "--t", _domain(lower=Fraction(0)))
         original, columns = _load(data, out), _names(qi, "--qi")
         result = run(original, columns, sensitive, k=k, t=threshold,
-                     algorithm=algorithm, orders=_orders(ordinal), seed=seed, source=str(data))  # type: ignore[arg-type]
+                     algorithm=algorithm, orders=_orders(ordinal), seed=seed, source=str(data),  # type: ignore[arg-type]
+                     keep=_names(keep, "--keep") if keep else ())
         write_table(result.release, out, option="--out")
         cost = _cost(original, result.release, columns, data, out)
     extra = (f" ({result.partition.clusters} clusters, cluster size {result.partition.cluster_size}, "
@@ -147,6 +152,7 @@ def bucketize(
     out: Out,
     ordinal: Ordinal = [],  # noqa: B006
     seed: Seed = 0,
+    keep: Keep = None,
 ) -> None:
     """k-anonymous multiplicative t-closeness by bucketization (Domingo-Ferrer & Soria-Comas 2015, §6)."""
     from mechanisms.bucketization import bucketize as run
@@ -155,7 +161,8 @@ def bucketize(
 
     with reporting_errors():
         original, columns = _load(data, out), _names(qi, "--qi")
-        result = run(original, columns, sensitive, k=k, t=t, orders=_orders(ordinal), seed=seed, source=str(data))
+        result = run(original, columns, sensitive, k=k, t=t, orders=_orders(ordinal), seed=seed, source=str(data),
+                     keep=_names(keep, "--keep") if keep else ())
         write_table(result.release, out, option="--out")
         cost = _cost(original, result.release, columns, data, out)
     extra = f" ({result.counts.shape[0]} classes over {len(result.buckets)} buckets)"

@@ -51,8 +51,8 @@ from privcert.options import (
 )
 from privcert.files import SCHEMA_VERSION, write_json
 from privcert.memory import keep_arrow_memory, keep_small_pages, reuse_freed_memory
-from privcert.options import assignments, hierarchy_options, split_names
-from privcert.reporting import BAD_INPUT, FAILED, INTERNAL, INTERRUPTED, make_console, reporting_errors, wrote
+from privcert.options import assignments, hierarchy_files, hierarchy_options, split_names
+from privcert.reporting import BAD_INPUT, FAILED, INTERNAL, INTERRUPTED, PIPE_CLOSED, make_console, reporting_errors, wrote
 from privcert.theory_cli import app as theory_app
 from privcert.utility_cli import utility_command
 from verifier.errors import PolicyError
@@ -181,6 +181,12 @@ def main() -> None:
         code = app(standalone_mode=False)
     except typer.Exit as done:
         code = done.exit_code
+    except SystemExit as ended:
+        # click ends a run whose standard output was closed (EPIPE) with exit 1 after wrapping the streams
+        closed = type(sys.stdout).__name__ == "PacifyFlushWrapper"
+        code = PIPE_CLOSED if closed else ended.code if isinstance(ended.code, int) else 0 if ended.code is None else INTERNAL
+        if closed:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     except ClickException as error:
         error.show()
         code = error.exit_code
@@ -189,7 +195,7 @@ def main() -> None:
         code = INTERRUPTED
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        code = FAILED
+        code = PIPE_CLOSED
     except OSError as error:
         if error.errno not in (errno.ENOSPC, errno.EIO, errno.EDQUOT):
             code = _internal(error, debug)
@@ -206,12 +212,13 @@ def main() -> None:
     # collector its passes over them while the interpreter shuts down (about 0.3-0.5 s
     # after pandas and sympy are loaded). The memory goes with the process.
     gc.freeze()
-    if code == INTERRUPTED:
-        # Interrupted, native worker threads (Arrow's CSV reader, DuckDB) may still be running: tearing
-        # the interpreter down under them can abort (exit 134). Every finally block has run by now and
-        # the output is flushed, so the process ends without finalization.
+    if code in (INTERRUPTED, BAD_INPUT):
+        # Interrupted, or stopped by a bad input (a malformed CSV), native worker threads (Arrow's CSV
+        # reader, DuckDB) may still be running: tearing the interpreter down under them can abort
+        # (exit 134). Every finally block has run by now and the output is flushed, so the process
+        # ends without finalization.
         sys.stderr.flush()
-        os._exit(INTERRUPTED)
+        os._exit(code)
     sys.exit(code or 0)
 
 
@@ -309,7 +316,9 @@ def models_command(json_out: JsonOption = None) -> None:
                             "strict": m.strict, "threshold": m.threshold.describe(), "units": m.units,
                             "parameters": [p.name for p in m.parameters], "recheck": m.recheck,
                             "source": str(m.source)} for m in found]}
-    if not write_json(document, json_out):
+    with reporting_errors():
+        written = write_json(document, json_out)
+    if not written:
         rows = [(m.id, m.kind, "quasi-identifiers" if m.scope == "release" else "each attribute",
                  m.stronger + (", strict" if m.strict else ""), str(m.source)) for m in found]
         print_rows(make_console(), "models", ("model", "kind", "on", "stronger", "source"), rows, fold="source")
@@ -350,7 +359,8 @@ def measure_command(
 
     with reporting_errors():
         check_outputs({"--json": (json_out, "json")}, {"release": data, "mechanism": mechanism,
-                                                       "population table": population_table})
+                                                       "population table": population_table,
+                                                       **hierarchy_files(hierarchy)})
         specs = _specs(sensitive, numerical or [], ordinal or [], missing or [], joint or []) if sensitive else ()
         names = tuple(spec.columns[0] for spec in specs if len(spec.columns) == 1)
         if not names and (not risk or mechanism is not None):

@@ -35,8 +35,8 @@ def compare_command(
     """Compare candidate releases of one original: k, prosecutor risk and every utility model, one row each."""
     from privcert.api import compare
     from privcert.files import SCHEMA_VERSION, check_outputs, write_json, write_output
+    from privcert.options import hierarchy_files, hierarchy_options, split_names
     from privcert.reporting import wrote
-    from privcert.options import hierarchy_options, split_names
     from privcert.output import print_rows
     from privcert.reporting import make_console, reporting_errors
     from reports.comparison import comparison_rows, render_comparison
@@ -48,7 +48,8 @@ def compare_command(
             raise PolicyError(f"RELEASE: expected two or more releases to compare, found {len(releases)} (one "
                               "release: privcert utility ORIGINAL RELEASE)")
         check_outputs({"--json": (json_out, "json"), "--html": (html, "html")},
-                      {"original": original, **{f"release {i}": r for i, r in enumerate(releases, start=1)}})
+                      {"original": original, **{f"release {i}": r for i, r in enumerate(releases, start=1)},
+                       **hierarchy_files(hierarchy)})
         columns = split_names(qi, "--qi")
         hierarchies = hierarchy_options(hierarchy, columns)
         comparison = compare(original, releases, columns, hierarchies=hierarchies, key=key, suppressed=suppressed,
@@ -61,4 +62,8 @@ def compare_command(
             header, rows = comparison_rows(comparison)
             print_rows(make_console(), f"{len(rows)} releases of {safe(comparison.original)} (raw values; lower keeps "
                        "more)", header, [tuple(safe(cell) for cell in row) for row in rows], fold="release")
+            for candidate in comparison.candidates:
+                for figure in candidate.utility.figures:
+                    if figure.attribute is None and figure.note.startswith("not measured"):
+                        typer.echo(f"{safe(candidate.release)}: {figure.metric} —, {safe(figure.note)}")
     wrote(html, json_out, stdout=json_out != "-")

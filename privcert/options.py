@@ -79,6 +79,12 @@ def assignments(values: list[str], option: str, names: tuple[str, ...], parse: C
     return out
 
 
+def hierarchy_files(values: list[str] | None) -> dict[str, str]:
+    """The files of repeated ``--hierarchy NAME=FILE`` options, as inputs an output may not overwrite."""
+    return {f"hierarchy of {name}": rest.strip() for name, equals, rest in (v.partition("=") for v in values or [])
+            if equals and rest.strip()}
+
+
 def hierarchy_options(values: list[str] | None, names: tuple[str, ...]) -> dict[str, Hierarchy]:
     """Repeated ``--hierarchy NAME=FILE`` options: each named column's hierarchy, read from its file."""
     from verifier.hierarchy import load_hierarchy

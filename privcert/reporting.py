@@ -20,13 +20,16 @@ from verifier.errors import PrivcertWarning, VerifierError
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["BAD_INPUT", "FAILED", "INTERNAL", "INTERRUPTED", "make_console", "reporting_errors", "stage", "stderr_line",
-           "wrote"]
+__all__ = ["BAD_INPUT", "FAILED", "INTERNAL", "INTERRUPTED", "PIPE_CLOSED", "make_console", "reporting_errors",
+           "stage", "stderr_line", "wrote"]
 
 FAILED = 1
 BAD_INPUT = 2
 INTERNAL = 3
 INTERRUPTED = 130
+PIPE_CLOSED = 141
+"""The reader of standard output closed it (``privcert … | head -1``): 128 + SIGPIPE, as a shell reports it; not a
+requirement that fails."""
 
 
 def stderr_line(kind: str, message: str) -> None:

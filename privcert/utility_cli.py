@@ -30,6 +30,9 @@ def print_utility(console: Console, report: UtilityReport, *, notes: bool = True
 
     console.file.write(f"{safe(report.release)} against {safe(report.original)}: {report.rows} records, "
                        f"{report.suppressed} suppressed, over {', '.join(safe(c) for c in report.qi)}\n")
+    console.file.write(f"records paired {safe(report.pairing)}\n")
+    for line in report.inferred:
+        console.file.write(f"{safe(line)}\n")
     rows = [(MODEL_NAMES.get(f.metric, f.metric), safe(f.attribute) if f.attribute is not None else "all",
              value_text(f.raw) + (f" {f.units}" if f.raw is not None else ""), value_text(f.quality),
              safe(f.note) if notes else "")
@@ -55,13 +58,13 @@ def utility_command(
     """What a release cost: loss, entropy, precision, discernibility, class size, ambiguity, KL divergence, squared errors."""
     from privcert.api import utility
     from privcert.files import SCHEMA_VERSION, write_json
-    from privcert.options import hierarchy_options, split_names
+    from privcert.options import hierarchy_files, hierarchy_options, split_names
     from privcert.reporting import make_console, reporting_errors, wrote
     from privcert.files import check_outputs
 
     with reporting_errors():
         check_outputs({"--json": (json_out, "json")}, {"original": original, "release": release,
-                                                       "mechanism": mechanism})
+                                                       "mechanism": mechanism, **hierarchy_files(hierarchy)})
         columns = split_names(qi, "--qi")
         hierarchies = hierarchy_options(hierarchy, columns)
         report = utility(original, release, columns, hierarchies=hierarchies, key=key, suppressed=suppressed,

@@ -27,6 +27,7 @@ Conventions:
 
 from __future__ import annotations
 
+import math
 import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -341,6 +342,7 @@ def count_tables(
     qi = tuple(qi)
     check_columns(frame.columns, qi, attributes, source)
     _refuse_empty(len(frame), source)
+    frame = mixed_as_text(frame, (*qi, *(c for a in attributes for c in a.columns)))
 
     ids = _class_ids(frame, qi)
     keys = frame.iloc[_first_occurrences(ids)][list(qi)].reset_index(drop=True)
@@ -626,18 +628,49 @@ def _first_occurrences(ids: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.r_[True, running[1:] > running[:-1]])
 
 
+def mixed_as_text(frame: pd.DataFrame, columns: Iterable[str]) -> pd.DataFrame:
+    """The frame with each named column of mixed Python values read as text, as a CSV file reads it.
+
+    An object column holding ``1``, ``1.0`` and ``True`` would group them as one value
+    (Python counts them equal); written to a CSV they are three. A column of text, of one
+    numeric type or of booleans is left as it is (numbers keep their type); missing cells
+    stay missing.
+
+    >>> mixed_as_text(pd.DataFrame({"q": [1, 1.0, True]}, dtype=object), ["q"])["q"].tolist()
+    ['1', '1.0', 'True']
+    """
+    changed = {}
+    for column in dict.fromkeys(columns):
+        series = frame[column]
+        if series.dtype == object and pd.api.types.infer_dtype(series, skipna=True).startswith("mixed"):
+            changed[column] = series.map(lambda v: v if isinstance(v, str) or v is None or v is pd.NA
+                                         or (isinstance(v, float) and math.isnan(v)) else str(v))
+    return frame.assign(**changed) if changed else frame
+
+
 def check_columns(names: Sequence[Any], qi: Sequence[str], attributes: Sequence[AttributeSpec], source: str) -> None:
-    """Require at least one quasi-identifier and every named column among the table's ``names``.
+    """Require at least one quasi-identifier and every named column among the table's ``names``, once, by text.
 
     Raises
     ------
     PolicyError
         No quasi-identifier.
     DataError
-        A column is absent (the message lists the table's columns).
+        A column is absent (the message lists the table's columns), a named column's name
+        is not text or two columns have the name of a named one.
     """
     if not tuple(qi):
         raise PolicyError(f"{source}: at least one quasi-identifier column is needed")
+    wanted = tuple(dict.fromkeys(tuple(qi) + tuple(c for a in attributes for c in a.columns)))
+    odd = next((name for name in wanted if not isinstance(name, str)), None)
+    if odd is not None:
+        raise DataError(f"{source}: column name {odd!r} is of type {type(odd).__name__}; expected text, as a CSV header is "
+                        "(rename the columns: frame.columns = frame.columns.astype(str))")
+    names = list(names)
+    repeated = next((name for name in wanted if names.count(name) > 1), None)
+    if repeated is not None:
+        raise DataError(f"{source}: {names.count(repeated)} columns are named {repeated!r}; expected each named "
+                        "column once")
     present = set(names)
     missing = [c for c in dict.fromkeys(tuple(qi) + tuple(c for a in attributes for c in a.columns)) if c not in present]
     if missing:

@@ -42,7 +42,7 @@ from verifier.counts import AttributeSpec, Classes, CountTable, count_tables
 from verifier.cpus import usable_cpus
 from verifier.engines import Engine, EngineName, get_engine
 from verifier.display import attribute_label
-from verifier.errors import PolicyError
+from verifier.errors import DataError, PolicyError
 from verifier.hierarchy import Hierarchy
 from verifier.inputs import Inputs, inputs_of
 from verifier.randomized_levels import Implications, MechanismChoice, RandomizedLevels, mechanism_settings, randomized_levels
@@ -371,11 +371,29 @@ def _with_weights(options: MeasureOptions, tables: tuple[CountTable, ...]) -> tu
 
     *kept, weights = tables
     sums = [Fraction(0)] * weights.classes.count
-    values = [Fraction(v) for v in weights.values]
+    values = [_weight(v, options.inputs["weights"]) for v in weights.values]
     for index, value, count in zip(weights.class_index.tolist(), weights.value_index.tolist(), weights.count.tolist()):
         sums[index] += values[value] * count
     found = ClassWeights(tuple(sums), f"column {options.inputs['weights']}")
     return replace(options, inputs=options.inputs.with_(class_weights=found)), tuple(kept)
+
+
+_LARGEST_WEIGHT = 10**300
+
+
+def _weight(value: object, column: str) -> Fraction:
+    """A sampling weight, exact: a positive number of people up to 10^300 (checked before any big number is built)."""
+    from decimal import Decimal
+
+    if isinstance(value, Decimal) and value.is_finite() and value > 0 and value.adjusted() > 300:
+        raise DataError(f"the weights column {column!r}: expected weights of at most 10^300 people, found {value:.6g}")
+    if not isinstance(value, (int, Decimal)) or isinstance(value, bool):
+        raise DataError(f"the weights column {column!r}: expected a number, found {value!r}")
+    weight = Fraction(value)
+    if weight <= 0 or weight > _LARGEST_WEIGHT:
+        raise DataError(f"the weights column {column!r}: expected a positive weight of at most 10^300 (the number of "
+                        f"people a record stands for), found {Decimal(value) if weight <= 0 else f'{Decimal(value):.6g}'}")
+    return weight
 
 
 def _check_options(

@@ -47,7 +47,8 @@ def admissions(patients: int = PATIENTS, seed: int = SEED) -> pd.DataFrame:
 
 def release(original: pd.DataFrame) -> pd.DataFrame:
     """The anonymized release (k = 5, t = 1/5 on the length of stay)."""
-    made = microaggregate(original, ["age", "zip"], "stay_days", k=5, t=Fraction(1, 5), seed=SEED)
+    made = microaggregate(original, ["age", "zip"], "stay_days", k=5, t=Fraction(1, 5), seed=SEED,
+                          keep=["diagnosis"])
     out = made.release.copy()
     out["age"] = [f"{value:.1f}" for value in out["age"]]
     out["zip"] = [f"{value:.0f}" for value in out["zip"]]

@@ -28,13 +28,12 @@ __all__ = ["INDIVIDUAL_RISK"]
 
 
 def _individual(subject: Subject) -> Iterator[Measurement]:
-    from verifier.risk.histogram import sampling
+    from verifier.risk.histogram import frame_of
     from verifier.risk.individual import individual_risk, uniform_weights
 
-    inputs = subject.options.inputs
-    weights = inputs.class_weights
-    if weights is None and (inputs.sampling_fraction or inputs.population) and subject.classes.rows:
-        frame = sampling(subject.classes.rows, fraction=inputs.sampling_fraction, population=inputs.population)
+    weights = subject.options.inputs.get("class_weights")
+    frame = frame_of(subject.classes.rows, subject.options.inputs) if subject.classes.rows else None
+    if weights is None and frame is not None:
         weights = uniform_weights(subject.classes, frame.population)
     if weights is not None:
         yield individual_risk(subject.classes, weights)

@@ -34,11 +34,12 @@ def suda_measurement(subject: Subject, max_size: int | None) -> Measurement:
     """The ``suda`` measurement with MSUs up to ``max_size`` values (default: all)."""
     from verifier.results import Estimate, Level, Witness
     from verifier.risk.estimated import estimated
+    from verifier.risk.histogram import frame_of
     from verifier.risk.suda import DIS_FRACTION, suda2
 
     classes = subject.classes
-    fraction = subject.options.inputs.sampling_fraction or DIS_FRACTION
-    result = suda2(classes, max_size, fraction if fraction < 1 else DIS_FRACTION)
+    frame = frame_of(classes.rows, subject.options.inputs) if classes.rows else None
+    result = suda2(classes, max_size, DIS_FRACTION if frame is None else frame.fraction)
     sizes = result.msu_sizes
     numbers: dict[str, Any] = {
         "msus": int(sizes.size),
@@ -48,7 +49,8 @@ def suda_measurement(subject: Subject, max_size: int | None) -> Measurement:
         "max_suda_score": int(max(result.scores, default=0)),
         "pairs": result.pairs,
     }
-    parameters = {"max_size": result.max_size, "dis_fraction": result.dis_fraction}
+    # the size asked for (a requirement finds its measurement by it), though the search stops at the QIs' number
+    parameters = {"max_size": result.max_size if max_size is None else max_size, "dis_fraction": result.dis_fraction}
     if classes.count == 0 or numbers["records_with_score"] == 0:
         return measurement("suda", subject, Level.of(0), Witness(numbers=numbers), "at_most", parameters=parameters,
                            notes=("no record has a minimal sample unique within max_size",))
@@ -60,7 +62,11 @@ def suda_measurement(subject: Subject, max_size: int | None) -> Measurement:
 
 def _suda(subject: Subject) -> Iterator[Measurement]:
     requested = [p.get("max_size") for p in subject.requested(SUDA.id)]
-    for max_size in dict.fromkeys([subject.options.inputs.suda_max_size, *requested]):
+    given = subject.options.inputs.get("suda_max_size")
+    # the requirements' searches, and the run's own only when it asks for one or nothing else does (an unbounded
+    # search beside a bounded requirement would cost what max_size is there to avoid)
+    wanted = [*requested, given] if given is not None or not requested else requested
+    for max_size in dict.fromkeys(wanted):
         yield suda_measurement(subject, max_size)
 
 

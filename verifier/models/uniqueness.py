@@ -43,15 +43,13 @@ def _sample(subject: Subject) -> Iterator[Measurement]:
 
 
 def _population(subject: Subject) -> Iterator[Measurement]:
-    from verifier.risk.histogram import sampling, size_histogram
+    from verifier.risk.histogram import frame_of, sampling, size_histogram
     from verifier.risk.population import ESTIMATORS
     from verifier.risk.population import population_uniqueness
 
     rows = subject.classes.rows
-    inputs = subject.options.inputs
-    frames = []
-    if inputs.sampling_fraction or inputs.population:
-        frames.append(sampling(rows, fraction=inputs.sampling_fraction, population=inputs.population))
+    given = frame_of(rows, subject.options.inputs)
+    frames = [] if given is None else [given]
     for requested in subject.requested(POPULATION_UNIQUENESS.id):
         if requested.get("sampling_fraction") is not None:
             frames.append(sampling(rows, fraction=requested["sampling_fraction"]))

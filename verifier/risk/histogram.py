@@ -8,8 +8,10 @@ estimators use); El Emam & Dankar 2008, Sec. 3.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -59,6 +61,10 @@ def size_histogram(sizes: np.ndarray) -> SizeHistogram:
     return SizeHistogram(distinct, counts.astype(np.int64))
 
 
+LARGEST_POPULATION = 10**300
+"""The largest population size a frame may have: the estimators compute in float64."""
+
+
 @dataclass(frozen=True)
 class Sampling:
     """A release as a sample of a population: its size ``N`` and the sampling fraction.
@@ -102,9 +108,41 @@ def sampling(rows: int, *, fraction: Fraction | None = None, population: int | N
     if fraction is not None:
         if not 0 < fraction <= 1:
             raise PolicyError(f"sampling fraction: expected a number in (0, 1], found {fraction}")
+        if rows and fraction < Fraction(rows, LARGEST_POPULATION):
+            raise PolicyError(f"sampling fraction: expected at least {rows}/10^300 (a population of at most 10^300 "
+                              f"people, the range of the estimators' float64), found {_short(fraction)}")
         size = int(Fraction(rows) / fraction + Fraction(1, 2))
         return Sampling(rows, size, fraction)
     assert population is not None
     if population < max(rows, 1):
-        raise PolicyError(f"population size: expected at least the {rows} records of the release, found {population}")
+        raise PolicyError(f"population size: expected at least the {rows} records of the release, found "
+                          f"{_short(population)}")
+    if population > LARGEST_POPULATION:
+        raise PolicyError(f"population size: expected at most 10^300 people (the range of the estimators' float64), "
+                          f"found {_short(population)}")
     return Sampling(rows, population, Fraction(rows, population))
+
+
+def _short(value: object) -> str:
+    """A number as text, its middle elided past 40 characters."""
+    text = str(value)
+    return text if len(text) <= 40 else f"{text[:18]}…{text[-18:]} ({len(text)} characters)"
+
+
+def frame_of(rows: int, inputs: Mapping[str, Any]) -> Sampling | None:
+    """The sampling frame of a run, read the same way for every model (``None``: none given).
+
+    A ``sampling_fraction`` or a ``population`` size (not both) gives it; without either, a
+    ``population_table`` gives ``N`` as its total count. A fraction of 1 is the whole
+    population (``N = n``), never a default.
+
+    >>> frame_of(10, {"sampling_fraction": Fraction(1)}).fraction
+    Fraction(1, 1)
+    >>> frame_of(10, {}) is None
+    True
+    """
+    fraction, population = inputs.get("sampling_fraction"), inputs.get("population")
+    if fraction is not None or population is not None:
+        return sampling(rows, fraction=fraction, population=population)
+    table = inputs.get("population_table")
+    return None if table is None else sampling(rows, population=int(table.total))

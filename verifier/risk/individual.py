@@ -11,8 +11,9 @@ A record of a class with ``f`` sample records whose sampling weights sum to ``F�
 * ``f = F̂`` (the whole population is in the sample): ``r = 1/f``.
 
 The level is the largest ``r`` over the records, exact (a closed form with a logarithm
-for ``f ≤ 2``), found by screening in float64 and comparing the candidates near the
-maximum exactly; ``numbers.global_risk`` is the mean risk over the records and
+for ``f ≤ 2``), found by screening in float64 (each risk computed without cancellation,
+relative error below 10^-14) and comparing every candidate within 10^-9 of the maximum
+exactly; ``numbers.global_risk`` is the mean risk over the records and
 ``numbers.expected_reidentifications`` the sum (float64).
 
 References
@@ -76,15 +77,23 @@ def risk_expression(f: int, total: Fraction) -> sympy.Expr:
 
 
 def _risk_float(f: int, total: Fraction) -> float:
-    p = f / float(total)
-    if f == total:
+    """The risk in float64 without cancellation: ``q = 1 - p`` is taken exactly, and near ``p = 1``
+    (``q ≤ 1/2``) the ``f = 2`` form is summed as ``p Σ_{k≥1} q^(k-1)/(k(k+1))``, all terms
+    positive (``odds - odds²·ln(1/p)`` loses every digit there), relative error below 10^-14."""
+    exact = Fraction(f) / total
+    q = float(1 - exact)
+    p = float(exact)
+    if q == 0:
         return 1.0 / f
-    odds = p / (1 - p)
+    logarithm = -math.log1p(-q) if q <= 0.5 else -math.log(p)
     if f == 1:
-        return odds * math.log(1 / p)
+        return p * logarithm / q
     if f == 2:
-        return odds - odds * odds * math.log(1 / p)
-    return p / (f - (1 - p))
+        if q <= 0.5:
+            return p * math.fsum(q ** (k - 1) / (k * (k + 1)) for k in range(1, 60))
+        odds = p / q
+        return odds - odds * odds * logarithm
+    return p / (f - q)
 
 
 def individual_risks(classes: Classes, weights: ClassWeights) -> np.ndarray:

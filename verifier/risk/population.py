@@ -7,10 +7,11 @@ sampling fraction ``π = n/N``), in O(#distinct class sizes) per evaluation:
 * **Zayatz** (1991): the share of sample uniques that are population uniques, with
   the population's class-size distribution taken as the sample's, under sampling
   without replacement (hypergeometric); a closed form.
-* **Pitman** (1996), fitted by maximum likelihood as Hoshino (2001) does: the
-  two-parameter Poisson-Dirichlet (Pitman sampling formula) with ``θ > -α``,
-  ``0 ≤ α < 1``; the expected number of population uniques is
-  ``Γ(θ+1)/Γ(θ+α) · N^α``. Solved by Newton's method with step halving.
+* **Pitman** (1996), fitted by maximum likelihood as Hoshino (2001) does, over the whole
+  parameter space of the sampling formula (:mod:`verifier.risk.pitman`: the
+  infinite-class branch ``0 ≤ α < 1``, ``θ > -α``, with its boundary ``α = 0``, and the
+  finite-class branch ``α < 0``, ``θ = m|α|``); the expected number of population
+  uniques is ``Γ(θ+1)/Γ(θ+α) · N^α`` on both branches, as in ARX.
 * **SNB**, the shifted negative binomial of Chen & Keller-McNulty (1998): population
   class sizes ``F`` with ``F - 1 ~ NegBin(α, β)``, so ``K·β^α`` population uniques
   among ``K`` non-empty classes. ``K``, ``α`` and ``β`` are fitted by matching the
@@ -21,8 +22,9 @@ sampling fraction ``π = n/N``), in O(#distinct class sizes) per evaluation:
   has no estimate), else the smaller of Zayatz and SNB (Zayatz if SNB has none).
 
 Every estimate is computed in float64 and reported with the absolute tolerance
-:data:`TOLERANCE` on the share: the solvers stop when the share moves by less than
-10^-12 and the closed forms' rounding errors are below 10^-12. Where an estimator has
+:data:`TOLERANCE` on the share: the closed forms' rounding errors are below 10^-12,
+SNB's solver stops when its equations hold to 10^-13, and Pitman's fit is ``converged``
+only when its score equations hold to 10^-10 of their terms, checked after the fit. Where an estimator has
 no estimate (the likelihood has no maximum inside its domain, the moment equations
 have no solution) the result says why instead of a number.
 
@@ -46,7 +48,7 @@ import numpy as np
 from verifier.results import Estimate, Level, Measurement, Witness
 from verifier.risk.estimated import estimated
 from verifier.risk.histogram import Sampling, SizeHistogram
-from verifier.risk.special import digamma, lgamma, trigamma
+from verifier.risk.pitman import fit_pitman
 
 __all__ = ["ESTIMATORS", "TOLERANCE", "DANKAR_FRACTION", "PopulationEstimate", "zayatz", "pitman", "snb", "dankar",
            "estimate", "population_uniqueness"]
@@ -61,7 +63,6 @@ TOLERANCE = Fraction(1, 10**9)
 DANKAR_FRACTION = Fraction(1, 10)
 """Dankar et al. (2012): at sampling fractions up to this, Pitman; above it, min(Zayatz, SNB)."""
 
-_STEP = 1e-12
 _MAX_ITERATIONS = 500
 
 
@@ -90,6 +91,9 @@ class PopulationEstimate:
         Why there is no estimate (``None`` when there is one), or the convention used.
     chosen
         For ``dankar``: the estimator the rule chose.
+    branch
+        For ``pitman``: the branch of the parameter space fitted (``infinite``, ``finite``,
+        ``boundary``; see :mod:`verifier.risk.pitman`).
     """
 
     estimator: str
@@ -101,6 +105,7 @@ class PopulationEstimate:
     iterations: int | None = None
     reason: str | None = None
     chosen: str | None = None
+    branch: str | None = None
 
     @property
     def available(self) -> bool:
@@ -119,6 +124,7 @@ def _no_uniques(estimator: str, frame: Sampling) -> PopulationEstimate:
 def _checked(estimator: str, uniques: float, frame: Sampling, **kwargs: object) -> PopulationEstimate:
     """An estimate of ``uniques``, or none when it is not a number of people of the population."""
     if not math.isfinite(uniques) or uniques < 0 or uniques > frame.population:
+        kwargs.pop("reason", None)
         return _none(estimator, f"the fitted model predicts {uniques:.6g} population uniques, not a number between 0 "
                                 f"and the population size {frame.population}", **kwargs)
     return PopulationEstimate(estimator, uniques, uniques / frame.population, **kwargs)  # type: ignore[arg-type]
@@ -158,118 +164,40 @@ def zayatz(histogram: SizeHistogram, frame: Sampling) -> PopulationEstimate:
     return _checked("zayatz", found, frame, fitted={"conditional_uniqueness": conditional})
 
 
-def _pitman_terms(histogram: SizeHistogram, n: int) -> Callable[[float, float], tuple[float, np.ndarray, np.ndarray]]:
-    """The log-likelihood of the Pitman sampling formula with its gradient and Hessian in (θ, α).
-
-    .. math::
-
-        L = \\sum_{i=1}^{u-1}\\ln(θ+iα) - \\sum_{i=1}^{n-1}\\ln(θ+i)
-            + \\sum_i c_i \\sum_{j=1}^{i-1}\\ln(j-α)
-
-    (Hoshino 2001, Sec. 3), with every sum in closed form through ln Γ, ψ and ψ'.
-    """
-    u = histogram.count
-    sizes = histogram.sizes.astype(float)
-    counts = histogram.classes.astype(float)
-
-    def sums(theta: float, alpha: float) -> tuple[float, float, float]:
-        """Σ ln(θ+iα), Σ 1/(θ+iα), Σ 1/(θ+iα)² over i = 1..u-1."""
-        x = theta / alpha if alpha > 0 else math.inf
-        if x > 1e5 * max(u, 1) or alpha <= 0:
-            i = np.arange(1, u, dtype=float)
-            terms = theta + i * alpha
-            return float(np.log(terms).sum()), float((1 / terms).sum()), float((1 / terms**2).sum())
-        log_sum = (u - 1) * math.log(alpha) + math.lgamma(x + u) - math.lgamma(x + 1)
-        first = float(digamma(x + u)[0] - digamma(x + 1)[0]) / alpha
-        second = float(trigamma(x + 1)[0] - trigamma(x + u)[0]) / alpha**2
-        return log_sum, first, second
-
-    def evaluate(theta: float, alpha: float) -> tuple[float, np.ndarray, np.ndarray]:
-        log_sum, a1, a2 = sums(theta, alpha)
-        big = float(lgamma(theta + n)[0] - lgamma(theta + 1)[0])
-        b1 = float(digamma(theta + n)[0] - digamma(theta + 1)[0])
-        b2 = float(trigamma(theta + 1)[0] - trigamma(theta + n)[0])
-        c0 = float(np.dot(counts, lgamma(sizes - alpha) - lgamma(1 - alpha)))
-        c1 = float(np.dot(counts, digamma(sizes - alpha) - digamma(1 - alpha)))
-        c2 = float(np.dot(counts, trigamma(1 - alpha) - trigamma(sizes - alpha)))
-        weighted = ((u - 1) - theta * a1) / alpha if alpha > 0 else float(np.arange(1, u) @ (
-            1 / (theta + np.arange(1, u) * alpha)))
-        gradient = np.array([a1 - b1, weighted - c1])
-        cross = (a1 - theta * a2) / alpha if alpha > 0 else float(np.arange(1, u) @ (
-            1 / (theta + np.arange(1, u) * alpha) ** 2))
-        squares = ((u - 1) - 2 * theta * a1 + theta**2 * a2) / alpha**2 if alpha > 0 else float(
-            (np.arange(1, u) ** 2) @ (1 / (theta + np.arange(1, u) * alpha) ** 2))
-        hessian = np.array([[-a2 + b2, -cross], [-cross, -squares - c2]])
-        return log_sum - big + c0, gradient, hessian
-
-    return evaluate
-
-
 def _pitman_share(theta: float, alpha: float, frame: Sampling) -> float:
-    """``Γ(θ+1)/Γ(θ+α) · N^α / N`` (Hoshino 2001, eq. for the expected population uniques)."""
-    return math.exp(math.lgamma(theta + 1) - math.lgamma(theta + alpha) + (alpha - 1) * math.log(frame.population))
+    """``Γ(θ+1)/Γ(θ+α) · N^α / N`` (Hoshino 2001, the expected population uniques; ARX's formula on both branches)."""
+    logarithm = math.lgamma(theta + 1) - math.lgamma(theta + alpha) + (alpha - 1) * math.log(frame.population)
+    return math.exp(logarithm) if logarithm <= 1 else math.inf
 
 
 def pitman(histogram: SizeHistogram, frame: Sampling) -> PopulationEstimate:
-    """The Pitman model's estimate, fitted by maximum likelihood (Hoshino 2001).
+    """The Pitman model's estimate, fitted by maximum likelihood over both branches (:func:`fit_pitman`).
 
-    Newton's method on the log-likelihood from Hoshino's moment-based start (as ARX
-    starts), each step halved until it stays in the domain (``θ > -α``, ``0 ≤ α < 1``)
-    and raises the likelihood; it stops when the estimated share moves by less than
-    10^-12. When every class is a singleton, or the likelihood keeps rising towards
+    ``fitted`` holds ``theta``, ``alpha``, the log-likelihood and, on the finite-class
+    branch, the number of population classes ``m = θ/|α|``; ``branch`` names the branch.
+    ``converged`` is true only when the score equations (at ``α = 0``, the KKT conditions)
+    hold at the fit. When every class is a singleton, or the likelihood keeps rising towards
     ``α = 1``, there is no maximum and no estimate.
 
     References
     ----------
     Pitman 1996; Hoshino 2001, Sec. 3.
     """
-    c1, c2, u, n = histogram.of_size(1), histogram.of_size(2), histogram.count, histogram.rows
-    if c1 == 0:
+    if histogram.of_size(1) == 0:
         return _no_uniques("pitman", frame)
-    if u == n:
+    if histogram.count == histogram.rows:
         return _none("pitman", "every class of the sample is a singleton: the likelihood of the Pitman model has no "
                                "maximum (it grows towards α = 1)", method="newton")
-    evaluate = _pitman_terms(histogram, n)
-    ratio = c1 * (c1 - 1) / (c2 if c2 else 1)
-    denominator = 2 * c1 * u + c1 * ratio - n * ratio
-    theta = (n * u * ratio - c1 * (n - 1) * (2 * u + ratio)) / denominator if denominator else 1.0
-    alpha = (theta * (c1 - n) + (n - 1) * c1) / (n * u)
-    if not (0 < alpha < 1 and theta > -alpha and math.isfinite(theta)):
-        theta, alpha = 1.0, 0.5
-    value, gradient, hessian = evaluate(theta, alpha)
-    share = _pitman_share(theta, alpha, frame)
-    for iteration in range(1, _MAX_ITERATIONS + 1):  # noqa: B007 (the count is reported after the loop)
-        try:
-            step = -np.linalg.solve(hessian, gradient)
-        except np.linalg.LinAlgError:
-            step = gradient
-        if float(step @ gradient) <= 0:
-            step = gradient / max(1.0, float(np.abs(gradient).max()))
-        scale = 1.0
-        while scale > 1e-30:
-            t, a = theta + scale * step[0], alpha + scale * step[1]
-            if 0 <= a < 1 and t > -a:
-                candidate = evaluate(t, a)
-                if candidate[0] >= value:
-                    break
-            scale /= 2
-        else:
-            break
-        theta, alpha = t, a
-        value, gradient, hessian = candidate
-        moved = _pitman_share(theta, alpha, frame)
-        if abs(moved - share) < _STEP and float(np.abs(scale * step).max()) < 1e-9:
-            share = moved
-            break
-        share = moved
-    else:
-        return _none("pitman", f"Newton's method did not converge in {_MAX_ITERATIONS} iterations", method="newton",
-                     converged=False, iterations=_MAX_ITERATIONS, fitted={"theta": theta, "alpha": alpha})
-    fitted = {"theta": theta, "alpha": alpha}
-    if alpha > 1 - 1e-9:
-        return _none("pitman", "the likelihood of the Pitman model has no maximum inside 0 ≤ α < 1 (it grows "
-                               "towards α = 1)", method="newton", iterations=iteration, fitted=fitted)
-    return _checked("pitman", share * frame.population, frame, fitted=fitted, method="newton", iterations=iteration)
+    fit = fit_pitman(histogram)
+    if fit.theta is None or fit.alpha is None:
+        assert fit.reason is not None
+        return _none("pitman", fit.reason, method="newton", converged=fit.converged, iterations=fit.iterations)
+    fitted = {"theta": fit.theta, "alpha": fit.alpha, "loglikelihood": float(fit.loglikelihood or 0.0)}
+    if fit.classes is not None:
+        fitted["classes"] = fit.classes
+    share = _pitman_share(fit.theta, fit.alpha, frame)
+    return _checked("pitman", share * frame.population, frame, fitted=fitted, method="newton",
+                    converged=fit.converged, iterations=fit.iterations, reason=fit.reason, branch=fit.branch)
 
 
 def _snb_moments(histogram: SizeHistogram, f: float) -> Callable[[float, float], tuple[float, float, float]]:
@@ -392,7 +320,7 @@ def dankar(histogram: SizeHistogram, frame: Sampling) -> PopulationEstimate:
         if other.available and zayatz_estimate.available and other.share < zayatz_estimate.share:  # type: ignore[operator]
             chosen = other
     return PopulationEstimate("dankar", chosen.uniques, chosen.share, chosen.fitted, chosen.method, chosen.converged,
-                              chosen.iterations, chosen.reason, chosen=chosen.estimator)
+                              chosen.iterations, chosen.reason, chosen=chosen.estimator, branch=chosen.branch)
 
 
 def estimate(estimator: str, histogram: SizeHistogram, frame: Sampling) -> PopulationEstimate:
@@ -415,6 +343,8 @@ def population_uniqueness(histogram: SizeHistogram, frame: Sampling, estimator: 
                                   "fitted": {name: float(value) for name, value in found.fitted.items()}}
     if found.chosen is not None:
         numbers["chosen"] = found.chosen
+    if found.branch is not None:
+        numbers["branch"] = found.branch
     notes = () if found.reason is None or not found.available else (found.reason,)
     if not found.available:
         assert found.reason is not None

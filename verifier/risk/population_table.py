@@ -58,7 +58,7 @@ class PopulationTable:
     @property
     def total(self) -> int:
         """The population size: the sum of the counts."""
-        return int(self.frame[COUNT_COLUMN].sum())
+        return sum(int(count) for count in self.frame[COUNT_COLUMN].tolist())
 
 
 def load_population_table(path: str | Path, qi: tuple[str, ...] | None = None) -> PopulationTable:
@@ -81,6 +81,9 @@ def load_population_table(path: str | Path, qi: tuple[str, ...] | None = None) -
     if COUNT_COLUMN not in frame.columns:
         raise DataError(f"{path}: population table: expected a column {COUNT_COLUMN!r} with the number of people "
                         f"of each quasi-identifier combination, found the columns {list(frame.columns)}")
+    if qi is not None and COUNT_COLUMN in qi:
+        raise DataError(f"{path}: population table: the quasi-identifier {COUNT_COLUMN!r} has the name of the table's "
+                        f"column of people per combination; rename the quasi-identifier in the release and the table")
     counts = []
     for row, text in enumerate(frame[COUNT_COLUMN].tolist(), start=2):
         value = exact_number(text) if isinstance(text, str) else None
@@ -88,7 +91,7 @@ def load_population_table(path: str | Path, qi: tuple[str, ...] | None = None) -
             raise DataError(f"{path}: population table line {row}, column {COUNT_COLUMN!r}: expected a non-negative "
                             f"integer, found {text!r}")
         counts.append(value)
-    frame = frame.assign(**{COUNT_COLUMN: np.asarray(counts, dtype=np.int64)})
+    frame = frame.assign(**{COUNT_COLUMN: pd.Series(counts, index=frame.index, dtype=object)})
     if qi is not None:
         absent = [column for column in qi if column not in frame.columns]
         if absent:
@@ -120,7 +123,7 @@ class ClassPopulations:
         The table's file and digest.
     """
 
-    sizes: np.ndarray
+    sizes: np.ndarray  # Python ints (dtype object): exact at any size
     total: int
     unmatched: int
     source: str
@@ -145,20 +148,20 @@ def class_populations(table: PopulationTable, classes: Classes) -> ClassPopulati
     population = _text_keys(frame, qi).assign(**{COUNT_COLUMN: frame[COUNT_COLUMN].to_numpy()})
     release = _text_keys(classes.keys, qi).assign(_class=np.arange(classes.count))
     joined = release.merge(population, on=list(qi), how="left", sort=False).sort_values("_class")
-    found = joined[COUNT_COLUMN].to_numpy(dtype=float)
-    missing = np.flatnonzero(np.isnan(found))
+    found = joined[COUNT_COLUMN].to_numpy(dtype=object)
+    missing = np.flatnonzero(pd.isna(found))
     if missing.size:
         raise DataError(f"{table.source}: population table: expected a row for every class of the release, found none "
                         f"for class {classes.describe(int(missing[0]))} ({missing.size} classes absent)")
-    sizes = found.astype(np.int64)
-    short = np.flatnonzero(sizes < classes.sizes)
+    sizes = np.array([int(count) for count in found.tolist()], dtype=object)  # exact at any size, never float64
+    short = np.flatnonzero(np.asarray(sizes < classes.sizes.astype(object), dtype=bool))
     if short.size:
         index = int(short[0])
         raise DataError(f"{table.source}: population table: class {classes.describe(index)} has "
                         f"{int(classes.sizes[index])} records in the release but a population count of "
                         f"{int(sizes[index])}; expected at least as many people as records")
     outside = population.merge(release[list(qi)], on=list(qi), how="left", indicator=True)["_merge"].eq("left_only")
-    unmatched = int((outside & (population[COUNT_COLUMN] > 0)).sum())
+    unmatched = int((outside & population[COUNT_COLUMN].map(lambda count: int(count) > 0)).sum())
     return ClassPopulations(sizes, table.total, unmatched, table.source, table.sha256)
 
 
@@ -202,7 +205,7 @@ def delta_presence(classes: Classes, populations: ClassPopulations) -> Measureme
 
     if classes.count == 0:
         return Measurement("delta_presence", None, Level.undefined("the release has no records"), None, "at_most")
-    nonzero = populations.sizes > 0
+    nonzero = np.asarray(populations.sizes > 0, dtype=bool)
     top, where = exact_argmax(classes.sizes[nonzero], populations.sizes[nonzero])
     index = first_by_qi(classes, np.flatnonzero(nonzero)[where])
     low, _ = exact_argmax(-classes.sizes[nonzero], populations.sizes[nonzero])

@@ -56,7 +56,10 @@ def witness_numbers(**numbers: object) -> Witness:
 
 def _sum_of_ratios(numerators: np.ndarray, denominators: np.ndarray) -> Fraction:
     """``Σ_i numerators[i] / denominators[i]`` exactly: grouped by denominator, over their lcm."""
-    distinct, inverse = np.unique(np.asarray(denominators, dtype=np.int64), return_inverse=True)
+    denominators = np.asarray(denominators)
+    if denominators.dtype != object:
+        denominators = denominators.astype(np.int64)
+    distinct, inverse = np.unique(denominators, return_inverse=True)
     sums = np.zeros(distinct.size, dtype=object)
     np.add.at(sums, inverse, np.asarray(numerators, dtype=np.int64).astype(object))
     common = lcm(*(int(d) for d in distinct)) if distinct.size else 1
@@ -88,7 +91,7 @@ def marketer_risk(classes: Classes, populations: ClassPopulations | None = None)
 
 def records_above(sizes: np.ndarray, weights: np.ndarray, threshold: Fraction) -> int:
     """The records (``weights`` per class) whose risk ``1/size`` exceeds ``threshold``, decided on integers."""
-    sizes = np.asarray(sizes, dtype=np.int64).astype(object)
+    sizes = np.asarray(sizes).astype(object)
     risky = sizes * threshold.numerator < threshold.denominator
     return int(np.asarray(weights, dtype=np.int64)[np.asarray(risky, dtype=bool)].sum())
 

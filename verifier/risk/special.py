@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-__all__ = ["digamma", "trigamma", "lgamma"]
+__all__ = ["digamma", "trigamma", "lgamma", "psi", "psi1"]
 
 _SHIFT = 20.0
 
@@ -52,3 +52,24 @@ def trigamma(x: np.ndarray | float) -> np.ndarray:
 def lgamma(x: np.ndarray | float) -> np.ndarray:
     """ln Γ(x), elementwise (:func:`math.lgamma`)."""
     return np.array([math.lgamma(v) for v in np.array(x, dtype=float, ndmin=1)])
+
+
+def psi(x: float) -> float:
+    """ψ(x) of one number (the algorithm of :func:`digamma` on a Python float: no array overhead)."""
+    result = 0.0
+    while x < _SHIFT:
+        result -= 1.0 / x
+        x += 1.0
+    inverse = 1.0 / (x * x)
+    series = inverse * (1 / 12 - inverse * (1 / 120 - inverse * (1 / 252 - inverse * (1 / 240 - inverse / 132))))
+    return result + math.log(x) - 0.5 / x - series
+
+
+def psi1(x: float) -> float:
+    """ψ'(x) of one number (the algorithm of :func:`trigamma` on a Python float)."""
+    result = 0.0
+    while x < _SHIFT:
+        result += 1.0 / (x * x)
+        x += 1.0
+    inverse = 1.0 / (x * x)
+    return result + (1 + inverse * (1 / 6 - inverse * (1 / 30 - inverse * (1 / 42 - inverse / 30)))) / x + 0.5 * inverse

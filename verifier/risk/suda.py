@@ -36,6 +36,7 @@ Elliot, Manning & Ford 2002 (SUDA, special uniques, DIS-SUDA); Manning, Haglin &
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -246,15 +247,56 @@ def suda2(classes: Classes, max_size: int | None = None, dis_fraction: Fraction 
     attributes = len(classes.qi)
     limit = attributes if max_size is None else min(max_size, attributes)
     sizes = classes.sizes.astype(np.int64)
-    records, masks = _Search(_codes(classes), sizes == 1, limit, progress).run()
+    codes = _codes(classes)
+    groups = _equivalent_columns(codes, int(sizes.sum()))
+    # an MSU of m values has, for each value, another class that differs from it on that value only: m < classes
+    largest = min(limit, len(groups), max(classes.count - 1, 1))
+    found, group_masks = _Search(codes[:, [group[0] for group in groups]], sizes == 1, largest, progress).run()
+    records, masks = _expand(found, group_masks, groups, attributes)
     scores = _scores(records, _popcount(masks), attributes, classes.count)
     pairs = int(2 * (sizes == 2).sum())
     return SudaResult(records, masks, scores, _dis(scores, attributes, pairs, dis_fraction), attributes, limit, pairs,
                       dis_fraction)
 
 
+def _equivalent_columns(codes: np.ndarray, rows: int) -> list[list[int]]:
+    """The quasi-identifiers grouped by the partition of the classes they induce, constant ones left out.
+
+    Two columns that split the classes alike (equal values at the same classes) are
+    interchangeable in every MSU and never both in one (the second would split nothing),
+    and a column with one value splits nothing at all (unless the release is one record,
+    unique on each column alone): the search runs on one column per group and
+    :func:`_expand` puts each group's members back.
+    """
+    groups: dict[bytes, list[int]] = {}
+    for column in range(codes.shape[1]):
+        pattern, _ = pd.factorize(codes[:, column])
+        if pattern.size and (pattern.max() > 0 or rows == 1):
+            groups.setdefault(pattern.astype(np.int64).tobytes(), []).append(column)
+    return list(groups.values())
+
+
+def _expand(records: np.ndarray, masks: np.ndarray, groups: list[list[int]],
+            attributes: int) -> tuple[np.ndarray, np.ndarray]:
+    """The MSUs over the original columns: each MSU over the groups' representatives, once per choice of one member
+    of each of its groups. Masks are int64 up to 63 quasi-identifiers, Python integers beyond."""
+    dtype: type = np.int64 if attributes < 63 else object
+    if all(len(group) == 1 for group in groups) and [g[0] for g in groups] == list(range(attributes)):
+        return records, masks.astype(dtype)
+    expanded: dict[int, np.ndarray] = {}
+    for mask in set(masks.tolist()):
+        members = [[1 << column for column in groups[g]] for g in range(len(groups)) if mask >> g & 1]
+        expanded[mask] = np.array([sum(choice) for choice in itertools.product(*members)], dtype=dtype)
+    if not masks.size:
+        return records, masks.astype(dtype)
+    pieces = [expanded[mask] for mask in masks.tolist()]
+    return (np.repeat(records, [piece.size for piece in pieces]), np.concatenate(pieces))
+
+
 def _popcount(masks: np.ndarray) -> np.ndarray:
     """The number of quasi-identifiers in each mask."""
+    if masks.dtype == object:
+        return np.array([int(mask).bit_count() for mask in masks.tolist()], dtype=np.int64)
     return np.bitwise_count(masks)
 
 
@@ -278,8 +320,10 @@ def _dis(scores: np.ndarray, attributes: int, pairs: int, fraction: Fraction) ->
     if not positive.any():
         return dis
     q = 1 + (8 - attributes) / 20
-    powered = scores[positive].astype(float) ** q
-    adjust = float((1 / powered).sum())
+    # s^q · Σ_r s_r^(-q) in logarithms: scores of many quasi-identifiers (M! past 10^308) stay finite
+    logs = q * np.array([math.log(int(score)) for score in scores[positive].tolist()])
+    shift = float((-logs).max())
+    log_adjust = shift + math.log(float(np.exp(-logs - shift).sum()))
     d = float(fraction)
-    dis[positive] = 1 / (1 + pairs * (1 - d) / (d * powered * adjust))
+    dis[positive] = 1 / (1 + pairs * (1 - d) / d * np.exp(-(logs + log_adjust)))
     return dis

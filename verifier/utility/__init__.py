@@ -85,6 +85,10 @@ class UtilityReport:
         How many of them the release suppresses (or leaves out).
     figures
         Every figure, model by model (per attribute first, then the release's).
+    pairing
+        How the records were paired (:attr:`verifier.utility.pair.Pair.pairing`).
+    inferred
+        The hierarchies read from the release's labels (:attr:`verifier.utility.pair.Pair.inferred`).
     """
 
     original: str
@@ -93,6 +97,8 @@ class UtilityReport:
     rows: int
     suppressed: int
     figures: tuple[Figure, ...]
+    pairing: str = "row by row"
+    inferred: tuple[str, ...] = ()
 
     def figure(self, metric: str, attribute: str | None = None) -> Figure:
         """The figure of ``metric`` on ``attribute`` (``None``: the release's).
@@ -109,14 +115,15 @@ class UtilityReport:
 
     def to_json(self) -> dict[str, Any]:
         return {"original": self.original, "release": self.release, "qi": list(self.qi), "rows": self.rows,
-                "suppressed": self.suppressed, "utility": [f.to_json() for f in self.figures]}
+                "suppressed": self.suppressed, "pairing": self.pairing, "inferred_hierarchies": list(self.inferred),
+                "utility": [f.to_json() for f in self.figures]}
 
 
 def utility_of(pair: Pair, extra: Sequence[Figure] = ()) -> UtilityReport:
     """Every model on an aligned pair (``extra``: figures measured elsewhere, appended)."""
     figures = tuple(f for _, model in MODELS for f in model(pair))
     return UtilityReport(pair.original_source, pair.release_source, pair.qi, pair.rows, sum(pair.suppressed),
-                         figures + tuple(extra))
+                         figures + tuple(extra), pair.pairing, pair.inferred)
 
 
 def measure_utility(

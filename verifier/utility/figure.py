@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-__all__ = ["MODEL_NAMES", "Figure", "Value", "arx_quality", "short_text", "value_json", "value_text"]
+__all__ = ["MODEL_NAMES", "Figure", "Value", "arx_quality", "release_unmeasured", "short_text", "value_json", "value_text"]
 
 Value = Fraction | float | None
 """An exact value, a float where the metric is not rational, or ``None`` (not applicable, undefined)."""
@@ -82,6 +82,22 @@ class Figure:
         """JSON: exact values as text (``3/8``) with a float beside them."""
         return {"metric": self.metric, "attribute": self.attribute, "raw": value_json(self.raw),
                 "quality": value_json(self.quality), "units": self.units, "exact": self.exact, "note": self.note}
+
+
+def release_unmeasured(metric: str, figures: list[Figure], units: str) -> Figure | None:
+    """The release's figure when a quasi-identifier was not measured: no value, and which were not and why.
+
+    A figure over several quasi-identifiers averages (or sums) what each contributes; one
+    left out would make the others' figure read as the whole release's (a release that
+    perturbs two of three attributes would read as losing nothing). ``None`` when every
+    quasi-identifier was measured.
+    """
+    missing = [f for f in figures if f.raw is None]
+    if not missing:
+        return None
+    names = ", ".join(repr(f.attribute) for f in missing)
+    return Figure(metric, None, None, None, units, f"not measured: {names} not measured, so no figure over all "
+                                                   f"quasi-identifiers ({missing[0].note})")
 
 
 def arx_quality(value: Value, minimum: Value, maximum: Value) -> Value:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verifier.utility.figure import Figure, arx_quality
+from verifier.utility.figure import Figure, arx_quality, release_unmeasured
 from verifier.utility.pair import Pair
 
 __all__ = ["loss"]
@@ -34,7 +34,7 @@ SOURCE = "Iyengar 2002"
 
 
 def loss(pair: Pair) -> tuple[Figure, ...]:
-    """One figure per quasi-identifier, then the release's (over the attributes where it applies)."""
+    """One figure per quasi-identifier, then the release's (only when every quasi-identifier was measured)."""
     figures, shares, minima = [], [], []
     for column, problem in zip(pair.columns, pair.problems, strict=True):
         if problem is not None:
@@ -48,8 +48,9 @@ def loss(pair: Pair) -> tuple[Figure, ...]:
         minima.append(Fraction(1, size))
         figures.append(Figure("loss", column.name, lm, arx_quality(share, Fraction(1, size), Fraction(1)),
                               "share of the domain"))
-    if not shares:
-        return (*figures, Figure("loss", None, None, None, "share of the domain", "not applicable to any attribute"))
+    unmeasured = release_unmeasured("loss", figures, "share of the domain")
+    if unmeasured is not None:
+        return (*figures, unmeasured)
     applied = [f.raw for f in figures if f.raw is not None]
     total = sum(applied, Fraction(0)) / len(applied)
     mean_min = sum(minima, Fraction(0)) / len(minima)

@@ -26,7 +26,7 @@ import math
 from collections import Counter
 from fractions import Fraction
 
-from verifier.utility.figure import Figure, arx_quality
+from verifier.utility.figure import Figure, arx_quality, release_unmeasured
 from verifier.utility.pair import Column, Pair
 
 __all__ = ["non_uniform_entropy", "log2"]
@@ -55,7 +55,7 @@ def _bits(column: Column) -> tuple[float, float]:
 
 
 def non_uniform_entropy(pair: Pair) -> tuple[Figure, ...]:
-    """One figure per quasi-identifier, then the release's (over the attributes where it applies)."""
+    """One figure per quasi-identifier, then the release's (only when every quasi-identifier was measured)."""
     figures, losses, maxima = [], [], []
     for column, problem in zip(pair.columns, pair.problems, strict=True):
         if problem is not None:
@@ -65,7 +65,8 @@ def non_uniform_entropy(pair: Pair) -> tuple[Figure, ...]:
         losses.append(loss)
         maxima.append(most)
         figures.append(Figure("non_uniform_entropy", column.name, loss, arx_quality(loss, 0.0, most), "bits"))
-    if not losses:
-        return (*figures, Figure("non_uniform_entropy", None, None, None, "bits", "not applicable to any attribute"))
+    unmeasured = release_unmeasured("non_uniform_entropy", figures, "bits")
+    if unmeasured is not None:
+        return (*figures, unmeasured)
     return (*figures, Figure("non_uniform_entropy", None, sum(losses), arx_quality(sum(losses), 0.0, sum(maxima)),
                              "bits"))

@@ -8,7 +8,11 @@ leaves out (matched by key) counts as suppressed. Every cell is text, as written
 
 Each quasi-identifier has a :class:`Domain`: its hierarchy (:mod:`verifier.hierarchy`) or,
 without one, the original's distinct values under one root ``*`` (ARX's default hierarchy,
-``StatisticsQuality.getHierarchies``). A release cell is *suppressed* when it is missing,
+``StatisticsQuality.getHierarchies``); when the release holds labels that generalize the
+original's values (``30-39``, ``[30,40)``, ``478**``, :func:`label_members`), the hierarchy
+value → label → ``*`` is read from them, and :attr:`Pair.inferred` says so. Without a key,
+rows pair by position unless a column both tables share holds the original's values in
+another order (the rows were reordered): then the tables are refused. A release cell is *suppressed* when it is missing,
 the suppression mark (``*`` by default) or the hierarchy's root; a record is suppressed
 when all its quasi-identifier cells are (ARX, ``QualityModel.isSuppressed``).
 
@@ -23,6 +27,7 @@ when all its quasi-identifier cells are (ARX, ``QualityModel.isSuppressed``).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -37,7 +42,7 @@ from verifier.hierarchy import Hierarchy
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Domain", "Column", "Pair", "align", "SUPPRESSED"]
+__all__ = ["Domain", "Column", "Pair", "align", "label_members", "SUPPRESSED"]
 
 SUPPRESSED = "*"
 """The default suppression mark (ARX's ``QualityConfiguration`` default)."""
@@ -158,6 +163,10 @@ class Pair:
         Per record: its row in the release (1-based), ``None`` when left out.
     original_source, release_source
         Names of the two tables, for messages.
+    pairing
+        How the records were paired (by key, or row by row and why that was accepted).
+    inferred
+        Per quasi-identifier whose hierarchy was read from the release's labels, what was read.
     """
 
     columns: tuple[Column, ...]
@@ -165,6 +174,8 @@ class Pair:
     release_rows: tuple[int | None, ...]
     original_source: str = "original"
     release_source: str = "release"
+    pairing: str = "row by row"
+    inferred: tuple[str, ...] = ()
 
     @property
     def rows(self) -> int:
@@ -248,6 +259,85 @@ def _default_hierarchy(name: str, values: Sequence[str], mark: str) -> Hierarchy
     return Hierarchy.from_rows([[value, mark] for value in sorted(set(values))], source=f"<values of {name}>")
 
 
+_NUMBER = r"\s*(-?\d+(?:\.\d+)?)\s*"
+_DASHED = re.compile(f"^{_NUMBER}-{_NUMBER}$")
+_BRACKETED = re.compile(f"^([\\[(]){_NUMBER},{_NUMBER}([\\])])$")
+_MASKED = re.compile(r"^([^*]+)(\*+)$")
+
+
+def label_members(label: str, values: Sequence[str]) -> frozenset[str] | None:
+    """The original values a release label stands for, read from the label itself (``None``: not a label).
+
+    ``30-39`` and ``[30,40)`` (any brackets) are intervals of numbers, ends as the brackets
+    say (``a-b`` includes both); ``478**`` is every value of the same length that begins with
+    ``478``.
+
+    >>> sorted(label_members("30-39", ["29", "30", "39", "40"])), sorted(label_members("[30,40)", ["30", "40"]))
+    (['30', '39'], ['30'])
+    >>> sorted(label_members("478**", ["47801", "47899", "4780", "47901"]))
+    ['47801', '47899']
+    """
+    if (dashed := _DASHED.match(label)) is not None:
+        low, high, closed = Fraction(dashed[1]), Fraction(dashed[2]), (True, True)
+    elif (bracketed := _BRACKETED.match(label)) is not None:
+        low, high = Fraction(bracketed[2]), Fraction(bracketed[3])
+        closed = (bracketed[1] == "[", bracketed[4] == "]")
+    elif (masked := _MASKED.match(label)) is not None:
+        prefix = masked[1]
+        return frozenset(v for v in values if len(v) == len(label) and v.startswith(prefix))
+    else:
+        return None
+    members = set()
+    for value in values:
+        number = exact_number(value)
+        if number is None:
+            continue
+        x = Fraction(number)
+        if (low < x or (closed[0] and x == low)) and (x < high or (closed[1] and x == high)):
+            members.add(value)
+    return frozenset(members)
+
+
+def _inferred_hierarchy(name: str, values: Sequence[str], released: Sequence[str | None],
+                        mark: str) -> tuple[Hierarchy, str] | None:
+    """A hierarchy value → label → ``mark`` read from the release's own labels, and its description; ``None`` when
+    the release has no label, or its labels overlap (a value under two labels: no single hierarchy)."""
+    leaves = sorted(set(values))
+    labels = sorted({cell for cell in released if cell is not None and cell != mark} - set(leaves))
+    parent: dict[str, str] = {}
+    read = []
+    for label in labels:
+        members = label_members(label, leaves)
+        if not members:
+            continue
+        if any(member in parent for member in members):
+            return None
+        parent.update(dict.fromkeys(members, label))
+        read.append(f"{label} ({len(members)} value{'s' if len(members) > 1 else ''})")
+    if not read:
+        return None
+    hierarchy = Hierarchy.from_rows([[leaf, parent.get(leaf, leaf), mark] for leaf in leaves],
+                                    source=f"<labels of {name} in the release>")
+    shown = ", ".join(read[:5]) + (f", … ({len(read)} labels)" if len(read) > 5 else "")
+    return hierarchy, (f"{name}: no hierarchy given; the release's labels read as generalizations of the original's "
+                       f"values: {shown}; hierarchy value → label → {mark}")
+
+
+def _pairing(original: pd.DataFrame, release: pd.DataFrame, sources: tuple[str, str]) -> str:
+    """How the rows pair without a key, or why they do not: a column both tables share that holds the same values
+    in another order shows the rows were reordered (a change of values would not keep them all)."""
+    shared = [name for name in original.columns if name in release.columns]
+    for name in shared:
+        before, after = _column(original, name, sources[0]), _column(release, name, sources[1])
+        if before != after and Counter(before) == Counter(after):
+            row = next(i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b)
+            raise DataError(f"{sources[1]}, row {row + 1}, column {name!r}: the column holds the original's values in "
+                            f"another order ({after[row]!r} where {sources[0]} has {before[row]!r}), so the rows do "
+                            f"not pair with {sources[0]} row by row; give --key COLUMN naming each record")
+    return ("row by row: the same number of rows, and no column the two tables share holds the original's values "
+            "in another order")
+
+
 def align(
     original: pd.DataFrame,
     release: pd.DataFrame,
@@ -288,7 +378,9 @@ def align(
     if unknown:
         raise DataError(f"--hierarchy {unknown[0]}: expected one of the quasi-identifiers {list(qi)}")
     positions = _positions(original, release, key, sources)
+    pairing = f"by the key column {key!r}" if key is not None else _pairing(original, release, sources)
     columns = []
+    inferred = []
     for name in qi:
         before = _column(original, name, sources[0])
         for index, value in enumerate(before):
@@ -296,14 +388,22 @@ def align(
                 raise DataError(f"{sources[0]}, row {index + 1}, column {name!r}: expected a value, found an empty "
                                 "cell (the original must be complete)")
         values: list[str] = before  # type: ignore[assignment]
-        domain = Domain(hierarchies[name] if name in hierarchies else _default_hierarchy(name, values, suppressed))
+        after = _column(release, name, sources[1])
+        if name in hierarchies:
+            domain = Domain(hierarchies[name])
+        elif (found := _inferred_hierarchy(name, values, [None if p is None else after[p] for p in positions],
+                                           suppressed)) is not None:
+            domain = Domain(found[0])
+            inferred.append(found[1])
+        else:
+            domain = Domain(_default_hierarchy(name, values, suppressed))
         for index, value in enumerate(values):
             if not domain.is_leaf(value):
                 raise DataError(f"{sources[0]}, row {index + 1}, column {name!r}: {value!r} is not a leaf of the "
                                 f"hierarchy {domain.hierarchy.source}")
-        after = _column(release, name, sources[1])
         cells = tuple(None if p is None or after[p] in (None, suppressed, domain.root) else after[p] for p in positions)
         columns.append(Column(name, tuple(values), cells, domain))
     rows = len(positions)
     flags = tuple(all(column.release[i] is None for column in columns) for i in range(rows))
-    return Pair(tuple(columns), flags, tuple(None if p is None else p + 1 for p in positions), *sources)
+    return Pair(tuple(columns), flags, tuple(None if p is None else p + 1 for p in positions), *sources,
+                pairing=pairing, inferred=tuple(inferred))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verifier.utility.figure import Figure, arx_quality
+from verifier.utility.figure import Figure, arx_quality, release_unmeasured
 from verifier.utility.pair import Pair
 
 __all__ = ["precision"]
@@ -29,7 +29,7 @@ SOURCE = "Sweeney 2002"
 
 
 def precision(pair: Pair) -> tuple[Figure, ...]:
-    """One figure per quasi-identifier, then the release's (over the attributes where it applies)."""
+    """One figure per quasi-identifier, then the release's (only when every quasi-identifier was measured)."""
     figures = []
     for column, problem in zip(pair.columns, pair.problems, strict=True):
         if problem is not None:
@@ -40,10 +40,10 @@ def precision(pair: Pair) -> tuple[Figure, ...]:
         cost = Fraction(sum(column.domain.level(cell) for cell in column.release), pair.rows * height)
         figures.append(Figure("precision", column.name, cost, arx_quality(cost, Fraction(0), Fraction(1)),
                               "share of the height"))
+    unmeasured = release_unmeasured("precision", figures, "share of the height")
+    if unmeasured is not None:
+        return (*figures, unmeasured)
     applied = [f.raw for f in figures if isinstance(f.raw, Fraction)]
-    if not applied:
-        return (*figures, Figure("precision", None, None, None, "share of the height",
-                                 "not applicable to any attribute"))
     total = sum(applied, Fraction(0)) / len(applied)
     return (*figures, Figure("precision", None, total, arx_quality(total, Fraction(0), Fraction(1)),
                              "share of the height"))

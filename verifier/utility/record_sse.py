@@ -5,7 +5,8 @@ it stands for (:func:`verifier.utility.attribute_sse.intervals`). With ``σ_j²`
 population variance of attribute ``j`` in the original,
 
 * ``record_sse``: ``raw = (1/(N·m)) Σ_r Σ_j (x_rj - y_rj)² / σ_j²``, the normalized SSE of
-  Soria-Comas et al. 2015, eq. (5) (an attribute with ``σ_j = 0`` adds 0); exact. Its
+  Soria-Comas et al. 2015, eq. (5) (an attribute with ``σ_j = 0`` adds 0 when the release keeps its one value; when
+  it changes it the error is unbounded and the figure undefined, never 0); exact. Its
   quality is ARX's record-level squared error (``QualityModelRowOrientedSquaredError``):
   ``1 - Σ_r √(Σ_j ((x_rj - far_rj)/σ_j)²) / Σ_r √(Σ_j ((x_rj - far*_rj)/σ_j)²)``, where
   ``far`` is the end of the record's interval farther from ``x`` and ``far*`` the farther
@@ -48,6 +49,7 @@ def record_sse(pair: Pair) -> tuple[Figure, Figure]:
     normalized = sse = sst = Fraction(0)
     distance = [0.0] * n
     farthest = [0.0] * n
+    unbounded: list[str] = []
     for column, numbers in measured:
         spans = intervals(column, numbers)
         mean = sum(numbers, Fraction(0)) / n
@@ -65,8 +67,16 @@ def record_sse(pair: Pair) -> tuple[Figure, Figure]:
         sse += squared
         if variance:
             normalized += squared / variance
+        elif squared:
+            unbounded.append(column.name)
     real = sum(math.sqrt(d) for d in distance)
     worst = sum(math.sqrt(d) for d in farthest)
     ratio = sse / sst if sst else None
-    return (Figure("record_sse", None, normalized / (n * len(measured)), arx_quality(real, 0.0, worst), "σ²"),
+    if unbounded:
+        note = (f"undefined: {', '.join(map(repr, unbounded))} has one value in the original (σ = 0) and the "
+                "release changes it, an error of infinitely many σ (never 0, nothing lost)")
+        record = Figure("record_sse", None, None, None, "σ²", note)
+    else:
+        record = Figure("record_sse", None, normalized / (n * len(measured)), arx_quality(real, 0.0, worst), "σ²")
+    return (record,
             Figure("sse_sst", None, ratio, arx_quality(ratio, Fraction(0), Fraction(1)), "ratio"))
