@@ -79,7 +79,7 @@ def test_demo_audit_json(audit: Path) -> None:
     assert nothing["dp"] == ("nothing: no finite multiplicative t-closeness or δ-disclosure level to read ε-DP from "
                              f"({DEF5_READING}; claim privcert:deterministic_dp)")
     assert nothing["multiplicative_t_closeness"] == (
-        "nothing: t_closeness does not imply multiplicative_t_closeness (claim privcert:emd_not_mult)")
+        "nothing: distinct_l_diversity does not imply multiplicative_t_closeness (claim li2007:skewness_mult)")
     assert all(set(item) == {"definition", "implied", "nothing"} for item in found if not item["implied"])
 
 
@@ -91,8 +91,8 @@ def test_demo_audit_text(audit: Path) -> None:
     assert lines[1:4] == ["k_anonymity: implied, k = 3", "  from prosecutor_risk = 1/3 ≈ 0.3333",
                           "  prosecutor_risk → k_anonymity  [privcert:k_risk, proven]"]
     assert "alpha_k_anonymity on disease: implied, α = 1/3 ≈ 0.3333" in lines
-    assert "multiplicative_t_closeness: nothing: t_closeness does not imply multiplicative_t_closeness " \
-           "(claim privcert:emd_not_mult)" in lines
+    assert "multiplicative_t_closeness: nothing: distinct_l_diversity does not imply multiplicative_t_closeness " \
+           "(claim li2007:skewness_mult)" in lines
     headlines = [line.split(":")[0].split(" on ")[0] for line in lines[1:] if not line.startswith("  ")]
     assert set(headlines) | {"recursive_cl_diversity", "t_closeness"} == {d.id for d in definitions()}
     assert "log(" not in result.stdout and "oo" not in result.stdout.split()

@@ -407,7 +407,7 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None,
         A measurement without a model or an exact level, a level outside the grammar, or a (k,t)-closeness
         or (k,ε)-DP row without a subset size 1 <= k <= N - 1.
     """
-    from theory.answers.graph import SIZED
+    from theory.answers.graph import CORNER_CLAIMS, SIZED
     from theory.answers.graph import build_graph as build
     from theory.status_cache import cached_statuses
 
@@ -448,6 +448,8 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None,
                 continue
             if answer.holds != "yes" or answer.value is None or answer.value.free_symbols or answer.conditions:
                 continue
+            if any(s.claim_id in CORNER_CLAIMS for s in answer.path):
+                continue  # a level the release's own N and k fix: measured, not implied by this premise
             steps = tuple(Step(s.claim_id, status[s.claim_id], s.premise, s.conclusion) for s in answer.path)
             attribute = None if model(target.id).scope == "release" else source.attribute
             found = Implied(target.id, attribute, sympy.simplify(answer.value), size, source, steps,
