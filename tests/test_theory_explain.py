@@ -155,3 +155,19 @@ def test_bad_audit_file_exits_2(tmp_path: Path, content: str | None, message: st
     result = runner.invoke(app, ["theory", "explain", str(path)])
     assert result.exit_code == 2
     assert message in result.stderr and "Traceback" not in result.output
+
+
+def test_explain_reads_the_randomized_levels_of_measure_json(tmp_path: Path) -> None:
+    """``measure --mechanism --json`` writes the randomized levels under ``randomized.measurements``: they are
+    premises (ε-LDP was "nothing: k_anonymity does not imply ldp" though it was measured)."""
+    (tmp_path / "m.csv").write_text("value,a,b,c\na,2/3,1/6,1/6\nb,1/6,2/3,1/6\nc,1/6,1/6,2/3\n")
+    (tmp_path / "r.csv").write_text("q,s\nx,a\nx,b\nx,a\ny,c\ny,a\ny,b\n")
+    measured = runner.invoke(app, ["measure", str(tmp_path / "r.csv"), "--qi", "q", "--sensitive", "s", "--mechanism",
+                                   str(tmp_path / "m.csv"), "--k", "1", "--json", str(tmp_path / "out.json")])
+    assert measured.exit_code == 0, measured.output
+    found = {item["definition"]: item for item in explain_file(tmp_path / "out.json").to_json()}
+    for name in ("ldp", "dp", "kt_closeness", "k_eps_dp", "stochastic_t_closeness"):
+        assert found[name]["implied"], found[name]
+    assert found["dp"]["level"] == "ln(3/2)"
+    text = runner.invoke(app, ["theory", "explain", str(tmp_path / "out.json")]).stdout
+    assert "ldp: nothing" not in text and "7 finite measured level(s)" in text.splitlines()[0]

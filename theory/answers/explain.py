@@ -288,17 +288,14 @@ def _measured(audit: Mapping[str, Any], counted: Mapping[str, tuple[int, int]] |
     randomized = isinstance(audit.get("randomized"), dict)
     given_excluded = audit.get("excluded")
     excluded: Mapping[str, Any] = given_excluded if isinstance(given_excluded, dict) else {}
-    rows = [row for row in audit["measurements"] if isinstance(row, dict)]
-    for index, row in enumerate(audit["measurements"]):
-        if not isinstance(row, dict) or not isinstance(row.get("model"), str) or "exact" not in row:
-            raise DataError(f"measurements[{index}]: expected an object with 'model' and 'exact'")
-    levels = [(index, row, _row_level(row, f"measurements[{index}]")) for index, row in enumerate(rows)
+    rows = _rows(audit)
+    levels = [(where, row, _row_level(row, where)) for where, row in rows
               if row["model"] in known and row.get("status", "finite") == "finite"]
     release_smallest = _smallest_class([(row["model"], level) for _, row, level in levels])
     singletons = audit.get("classes") == records
     found: list[Measured] = []
     unread: dict[str, str] = {}
-    for index, row, level in levels:
+    for where, row, level in levels:
         if level == sympy.oo:
             continue
         given = row.get("parameters")
@@ -307,24 +304,53 @@ def _measured(audit: Mapping[str, Any], counted: Mapping[str, tuple[int, int]] |
         if why is not None:
             unread.setdefault(row["model"], why)
             continue
-        _in_domain(row["model"], level, f"measurements[{index}].exact")
+        _in_domain(row["model"], level, f"{where}.exact")
         attribute = _attribute_name(row.get("attribute"))
         left_out = excluded.get(attribute, 0) if attribute is not None else 0
         counted_rows = records - (left_out if isinstance(left_out, int) else 0)
         smallest = release_smallest if not left_out else 1 if singletons else None
         if left_out and counted is not None and attribute is not None and attribute in counted:
             counted_rows, smallest = counted[attribute]
-        size = _size(row, parameters, counted_rows, f"measurements[{index}]")
+        size = _size(row, parameters, counted_rows, where)
         found.append(Measured(row["model"], attribute, level, {**parameters, "distance": row.get("distance")},
                               size, counted_rows, smallest))
     return tuple(found), unread
 
 
+def _rows(audit: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """Every measurement row with where it was read: the ``measurements``, then, in the JSON of ``measure
+    --mechanism --json`` (no ``policy``), the randomized levels it writes under ``randomized.measurements``;
+    each row once. An audit's premises are its policy's rows: it lists the required randomized levels among
+    its ``measurements`` already.
+
+    Raises
+    ------
+    DataError
+        A row that is not an object with a ``model`` and an ``exact`` level.
+    """
+    found: list[tuple[str, Mapping[str, Any]]] = []
+    seen: set[str] = set()
+    randomized = audit.get("randomized")
+    extra = randomized.get("measurements") if isinstance(randomized, dict) and "policy" not in audit else None
+    for prefix, listed in (("measurements", audit["measurements"]),
+                           ("randomized.measurements", extra if isinstance(extra, list) else [])):
+        for index, row in enumerate(listed):
+            where = f"{prefix}[{index}]"
+            if not isinstance(row, dict) or not isinstance(row.get("model"), str) or "exact" not in row:
+                raise DataError(f"{where}: expected an object with 'model' and 'exact'")
+            key = json.dumps([row.get(name) for name in ("model", "attribute", "distance", "parameters", "exact",
+                                                         "status")], sort_keys=True, default=str)
+            if key not in seen:
+                seen.add(key)
+                found.append((where, row))
+    return found
+
+
 def _infinite(audit: Mapping[str, Any]) -> dict[str, str]:
     """``{model: "nothing: measured infinite ..."}`` for the models the audit measured infinite."""
     found: dict[str, list[str]] = {}
-    for row in audit["measurements"]:
-        if isinstance(row, dict) and row.get("status") == "infinite" and isinstance(row.get("model"), str):
+    for _, row in _rows(audit):
+        if row.get("status") == "infinite":
             found.setdefault(row["model"], []).append(str(_attribute_name(row.get("attribute"))))
     return {model: f"nothing: measured infinite on {', '.join(names)} (no finite level holds)"
             for model, names in found.items()}
