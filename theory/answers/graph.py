@@ -35,6 +35,7 @@ from theory.papers.derived.claims import (
     GROWING_N,
     ONE_CLASS,
     ONE_RECORD,
+    SINGLETON_CLASSWISE,
     UNDEFINED_AT_ONE_RECORD,
 )
 from theory.tables.sizes import Role, size_for
@@ -65,7 +66,8 @@ DETERMINISTIC_ONLY = frozenset({
     "basic_beta_likeness", "enhanced_beta_likeness", "delta_disclosure", "delta_disclosure_present"})
 """Definitions measured on the released values (one value per record): a query naming one is about
 deterministic releases, and a "no" needs a deterministic witness (:data:`DETERMINISTIC_WITNESSES`)."""
-CORNER_CLAIMS = ("privcert:one_record", "privcert:one_class", "privcert:given_smallest_class")
+CORNER_CLAIMS = ("privcert:one_record", "privcert:one_class", "privcert:singleton_classwise_dp",
+                 "privcert:given_smallest_class")
 """The claims that fix a conclusion's level from the query's own N and k (the corners)."""
 
 
@@ -330,7 +332,8 @@ class Graph:
 
         One record (``privcert:one_record``) and one class (k = N, ``privcert:one_class``) fix the
         class-distribution levels; a given smallest class k fixes k-anonymity and the prosecutor risk
-        (``privcert:given_smallest_class``). The level is exact: no path gives a stronger one.
+        (``privcert:given_smallest_class``); classes of one record fix class-wise ε-DP and (k,ε)-DP at 0
+        (``privcert:singleton_classwise_dp``). The level is exact: no path gives a stronger one.
         """
         given = params.get("k")
         fixed: tuple[str, sympy.Expr] | None = None
@@ -338,10 +341,13 @@ class Graph:
             fixed = ("privcert:one_record", ONE_RECORD[conclusion])
         elif _one_class(records, params) and conclusion in ONE_CLASS:
             fixed = ("privcert:one_class", ONE_CLASS[conclusion])
+        elif (_truthy(params.get("singleton_classes")) and _truthy(params.get("dp_within_classes"))
+              and conclusion in SINGLETON_CLASSWISE):
+            fixed = ("privcert:singleton_classwise_dp", SINGLETON_CLASSWISE[conclusion])
         elif isinstance(given, int) and not isinstance(given, bool) and conclusion in ("k_anonymity", "prosecutor_risk"):
             size = sympy.Integer(given)
             fixed = ("privcert:given_smallest_class", size if conclusion == "k_anonymity" else 1 / size)
-        if fixed is None or fixed[0] not in self.corners or premise == conclusion:
+        if fixed is None or fixed[0] not in self.corners:
             return None
         claim_id, level = fixed
         step = Step(claim_id, self.corners[claim_id], premise, conclusion, start[1], target[1], level,
@@ -570,6 +576,9 @@ class Graph:
         if edge.claim_id in GROWING_N and records.is_number:
             return False
         if _one_class(records, params) and edge.conclusion in ONE_CLASS:
+            return False
+        if (_truthy(params.get("singleton_classes")) and _truthy(params.get("dp_within_classes"))
+                and edge.conclusion in SINGLETON_CLASSWISE):
             return False
         binding: dict[sympy.Basic, sympy.Expr] = {N: records}
         conditions = list(edge.conditions)

@@ -497,6 +497,21 @@ def _one_record() -> CheckResult:
                   "one record fixes ε-LDP = 0 besides the one-class levels")
 
 
+def _singleton_classwise_dp() -> CheckResult:
+    from random import Random
+
+    rng = Random(32)
+    for _ in range(25):
+        size = rng.randint(2, 6)
+        rows = [[Fraction(w, 10) for w in (x, 10 - x)] for x in (rng.randint(0, 10) for _ in range(size))]
+        table = ProbabilityTable.from_rows(rows, [[i] for i in range(size)])
+        if any(levels.classwise_k_eps_dp_ratio(table, j) != 1 for j in range(1, size)):
+            return result("refuted", ["exact levels"], f"singleton classes {table.to_json()}")
+    return result("proven", ["definition: a class of one record admits no removal (Ekenstedt et al. 2022, Sec. IV.C)",
+                             "exact levels: 25 seeded tables of singleton classes, every k"],
+                  "class-wise (k,ε)-DP is ε = 0 with classes of one record")
+
+
 def _given_smallest_class() -> CheckResult:
     tables = list(sample_releases())
     for counts in tables:
@@ -560,5 +575,6 @@ CHECKS: dict[str, Callable[[], CheckResult]] = {
     "li2007:skewness_mult": _skewness_mult,
     "privcert:one_class": _one_class,
     "privcert:one_record": _one_record,
+    "privcert:singleton_classwise_dp": _singleton_classwise_dp,
     "privcert:given_smallest_class": _given_smallest_class,
 }

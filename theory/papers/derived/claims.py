@@ -103,7 +103,8 @@ from theory.claims.claim import Assumption, Claim, NotImplies, equation
 from theory.definitions import N, alpha, beta, c, delta, eps, ell, k, k0, risk, t, t1
 from verifier.references import PRIVCERT, Source
 
-__all__ = ["CLAIMS", "SIZES", "emd_d", "tv", "n_min", "ONE_CLASS", "ONE_RECORD", "UNDEFINED_AT_ONE_RECORD",
+__all__ = ["CLAIMS", "SIZES", "emd_d", "tv", "n_min", "ONE_CLASS", "ONE_RECORD", "SINGLETON_CLASSWISE",
+           "UNDEFINED_AT_ONE_RECORD",
            "DETERMINISTIC_WITNESSES", "GROWING_N"]
 
 emd_d = sympy.Symbol("EMD_d", nonnegative=True)
@@ -139,6 +140,9 @@ ONE_CLASS: dict[str, sympy.Expr] = {
 """The level of each definition that one class (k = N) fixes, in its own units (``privcert:one_class``)."""
 ONE_RECORD: dict[str, sympy.Expr] = {**ONE_CLASS, "ldp": sympy.Integer(0)}
 """The levels one record fixes besides (``privcert:one_record``): ε-LDP compares the record with itself."""
+SINGLETON_CLASSWISE: dict[str, sympy.Expr] = {"dp": sympy.Integer(0), "k_eps_dp": sympy.Integer(0)}
+"""ε-DP and (k,ε)-DP measured inside classes of one record remove no record: ε = 0
+(``privcert:singleton_classwise_dp``)."""
 UNDEFINED_AT_ONE_RECORD: dict[str, str] = {
     "dp": "ε-DP removes one record (Ekenstedt et al. 2022, Def. 5): one record leaves no distribution",
     "k_eps_dp": "(k,ε)-DP removes 1 <= k <= N - 1 records (Ekenstedt et al. 2022, Def. 8): none with N = 1",
@@ -312,6 +316,12 @@ CLAIMS: tuple[Claim, ...] = (
         sympy.And(*(equation(sympy.Symbol(f"level_{name}"), value) for name, value in ONE_RECORD.items())), (),
         note="One record is one class, and ε-LDP compares it with itself (ε = 0); ε-DP, (k,ε)-DP and "
         "(k,t)-closeness are undefined.", tight=True),
+    Claim(
+        "privcert:singleton_classwise_dp", _src("class-wise (k,ε)-DP with classes of one record"), "bound", None,
+        "k_eps_dp", equation(eps, 0), (_CLASSWISE, Assumption(sympy.Symbol("singleton_classes"))),
+        note="Measured inside each class (Ekenstedt et al. 2022, Sec. IV.C), (k,ε)-DP removes k >= 1 records from "
+        "a class; a class of one record admits no removal leaving a distribution, so every class-wise level is "
+        "ε = 0 (Thm. 5 is vacuous there).", tight=True),
     Claim(
         "privcert:given_smallest_class", _src("the smallest class is k"), "bound", None, "k_anonymity",
         equation(k, _smallest), (),
