@@ -135,3 +135,16 @@ def test_refute_answers_the_new_claims_with_the_reason(claim_id: str, reason: st
     found = json.loads(result.stdout)
     assert found["status"] == "proven", found
     assert found["checked_by"][0].startswith("search: ") and reason in found["checked_by"][0]
+
+
+def test_the_smallest_class_bounds_the_risk_models(graph: Graph) -> None:
+    """Any premise with a given smallest class k: k-map K >= k, journalist risk <= 1/k, no sample unique (k >= 2);
+    nothing at k = 1 (the weakest levels say nothing)."""
+    answer = graph.implies("ldp", "k_map", {"N": 6, "k": 3})
+    assert (answer.holds, answer.f) == ("yes", 3)
+    assert [step.claim_id for step in answer.path] == ["privcert:given_smallest_class", "privcert:k_to_k_map"]
+    assert graph.implies("t_closeness", "journalist_risk", {"N": 6, "k": 2}, level=sympy.Rational(1, 3)).value == \
+        sympy.Rational(1, 2)
+    assert graph.implies("ldp", "sample_uniqueness", {"N": 6, "k": 2}).f == 0
+    assert graph.implies("ldp", "sample_uniqueness", {"N": 6, "k": 1}).holds != "yes"
+    assert graph.implies("ldp", "k_anonymity", {"N": 6, "k": 1}).holds != "yes"

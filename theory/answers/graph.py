@@ -19,7 +19,7 @@ Ekenstedt et al. 2022, Definitions 1-3, Figs. 1-2.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from itertools import chain, product
 from typing import Literal, SupportsIndex, SupportsInt, TypedDict
@@ -347,13 +347,35 @@ class Graph:
         elif isinstance(given, int) and not isinstance(given, bool) and conclusion in ("k_anonymity", "prosecutor_risk"):
             size = sympy.Integer(given)
             fixed = ("privcert:given_smallest_class", size if conclusion == "k_anonymity" else 1 / size)
-        if fixed is None or fixed[0] not in self.corners:
+        if fixed is None:
+            return self._from_smallest_class(premise, conclusion, start, params, value)
+        if fixed[0] not in self.corners or _weakest(conclusion, fixed[1]):
             return None
         claim_id, level = fixed
         step = Step(claim_id, self.corners[claim_id], premise, conclusion, start[1], target[1], level,
                     None if value is None else level)
         return Answer(premise, conclusion, "yes", (step,), level, (), None if value is None else level,
                       detail=claim_id)
+
+    def _from_smallest_class(self, premise: str, conclusion: str, start: tuple[str, sympy.Expr | None],
+                             params: Mapping[str, object], value: sympy.Expr | None) -> Answer | None:
+        """"Yes" at the level k-anonymity at the query's k gives the conclusion (``privcert:given_smallest_class``
+        then a path from k-anonymity): what every release of that smallest class meets, whatever the premise."""
+        given = params.get("k")
+        claim_id = "privcert:given_smallest_class"
+        if (not isinstance(given, int) or isinstance(given, bool) or premise == "k_anonymity"
+                or claim_id not in self.corners):
+            return None
+        size = sympy.Integer(given)
+        via = self.implies("k_anonymity", conclusion, params, size, derive=False)
+        if via.holds != "yes" or via.value is None or via.value.free_symbols or via.conditions:
+            return None
+        if _weakest(conclusion, via.value):
+            return None
+        first = Step(claim_id, self.corners[claim_id], premise, "k_anonymity", start[1], None, size, size)
+        steps = (first, *(replace(step, value=step.value if value is not None else None) for step in via.path))
+        return Answer(premise, conclusion, "yes", steps, via.value, (), None if value is None else via.value,
+                      detail=" -> ".join(step.claim_id for step in steps))
 
     def assumptions(self) -> frozenset[str]:
         """The assumption names the claims are stated under (``Assumption(name)`` in their conditions)."""
@@ -677,6 +699,12 @@ def _check_partition(state: tuple[str, sympy.Expr | None], records: sympy.Expr) 
         raise ValueError(
             f"{definition_id}: no partition of N = {records} records has a smallest class of k = {size} "
             f"(expected k = N, one class, or 1 <= k <= N/2)")
+
+
+def _weakest(definition_id: str, level: sympy.Expr) -> bool:
+    """``level`` is the definition's weakest: every release meets it, it says nothing (k = 1, R = 1, ...)."""
+    item = definition(definition_id)
+    return bool(level == (item.domain.sup if item.direction == "smaller_is_stronger" else item.domain.inf))
 
 
 def _check_defined(premise: str, conclusion: str, records: sympy.Expr) -> None:
