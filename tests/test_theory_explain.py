@@ -171,3 +171,5 @@ def test_explain_reads_the_randomized_levels_of_measure_json(tmp_path: Path) -> 
     assert found["dp"]["level"] == "ln(3/2)"
     text = runner.invoke(app, ["theory", "explain", str(tmp_path / "out.json")]).stdout
     assert "ldp: nothing" not in text and "7 finite measured level(s)" in text.splitlines()[0]
+    # δ measured infinite on the data as read says nothing of the mechanism's release
+    assert found["delta_disclosure"]["nothing"].startswith("nothing: measured on the data as read")

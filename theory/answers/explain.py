@@ -295,14 +295,15 @@ def _measured(audit: Mapping[str, Any], counted: Mapping[str, tuple[int, int]] |
     singletons = audit.get("classes") == records
     found: list[Measured] = []
     unread: dict[str, str] = {}
+    for _, row in rows:  # a level of the data as read says nothing of a randomized release, infinite or not
+        given = row.get("parameters")
+        why = _unread(row, given if isinstance(given, dict) else {}, randomized)
+        if why is not None and row["model"] in known:
+            unread.setdefault(row["model"], why)
     for where, row, level in levels:
-        if level == sympy.oo:
-            continue
         given = row.get("parameters")
         parameters: dict[str, Any] = given if isinstance(given, dict) else {}
-        why = _unread(row, parameters, randomized)
-        if why is not None:
-            unread.setdefault(row["model"], why)
+        if level == sympy.oo or _unread(row, parameters, randomized) is not None:
             continue
         _in_domain(row["model"], level, f"{where}.exact")
         attribute = _attribute_name(row.get("attribute"))
@@ -349,8 +350,10 @@ def _rows(audit: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
 def _infinite(audit: Mapping[str, Any]) -> dict[str, str]:
     """``{model: "nothing: measured infinite ..."}`` for the models the audit measured infinite."""
     found: dict[str, list[str]] = {}
+    randomized = isinstance(audit.get("randomized"), dict)
     for _, row in _rows(audit):
-        if row.get("status") == "infinite":
+        given = row.get("parameters")
+        if row.get("status") == "infinite" and _unread(row, given if isinstance(given, dict) else {}, randomized) is None:
             found.setdefault(row["model"], []).append(str(_attribute_name(row.get("attribute"))))
     return {model: f"nothing: measured infinite on {', '.join(names)} (no finite level holds)"
             for model, names in found.items()}
