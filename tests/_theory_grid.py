@@ -44,14 +44,14 @@ _WORST_ONE = frozenset({"alpha_k_anonymity", "prosecutor_risk", "journalist_risk
 """Definitions whose weakest level is 1 (the others': infinite; the EMD's, 1, is never reached)."""
 
 
-def queries(max_n: int = 5) -> Iterator[Query]:
-    """The grid (see the module docstring), in a fixed order."""
+def queries(max_n: int = 5, min_n: int = 1, readings: tuple[tuple[str, ...], ...] = READINGS) -> Iterator[Query]:
+    """The grid (see the module docstring), in a fixed order; ``min_n``, ``max_n`` and ``readings`` select a part."""
     ids = definition_ids()
     sized = ("kt_closeness", "k_eps_dp")  # theory.answers.graph.SIZED
     for premise, conclusion in product(ids, ids):
         if premise == conclusion and premise not in sized:
             continue
-        for records in range(1, max_n + 1):
+        for records in range(min_n, max_n + 1):
             sizes = range(1, records)
             for smallest in (s for s in range(1, records + 1) if s == records or 2 * s <= records):
                 for k_premise in sizes if premise in sized else (None,):
@@ -61,7 +61,7 @@ def queries(max_n: int = 5) -> Iterator[Query]:
                         params: dict[str, object] = {"N": records, "k": smallest}
                         params.update({name: value for name, value in (("k_premise", k_premise),
                                        ("k_conclusion", k_conclusion)) if value is not None})
-                        for reading in READINGS:
+                        for reading in readings:
                             if "singleton_classes" in reading and smallest != 1:
                                 continue
                             yield premise, conclusion, {**params, **{name: True for name in reading}}
