@@ -757,5 +757,5 @@ def build_graph(statuses: Mapping[str, CheckResult] | None = None) -> Graph:
         outcome = statuses[item.id]
         edges.extend(_edges_of(item, outcome))
     corners = {item.id: item.source for item in DERIVED_CLAIMS
-               if item.id in CORNER_CLAIMS and statuses[item.id].status == "proven"}
+               if item.id in CORNER_CLAIMS and item.id in statuses and statuses[item.id].status == "proven"}
     return Graph(tuple(edges), corners)
