@@ -22,7 +22,8 @@ from theory.definitions import N, definition_ids, eps, k, k1, t
 from theory.tables.probability_table import ProbabilityTable
 from verifier.references import PRIVCERT
 
-PAPERS = {"Domingo-Ferrer & Soria-Comas 2015", "Ekenstedt et al. 2022", "Soria-Comas et al. 2015", PRIVCERT}
+PAPERS = {"Domingo-Ferrer & Soria-Comas 2015", "Ekenstedt et al. 2022", "Soria-Comas et al. 2015", "Li et al. 2007",
+          "Machanavajjhala et al. 2007", PRIVCERT}
 MECHANISMS = {"ekenstedt2022:eq1", "ekenstedt2022:eq2", "ekenstedt2022:eq5", "ekenstedt2022:eq6"}  # randomized-response claims, re-checked in test_theory_utility
 
 # Statuses expected from checking (the why is in docs/theory.md); a change is a regression

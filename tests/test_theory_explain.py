@@ -79,7 +79,7 @@ def test_demo_audit_json(audit: Path) -> None:
     assert nothing["dp"] == ("nothing: no finite multiplicative t-closeness or δ-disclosure level to read ε-DP from "
                              f"({DEF5_READING}; claim privcert:deterministic_dp)")
     assert nothing["multiplicative_t_closeness"] == (
-        "nothing: t_closeness does not imply multiplicative_t_closeness (claim privcert:emd_not_mult)")
+        "nothing: distinct_l_diversity does not imply multiplicative_t_closeness (claim li2007:skewness_mult)")
     assert all(set(item) == {"definition", "implied", "nothing"} for item in found if not item["implied"])
 
 
@@ -91,8 +91,8 @@ def test_demo_audit_text(audit: Path) -> None:
     assert lines[1:4] == ["k_anonymity: implied, k = 3", "  from prosecutor_risk = 1/3 ≈ 0.3333",
                           "  prosecutor_risk → k_anonymity  [privcert:k_risk, proven]"]
     assert "alpha_k_anonymity on disease: implied, α = 1/3 ≈ 0.3333" in lines
-    assert "multiplicative_t_closeness: nothing: t_closeness does not imply multiplicative_t_closeness " \
-           "(claim privcert:emd_not_mult)" in lines
+    assert "multiplicative_t_closeness: nothing: distinct_l_diversity does not imply multiplicative_t_closeness " \
+           "(claim li2007:skewness_mult)" in lines
     headlines = [line.split(":")[0].split(" on ")[0] for line in lines[1:] if not line.startswith("  ")]
     assert set(headlines) | {"recursive_cl_diversity", "t_closeness"} == {d.id for d in definitions()}
     assert "log(" not in result.stdout and "oo" not in result.stdout.split()
@@ -155,3 +155,21 @@ def test_bad_audit_file_exits_2(tmp_path: Path, content: str | None, message: st
     result = runner.invoke(app, ["theory", "explain", str(path)])
     assert result.exit_code == 2
     assert message in result.stderr and "Traceback" not in result.output
+
+
+def test_explain_reads_the_randomized_levels_of_measure_json(tmp_path: Path) -> None:
+    """``measure --mechanism --json`` writes the randomized levels under ``randomized.measurements``: they are
+    premises (ε-LDP was "nothing: k_anonymity does not imply ldp" though it was measured)."""
+    (tmp_path / "m.csv").write_text("value,a,b,c\na,2/3,1/6,1/6\nb,1/6,2/3,1/6\nc,1/6,1/6,2/3\n")
+    (tmp_path / "r.csv").write_text("q,s\nx,a\nx,b\nx,a\ny,c\ny,a\ny,b\n")
+    measured = runner.invoke(app, ["measure", str(tmp_path / "r.csv"), "--qi", "q", "--sensitive", "s", "--mechanism",
+                                   str(tmp_path / "m.csv"), "--k", "1", "--json", str(tmp_path / "out.json")])
+    assert measured.exit_code == 0, measured.output
+    found = {item["definition"]: item for item in explain_file(tmp_path / "out.json").to_json()}
+    for name in ("ldp", "dp", "kt_closeness", "k_eps_dp", "stochastic_t_closeness"):
+        assert found[name]["implied"], found[name]
+    assert found["dp"]["level"] == "ln(3/2)"
+    text = runner.invoke(app, ["theory", "explain", str(tmp_path / "out.json")]).stdout
+    assert "ldp: nothing" not in text and "7 finite measured level(s)" in text.splitlines()[0]
+    # δ measured infinite on the data as read says nothing of the mechanism's release
+    assert found["delta_disclosure"]["nothing"].startswith("nothing: measured on the data as read")

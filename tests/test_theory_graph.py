@@ -141,11 +141,12 @@ def test_unknown_definition(graph: Graph) -> None:
 
 
 def test_one_class_of_every_record_is_answered_not_a_crash() -> None:
-    """k = N makes some bounds divide by N - k; such steps are skipped, not evaluated at zoo.
+    """k = N makes some bounds divide by N - k; such steps are skipped, not evaluated at zoo, and the one
+    class fixes t = 1 (privcert:one_class).
     A smallest class of k with N/2 < k < N does not exist: an error naming it, not "unknown"."""
     graph = build_graph()
     whole = graph.strongest_level("ldp", sympy.Integer(1), "stochastic_t_closeness", {"N": 3, "k": 3})
-    assert whole.holds == "unknown"
+    assert (whole.holds, whole.value, whole.detail) == ("yes", 1, "privcert:one_class")
     with pytest.raises(ValueError, match="no partition of N = 3 records has a smallest class of k = 2"):
         graph.strongest_level("ldp", sympy.Integer(1), "stochastic_t_closeness", {"N": 3, "k": 2})
 

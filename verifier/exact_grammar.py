@@ -17,9 +17,12 @@
 so ``3``, ``3/8``, ``ln(9/4)``, ``e^(1/2)``, ``2*sqrt(2)``, ``3*2^(1/3)/2`` and the long exact
 bounds of additive-noise levels (rationals of hundreds of digits) are levels. Sizes are bounded so
 that no text asks for an unbounded computation: at most :data:`MAX_LENGTH` characters and
-:data:`MAX_INTEGER_DIGITS` digits per integer; an exponent is a rational whose numerator and
-denominator are at most :data:`MAX_EXPONENT` (``e^x`` and ``exp(x)`` at most
-:data:`verifier.literal.MAX_EXPONENT` in size).
+:data:`MAX_INTEGER_DIGITS` digits per integer; an exponent of a base other than e is a rational of
+size at most :data:`MAX_EXPONENT` whose denominator is at most :data:`MAX_ROOT` (``e^x`` and ``exp(x)``
+at most :data:`verifier.literal.MAX_EXPONENT` in size). The entropy l-diversity of a class of n records
+is a product of powers with denominators up to n (``65*2^(6/65)/64`` for 64 records of one value and one
+of another), so the root's degree is bounded by the largest class, not by a small constant; the power's
+integer part is bounded by the size.
 """
 
 from __future__ import annotations
@@ -30,14 +33,16 @@ import sympy
 
 from verifier.literal import MAX_EXPONENT as MAX_E_EXPONENT
 
-__all__ = ["GrammarError", "read_exact", "MAX_LENGTH", "MAX_INTEGER_DIGITS", "MAX_EXPONENT"]
+__all__ = ["GrammarError", "read_exact", "MAX_LENGTH", "MAX_INTEGER_DIGITS", "MAX_EXPONENT", "MAX_ROOT"]
 
 MAX_LENGTH = 4000
 """Longest level text read (the additive-noise bounds are a few hundred characters)."""
 MAX_INTEGER_DIGITS = 1000
 """Most digits of one integer."""
 MAX_EXPONENT = 64
-"""Largest numerator or denominator of an exponent of a base other than e."""
+"""Largest size of an exponent of a base other than e."""
+MAX_ROOT = 10 ** 15
+"""Largest denominator of such an exponent (the degree of a root: a class of up to 10^15 records)."""
 
 _TOKEN = re.compile(r"\s*(?:(?P<int>\d+)|(?P<name>ln|sqrt|exp|e)(?![A-Za-z_])|(?P<op>[-+*/^()]))")
 
@@ -115,9 +120,9 @@ class _Parser:
         exponent = self.unary()
         if base == sympy.E:
             return sympy.exp(_bounded_exponent(exponent, self.where))
-        if not (exponent.is_Rational and abs(exponent.p) <= MAX_EXPONENT and exponent.q <= MAX_EXPONENT):
-            raise GrammarError(f"{self.where}: an exponent is a rational with numerator and denominator at most "
-                               f"{MAX_EXPONENT}, found {exponent}")
+        if not (exponent.is_Rational and abs(exponent) <= MAX_EXPONENT and exponent.q <= MAX_ROOT):
+            raise GrammarError(f"{self.where}: an exponent is a rational of size at most {MAX_EXPONENT} with a "
+                               f"denominator at most {MAX_ROOT}, found {exponent}")
         if base == 0 and exponent < 0:
             raise GrammarError(f"{self.where}: division by zero")
         return base ** exponent

@@ -288,43 +288,72 @@ def _measured(audit: Mapping[str, Any], counted: Mapping[str, tuple[int, int]] |
     randomized = isinstance(audit.get("randomized"), dict)
     given_excluded = audit.get("excluded")
     excluded: Mapping[str, Any] = given_excluded if isinstance(given_excluded, dict) else {}
-    rows = [row for row in audit["measurements"] if isinstance(row, dict)]
-    for index, row in enumerate(audit["measurements"]):
-        if not isinstance(row, dict) or not isinstance(row.get("model"), str) or "exact" not in row:
-            raise DataError(f"measurements[{index}]: expected an object with 'model' and 'exact'")
-    levels = [(index, row, _row_level(row, f"measurements[{index}]")) for index, row in enumerate(rows)
+    rows = _rows(audit)
+    levels = [(where, row, _row_level(row, where)) for where, row in rows
               if row["model"] in known and row.get("status", "finite") == "finite"]
     release_smallest = _smallest_class([(row["model"], level) for _, row, level in levels])
     singletons = audit.get("classes") == records
     found: list[Measured] = []
     unread: dict[str, str] = {}
-    for index, row, level in levels:
-        if level == sympy.oo:
-            continue
+    for _, row in rows:  # a level of the data as read says nothing of a randomized release, infinite or not
+        given = row.get("parameters")
+        why = _unread(row, given if isinstance(given, dict) else {}, randomized)
+        if why is not None and row["model"] in known:
+            unread.setdefault(row["model"], why)
+    for where, row, level in levels:
         given = row.get("parameters")
         parameters: dict[str, Any] = given if isinstance(given, dict) else {}
-        why = _unread(row, parameters, randomized)
-        if why is not None:
-            unread.setdefault(row["model"], why)
+        if level == sympy.oo or _unread(row, parameters, randomized) is not None:
             continue
-        _in_domain(row["model"], level, f"measurements[{index}].exact")
+        _in_domain(row["model"], level, f"{where}.exact")
         attribute = _attribute_name(row.get("attribute"))
         left_out = excluded.get(attribute, 0) if attribute is not None else 0
         counted_rows = records - (left_out if isinstance(left_out, int) else 0)
         smallest = release_smallest if not left_out else 1 if singletons else None
         if left_out and counted is not None and attribute is not None and attribute in counted:
             counted_rows, smallest = counted[attribute]
-        size = _size(row, parameters, counted_rows, f"measurements[{index}]")
+        size = _size(row, parameters, counted_rows, where)
         found.append(Measured(row["model"], attribute, level, {**parameters, "distance": row.get("distance")},
                               size, counted_rows, smallest))
     return tuple(found), unread
 
 
+def _rows(audit: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+    """Every measurement row with where it was read: the ``measurements``, then, in the JSON of ``measure
+    --mechanism --json`` (no ``policy``), the randomized levels it writes under ``randomized.measurements``;
+    each row once. An audit's premises are its policy's rows: it lists the required randomized levels among
+    its ``measurements`` already.
+
+    Raises
+    ------
+    DataError
+        A row that is not an object with a ``model`` and an ``exact`` level.
+    """
+    found: list[tuple[str, Mapping[str, Any]]] = []
+    seen: set[str] = set()
+    randomized = audit.get("randomized")
+    extra = randomized.get("measurements") if isinstance(randomized, dict) and "policy" not in audit else None
+    for prefix, listed in (("measurements", audit["measurements"]),
+                           ("randomized.measurements", extra if isinstance(extra, list) else [])):
+        for index, row in enumerate(listed):
+            where = f"{prefix}[{index}]"
+            if not isinstance(row, dict) or not isinstance(row.get("model"), str) or "exact" not in row:
+                raise DataError(f"{where}: expected an object with 'model' and 'exact'")
+            key = json.dumps([row.get(name) for name in ("model", "attribute", "distance", "parameters", "exact",
+                                                         "status")], sort_keys=True, default=str)
+            if key not in seen:
+                seen.add(key)
+                found.append((where, row))
+    return found
+
+
 def _infinite(audit: Mapping[str, Any]) -> dict[str, str]:
     """``{model: "nothing: measured infinite ..."}`` for the models the audit measured infinite."""
     found: dict[str, list[str]] = {}
-    for row in audit["measurements"]:
-        if isinstance(row, dict) and row.get("status") == "infinite" and isinstance(row.get("model"), str):
+    randomized = isinstance(audit.get("randomized"), dict)
+    for _, row in _rows(audit):
+        given = row.get("parameters")
+        if row.get("status") == "infinite" and _unread(row, given if isinstance(given, dict) else {}, randomized) is None:
             found.setdefault(row["model"], []).append(str(_attribute_name(row.get("attribute"))))
     return {model: f"nothing: measured infinite on {', '.join(names)} (no finite level holds)"
             for model, names in found.items()}
@@ -407,7 +436,7 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None,
         A measurement without a model or an exact level, a level outside the grammar, or a (k,t)-closeness
         or (k,ε)-DP row without a subset size 1 <= k <= N - 1.
     """
-    from theory.answers.graph import SIZED
+    from theory.answers.graph import CORNER_CLAIMS, SIZED
     from theory.answers.graph import build_graph as build
     from theory.status_cache import cached_statuses
 
@@ -448,6 +477,8 @@ def explain(audit: Mapping[str, Any], graph: Graph | None = None,
                 continue
             if answer.holds != "yes" or answer.value is None or answer.value.free_symbols or answer.conditions:
                 continue
+            if any(s.claim_id in CORNER_CLAIMS for s in answer.path):
+                continue  # a level the release's own N and k fix: measured, not implied by this premise
             steps = tuple(Step(s.claim_id, status[s.claim_id], s.premise, s.conclusion) for s in answer.path)
             attribute = None if model(target.id).scope == "release" else source.attribute
             found = Implied(target.id, attribute, sympy.simplify(answer.value), size, source, steps,

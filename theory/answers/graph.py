@@ -19,7 +19,7 @@ Ekenstedt et al. 2022, Definitions 1-3, Figs. 1-2.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from itertools import chain, product
 from typing import Literal, SupportsIndex, SupportsInt, TypedDict
@@ -29,11 +29,20 @@ import sympy
 from theory.claims.catalog import map_claims, sizes
 from theory.claims.claim import Assumption, CheckResult, Claim
 from theory.definitions import N, definition, k, k0, k1, k_dp, k_t, sized
+from theory.papers.derived.claims import CLAIMS as DERIVED_CLAIMS
+from theory.papers.derived.claims import (
+    DETERMINISTIC_WITNESSES,
+    GROWING_N,
+    ONE_CLASS,
+    ONE_RECORD,
+    SINGLETON_CLASSWISE,
+    UNDEFINED_AT_ONE_RECORD,
+)
 from theory.tables.sizes import Role, size_for
 from verifier.references import Source
 
 __all__ = ["Edge", "Step", "Answer", "Graph", "build_graph", "MAX_STEPS", "CLASS_BASED", "SIZED", "PARAMETER_LEVELS",
-           "SIZE_PARAMETERS", "GLOBAL_DP"]
+           "SIZE_PARAMETERS", "GLOBAL_DP", "DETERMINISTIC_ONLY", "CORNER_CLAIMS", "deterministic_reading"]
 
 MAX_STEPS = 4
 """Longest path considered (the map of Ekenstedt et al. 2022, Fig. 2 has diameter 3)."""
@@ -52,6 +61,14 @@ _SIZES_AND_N = frozenset({"N", *SIZE_PARAMETERS})
 GLOBAL_DP = frozenset({"k_eps_dp", "dp"})
 """Definitions whose level is measured over the whole table, unless the query asserts ``dp_within_classes``
 (Ekenstedt et al. 2022, Sec. IV.C: (k,ε)-DP inside each class); then only claims stated in that reading relate them."""
+DETERMINISTIC_ONLY = frozenset({
+    "alpha_k_anonymity", "distinct_l_diversity", "entropy_l_diversity", "recursive_cl_diversity", "t_closeness",
+    "basic_beta_likeness", "enhanced_beta_likeness", "delta_disclosure", "delta_disclosure_present"})
+"""Definitions measured on the released values (one value per record): a query naming one is about
+deterministic releases, and a "no" needs a deterministic witness (:data:`DETERMINISTIC_WITNESSES`)."""
+CORNER_CLAIMS = ("privcert:one_record", "privcert:one_class", "privcert:singleton_classwise_dp",
+                 "privcert:given_smallest_class")
+"""The claims that fix a conclusion's level from the query's own N and k (the corners)."""
 
 
 @dataclass(frozen=True)
@@ -235,8 +252,10 @@ class Graph:
         Every edge, usable or not (refuted and unknown ones are drawn, never followed).
     """
 
-    def __init__(self, edges: tuple[Edge, ...]) -> None:
+    def __init__(self, edges: tuple[Edge, ...], corners: Mapping[str, Source] | None = None) -> None:
         self.edges = edges
+        self.corners = dict(corners or {})
+        """The corner claims (:data:`CORNER_CLAIMS`) whose checked status is proven, with their sources."""
         self._memo: dict[tuple[object, ...], list[tuple[sympy.Expr | None, Step, list[sympy.Basic]]]] = {}
 
     def usable(self) -> tuple[Edge, ...]:
@@ -287,11 +306,15 @@ class Graph:
             _check_partition(state, records)
         _check_sized(start, "premise", records)
         _check_sized(target, "conclusion", records)
+        _check_defined(premise, conclusion, records)
+        value = None if level is None else sympy.nsimplify(sympy.sympify(level), rational=True)
+        if _one_class(records, params) and _truthy(params.get("dp_within_classes")):
+            params = {**params, "dp_within_classes": False}  # inside the one class is over the whole table
         x = _level_symbol(premise)
         found = list(self._paths(_Path(start, x, (), ()), target, records, params, self._leading_to(conclusion)))
         if not found:
-            return self._refusal(premise, conclusion, start, target, records, params, derive)
-        value = None if level is None else sympy.nsimplify(sympy.sympify(level), rational=True)
+            fixed = self._corner(premise, conclusion, start, target, records, params, value)
+            return fixed or self._refusal(premise, conclusion, start, target, records, params, derive)
         best = self._best(found, x, value, conclusion)
         steps = tuple(self._valued(best.steps, x, value))
         return Answer(
@@ -300,6 +323,59 @@ class Graph:
             alternatives=len(found) - 1,
             detail=" -> ".join(s.claim_id for s in steps),
         )
+
+    def _corner(self, premise: str, conclusion: str, start: tuple[str, sympy.Expr | None],
+                target: tuple[str, sympy.Expr | None], records: sympy.Expr, params: Mapping[str, object],
+                value: sympy.Expr | None) -> Answer | None:
+        """"Yes" at the level the query's own N and k fix for the conclusion on every release, if they fix one
+        (asked when no path arrives).
+
+        One record (``privcert:one_record``) and one class (k = N, ``privcert:one_class``) fix the
+        class-distribution levels; a given smallest class k fixes k-anonymity and the prosecutor risk
+        (``privcert:given_smallest_class``); classes of one record fix class-wise ε-DP and (k,ε)-DP at 0
+        (``privcert:singleton_classwise_dp``). The level is exact: no path gives a stronger one.
+        """
+        given = params.get("k")
+        fixed: tuple[str, sympy.Expr] | None = None
+        if records == 1 and conclusion in ONE_RECORD:
+            fixed = ("privcert:one_record", ONE_RECORD[conclusion])
+        elif _one_class(records, params) and conclusion in ONE_CLASS:
+            fixed = ("privcert:one_class", ONE_CLASS[conclusion])
+        elif (_truthy(params.get("singleton_classes")) and _truthy(params.get("dp_within_classes"))
+              and conclusion in SINGLETON_CLASSWISE):
+            fixed = ("privcert:singleton_classwise_dp", SINGLETON_CLASSWISE[conclusion])
+        elif isinstance(given, int) and not isinstance(given, bool) and conclusion in ("k_anonymity", "prosecutor_risk"):
+            size = sympy.Integer(given)
+            fixed = ("privcert:given_smallest_class", size if conclusion == "k_anonymity" else 1 / size)
+        if fixed is None:
+            return self._from_smallest_class(premise, conclusion, start, params, value)
+        if fixed[0] not in self.corners or _weakest(conclusion, fixed[1]):
+            return None
+        claim_id, level = fixed
+        step = Step(claim_id, self.corners[claim_id], premise, conclusion, start[1], target[1], level,
+                    None if value is None else level)
+        return Answer(premise, conclusion, "yes", (step,), level, (), None if value is None else level,
+                      detail=claim_id)
+
+    def _from_smallest_class(self, premise: str, conclusion: str, start: tuple[str, sympy.Expr | None],
+                             params: Mapping[str, object], value: sympy.Expr | None) -> Answer | None:
+        """"Yes" at the level k-anonymity at the query's k gives the conclusion (``privcert:given_smallest_class``
+        then a path from k-anonymity): what every release of that smallest class meets, whatever the premise."""
+        given = params.get("k")
+        claim_id = "privcert:given_smallest_class"
+        if (not isinstance(given, int) or isinstance(given, bool) or premise == "k_anonymity"
+                or claim_id not in self.corners):
+            return None
+        size = sympy.Integer(given)
+        via = self.implies("k_anonymity", conclusion, params, size, derive=False)
+        if via.holds != "yes" or via.value is None or via.value.free_symbols or via.conditions:
+            return None
+        if _weakest(conclusion, via.value):
+            return None
+        first = Step(claim_id, self.corners[claim_id], premise, "k_anonymity", start[1], None, size, size)
+        steps = (first, *(replace(step, value=step.value if value is not None else None) for step in via.path))
+        return Answer(premise, conclusion, "yes", steps, via.value, (), None if value is None else via.value,
+                      detail=" -> ".join(step.claim_id for step in steps))
 
     def assumptions(self) -> frozenset[str]:
         """The assumption names the claims are stated under (``Assumption(name)`` in their conditions)."""
@@ -519,6 +595,13 @@ class Graph:
     def _covers(self, edge: Edge, size_a: sympy.Expr | None, size_b: sympy.Expr | None, records: sympy.Expr,
                 params: Mapping[str, object]) -> bool:
         """Does the non-implication ``edge`` apply to its definitions at these sizes?"""
+        if edge.claim_id in GROWING_N and records.is_number:
+            return False
+        if _one_class(records, params) and edge.conclusion in ONE_CLASS:
+            return False
+        if (_truthy(params.get("singleton_classes")) and _truthy(params.get("dp_within_classes"))
+                and edge.conclusion in SINGLETON_CLASSWISE):
+            return False
         binding: dict[sympy.Basic, sympy.Expr] = {N: records}
         conditions = list(edge.conditions)
         for declared, actual in ((edge.premise_size, size_a), (edge.conclusion_size, size_b)):
@@ -555,9 +638,10 @@ class Graph:
     def _direct_evidence(self, premise: str, conclusion: str, start: tuple[str, sympy.Expr | None],
                          target: tuple[str, sympy.Expr | None], records: sympy.Expr,
                          params: Mapping[str, object]) -> list[str]:
+        deterministic = deterministic_reading(premise, conclusion)
         return [e.claim_id for e in self.non_implications()
                 if (e.premise, e.conclusion) == (premise, conclusion) and _in_reading(e, params)
-                and self._covers(e, start[1], target[1], records, params)]
+                and _witnessed_in(e, deterministic) and self._covers(e, start[1], target[1], records, params)]
 
     def refusal(self, premise: str, conclusion: str, params: Mapping[str, object] | None = None) -> tuple[str, ...]:
         """The checked non-implications ``premise ⇏ conclusion`` that apply under ``params`` (no path search)."""
@@ -573,16 +657,22 @@ class Graph:
         claim ids; sizes tried: the given ones, N minus them, 1 and N-1 (``records`` a number)."""
         sizes = [v for v in (start[1], target[1]) if v is not None and v.is_number]
         values = list(dict.fromkeys([*sizes, *(records - v for v in sizes), sympy.Integer(1), records - 1]))
+        given = params.get("k")
+        smallest = [sympy.Integer(given)] if isinstance(given, int) and not isinstance(given, bool) else values
+        deterministic = deterministic_reading(start[0], target[0])
 
         def choices(definition_id: str) -> list[sympy.Expr | None]:
-            return list(values) if definition_id in SIZED | CLASS_BASED else [None]
+            # the smallest class is a fact of the release: a class-based step is at the query's k
+            return list(smallest) if definition_id in CLASS_BASED else list(values) if definition_id in SIZED else [None]
 
         for edge in self.non_implications():
-            if not _in_reading(edge, params):
+            if not _in_reading(edge, params) or not _witnessed_in(edge, deterministic):
                 continue
             for size_a, size_b in product(choices(edge.premise), choices(edge.conclusion)):
                 if not self._covers(edge, size_a, size_b, records, params):
                     continue
+                if self._reaches((edge.premise, size_a), (edge.conclusion, size_b), records, params) is not None:
+                    continue  # an implication under these parameters: the non-implication has no witness here
                 before = self._reaches((edge.premise, size_a), start, records, params)
                 after = None if before is None else self._reaches(target, (edge.conclusion, size_b), records, params)
                 if before is not None and after is not None:
@@ -611,6 +701,39 @@ def _check_partition(state: tuple[str, sympy.Expr | None], records: sympy.Expr) 
             f"(expected k = N, one class, or 1 <= k <= N/2)")
 
 
+def _weakest(definition_id: str, level: sympy.Expr) -> bool:
+    """``level`` is the definition's weakest: every release meets it, it says nothing (k = 1, R = 1, ...)."""
+    item = definition(definition_id)
+    return bool(level == (item.domain.sup if item.direction == "smaller_is_stronger" else item.domain.inf))
+
+
+def _check_defined(premise: str, conclusion: str, records: sympy.Expr) -> None:
+    """ε-DP, (k,ε)-DP and (k,t)-closeness are undefined on one record: the query is bad input."""
+    if records != 1:
+        return
+    for definition_id in (premise, conclusion):
+        if definition_id in UNDEFINED_AT_ONE_RECORD:
+            raise ValueError(f"{definition_id} is undefined at N = 1: {UNDEFINED_AT_ONE_RECORD[definition_id]}")
+
+
+def _one_class(records: sympy.Expr, params: Mapping[str, object]) -> bool:
+    """The query's release has one class: N = 1, or a smallest class k = N."""
+    given = params.get("k")
+    return records == 1 or (records.is_number and isinstance(given, int) and not isinstance(given, bool)
+                            and given == records)
+
+
+def deterministic_reading(premise: str, conclusion: str) -> bool:
+    """A query naming a definition of the released values (:data:`DETERMINISTIC_ONLY`) is about deterministic
+    releases: its "no" needs a witness among them."""
+    return bool({premise, conclusion} & DETERMINISTIC_ONLY)
+
+
+def _witnessed_in(edge: Edge, deterministic: bool) -> bool:
+    """A non-implication answers in the query's reading only when its witnesses are releases of that reading."""
+    return not deterministic or edge.claim_id in DETERMINISTIC_WITNESSES
+
+
 def _in_reading(edge: Edge, params: Mapping[str, object]) -> bool:
     """One reading per answer: with ``dp_within_classes`` asserted, (k,ε)-DP and ε-DP are measured inside
     each class, so a claim relating them is used only when it is stated in that reading."""
@@ -633,4 +756,6 @@ def build_graph(statuses: Mapping[str, CheckResult] | None = None) -> Graph:
     for item in map_claims():
         outcome = statuses[item.id]
         edges.extend(_edges_of(item, outcome))
-    return Graph(tuple(edges))
+    corners = {item.id: item.source for item in DERIVED_CLAIMS
+               if item.id in CORNER_CLAIMS and item.id in statuses and statuses[item.id].status == "proven"}
+    return Graph(tuple(edges), corners)

@@ -18,7 +18,7 @@ Ekenstedt et al. 2022, Definitions 2-8 (implication: for every table, A(a) ⇒ B
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import product
@@ -204,7 +204,8 @@ def _swap_roles(params: Mapping[str, int]) -> dict[str, int]:
     return swapped
 
 
-def refute_claim(claim: Claim, *, max_n: int = 4, timeout_s: float = 10.0) -> CheckResult:
+def refute_claim(claim: Claim, *, max_n: int = 4, timeout_s: float = 10.0,
+                 fallback: Callable[[], CheckResult] | None = None) -> CheckResult:
     """Check a claim by search (implications, equivalences, bounds) or witnesses (non-implications).
 
     Statuses: ``refuted`` (a confirmed counterexample to the printed form, and no corrected
@@ -214,17 +215,24 @@ def refute_claim(claim: Claim, *, max_n: int = 4, timeout_s: float = 10.0) -> Ch
     for every bound) was re-measured exactly in every case, and ``unknown`` otherwise,
     including "unsat for N <= max_n" (a proof for general N needs a symbolic argument;
     ``checked_by`` records the finite proof).
+
+    ``fallback`` (the claim's own check, :func:`theory.checks.check`) answers instead where the search
+    cannot: a claim relating no two definitions, a level Z3 does not encode (the levels of the released
+    values: l-diversity, EMD, β, δ, the risk models), a non-implication with no witness family of
+    probability tables; the reason why the search could not is kept first in ``checked_by``.
     """
     timeout_ms(timeout_s)
     if claim.premise is None or claim.conclusion is None:
-        return CheckResult("unknown", None, (), f"{claim.id}: relates no two definitions; not a search over tables")
+        return _instead(f"{claim.id}: relates no two definitions; not a search over tables", fallback)
     if claim.kind == "non_implication":
-        return _check_non_implication(claim, max_n)
+        found = _check_non_implication(claim, max_n)
+        return found if found.status != "unknown" or found.counterexample is not None else _instead(
+            f"{claim.id}: no witness family of probability tables ({found.detail[:200]})", fallback, found)
     try:
         printed = search_claim(claim, claim.printed, max_n=max_n, timeout_s=timeout_s)
         corrected = None if claim.corrected is None else search_claim(claim, claim.corrected, max_n=max_n, timeout_s=timeout_s)
     except EncodingError as error:
-        return CheckResult("unknown", None, (), f"{claim.id}: not encodable for Z3: {error}")
+        return _instead(f"{claim.id}: not encodable for Z3: {error}", fallback)
     checked = tuple(
         f"z3 ({form}): {s.status} over {len(s.cases)} case(s), N <= {max_n}"
         for form, s in (("printed", printed), ("corrected", corrected))
@@ -240,6 +248,16 @@ def refute_claim(claim: Claim, *, max_n: int = 4, timeout_s: float = 10.0) -> Ch
     if not printed.cases:
         return CheckResult("unknown", None, checked, summary)
     return CheckResult("unknown", None, checked, f"no counterexample found ({summary}); proven for N <= {max_n} only where unsat")
+
+
+def _instead(reason: str, fallback: Callable[[], CheckResult] | None,
+             searched: CheckResult | None = None) -> CheckResult:
+    """The claim's own check where the search cannot decide it, with the reason first."""
+    if fallback is None:
+        return searched if searched is not None else CheckResult("unknown", None, (), reason)
+    outcome = fallback()
+    return CheckResult(outcome.status, outcome.counterexample, (f"search: {reason}", *outcome.checked_by),
+                       f"checked by its own check instead of the search: {outcome.detail}")
 
 
 _WITNESS_BOUNDS = (4, 40)

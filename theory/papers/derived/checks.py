@@ -28,7 +28,7 @@ from theory.claims.catalog import claim
 from theory.claims.claim import CheckResult, Claim
 from theory.definitions import N, beta, c, definition, t
 from theory.papers.check_steps import result
-from theory.papers.derived.claims import CLAIMS, n_min
+from theory.papers.derived.claims import CLAIMS, ONE_CLASS, ONE_RECORD, n_min
 from theory.tables import levels
 from theory.tables.probability_table import ProbabilityTable
 
@@ -395,6 +395,125 @@ _SAME_CLASSES = [{"a": 2, "c": 1}, {"a": 1, "c": 2}]
 _TIGHT_T2 = [{"a": 2, "c": 1}, {"a": 1, "c": 5}]
 """Table distribution (1/3, 2/3), a class (2/3, 1/3): t = 2, TV = 1/3 = (t - 1)/(t + 1), β = 1 = t - 1."""
 
+def _homogeneity() -> CheckResult:
+    """``k`` records of one value in one class: k-anonymous for every k, distinct l = 1."""
+    seen = []
+    for m in (2, 4, 8):
+        found = release_levels([{"a": m}])
+        if found["k_anonymity"] != m or found["distinct_l_diversity"] != 1:
+            return result("unknown", ["verifier"], f"{{a×{m}}}: k = {found['k_anonymity']}, "
+                          f"l = {found['distinct_l_diversity']}")
+        seen.append(f"{{a×{m}}}: k = {m}")
+    return result("proven", ["witness: one class of k records holding one value (Machanavajjhala et al. 2007, Sec. 3.1)",
+                             "verifier: exact levels"], "; ".join(seen) + ", while distinct l = 1 (two rows: {a, a})")
+
+
+def skewness_family(m: int) -> list[dict[str, int]]:
+    """``{c, d}`` beside m classes ``{a×m, b}``: 2-diverse, the EMD of ``{c, d}`` tends to 1 (Li et al. 2007, Sec. 2)."""
+    return [{"c": 1, "d": 1}, *({"a": m, "b": 1} for _ in range(m))]
+
+
+def _skewness() -> CheckResult:
+    seen, previous = [], Fraction(0)
+    for m in (2, 4, 8, 16):
+        found = release_levels(skewness_family(m))
+        records = 2 + m * (m + 1)
+        expected = 1 - Fraction(2, records)
+        if found["distinct_l_diversity"] != 2 or found["t_closeness_equal"] != expected or not all(
+                found[key] > previous for key in _conclusion_keys("t_closeness")):
+            return result("unknown", ["verifier"], f"m = {m}: l = {found['distinct_l_diversity']}, "
+                          f"EMD = {[found[key] for key in _conclusion_keys('t_closeness')]}")
+        previous = min(found[key] for key in _conclusion_keys("t_closeness"))
+        seen.append(f"m = {m}: EMD {found['t_closeness_equal']}")
+    return result("proven", ["witness family {c, d} beside m classes {a×m, b} (Li et al. 2007, Sec. 2, skewness "
+                             "attack): distinct l = 2, equal-distance EMD 1 - 2/N -> 1, the ordered and hierarchical "
+                             "EMD growing with m", "verifier: exact levels"], "; ".join(seen))
+
+
+def _skewness_mult() -> CheckResult:
+    import warnings
+
+    for counts in ([{"a": 1, "b": 1}, {"a": 1, "c": 1}], [{"a": 1}, {"b": 1}]):
+        with warnings.catch_warnings():  # classes of one record are meant here, not a record identifier
+            warnings.simplefilter("ignore")
+            found = release_levels(counts)
+        if found["multiplicative_t_closeness"] != sympy.oo or found["delta_disclosure"] != sympy.oo:
+            return result("unknown", ["verifier"], f"{counts}: t = {found['multiplicative_t_closeness']}")
+    return result("proven", ["witness: {a, b}, {a, c} (l = 2) and {a}, {b} (l = 1): a class lacks a value",
+                             "verifier: exact levels"], "distinct l bounds no multiplicative t with two classes or more")
+
+
+def _one_class() -> CheckResult:
+    """Every seeded release merged into one class, and seeded probability tables as one class."""
+    from random import Random
+
+    releases = 0
+    for counts in sample_releases():
+        merged: dict[str, int] = {}
+        for row in counts:
+            for value, n in row.items():
+                merged[value] = merged.get(value, 0) + n
+        found = release_levels([merged])
+        for name, value in ONE_CLASS.items():
+            for key in _conclusion_keys(name) if name in found or name == "t_closeness" else ():
+                if found[key] != value:
+                    return result("refuted", ["verifier"], f"{merged}: {key} = {found[key]}, expected {value}")
+        releases += 1
+    rng = Random(31)
+    for _ in range(25):
+        size = rng.randint(2, 6)
+        rows = [[Fraction(w, 10) for w in (x, 10 - x)] for x in (rng.randint(0, 10) for _ in range(size))]
+        table = ProbabilityTable.from_rows(rows)
+        if levels.multiplicative_t(table) != 1 or any(
+                levels.classwise_k_eps_dp_ratio(table, j) != levels.k_eps_dp_ratio(table, j) for j in range(1, size)):
+            return result("refuted", ["exact levels"], f"one class {table.to_json()}: t = {levels.multiplicative_t(table)}")
+    return result("proven", ["argument: one class has the table's distribution",
+                             f"verifier: {releases} seeded releases as one class; exact levels of 25 seeded "
+                             "probability tables (t = 1, class-wise (k,ε)-DP = (k,ε)-DP)"],
+                  "one class fixes t = 1, EMD = 0, β = 0, δ = 0")
+
+
+def _one_record() -> CheckResult:
+    found = release_levels([{"a": 1}])
+    for name, value in ONE_RECORD.items():
+        for key in _conclusion_keys(name) if name in found or name == "t_closeness" else ():
+            if found[key] != value:
+                return result("refuted", ["verifier"], f"one record: {key} = {found[key]}, expected {value}")
+    for x in (Fraction(0), Fraction(1, 3), Fraction(1)):
+        table = ProbabilityTable.from_rows([[x, 1 - x]])
+        if levels.ldp_ratio(table) != 1 or levels.multiplicative_t(table) != 1:
+            return result("refuted", ["exact levels"], f"one record ({x}, {1 - x}): e^ε = {levels.ldp_ratio(table)}")
+    return result("proven", ["argument: one record is one class and is compared with itself",
+                             "verifier: the release {a}; exact levels of one-record tables"],
+                  "one record fixes ε-LDP = 0 besides the one-class levels")
+
+
+def _singleton_classwise_dp() -> CheckResult:
+    from random import Random
+
+    rng = Random(32)
+    for _ in range(25):
+        size = rng.randint(2, 6)
+        rows = [[Fraction(w, 10) for w in (x, 10 - x)] for x in (rng.randint(0, 10) for _ in range(size))]
+        table = ProbabilityTable.from_rows(rows, [[i] for i in range(size)])
+        if any(levels.classwise_k_eps_dp_ratio(table, j) != 1 for j in range(1, size)):
+            return result("refuted", ["exact levels"], f"singleton classes {table.to_json()}")
+    return result("proven", ["definition: a class of one record admits no removal (Ekenstedt et al. 2022, Sec. IV.C)",
+                             "exact levels: 25 seeded tables of singleton classes, every k"],
+                  "class-wise (k,ε)-DP is ε = 0 with classes of one record")
+
+
+def _given_smallest_class() -> CheckResult:
+    tables = list(sample_releases())
+    for counts in tables:
+        found = release_levels(counts)
+        smallest = min(sum(row.values()) for row in counts)
+        if found["k_anonymity"] != smallest or found["prosecutor_risk"] != sympy.Rational(1, smallest):
+            return result("refuted", ["verifier"], f"{counts}: k = {found['k_anonymity']}")
+    return result("proven", ["definition: k = min|E|, R = 1/min|E|", f"verifier: {len(tables)} seeded releases"],
+                  "k-anonymity is the smallest class")
+
+
 _EXPLICIT: dict[str, Callable[[], CheckResult]] = {
     "privcert:delta_to_mult": lambda: _equality(
         "privcert:delta_to_mult", "definition: δ* = ln max(q/p, p/q) and t* = max(q/p, p/q) over the same cells",
@@ -436,6 +555,19 @@ _EXPLICIT: dict[str, Callable[[], CheckResult]] = {
     "privcert:kt_not_mult_below": _kt_not_mult_below,
     "privcert:deterministic_not_ldp": _deterministic_ldp,
     "privcert:deterministic_dp": _deterministic_dp,
+    "privcert:entropy_to_k": lambda: check_bound(
+        "privcert:entropy_to_k", "Gibbs: a class of entropy H holds at least e^H values, so at least ⌈e^H⌉ records",
+        [{"a": 1, "b": 1}, {"a": 1, "b": 1, "c": 1}]),
+    "privcert:alpha_to_k": lambda: check_bound(
+        "privcert:alpha_to_k", "argument: a class whose largest frequency is q <= α holds at least 1/q records",
+        [{"a": 1, "b": 1}, {"a": 1, "b": 1, "c": 1}]),
+    "machanavajjhala2007:homogeneity": _homogeneity,
+    "li2007:skewness": _skewness,
+    "li2007:skewness_mult": _skewness_mult,
+    "privcert:one_class": _one_class,
+    "privcert:one_record": _one_record,
+    "privcert:singleton_classwise_dp": _singleton_classwise_dp,
+    "privcert:given_smallest_class": _given_smallest_class,
 }
 """The checks written for a claim: a derivation, a tight table, a witness family."""
 

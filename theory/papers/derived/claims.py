@@ -67,6 +67,32 @@ Proofs
   (infinite when a value is held once). The release of the records itself, as the
   output of a mechanism, differs with certainty between neighbouring data sets: that
   mechanism is not ε-DP for any finite ε.
+* **Sizes** (``privcert:entropy_to_k``, ``privcert:alpha_to_k``). A class of entropy ``H``
+  holds at least ``e^H`` distinct values (Gibbs), so at least ``⌈e^H⌉`` records: ``k* ≥
+  ⌈l*_entropy⌉``. A class whose most frequent value has frequency ``q ≤ α`` holds at least
+  ``1/q ≥ 1/α`` records: ``k* ≥ ⌈1/α*⌉``. Classes of distinct values attain both.
+* **The homogeneity attack** (``machanavajjhala2007:homogeneity``; Machanavajjhala et al.
+  2007, Sec. 3.1): a k-anonymous class whose records all hold one value discloses it. The
+  release ``{a, a}`` (two rows, one class) is 2-anonymous with distinct l = 1; ``k`` records
+  of one value are k-anonymous for every k: no k bounds l away from 1.
+* **The skewness and similarity attacks** (``li2007:skewness``, ``li2007:skewness_mult``;
+  Li et al. 2007, Sec. 2). l-diversity bounds how many values a class holds, not how far
+  its distribution lies from the table's. Classes ``{b, c}`` and ``m`` classes ``{a×m, b}``
+  are 2-diverse, and the EMD of ``{b, c}`` (every ground distance normalised to at most 1;
+  equal distance: the total variation ``1 - p_b - p_c``) tends to 1 as m grows: no l bounds
+  the EMD below 1 (the similarity attack: ``b`` and ``c`` may be semantically close, which
+  the hierarchical distance sees and l-diversity does not). At a given N the EMD stays
+  below 1, so this non-implication answers only queries without N. Classes ``{a, b}``,
+  ``{a, c}`` are 2-diverse, and the first lacks ``c``: multiplicative t (and δ) is infinite
+  at every N ≥ 2 with more than one class.
+* **The corners** (``privcert:one_record``, ``privcert:one_class``,
+  ``privcert:given_smallest_class``). With one class (k = N) every class distribution is
+  the table's: multiplicative and stochastic t = 1, EMD = 0, β = 0, δ = 0 (over every value
+  and over the present ones), and (k,ε)-DP measured inside the classes is measured on the
+  whole table. With one record, moreover, ε-LDP compares the record with itself: ε = 0;
+  ε-DP, (k,ε)-DP and (k,t)-closeness remove or choose 1 ≤ k ≤ N - 1 records and are
+  undefined. The smallest class is ``k`` records on every release whose smallest class is
+  ``k``: k-anonymity is k and the prosecutor risk 1/k.
 """
 
 from __future__ import annotations
@@ -75,10 +101,11 @@ import sympy
 
 from theory.claims.claim import Assumption, Claim, NotImplies, equation
 from theory.definitions import N, alpha, beta, c, delta, eps, ell, k, k0, risk, t, t1
-from verifier.references import Source
-from verifier.references import PRIVCERT
+from verifier.references import PRIVCERT, Source
 
-__all__ = ["CLAIMS", "SIZES", "emd_d", "tv", "n_min"]
+__all__ = ["CLAIMS", "SIZES", "emd_d", "tv", "n_min", "ONE_CLASS", "ONE_RECORD", "SINGLETON_CLASSWISE",
+           "UNDEFINED_AT_ONE_RECORD",
+           "DETERMINISTIC_WITNESSES", "GROWING_N"]
 
 emd_d = sympy.Symbol("EMD_d", nonnegative=True)
 """The EMD under the ordered or the hierarchical ground distance."""
@@ -89,6 +116,7 @@ n_min = sympy.Symbol("n_min", positive=True, integer=True)
 _l1 = sympy.Symbol("l_1", positive=True)
 _beta1 = sympy.Symbol("beta_1", nonnegative=True)
 _delta1 = sympy.Symbol("delta_1", nonnegative=True)
+_smallest = sympy.Symbol("min|E|", positive=True, integer=True)
 _DISTINCT = Assumption(sympy.Symbol("distinct_buckets"))
 """Multiplicative t measured with one bucket per value (the verifier's default)."""
 _L_AT_LEAST_2 = Assumption(sympy.Symbol("recursive_l_at_least_2"))
@@ -104,6 +132,35 @@ def _src(item: str) -> Source:
 def _sym(name: str) -> sympy.Symbol:
     return sympy.Symbol(name)
 
+
+ONE_CLASS: dict[str, sympy.Expr] = {
+    "multiplicative_t_closeness": sympy.Integer(1), "stochastic_t_closeness": sympy.Integer(1),
+    "t_closeness": sympy.Integer(0), "basic_beta_likeness": sympy.Integer(0), "enhanced_beta_likeness": sympy.Integer(0),
+    "delta_disclosure": sympy.Integer(0), "delta_disclosure_present": sympy.Integer(0)}
+"""The level of each definition that one class (k = N) fixes, in its own units (``privcert:one_class``)."""
+ONE_RECORD: dict[str, sympy.Expr] = {**ONE_CLASS, "ldp": sympy.Integer(0)}
+"""The levels one record fixes besides (``privcert:one_record``): ε-LDP compares the record with itself."""
+SINGLETON_CLASSWISE: dict[str, sympy.Expr] = {"dp": sympy.Integer(0), "k_eps_dp": sympy.Integer(0)}
+"""ε-DP and (k,ε)-DP measured inside classes of one record remove no record: ε = 0
+(``privcert:singleton_classwise_dp``)."""
+UNDEFINED_AT_ONE_RECORD: dict[str, str] = {
+    "dp": "ε-DP removes one record (Ekenstedt et al. 2022, Def. 5): one record leaves no distribution",
+    "k_eps_dp": "(k,ε)-DP removes 1 <= k <= N - 1 records (Ekenstedt et al. 2022, Def. 8): none with N = 1",
+    "kt_closeness": "(k,t)-closeness takes subsets of 1 <= k <= N - 1 records (Ekenstedt et al. 2022, Def. 7): none with N = 1"}
+"""The definitions undefined on one record, and why."""
+DETERMINISTIC_WITNESSES = frozenset({
+    "privcert:present_not_delta", "privcert:emd_not_mult", "privcert:k_not_dp", "privcert:k_not_ldp",
+    "privcert:emd_not_dp", "privcert:emd_not_ldp", "machanavajjhala2007:homogeneity", "li2007:skewness",
+    "li2007:skewness_mult"})
+"""The non-implications whose witnesses are deterministic releases (one value per record); the others are
+witnessed by randomized tables only, and say nothing about a query on deterministic releases."""
+GROWING_N = frozenset({"li2007:skewness"})
+"""Non-implications into a level that is bounded at every N (EMD < 1): witnessed only as N grows, so they
+answer queries without N only."""
+
+
+_MACHANAVAJJHALA = "Machanavajjhala et al. 2007"
+_LI = "Li et al. 2007"
 
 CLAIMS: tuple[Claim, ...] = (
     Claim(
@@ -223,9 +280,57 @@ CLAIMS: tuple[Claim, ...] = (
         "a, a, b, b give e^ε = 3/2. Corrected: e^ε = max(N/(N-1), (N-1) n_min/(N (n_min - 1))), infinite when "
         "a value is held once. The release of the records itself, as a mechanism's output, is never ε-DP.",
         tight=True),
+    Claim(
+        "privcert:entropy_to_k", _src("entropy l-diversity ⇒ k-anonymity"), "implication",
+        "entropy_l_diversity", "k_anonymity", equation(k, sympy.ceiling(ell)), (),
+        note="A class of entropy H holds at least e^H distinct values (Gibbs), so at least ⌈e^H⌉ records. "
+        "Attained by classes of distinct values. Over the attribute's counted rows.", tight=True),
+    Claim(
+        "privcert:alpha_to_k", _src("(α,k)-anonymity ⇒ k-anonymity"), "implication",
+        "alpha_k_anonymity", "k_anonymity", equation(k, sympy.ceiling(1 / alpha)), (),
+        note="A class whose most frequent value has frequency q <= α holds at least 1/q >= 1/α records. "
+        "Attained by classes of distinct values. Over the attribute's counted rows.", tight=True),
+    Claim(
+        "machanavajjhala2007:homogeneity", Source(_MACHANAVAJJHALA, "3.1", "homogeneity attack"), "non_implication",
+        "k_anonymity", "distinct_l_diversity", NotImplies(_sym("k_anonymity"), _sym("distinct_l_diversity")), (),
+        note="A k-anonymous class whose k records hold one value discloses it: {a, a} is 2-anonymous with "
+        "distinct l = 1 (and entropy l = 1, α = 1, recursive c infinite)."),
+    Claim(
+        "li2007:skewness", Source(_LI, "2", "skewness and similarity attacks"), "non_implication",
+        "distinct_l_diversity", "t_closeness", NotImplies(_sym("distinct_l_diversity"), _sym("t_closeness")), (),
+        note="Classes {b, c} and m classes {a×m, b} are 2-diverse; the EMD of {b, c} tends to 1 as m grows "
+        "(equal distance: 1 - p_b - p_c). At a given N the EMD stays below 1: a query with N is not answered by it."),
+    Claim(
+        "li2007:skewness_mult", Source(_LI, "2", "skewness attack, multiplicative"), "non_implication",
+        "distinct_l_diversity", "multiplicative_t_closeness",
+        NotImplies(_sym("distinct_l_diversity"), _sym("multiplicative_t_closeness")), (sympy.Lt(k, N),),
+        note="Classes {a, b}, {a, c} are 2-diverse and the first lacks c: multiplicative t is infinite; with "
+        "classes {v_1}, ..., {v_N} (k = 1) l = 1 and t infinite. One class (k = N) gives t = 1."),
+    Claim(
+        "privcert:one_class", _src("one class (k = N)"), "bound", None, None,
+        sympy.And(*(equation(sympy.Symbol(f"level_{name}"), value) for name, value in ONE_CLASS.items())), (),
+        note="With one class every class distribution is the table's: t = 1 (multiplicative, stochastic), "
+        "EMD = 0, β = 0, δ = 0; (k,ε)-DP inside the classes is measured on the whole table.", tight=True),
+    Claim(
+        "privcert:one_record", _src("one record (N = 1)"), "bound", None, None,
+        sympy.And(*(equation(sympy.Symbol(f"level_{name}"), value) for name, value in ONE_RECORD.items())), (),
+        note="One record is one class, and ε-LDP compares it with itself (ε = 0); ε-DP, (k,ε)-DP and "
+        "(k,t)-closeness are undefined.", tight=True),
+    Claim(
+        "privcert:singleton_classwise_dp", _src("class-wise (k,ε)-DP with classes of one record"), "bound", None,
+        "k_eps_dp", equation(eps, 0), (_CLASSWISE, Assumption(sympy.Symbol("singleton_classes"))),
+        note="Measured inside each class (Ekenstedt et al. 2022, Sec. IV.C), (k,ε)-DP removes k >= 1 records from "
+        "a class; a class of one record admits no removal leaving a distribution, so every class-wise level is "
+        "ε = 0 (Thm. 5 is vacuous there).", tight=True),
+    Claim(
+        "privcert:given_smallest_class", _src("the smallest class is k"), "bound", None, "k_anonymity",
+        equation(k, _smallest), (),
+        note="On every release whose smallest class holds k records, k-anonymity is k and the prosecutor risk "
+        "1/k: a query's k is a fact of the release.", tight=True),
 )
 
 SIZES: dict[str, tuple[sympy.Expr | None, sympy.Expr | None]] = {
+    "li2007:skewness_mult": (None, k),
     "privcert:delta_to_mult": (None, k),
     "privcert:mult_to_delta": (k, None),
     "privcert:mult_to_emd": (k, None),

@@ -119,6 +119,18 @@ def _implication(claim_id: str, premise: str, symbol: sympy.Symbol, conclusion: 
                   f"holds on every release; attained by {tight}")
 
 
+def _journalist_k_map() -> CheckResult:
+    """K = 1/R_J on every release measured with a population table (both directions of the equivalence)."""
+    cases = [(name, found) for name, found in _all_cases() if "k_map" in found]
+    for name, found in cases:
+        if found["k_map"] * found["journalist_risk"] != 1:
+            return result("refuted", ["verifier: brute force"], f"{name}: R_J = {found['journalist_risk']}, "
+                          f"K = {found['k_map']}", {"case": name})
+    return result("proven", ["definition: R_J = 1/min F_E, K = min F_E",
+                             f"verifier: brute force on {len(cases)} releases with populations"],
+                  "K = 1/R_J on every release (tight both ways)")
+
+
 CHECKS: dict[str, Callable[[], CheckResult]] = {
     "privcert:prosecutor_to_journalist": lambda: _implication("privcert:prosecutor_to_journalist", "prosecutor_risk",
                                                               risk, "journalist_risk", larger=False),
@@ -129,4 +141,5 @@ CHECKS: dict[str, Callable[[], CheckResult]] = {
                                                      "sample_uniqueness", larger=False),
     "privcert:uniqueness_to_k": lambda: _implication("privcert:uniqueness_to_k", "sample_uniqueness", uniques,
                                                      "k_anonymity", larger=True),
+    "privcert:journalist_k_map": _journalist_k_map,
 }

@@ -23,6 +23,8 @@ Proofs
   ``u = c_1/n`` counts the records of classes of one record; ``k ≥ 2`` says there is none,
   so ``u = 0``, and ``u = 0`` says ``k ≥ 2``. With ``k = 1`` nothing is known but
   ``u ≤ 1`` (attained when every record is unique), and ``u > 0`` says only ``k ≥ 1``.
+* **Journalist risk and k-map** (``privcert:journalist_k_map``): with a population table
+  ``R_J = 1/min F_E`` and ``K = min F_E``: ``K = 1/R_J`` exactly, both ways.
 """
 
 from __future__ import annotations
@@ -69,5 +71,10 @@ CLAIMS: tuple[Claim, ...] = (
         "sample_uniqueness", "k_anonymity",
         equation(k, sympy.Piecewise((2, equation(uniques, 0)), (1, True))), (),
         note="u = 0: no class of one record, so k ≥ 2 (attained by a class of two); u > 0 says only k ≥ 1.",
+        tight=True),
+    Claim(
+        "privcert:journalist_k_map", _src("journalist risk ⇔ k-map"), "equivalence",
+        "journalist_risk", "k_map", equation(k_map, 1 / journalist), (),
+        note="With a population table R_J = 1/min F_E and K = min F_E (El Emam & Dankar 2008): K = 1/R_J.",
         tight=True),
 )
