@@ -61,7 +61,7 @@ HOSPITAL_FORM = {"requirements": "2", "role-0": "quasi-identifier", "role-1": "q
 
 
 def test_every_page_answers_with_the_csp_and_no_external_resource(client: TestClient) -> None:
-    for path in ("/audit", "/verify", "/compare", "/explore", "/static/htmx.min.js", "/static/app.css"):
+    for path in ("/audit", "/verify", "/compare", "/plan", "/explore", "/static/htmx.min.js", "/static/app.css"):
         response = client.get(path)
         assert response.status_code == 200, path
         policy = response.headers["content-security-policy"]
@@ -314,6 +314,64 @@ def test_explore_answers_as_the_theory_cli(client: TestClient) -> None:
     assert "prosecutor_risk</strong>: R = 1/5" in explained
     wrong = client.post("/explore/explain", data={"csrf": token, "records": "100", "levels": "k-anonymity is 5"})
     assert wrong.status_code == 422 and "expected MODEL [on ATTRIBUTE]" in wrong.text
+
+
+RANDOMIZED = ROOT / "examples" / "randomized"
+
+
+def plan_rows(text: str) -> list[list[str]]:
+    """The Plan page's table of mechanisms, each row's cells as shown."""
+    import html
+
+    rows = re.findall(r"<tr(?: class=\"chosen\")?>(.*?)</tr>", text.split("<tbody>", 1)[1], re.S)
+    return [[html.unescape(cell) for cell in re.findall(r"<t[hd][^>]*>([^<]*)</t[hd]>", row)] for row in rows]
+
+
+def test_plan_gives_the_clis_table_mechanism_and_figures(client: TestClient) -> None:
+    from privcert.api import plan
+    from privcert.plan_cli import plan_lines
+    from verifier.mechanism import mechanism_csv
+
+    token = csrf(client, "/plan")
+    assert '<a href="/plan"' in client.get("/audit").text
+    with (RANDOMIZED / "original.csv").open("rb") as original:
+        started = client.post("/plan", data={"csrf": token, "sensitive": "disease", "t0": "4", "eps0": "ln(5)",
+                                             "k": "50"}, files={"original": ("original.csv", original, "text/csv")})
+    text = finished(client, started.text)
+    expected = plan(RANDOMIZED / "original.csv", "disease", t0=4, eps0="ln(5)", k=50)
+    _, _, rows = plan_lines(expected)
+    assert plan_rows(text) == [[*row, "yes" if row[0] == "ldp" else ""] for row in rows]
+    assert rows[0][-1] == "53/92 ≈ 0.5761" and "<strong>Chosen: ldp.</strong>" in text
+    link = re.search(r'href="/files/([^"]+/mechanism\.csv)"', text)
+    assert link is not None
+    assert client.get(f"/files/{link.group(1)}").text == mechanism_csv(expected.mechanism())
+    assert text.count("<svg") == 2 and "Fig. 6: t0=4, n=2, N=2000, k=50" in text
+    png = re.search(r'href="/files/([^"]+/fig7\.png)"', text)
+    assert png is not None and client.get(f"/files/{png.group(1)}").content.startswith(b"\x89PNG")
+
+
+def test_plan_reads_the_targets_from_a_policy_and_shows_the_clis_refusal(client: TestClient) -> None:
+    from privcert.api import plan
+    from theory.mechanism_selection.release_plan import InfeasibleTargets
+
+    token = csrf(client, "/plan")
+    with (RANDOMIZED / "original.csv").open("rb") as original, (RANDOMIZED / "planned.toml").open("rb") as policy:
+        text = finished(client, client.post("/plan", data={"csrf": token}, files={
+            "original": ("original.csv", original, "text/csv"), "policy": ("planned.toml", policy)}).text)
+    assert plan_rows(text)[0][-1] == "yes" and "eps0 = ln(5) ≈ 1.609" in text
+    with pytest.raises(InfeasibleTargets) as refusal:
+        plan(RANDOMIZED / "original.csv", "disease", t0=1, eps0="ln(5)")
+    failed = finished(client, client.post("/plan", data={"csrf": token, "example": "demo", "sensitive": "disease",
+                                                         "t0": "1"}).text)
+    assert 'data-status="failed"' in failed and "no release that depends on the data meets these targets" in failed
+    assert str(refusal.value).split(": ", 1)[1].split(" (utility")[0] in failed
+    missing = client.post("/plan", data={"csrf": token, "sensitive": "disease", "t0": "2"})
+    assert missing.status_code == 422 and "choose a CSV or Parquet file, or a bundled table" in missing.text
+    bad_k = client.post("/plan", data={"csrf": token, "example": "demo", "sensitive": "disease", "t0": "2", "k": "0"})
+    assert bad_k.status_code == 422 and "k: expected a whole number >= 1, found '0'" in bad_k.text
+    unknown = finished(client, client.post("/plan", data={"csrf": token, "example": "hospital",
+                                                          "sensitive": "disease", "t0": "2"}).text)
+    assert "hospital/release.csv: column 'disease' not found" in unknown
 
 
 def test_serve_warns_for_a_host_other_than_loopback(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -2,8 +2,9 @@
 Selenium (Debian chromium, chromium-driver), as a user would.
 
 Upload a release, audit it, make a key, sign, download the certificate and verify it with the
-command line; verify a tampered certificate in the page; compare candidates; explore the map
-by keyboard. Every page is photographed at 1280 and 390 px wide (into
+command line; verify a tampered certificate in the page; compare candidates; plan a randomized
+release and download its mechanism; explore the map by keyboard. Every page is photographed at
+1280 and 390 px wide (into
 ``$PRIVCERT_APP_SCREENSHOTS`` when set, the folder docs/app.md shows, else the test's
 temporary folder) and checked for sideways scrolling and overlapping labels.
 """
@@ -222,6 +223,24 @@ def test_compare_shows_the_table_and_the_figure(server: str, browser, shots: Pat
     assert names == ["no-zip.csv", "no-age.csv"]
     assert browser.find_elements(By.CSS_SELECTOR, "figure.figure svg")
     _photograph(browser, shots, "compare")
+
+
+def test_plan_shows_the_mechanisms_figures_and_downloads_the_chosen_one(server: str, browser, downloads: Path,
+                                                                        shots: Path) -> None:
+    from selenium.webdriver.common.by import By
+
+    browser.get(f"{server}/plan")
+    browser.find_element(By.ID, "original-file").send_keys(str(ROOT / "examples" / "randomized" / "original.csv"))
+    for field, value in (("sensitive", "disease"), ("t0", "4"), ("eps0", "ln(5)"), ("k", "50")):
+        browser.find_element(By.ID, field).send_keys(value)
+    browser.find_element(By.XPATH, "//button[text()='Plan']").click()
+    chosen = _wait(browser, "table.compare tr.chosen")
+    assert chosen.find_element(By.CSS_SELECTOR, "th").text == "ldp"
+    assert len(browser.find_elements(By.CSS_SELECTOR, "figure.figure svg")) == 2
+    browser.find_element(By.ID, "download-mechanism").click()
+    assert _downloaded(downloads, "mechanism.csv").read_text(encoding="utf-8").splitlines()[1] == \
+        "asthma,53/92,13/92,13/92,13/92"
+    _photograph(browser, shots, "plan")
 
 
 def test_explore_by_keyboard(server: str, browser, shots: Path) -> None:

@@ -1,7 +1,7 @@
 """The workbench: ``privcert serve``, a local web application over :mod:`privcert.api` (docs/app.md).
 
-Pages: Audit (a release, its policy, the audit, the certificate), Verify, Compare and
-Explore (the implication map). The app holds no privacy logic: every answer comes from
+Pages: Audit (a release, its policy, the audit, the certificate), Verify, Compare, Plan
+(a randomized release from its targets) and Explore (the implication map). The app holds no privacy logic: every answer comes from
 the same library calls the command line makes, and the forms are built from the model
 registry and the theory's definitions, so a model registered later appears without a
 change here. Built with FastAPI (Starlette), the project's Jinja2 and htmx (vendored under
@@ -32,7 +32,7 @@ SWEEP_SECONDS = 60.0
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The workbench as an ASGI application (``uvicorn`` serves it; tests call it through httpx)."""
-    from privcert.app import audit_page, check_pages, explore_page
+    from privcert.app import audit_page, check_pages, explore_page, plan_page
 
     settings = settings or Settings()
     sessions = Sessions(settings.root, settings.session_idle)
@@ -61,6 +61,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(audit_page.router)
     app.include_router(check_pages.router)
     app.include_router(explore_page.router)
+    app.include_router(plan_page.router)
 
     @app.get("/")
     async def home() -> Response:

@@ -119,6 +119,42 @@ def compare(arguments: dict[str, Any], report: Callable[[str, int, int | None], 
             "figure": None if figure is None else {"caption": figure.caption, "svg": figure.svg}}
 
 
+def plan(arguments: dict[str, Any], report: Callable[[str, int, int | None], None]) -> dict[str, Any]:
+    """``privcert plan ORIGINAL --sensitive ATTR (--t T0 [--eps E0] [--k K] | --policy FILE) --mechanism-out FILE
+    --figures DIR``: the mechanisms' table, the chosen matrix's CSV and Figs. 6-7 for the plan's N, k, t0."""
+    from fractions import Fraction
+
+    from privcert.api import plan as run_plan
+    from privcert.plan_cli import plan_lines
+    from theory.mechanism_selection.figures import figure6_points, figure7_points, plot_figure6, plot_figure7, \
+        save_figure
+    from verifier.mechanism import mechanism_csv
+
+    report("planning (exact)", 0, None)
+    k = arguments.get("k")
+    result = run_plan(arguments["original"], arguments.get("sensitive"), t0=arguments.get("t0"),
+                      eps0=arguments.get("eps0"), k=None if k is None else int(k), policy=arguments.get("policy"))
+    out = Path(arguments["mechanism"])
+    out.write_text(mechanism_csv(result.mechanism()), encoding="utf-8")
+    lines, header, rows = plan_lines(result)
+    figures = []
+    t0, records, size = result.targets.t0, result.records, result.targets.k
+    if t0.is_Rational and 1 <= size < records:
+        t0_fraction = Fraction(int(t0.p), int(t0.q))
+        report("Fig. 6: utility against p_y(a_1) (101 exact plans)", 0, 2)
+        six = plot_figure6(figure6_points(t0_fraction, records, size),
+                           f"Fig. 6: t0={t0_fraction}, n=2, N={records}, k={size}, eps0=eps_t")
+        report("Fig. 7: utility against t0 (exact plans)", 1, 2)
+        seven = plot_figure7(figure7_points(records, size), f"Fig. 7: uniform p_y, N={records}, k={size}, eps0=eps_t")
+        for name, figure in (("fig6", six), ("fig7", seven)):
+            png, svg = save_figure(figure, out.parent, name)
+            text = svg.read_text(encoding="utf-8")
+            figures.append({"name": name, "svg": text[text.index("<svg"):], "png": _link(png), "svg_link": _link(svg)})
+    return {"lines": lines, "header": [*header, "chosen"],
+            "rows": [[*row, "yes" if row[0] == result.chosen.name else ""] for row in rows],
+            "chosen": result.chosen.name, "mechanism": _link(out), "figures": figures}
+
+
 KINDS: dict[str, Callable[[dict[str, Any], Callable[[str, int, int | None], None]], dict[str, Any]]] = {
-    "audit": audit, "certify": certify, "verify": verify, "compare": compare}
+    "audit": audit, "certify": certify, "verify": verify, "compare": compare, "plan": plan}
 """The jobs a page may start, by name."""

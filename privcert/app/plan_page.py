@@ -1,0 +1,55 @@
+"""The Plan page: ``privcert plan`` on an uploaded (or bundled) original, its targets typed in or read from a
+policy, in a job; the three mechanisms compared, Figs. 6-7 for these values, the chosen mechanism's CSV."""
+
+from __future__ import annotations
+
+import shutil
+from importlib import resources
+from pathlib import Path
+
+from fastapi import APIRouter
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from privcert.app import jobs
+from privcert.app.audit_page import EXAMPLES, RELEASES
+from privcert.app.web import BadRequest, fragment, messages_names, page, read_form, save_upload, session_of
+
+__all__ = ["router"]
+
+router = APIRouter()
+
+
+@router.get("/plan", response_class=HTMLResponse)
+async def plan_page(request: Request) -> Response:
+    return page(request, "plan.j2", examples=EXAMPLES)
+
+
+@router.post("/plan", response_class=HTMLResponse)
+async def plan(request: Request) -> Response:
+    """``privcert plan ORIGINAL --sensitive ATTR (--t T0 [--eps E0] [--k K] | --policy FILE) --mechanism-out FILE
+    --figures DIR`` on the dropped (or bundled) original."""
+    form = await read_form(request)
+    session = session_of(request)
+    original = await save_upload(session, form.get("original"), "original", RELEASES, "original")
+    example = str(form.get("example", ""))
+    if original is None and example:
+        if example not in EXAMPLES:
+            raise BadRequest(f"example: expected one of {', '.join(EXAMPLES)}, found {example!r}")
+        folder = EXAMPLES[example][1]
+        source = resources.files("privcert") / "data" / folder if folder else resources.files("privcert") / "data"
+        original = session.new_path("original", ".csv", name="original.csv")
+        with resources.as_file(source) as where:
+            shutil.copyfile(Path(where) / "release.csv", original)
+        session.state.setdefault("names", {})[str(original)] = f"{example}/release.csv"
+    if original is None:
+        raise BadRequest("original: choose a CSV or Parquet file, or a bundled table, first")
+    policy = await save_upload(session, form.get("policy"), "plan_policy", (".toml",), "policy", default=".toml")
+    targets = {name: str(form.get(name, "")).strip() or None for name in ("sensitive", "t0", "eps0", "k")}
+    if targets["k"] is not None and not (targets["k"].isdigit() and int(targets["k"]) >= 1):
+        raise BadRequest(f"k: expected a whole number >= 1, found {targets['k']!r}")
+    out = session.new_path("plan", ".csv", name="mechanism.csv")
+    arguments = {"original": str(original), "policy": None if policy is None else str(policy), **targets,
+                 "mechanism": str(out), "names": messages_names(session)}
+    job = jobs.start(session.state, "plan", arguments)
+    return fragment(request, "_job.j2", job=job)
