@@ -316,6 +316,28 @@ def test_explore_answers_as_the_theory_cli(client: TestClient) -> None:
     assert wrong.status_code == 422 and "expected MODEL [on ATTRIBUTE]" in wrong.text
 
 
+def test_a_compared_candidate_opens_in_the_audit_page_with_the_sessions_policy(client: TestClient,
+                                                                                tmp_path: Path) -> None:
+    import pandas as pd
+
+    token = csrf(client)
+    client.post("/audit/example", data={"csrf": token, "example": "hospital"})
+    original = pd.read_csv(DATA / "hospital" / "release.csv")
+    files = []
+    for name, frame in (("original.csv", original), ("no-zip.csv", original.assign(zip="*")),
+                        ("no-age.csv", original.assign(age="*"))):
+        frame.to_csv(tmp_path / name, index=False)
+        files.append(("original" if name == "original.csv" else "candidates", (name, (tmp_path / name).read_bytes())))
+    text = finished(client, client.post("/compare", data={"csrf": token, "qi": "age,zip"}, files=files).text)
+    candidates = re.findall(r'name="candidate" value="([^"]+)"', text)
+    assert [value.split("/")[1] for value in candidates] == ["no-zip.csv", "no-age.csv"]
+    opened = client.post("/compare/audit", data={"csrf": token, "candidate": candidates[1]})
+    assert opened.url.path == "/audit" and "The policy for <code>no-age.csv</code>" in opened.text
+    assert 'value="prosecutor_risk" selected' in opened.text  # the hospital policy is kept, not roles suggested
+    unknown = client.post("/compare/audit", data={"csrf": token, "candidate": "release-1/release.csv"})
+    assert unknown.status_code == 422 and "not a candidate compared in this session" in unknown.text
+
+
 RANDOMIZED = ROOT / "examples" / "randomized"
 
 

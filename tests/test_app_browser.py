@@ -219,10 +219,12 @@ def test_compare_shows_the_table_and_the_figure(server: str, browser, shots: Pat
     browser.find_element(By.ID, "qi").send_keys("age,zip")
     browser.find_element(By.XPATH, "//button[text()='Compare']").click()
     table = _wait(browser, "table.compare")
-    names = [e.text for e in table.find_elements(By.CSS_SELECTOR, "tbody th")]
-    assert names == ["no-zip.csv", "no-age.csv"]
+    names = [e.get_attribute("aria-label") for e in table.find_elements(By.CSS_SELECTOR, "tbody th button")]
+    assert names == ["Audit no-zip.csv", "Audit no-age.csv"]
     assert browser.find_elements(By.CSS_SELECTOR, "figure.figure svg")
     _photograph(browser, shots, "compare")
+    browser.find_element(By.CSS_SELECTOR, "button[aria-label='Audit no-age.csv']").click()
+    assert "no-age.csv" in _wait(browser, "#policy-title").text
 
 
 def test_plan_shows_the_mechanisms_figures_and_downloads_the_chosen_one(server: str, browser, downloads: Path,

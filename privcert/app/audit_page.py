@@ -21,7 +21,7 @@ from privcert.app.web import BadRequest, download, fragment, messages_names, pag
     session_of, shown_name
 from privcert.app.sessions import Session, replace_names
 
-__all__ = ["router", "EXAMPLES", "read_columns"]
+__all__ = ["router", "EXAMPLES", "read_columns", "set_release"]
 
 router = APIRouter()
 
@@ -82,12 +82,20 @@ async def audit_page(request: Request) -> Response:
     return page(request, "audit.j2", **_context(session_of(request)))
 
 
-async def _set_release(request: Request, path: Path, name: str, form: FormState | None = None) -> HTMLResponse:
-    session = session_of(request)
+async def set_release(session: Session, path: Path, name: str, form: FormState | None = None,
+                      keep_form: bool = False) -> None:
+    """Make ``path`` the release the Audit page audits, with the policy form ``form`` (default: with
+    ``keep_form``, the session's form when the columns are the same; else roles suggested from the release)."""
     names, rows, distinct, numeric = await run_in_threadpool(read_columns, path)
     state = session.state
+    if form is None and keep_form and state.get("columns") == names:
+        form = state.get("form")
     state.update(release=str(path), release_name=name, columns=names, rows_read=rows,
                  form=form or suggest_roles(names, rows, distinct, numeric), audit_job=None)
+
+
+async def _set_release(request: Request, path: Path, name: str, form: FormState | None = None) -> HTMLResponse:
+    await set_release(session_of(request), path, name, form)
     return _workspace(request)
 
 

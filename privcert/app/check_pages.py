@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from fastapi import APIRouter
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from privcert.app import jobs
-from privcert.app.audit_page import RELEASES, read_columns
-from privcert.app.web import BadRequest, fragment, messages_names, page, read_form, save_upload, session_of
+from privcert.app.audit_page import RELEASES, read_columns, set_release
+from privcert.app.web import BadRequest, fragment, messages_names, page, read_form, save_upload, session_of, \
+    shown_name
 
 __all__ = ["router"]
 
@@ -61,11 +64,27 @@ async def compare(request: Request) -> Response:
     # One folder holding every table under its own name: the table and the figure name them as the user does.
     folder = session.new_path("compare", "", name="original").parent
     names: list[str] = []
+    candidates: dict[str, str] = session.state.setdefault("candidates", {})
     for path in (original, *releases):
         name = path.name if path.name not in names else f"{len(names)}-{path.name}"
         names.append(name)
         (folder / name).symlink_to(path)
+        candidates[f"{folder.name}/{name}"] = str(path)
     arguments = {"folder": str(folder), "original": names[0], "releases": names[1:], "qi": qi,
                  "metric": str(form.get("metric", "loss")) or "loss", "names": messages_names(session)}
     job = jobs.start(session.state, "compare", arguments)
     return fragment(request, "_job.j2", job=job)
+
+
+@router.post("/compare/audit")
+async def audit_candidate(request: Request) -> Response:
+    """Open a compared candidate in the Audit page (its release, the session's policy form when the columns
+    are the same)."""
+    form = await read_form(request)
+    session = session_of(request)
+    chosen = str(form.get("candidate", ""))
+    path = session.state.get("candidates", {}).get(chosen)
+    if path is None:
+        raise BadRequest(f"candidate {chosen!r}: not a candidate compared in this session; compare again")
+    await set_release(session, Path(path), shown_name(session, path), keep_form=True)
+    return RedirectResponse("/audit", status_code=303)

@@ -116,6 +116,7 @@ def compare(arguments: dict[str, Any], report: Callable[[str, int, int | None], 
     header, rows = comparison_rows(comparison)
     figure = privacy_utility(comparison, metric)
     return {"header": list(header), "rows": [list(row) for row in rows], "metrics": list(comparison.metrics),
+            "folder": Path(arguments["folder"]).name,
             "figure": None if figure is None else {"caption": figure.caption, "svg": figure.svg}}
 
 
