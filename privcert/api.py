@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from reports.certify import Certificate
     from reports.utility_section import UtilitySection
     from reports.verification import Verification
-    from verifier.registry import Kind
+    from verifier.registry import ModelKind
     from verifier.utility import Pair, UtilityReport
     from verifier.utility.comparison import Comparison
     from verifier.utility.figure import Figure
@@ -60,8 +60,9 @@ def measure(
     l: int | Sequence[int] = 2,
     risk_threshold: Fraction = Fraction(1, 5),
     mechanism: MechanismChoice | None = None,
-    kinds: Sequence[Kind] = (),
+    kinds: Sequence[ModelKind] = (),
     inputs: Mapping[str, Any] | None = None,
+    parameters: Mapping[str, Sequence[Mapping[str, Any]]] | None = None,
     engine: EngineName | Engine = "pandas",
     encoding: str = "utf-8",
     progress: bool | None = None,
@@ -73,12 +74,19 @@ def measure(
     ``kinds={"risk"}`` adds the re-identification risk models (docs/risk.md); ``inputs``
     gives what they measure against: ``sampling_fraction`` (a Fraction) or ``population``
     (an int), ``population_table`` (:func:`verifier.risk.population_table.load_population_table`)
-    and ``weights`` (the release's column of sampling weights)."""
+    and ``weights`` (the release's column of sampling weights), checked by
+    :func:`verifier.inputs.inputs_of` (an unknown name is refused with the valid ones).
+    ``parameters`` asks for models at parameters their declarations name, per model id
+    (``{"recursive_cl_diversity": [{"l": 3}]}``; :func:`verifier.registry.requested_parameters`
+    reads them from ``MODEL.NAME=VALUE`` texts); a model so named is measured even when it is
+    not by default."""
     from theory.answers.auditor_mode import audit_release
     from verifier.measure import measure as run
 
+    requested = {name: tuple(sets) for name, sets in (parameters or {}).items()}
     return run(data, qi, attributes, hierarchies=hierarchies, buckets=buckets, l=l, risk_threshold=risk_threshold,
-               kinds=kinds, inputs=inputs, source=None if not isinstance(data, (str, Path)) else str(data),
+               kinds=kinds, inputs=inputs, requested=requested,
+               source=None if not isinstance(data, (str, Path)) else str(data),
                progress=progress, engine=engine, encoding=encoding, mechanism=mechanism, implications=audit_release)
 
 
@@ -87,6 +95,7 @@ def audit(
     policy: Policy | str | Path,
     *,
     mechanism: MechanismChoice | None = None,
+    inputs: Mapping[str, Any] | None = None,
     engine: EngineName | Engine = "pandas",
     encoding: str = "utf-8",
     progress: bool | None = None,
@@ -102,13 +111,18 @@ def audit(
         A parsed policy, or the path of its TOML file.
     mechanism
         Overrides of the policy's ``[mechanism]`` table (file, mode, subset sizes).
+    inputs
+        Overrides of the policy's ``[risk]`` table: ``sampling_fraction`` or ``population``,
+        ``population_table``, ``weights`` (:class:`verifier.inputs.Inputs`); the audit's
+        policy holds them (``result.policy.risk``).
     engine, encoding, progress
         How the release is read (:func:`verifier.measure.measure`).
 
     Raises
     ------
     PolicyError
-        No release given and the policy names none, or the policy is malformed.
+        No release given and the policy names none, the policy is malformed, or ``inputs``
+        names an unknown input (the message lists the valid ones) or holds an invalid value.
     """
     from theory.answers.auditor_mode import audit_release
     from verifier.audit import audit as run
@@ -116,12 +130,38 @@ def audit(
     from verifier.randomized_levels import MechanismChoice
 
     parsed = policy if not isinstance(policy, (str, Path)) else load_policy(policy)
+    if inputs is not None:
+        parsed = _with_risk_inputs(parsed, inputs)
     release = data if data is not None else parsed.data
     if release is None:
         raise PolicyError(f"{parsed.source}: no release given: pass DATA or set data.path in the policy")
     return run(release, parsed, source=None if not isinstance(release, (str, Path)) else str(release),
                progress=progress, mechanism=mechanism or MechanismChoice(), implications=audit_release,
                engine=engine, encoding=encoding)
+
+
+_AUDIT_INPUTS = ("sampling_fraction", "population", "population_table", "weights")
+
+
+def _with_risk_inputs(policy: Policy, inputs: Mapping[str, Any]) -> Policy:
+    """``policy`` with its ``[risk]`` inputs overridden by ``inputs`` (checked by :func:`verifier.inputs.inputs_of`)."""
+    from dataclasses import replace
+
+    from verifier.errors import PolicyError
+    from verifier.inputs import inputs_of
+
+    given = dict(inputs_of(inputs))
+    other = [name for name in given if name not in _AUDIT_INPUTS]
+    if other:
+        raise PolicyError(f"inputs: {other[0]!r} is not an input of an audit (the mechanism is given by mechanism=); "
+                          f"expected one of: {', '.join(_AUDIT_INPUTS)}")
+    merged = {**policy.risk.inputs, **given}
+    if "population" in given:
+        merged.pop("sampling_fraction", None)
+    if "sampling_fraction" in given:
+        merged.pop("population", None)
+    checked = inputs_of(merged)
+    return replace(policy, risk=replace(policy.risk, **{name: getattr(checked, name) for name in _AUDIT_INPUTS}))
 
 
 def audit_utility(result: AuditResult, original: str | Path, *, key: str | None = None,

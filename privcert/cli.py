@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from verifier.counts import AttributeSpec, Missing
     from verifier.hierarchy import Hierarchy
     from verifier.engines import Engine
+    from verifier.inputs import Inputs
     from verifier.measure import MeasureResult
 
 
@@ -269,6 +270,7 @@ def measure_command(
     population: Annotated[int | None, typer.Option("--population", metavar="N", min=1, help="The population size (instead of --sampling-fraction).")] = None,
     population_table: Annotated[Path | None, typer.Option("--population-table", metavar="FILE", help="CSV of the quasi-identifiers with a count column: k-map, δ-presence, journalist and marketer risk against it.")] = None,
     weights: Annotated[str | None, typer.Option("--weights", metavar="COLUMN", help="The release's column of sampling weights (individual risk).")] = None,
+    param: Annotated[ListOption, typer.Option("--param", metavar="MODEL.NAME=VALUE", help="Also measure MODEL at a parameter it declares (privcert models lists them), e.g. recursive_cl_diversity.l=3; repeat a name for several values.")] = None,
     encoding: EncodingOption = "utf-8",
     engine: EngineOption = "pandas",
     master: MasterOption = None,
@@ -293,13 +295,27 @@ def measure_command(
         inputs = _risk_inputs(risk, sampling_fraction, population, population_table, weights, columns)
         report = measure(data, columns, specs, hierarchies=hierarchies, l=list(ls),
                          mechanism=mechanism_choice(mechanism, k, mode, names[0]) if names else None,
-                         kinds=("risk",) if risk else (), inputs=inputs, engine=_engine(engine, master),
+                         kinds=("risk",) if risk else (), inputs=inputs, parameters=_parameters(param or []),
+                         engine=_engine(engine, master),
                          encoding=encoding, progress=False if quiet else None)
-        if not write_json(_document(report, data), json_out):
+        document = _document(report, data)
+        if inputs:
+            document["run"]["inputs"] = inputs.describe()
+        if not write_json(document, json_out):
             console = make_console()
             print_report(console, report)
             if report.randomized:
                 print_randomized(console, report.randomized)
+
+
+def _parameters(texts: list[str]) -> dict[str, tuple[dict[str, Any], ...]]:
+    """``--param MODEL.NAME=VALUE`` options, checked against the models' declared parameters."""
+    from verifier.registry import RequirementError, requested_parameters
+
+    try:
+        return requested_parameters(texts)
+    except RequirementError as error:
+        raise PolicyError(str(error)) from None
 
 
 def _utility_inputs(original: Path | None, key: str | None, hierarchy: list[str] | None, mark: str,
@@ -314,8 +330,9 @@ def _utility_inputs(original: Path | None, key: str | None, hierarchy: list[str]
 
 
 def _risk_inputs(risk: bool, fraction: str | None, population: int | None, table: Path | None, weights: str | None,
-                 qi: tuple[str, ...]) -> dict[str, Any]:
-    """The inputs of the risk models from the command line (each option needs ``--risk``)."""
+                 qi: tuple[str, ...]) -> Inputs:
+    """The inputs of the risk models from the command line (each option needs ``--risk``), checked."""
+    from verifier.inputs import inputs_of
     from verifier.literal import Domain, LiteralError, parse_exact
     from verifier.risk.population_table import load_population_table
 
@@ -342,7 +359,7 @@ def _risk_inputs(risk: bool, fraction: str | None, population: int | None, table
         inputs["population_table"] = load_population_table(table, qi)
     if weights is not None:
         inputs["weights"] = weights
-    return inputs
+    return inputs_of(inputs)
 
 
 @app.command("audit")

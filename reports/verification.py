@@ -254,15 +254,15 @@ def _certified_policy(statement: Statement, hierarchies: Mapping[str, Any]) -> P
     return replace(policy, requirements=tuple(r for r in policy.requirements if rechecked(r.model)))
 
 
-_SUBSET_MODELS = ("kt_closeness", "k_eps_dp")
-
-
 def _certified_choice(certified: Any, mechanism: Any) -> MechanismChoice:
     """The mode and subset sizes of the certificate's randomized section, and the embedded mechanism."""
+    from theory.definitions import sized
+
     if not isinstance(certified, Mapping):
         return MechanismChoice(given=mechanism)
+    subset_models = sized("subset")
     ks = [(m.get("parameters") or {}).get("k") for m in certified.get("measurements") or ()
-          if isinstance(m, Mapping) and m.get("model") in _SUBSET_MODELS]
+          if isinstance(m, Mapping) and m.get("model") in subset_models]
     mode = certified.get("mode")
     return MechanismChoice(mode=mode if isinstance(mode, str) else None,
                            ks=tuple(dict.fromkeys(k for k in ks if isinstance(k, int))), given=mechanism)

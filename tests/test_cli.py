@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from privcert.cli import app
+from verifier.registry import MeasureOptions, models
 
 ROOT = Path(__file__).parents[1]
 EXAMPLE = ROOT / "examples" / "table4"
@@ -61,10 +62,7 @@ def test_measure_table4_golden_values_as_json() -> None:
     assert (delta["level"], delta["exact"], delta["status"]) == ("inf", "inf", "infinite") and "reason" in delta
     assert delta["direction"] == {"stronger": "smaller", "strict": True}
     assert k["direction"] == {"stronger": "larger", "strict": False} and k["status"] == "finite"
-    assert {m["model"] for m in document["measurements"]} == {
-        "k_anonymity", "prosecutor_risk", "alpha_k_anonymity", "distinct_l_diversity", "entropy_l_diversity",
-        "recursive_cl_diversity", "t_closeness", "multiplicative_t_closeness", "basic_beta_likeness",
-        "enhanced_beta_likeness", "delta_disclosure", "delta_disclosure_present"}
+    assert {m["model"] for m in document["measurements"]} == {m.id for m in models() if m.measured(MeasureOptions())}
 
 
 def test_measure_prints_a_table_and_writes_json(tmp_path: Path) -> None:

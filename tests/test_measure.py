@@ -24,6 +24,7 @@ from verifier.errors import ExcludedRowsWarning, PolicyError
 from verifier.hierarchy import load_hierarchy
 from verifier.measure import MeasureResult, measure
 from verifier.policy import parse_policy
+from verifier.registry import MeasureOptions, models
 
 HIERARCHY_FILE = Path(__file__).parent / "data" / "disease_hierarchy.csv"
 QI = ["zip", "age"]
@@ -61,18 +62,15 @@ def test_table4_golden_values() -> None:
 def test_every_model_on_every_attribute() -> None:
     report = _table4(l=[2, 3])
     measured = [(m.model, m.attribute, m.distance, m.parameters.get("l")) for m in report.measurements]
-    per_attribute = ["alpha_k_anonymity", "distinct_l_diversity", "entropy_l_diversity"]
-    after = ["multiplicative_t_closeness", "basic_beta_likeness", "enhanced_beta_likeness", "delta_disclosure",
-             "delta_disclosure_present"]
-
-    def plan(attribute: Any, distances: list[str]) -> list[tuple[Any, ...]]:
-        return ([(m, attribute, None, None) for m in per_attribute]
-                + [("recursive_cl_diversity", attribute, None, l) for l in (2, 3)]
-                + [("t_closeness", attribute, d, None) for d in distances]
-                + [(m, attribute, None, None) for m in after])
-
-    assert measured == [("k_anonymity", None, None, None), ("prosecutor_risk", None, None, None)] + plan(
-        "salary", ["ordered"]) + plan("disease4", ["equal", "hierarchical"]) + plan(("salary", "disease4"), ["equal"])
+    by_default = [m for m in models() if m.measured(MeasureOptions())]
+    attributes: list[Any] = ["salary", "disease4", ("salary", "disease4")]
+    expected = [(m.id, None) for m in by_default if m.scope == "release"] + [
+        (m.id, attribute) for attribute in attributes for m in by_default if m.scope == "attribute"]
+    assert list(dict.fromkeys((model_id, attribute) for model_id, attribute, *_ in measured)) == expected
+    assert [(a, d) for m, a, d, _ in measured if m == "t_closeness"] == [
+        ("salary", "ordered"), ("disease4", "equal"), ("disease4", "hierarchical"), (("salary", "disease4"), "equal")]
+    assert [(a, l) for m, a, _, l in measured if m == "recursive_cl_diversity"] == [
+        (attribute, l) for attribute in attributes for l in (2, 3)]
     assert set(report.timings) == {m for m, *_ in measured} | {"count_tables", "total"}
     assert all(seconds >= 0 for seconds in report.timings.values())
 
@@ -99,7 +97,8 @@ def test_json_contract() -> None:
     for item in document["measurements"]:
         assert {"model", "attribute", "distance", "parameters", "level", "exact", "witness", "notes"} <= set(item)
     joint = [m for m in document["measurements"] if m["attribute"] == ["salary", "disease4"]]
-    assert len(joint) == 10  # 3 + recursive (l=2) + t (equal) + 5
+    # one each: recursive (c,l)-diversity at l = 2 only, t-closeness under the equal distance only
+    assert len(joint) == sum(1 for m in models() if m.scope == "attribute" and m.measured(MeasureOptions()))
     salary = next(m for m in document["measurements"] if m["model"] == "t_closeness" and m["attribute"] == "salary")
     assert (salary["distance"], salary["exact"], salary["level"]) == ("ordered", "3/8", 0.375)
     infinite = next(m for m in document["measurements"] if m["model"] == "delta_disclosure" and m["attribute"] == "salary")

@@ -10,16 +10,16 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier._screen import Cells, cells_of
+from verifier._screen import ClassCells, cells_of
 from verifier.counts import AttributeSpec, count_tables
 
 
-def _cells(classes: list[list[int]]) -> Cells:
-    """Cells whose class ``i`` holds the values ``classes[i]`` (empty classes have no cell)."""
+def _cells(classes: list[list[int]]) -> ClassCells:
+    """ClassCells whose class ``i`` holds the values ``classes[i]`` (empty classes have no cell)."""
     cls = np.repeat(np.arange(len(classes)), [len(values) for values in classes]).astype(np.int64)
     count = np.array([value for values in classes for value in values], dtype=np.int64)
     starts = np.flatnonzero(np.r_[True, cls[1:] != cls[:-1]]) if cls.size else np.zeros(0, dtype=np.int64)
-    return Cells(cls=cls, value=np.zeros_like(cls), count=count, present=cls[starts], starts=starts,
+    return ClassCells(cls=cls, value=np.zeros_like(cls), count=count, present=cls[starts], starts=starts,
                  sizes=np.add.reduceat(count, starts) if count.size else count)
 
 

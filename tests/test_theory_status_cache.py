@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -83,14 +84,51 @@ def test_recheck_checks_again(cache: Path, counted: list[int]) -> None:
     assert result.exit_code == 0 and len(counted) == 2
 
 
-def test_hash_covers_the_theory_sources() -> None:
+def test_hash_covers_what_the_checks_can_run() -> None:
     names = [name for name, _ in status_cache._sources()]
-    root = Path(theory.__file__).resolve().parent.parent
-    every = sorted(path.relative_to(root).as_posix() for package in ("theory", "verifier")
-                   for path in (root / package).rglob("*.py"))
-    assert sorted(names) == every
+    assert names == sorted(names) and names == list(status_cache.dependencies())
     assert "theory/papers/ekenstedt2022/checks.py" in names and "verifier/randomized.py" in names
     assert "theory/status_cache.py" in names and "verifier/models/randomized.py" in names
+    assert "verifier/diversity.py" in names and "verifier/models/p_sensitive.py" not in names
+    assert "theory/answers/explain.py" not in names  # reads statuses, never decides one
+    assert "verifier/utility/loss.py" not in names and "verifier/engines/duckdb_engine.py" not in names
+
+
+@pytest.fixture()
+def sources(tmp_path: Path) -> Path:
+    root = Path(theory.__file__).resolve().parent.parent
+    for package in ("theory", "verifier"):
+        shutil.copytree(root / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path
+
+
+def test_editing_a_module_no_check_runs_keeps_the_key(sources: Path) -> None:
+    key = status_cache._hash(sources)
+    for unused in ("verifier/utility/loss.py", "verifier/engines/duckdb_engine.py", "theory/answers/explain.py"):
+        with (sources / unused).open("a", encoding="utf-8") as stream:
+            stream.write("\n# edited\n")
+    assert status_cache._hash(sources) == key
+    with (sources / "verifier" / "diversity.py").open("a", encoding="utf-8") as stream:
+        stream.write("\n# edited\n")
+    assert status_cache._hash(sources) != key
+
+
+def test_a_module_a_check_comes_to_import_joins_the_key(sources: Path) -> None:
+    used = sources / "verifier" / "diversity.py"
+    used.write_text(used.read_text(encoding="utf-8") + "\n\ndef _later():\n    from verifier.utility import loss\n",
+                    encoding="utf-8")
+    assert {"verifier/utility/loss.py", "verifier/utility/__init__.py"} <= set(status_cache.dependencies(sources))
+    key = status_cache._hash(sources)
+    with (sources / "verifier" / "utility" / "loss.py").open("a", encoding="utf-8") as stream:
+        stream.write("\n# edited\n")
+    assert status_cache._hash(sources) != key
+
+
+def test_a_name_from_a_package_with_lazy_exports_brings_its_module(sources: Path) -> None:
+    user = sources / "theory" / "tables" / "sizes.py"
+    user.write_text(user.read_text(encoding="utf-8") + "\n\ndef _later():\n    from verifier import AuditResult\n",
+                    encoding="utf-8")
+    assert "verifier/audit.py" in status_cache.dependencies(sources)
 
 
 def test_cache_dir_default(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

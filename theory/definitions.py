@@ -3,8 +3,8 @@
 Each :class:`Definition` holds what the implication framework of Ekenstedt et al. 2022
 needs: the level symbol, the direction of strength (Ekenstedt et al. 2022, Definition 1:
 a level is *stronger* when it is smaller for t and ε, larger for k), the level's domain,
-the parameters the definition is relative to (N records, a class size k, the buckets),
-and its source. Every model of :mod:`verifier.registry` with a
+the parameters the definition is relative to (N records, a class or subset size k, the
+buckets) and what its k is, and its source. Every model of :mod:`verifier.registry` with a
 :class:`~verifier.registry.Definition` is a definition here, under the same id, so an
 audit's measured levels can be carried along the map; the level symbols are those of
 :mod:`verifier.symbols`, re-exported here for the claims.
@@ -25,7 +25,7 @@ import sympy
 
 from theory._lookup import lookup
 from verifier.references import Source
-from verifier.registry import Model, models, version
+from verifier.registry import Model, Size, models, version
 from verifier.symbols import N, alpha, beta, c, delta, ell, eps, eps1, k, k0, k1, k_dp, k_t, risk, t, t1
 
 __all__ = [
@@ -34,6 +34,7 @@ __all__ = [
     "definitions",
     "definition",
     "definition_ids",
+    "sized",
     "UnknownDefinitionError",
     "N",
     "k",
@@ -85,8 +86,8 @@ class Definition:
         Where the definition is stated.
     summary
         One line: what a release at level ``level`` guarantees.
-    position
-        Where the implication map draws it.
+    size
+        What the size ``k`` it is relative to is (:data:`verifier.registry.Size`), or ``None``.
     """
 
     id: str
@@ -97,7 +98,7 @@ class Definition:
     parameters: tuple[str, ...]
     source: Source
     summary: str
-    position: tuple[float, float]
+    size: Size | None
 
     @classmethod
     def of(cls, declared: Model) -> Definition:
@@ -106,7 +107,7 @@ class Definition:
         found = declared.definition
         direction: Direction = "larger_is_stronger" if declared.stronger == "larger" else "smaller_is_stronger"
         return cls(declared.id, declared.name, found.symbol, direction, found.domain, found.relative_to,
-                   declared.source, found.summary, found.position)
+                   declared.source, found.summary, found.size)
 
     def stronger(self, a: sympy.Expr, b: sympy.Expr) -> sympy.Basic:
         """The relation "level ``a`` is at least as strong as level ``b``" (Ekenstedt et al. 2022, Def. 1)."""
@@ -129,6 +130,13 @@ def definition_ids() -> tuple[str, ...]:
 def _by_id(state: int) -> dict[str, Definition]:
     """The definitions of the registered models by id (computed once per ``state`` of the registry)."""
     return {item.id: Definition.of(item) for item in models() if item.definition is not None}
+
+
+def sized(size: Size) -> frozenset[str]:
+    """The ids of the definitions whose ``k`` is ``size``: ``subset`` (a subset size k in [1, N-1],
+    Ekenstedt et al. 2022, Defs. 7-8) or ``smallest_class`` (the smallest class of the partition,
+    Def. 4; Domingo-Ferrer & Soria-Comas 2015, Def. 3), as their declarations say."""
+    return frozenset(item.id for item in definitions() if item.size == size)
 
 
 def definition(definition_id: str) -> Definition:

@@ -2,11 +2,16 @@
 
 Checking every claim (:func:`theory.checks.check_all`) takes seconds; its outcome only
 changes when the code that states or checks a claim changes. The outcome is therefore
-stored as JSON in the user's cache directory, keyed on a SHA-256 of the source files
-of the ``theory`` and ``verifier`` packages (the claims, their checks, and the exact
-measures the checks re-measure with). A cache whose key differs, or that cannot be
-read or parsed, is ignored and rewritten; ``recheck=True`` always checks afresh. A
-status read from the cache was earned by the same code checking the same claims.
+stored as JSON in the user's cache directory, keyed on a SHA-256 of the source files a
+claim's check can run (:func:`dependencies`): every module of ``theory`` but the answers
+(which read statuses and never decide one), the model declarations of
+``verifier.models``, and every module of ``theory`` and ``verifier`` these import, at
+module level or inside a function, followed transitively (a string naming a module, as
+the catalog's claim modules and ``verifier``'s lazy exports are named, counts as an
+import). Editing a verifier module no check reaches (an engine, a utility model, the
+audit) keeps the cache. A cache whose key differs, or that cannot be read or parsed, is
+ignored and rewritten; ``recheck=True`` always checks afresh. A status read from the
+cache was earned by the same code checking the same claims.
 
 The cache directory is ``$PRIVCERT_CACHE_DIR`` when set, else
 ``$XDG_CACHE_HOME/privcert``, else ``~/.cache/privcert``.
@@ -18,6 +23,7 @@ Ekenstedt et al. 2022, Def. 2 (the implications whose claims are checked).
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -30,12 +36,16 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from theory.claims.claim import CheckResult, Claim
 
-__all__ = ["CACHE_ENV", "cache_dir", "cache_file", "source_hash", "statement", "claim_row", "claim_rows", "counterexample_json", "cached_statuses"]
+__all__ = ["CACHE_ENV", "cache_dir", "cache_file", "dependencies", "source_hash", "statement", "claim_row", "claim_rows", "counterexample_json", "cached_statuses"]
 
 CACHE_ENV = "PRIVCERT_CACHE_DIR"
 """Environment variable naming the cache directory (tests point it at a temporary one)."""
 _PACKAGES = ("theory", "verifier")
-_FORMAT = 1
+_ROOTS = ("theory", "verifier.models")
+"""Where the checks start: the theory's modules and the declarations the registry imports by name."""
+_NOT_CHECKED = ("theory.answers",)
+"""Modules that read statuses and never decide one (the top floor of ``theory``)."""
+_FORMAT = 2
 
 
 def cache_dir() -> Path:
@@ -51,18 +61,85 @@ def cache_file() -> Path:
     return cache_dir() / "theory_claims.json"
 
 
-def _sources() -> Iterator[tuple[str, Path]]:
-    root = next(folder for folder in Path(__file__).resolve().parents if folder.name == "theory").parent
+def _root() -> Path:
+    return next(folder for folder in Path(__file__).resolve().parents if folder.name == "theory").parent
+
+
+def _modules(root: Path) -> dict[str, Path]:
+    """Every module of ``theory`` and ``verifier`` under ``root``, by dotted name."""
+    found = {}
     for package in _PACKAGES:
         for path in sorted((root / package).rglob("*.py")):
-            yield path.relative_to(root).as_posix(), path
+            parts = path.relative_to(root).with_suffix("").parts
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def _lazy_exports(path: Path) -> dict[str, str]:
+    """A package's ``_EXPORTS`` (name -> the module defining it, imported on first use), read from its source."""
+    for node in ast.parse(path.read_bytes()).body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "_EXPORTS" for t in node.targets):
+            value = ast.literal_eval(node.value)
+            return value if isinstance(value, dict) else {}
+    return {}
+
+
+def _named(module: str, path: Path, known: Mapping[str, Path]) -> set[str]:
+    """The known modules ``path`` imports (anywhere in it) or, outside a package's ``__init__``, names in a
+    string, and their packages; a name imported from a package with lazy exports brings the module defining it."""
+    names: set[str] = set()
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    for node in ast.walk(ast.parse(path.read_bytes())):
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            names |= {base, *(f"{base}.{alias.name}" for alias in node.names)}
+            if base in known and known[base].name == "__init__.py":
+                exports = _lazy_exports(known[base])
+                names |= {exports[alias.name] for alias in node.names if alias.name in exports}
+        elif isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in known
+              and path.name != "__init__.py"):
+            names.add(node.value)
+    found = set()
+    for name in names:
+        parts = name.split(".")
+        found |= {".".join(parts[:i]) for i in range(1, len(parts) + 1) if ".".join(parts[:i]) in known}
+    return found
+
+
+def dependencies(root: Path | None = None) -> tuple[str, ...]:
+    """The modules a claim's check can run (see the module docstring), as paths relative to ``root``, sorted."""
+    root = root or _root()
+    known = _modules(root)
+    start = [name for name in known if any(name == r or name.startswith(r + ".") for r in _ROOTS)
+             and not any(name == n or name.startswith(n + ".") for n in _NOT_CHECKED)]
+    seen, stack = set(start), list(start)
+    while stack:
+        for found in _named(stack[-1], known[stack.pop()], known) - seen:
+            seen.add(found)
+            stack.append(found)
+    return tuple(sorted(known[name].relative_to(root).as_posix() for name in seen))
+
+
+def _sources(root: Path | None = None) -> Iterator[tuple[str, Path]]:
+    root = root or _root()
+    for name in dependencies(root):
+        yield name, root / name
 
 
 @cache
 def source_hash() -> str:
-    """SHA-256 over the relative paths and bytes of every ``.py`` file under ``theory`` and ``verifier``, subpackages included."""
+    """SHA-256 over the relative paths and bytes of the modules a claim's check can run (:func:`dependencies`)."""
+    return _hash(_root())
+
+
+def _hash(root: Path) -> str:
     digest = hashlib.sha256(f"format {_FORMAT}\n".encode())
-    for name, path in _sources():
+    for name, path in _sources(root):
         digest.update(name.encode() + b"\0")
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()

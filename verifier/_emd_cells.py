@@ -29,15 +29,15 @@ from functools import partial
 import numpy as np
 
 from verifier._exact_max import INT64_SAFE, exact_ints
-from verifier._screen import CHUNK_CELLS, Cells
+from verifier._screen import CHUNK_CELLS, ClassCells
 
 __all__ = ["Numerators", "equal_numerators", "ordered_numerators", "hierarchical_numerators", "class_numerators"]
 
-Numerators = Callable[[Cells, np.ndarray, Callable[[np.ndarray], np.ndarray]], np.ndarray]
+Numerators = Callable[[ClassCells, np.ndarray, Callable[[np.ndarray], np.ndarray]], np.ndarray]
 """``(cells, totals, ints) -> numerator per present class``; ``ints`` gives the exact dtype."""
 
 
-def class_numerators(cells: Cells, totals: np.ndarray, terms: int, numerators: Numerators) -> np.ndarray:
+def class_numerators(cells: ClassCells, totals: np.ndarray, terms: int, numerators: Numerators) -> np.ndarray:
     """The numerator of every present class of ``cells``, exact.
 
     Classes with ``terms·N·s < 2**62`` are computed in int64, the rest with Python
@@ -53,7 +53,7 @@ def class_numerators(cells: Cells, totals: np.ndarray, terms: int, numerators: N
     return _run_numerators(cells, totals, terms, numerators)
 
 
-def _run_numerators(cells: Cells, totals: np.ndarray, terms: int, numerators: Numerators) -> np.ndarray:
+def _run_numerators(cells: ClassCells, totals: np.ndarray, terms: int, numerators: Numerators) -> np.ndarray:
     n = int(np.asarray(totals).sum())
     small = cells.sizes <= (INT64_SAFE - 1) // max(terms * n, 1)
     if small.all():
@@ -65,7 +65,7 @@ def _run_numerators(cells: Cells, totals: np.ndarray, terms: int, numerators: Nu
     return out
 
 
-def equal_numerators(cells: Cells, totals: np.ndarray, ints: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+def equal_numerators(cells: ClassCells, totals: np.ndarray, ints: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """``Σ_v |N·n_v - s·T_v|`` per class (the total variation, ``equal`` distance)."""
     n = int(np.asarray(totals).sum())
     sizes = ints(cells.sizes)
@@ -74,7 +74,7 @@ def equal_numerators(cells: Cells, totals: np.ndarray, ints: Callable[[np.ndarra
     return sizes * n + np.add.reduceat(terms, cells.starts)
 
 
-def ordered_numerators(cells: Cells, totals: np.ndarray, ints: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+def ordered_numerators(cells: ClassCells, totals: np.ndarray, ints: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """``Σ_i |N·C_i - s·Q_i|`` per class over the ``m`` values (``ordered`` distance)."""
     totals = np.asarray(totals, dtype=np.int64)
     n, m = int(totals.sum()), totals.size
@@ -99,7 +99,7 @@ def ordered_numerators(cells: Cells, totals: np.ndarray, ints: Callable[[np.ndar
 def hierarchical_numerators(node_of: tuple[np.ndarray, ...]) -> Numerators:
     """The ``hierarchical`` numerator, given each value's node code at every height ``h < H``."""
 
-    def numerators(cells: Cells, totals: np.ndarray, ints: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    def numerators(cells: ClassCells, totals: np.ndarray, ints: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
         totals = np.asarray(totals, dtype=np.int64)
         n = int(totals.sum())
         position = np.repeat(np.arange(cells.present.size), cells.distinct)
@@ -121,9 +121,9 @@ def hierarchical_numerators(node_of: tuple[np.ndarray, ...]) -> Numerators:
     return numerators
 
 
-def _run(cells: Cells, lo: int, hi: int) -> Cells:
+def _run(cells: ClassCells, lo: int, hi: int) -> ClassCells:
     """The cells of the present classes ``lo..hi-1`` (views, nothing copied)."""
     first = int(cells.starts[lo])
     last = int(cells.starts[hi]) if hi < cells.present.size else cells.cls.size
-    return Cells(cls=cells.cls[first:last], value=cells.value[first:last], count=cells.count[first:last],
+    return ClassCells(cls=cells.cls[first:last], value=cells.value[first:last], count=cells.count[first:last],
                  present=cells.present[lo:hi], starts=cells.starts[lo:hi] - first, sizes=cells.sizes[lo:hi])

@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 
 from verifier._exact_max import exact_ints, first_by_qi
-from verifier._screen import Cells, cells_of, first_cell_by_qi, screened_max
+from verifier._screen import ClassCells, cells_of, first_cell_by_qi, screened_max
 from verifier.counts import CountTable
 
 __all__ = ["ratio_terms", "RatioExtreme", "ratio_extreme"]
@@ -61,7 +61,7 @@ class RatioExtreme:
     lacking: int
 
 
-def ratio_extreme(table: CountTable, cells: Cells, *, present_only: bool = False) -> RatioExtreme:
+def ratio_extreme(table: CountTable, cells: ClassCells, *, present_only: bool = False) -> RatioExtreme:
     """The largest ``max(q/p, p/q)`` over the cells of ``table`` (at least one present class).
 
     With ``present_only`` the cells with ``q = 0`` (a value a class lacks) are left out,

@@ -1,4 +1,4 @@
-"""Cells, screened exact maxima and exact log comparisons for the diversity and likeness measures.
+"""ClassCells, screened exact maxima and exact log comparisons for the diversity and likeness measures.
 
 Every measure of :mod:`verifier.anonymity`, :mod:`verifier.diversity` and
 :mod:`verifier.likeness` is an extreme over classes, or over the non-empty cells
@@ -29,14 +29,14 @@ from verifier._distinct import distinct
 from verifier._exact_max import exact_argmax, first_by_qi, screen_margin
 from verifier.counts import Classes, CountTable
 from verifier.errors import PolicyError
-from verifier.results import Comparison, Level, Measurement, Witness
+from verifier.measures import EMPTY, class_witness, excluded_notes, undefined
 
 CHUNK_CELLS = 1 << 16
-"""Cells screened (or classes computed) at a time: float64 temporaries of 512 KiB, which stay in the cache and
+"""ClassCells screened (or classes computed) at a time: float64 temporaries of 512 KiB, which stay in the cache and
 add no pages to the process, instead of one the size of the table."""
 
 __all__ = [
-    "Cells",
+    "ClassCells",
     "cells_of",
     "screened_max",
     "log_form_sign",
@@ -49,11 +49,8 @@ __all__ = [
     "as_fraction",
 ]
 
-EMPTY = "the table has no equivalence class with rows"
-
-
 @dataclass(frozen=True)
-class Cells:
+class ClassCells:
     """The non-empty cells of a count table, grouped by class (classes with rows only).
 
     Attributes
@@ -92,11 +89,11 @@ class Cells:
         """Position of class ``index`` among the present classes."""
         return int(np.searchsorted(self.present, index))
 
-    def subset(self, keep: np.ndarray) -> Cells:
+    def subset(self, keep: np.ndarray) -> ClassCells:
         """The cells of the present classes selected by ``keep`` (a mask over :attr:`present`)."""
         distinct = self.distinct[keep]
         cell_keep = self.per_cell(keep)
-        return Cells(
+        return ClassCells(
             cls=self.cls[cell_keep],
             value=self.value[cell_keep],
             count=self.count[cell_keep],
@@ -122,16 +119,16 @@ class Cells:
         return bound - 1 - keys if descending else keys
 
 
-def cells_of(table: CountTable) -> Cells:
+def cells_of(table: CountTable) -> ClassCells:
     """The non-empty cells of ``table``, grouped by class, with per-class offsets (built once per table)."""
     return table.derived("cells", lambda: _cells(table))
 
 
-def _cells(table: CountTable) -> Cells:
+def _cells(table: CountTable) -> ClassCells:
     cls = np.asarray(table.class_index, dtype=np.int64)
     starts = np.flatnonzero(np.r_[True, cls[1:] != cls[:-1]]) if cls.size else np.zeros(0, dtype=np.int64)
     present = cls[starts]
-    return Cells(
+    return ClassCells(
         cls=cls,
         value=np.asarray(table.value_index, dtype=np.int64),
         count=np.asarray(table.count, dtype=np.int64),
@@ -234,31 +231,12 @@ def log_form_sign(terms: Mapping[int, int]) -> int:
         context.prec *= 4
 
 
-def first_cell_by_qi(classes: Classes, cells: Cells, positions: np.ndarray) -> int:
+def first_cell_by_qi(classes: Classes, cells: ClassCells, positions: np.ndarray) -> int:
     """The cell among ``positions``: the class first by :func:`first_by_qi`, then the
     smallest value code in it."""
     chosen = first_by_qi(classes, distinct(cells.cls[positions]))
     in_class = positions[cells.cls[positions] == chosen]
     return int(in_class[np.argmin(cells.value[in_class])])
-
-
-def class_witness(table: CountTable, index: int, value: object = None, **numbers: object) -> Witness:
-    """A witness for class ``index`` of ``table`` (its QI values and its size in the table)."""
-    return Witness(qi=table.classes.describe(index), size=int(table.sizes[index]), value=value, numbers=numbers)
-
-
-def excluded_notes(table: CountTable) -> tuple[str, ...]:
-    """The note every measurement of ``table`` carries when rows were excluded."""
-    if table.excluded:
-        return (f"{table.excluded} row(s) with a missing value excluded (missing = \"exclude\")",)
-    return ()
-
-
-def undefined(model: str, table: CountTable, comparison: Comparison, *, parameters: Mapping[str, object] | None = None,
-              notes: tuple[str, ...] = ()) -> Measurement:
-    """The measurement of a table in which no class has a row: the level is undefined."""
-    return Measurement(model, table.attribute, Level.undefined(EMPTY), None, comparison,
-                       parameters=parameters or {}, notes=notes + excluded_notes(table))
 
 
 def as_fraction(value: object, name: str) -> Fraction:

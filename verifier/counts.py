@@ -48,9 +48,9 @@ from verifier.results import jsonable
 
 __all__ = ["AttributeSpec", "Classes", "CountTable", "Cells", "DenseCells", "count_tables", "count_tables_from_groups",
            "count_tables_from_cells", "qi_order",
-           "first_row", "Locate", "check_columns", "Kind", "Missing"]
+           "first_row", "Locate", "check_columns", "AttributeKind", "Missing"]
 
-Kind = Literal["categorical", "numerical", "ordinal"]
+AttributeKind = Literal["categorical", "numerical", "ordinal"]
 Missing = Literal["error", "value", "exclude"]
 
 _BLOCK_CELLS = 1 << 20
@@ -81,7 +81,7 @@ class AttributeSpec:
     """
 
     columns: tuple[str, ...]
-    kind: Kind = "categorical"
+    kind: AttributeKind = "categorical"
     missing: Missing = "error"
     order: tuple[Any, ...] | None = None
 

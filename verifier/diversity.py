@@ -23,7 +23,7 @@ import sympy
 from verifier._distinct import distinct, key_groups
 from verifier._exact_max import first_by_qi, screen_margin
 from verifier._screen import (
-    Cells,
+    ClassCells,
     cells_of,
     class_witness,
     as_fraction,
@@ -63,7 +63,7 @@ def distinct_l_diversity(table: CountTable) -> Measurement:
                        notes=excluded_notes(table))
 
 
-def _entropy_screen(cells: Cells) -> tuple[np.ndarray, float]:
+def _entropy_screen(cells: ClassCells) -> tuple[np.ndarray, float]:
     """Float64 entropies ``H(E) = ln|E| − Σ c ln c / |E|`` of the present classes, and a
     margin that bounds the rounding error of any difference of two of them.
 
@@ -78,7 +78,7 @@ def _entropy_screen(cells: Cells) -> tuple[np.ndarray, float]:
     return entropy, screen_margin(1.0, int(cells.distinct.max()) + 4) * scale
 
 
-def _profile(cells: Cells, position: int) -> Profile:
+def _profile(cells: ClassCells, position: int) -> Profile:
     start = cells.starts[position]
     stop = cells.starts[position + 1] if position + 1 < cells.starts.size else cells.count.size
     counts = cells.count[start:stop].tolist()
@@ -89,7 +89,7 @@ def _profile(cells: Cells, position: int) -> Profile:
 _HASH_BASE = np.uint64(0x9E3779B97F4A7C15)
 
 
-def _profile_groups(cells: Cells, positions: np.ndarray) -> dict[Profile, np.ndarray]:
+def _profile_groups(cells: ClassCells, positions: np.ndarray) -> dict[Profile, np.ndarray]:
     """Group the present classes at ``positions`` by profile: ``{profile: positions}``.
 
     Only the cells of those classes are read (usually a few, near the extreme entropy).

@@ -58,7 +58,7 @@ from verifier._emd_cells import (
     ordered_numerators,
 )
 from verifier._exact_max import first_by_qi
-from verifier._screen import Cells, cells_of, class_witness, excluded_notes, screened_max
+from verifier._screen import ClassCells, cells_of, class_witness, excluded_notes, screened_max
 from verifier.counts import CountTable
 from verifier.errors import PolicyError
 from verifier.hierarchy import Hierarchy
@@ -173,7 +173,7 @@ def emd(
     if scale == 0:
         return Fraction(0)
     present = np.flatnonzero(class_counts[0])
-    cells = Cells(
+    cells = ClassCells(
         cls=np.zeros(present.size, dtype=np.int64), value=present, count=class_counts[0][present],
         present=np.zeros(1, dtype=np.int64), starts=np.zeros(1, dtype=np.int64), sizes=np.array([size]),
     )

@@ -26,7 +26,7 @@ import sympy
 from verifier._exact_max import screen_margin
 from verifier._screen import (
     CHUNK_CELLS,
-    Cells,
+    ClassCells,
     cells_of,
     class_witness,
     excluded_notes,
@@ -47,13 +47,13 @@ _NO_GAIN = "no class raises the frequency of any value above its overall frequen
 class _Gains:
     """Relative gains of the cells with ``q > p``: ``num/den`` at ``positions`` of ``cells``."""
 
-    cells: Cells
+    cells: ClassCells
     positions: np.ndarray
     num: np.ndarray
     den: np.ndarray
 
 
-def _gains(table: CountTable, cells: Cells) -> _Gains:
+def _gains(table: CountTable, cells: ClassCells) -> _Gains:
     """The gains of ``table`` (``cells`` are its own), built once for basic and enhanced β-likeness."""
     def build() -> _Gains:
         own, expected = ratio_terms(table)
@@ -73,7 +73,7 @@ def _value_witness(table: CountTable, index: int, code: int) -> Witness:
                          q=Fraction(count, int(table.sizes[index])), p=Fraction(total, table.n))
 
 
-def _cell_witness(table: CountTable, cells: Cells, cell: int) -> Witness:
+def _cell_witness(table: CountTable, cells: ClassCells, cell: int) -> Witness:
     return _value_witness(table, int(cells.cls[cell]), int(cells.value[cell]))
 
 

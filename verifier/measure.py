@@ -44,8 +44,9 @@ from verifier.engines import Engine, EngineName, get_engine
 from verifier.display import attribute_label
 from verifier.errors import PolicyError
 from verifier.hierarchy import Hierarchy
+from verifier.inputs import Inputs, inputs_of
 from verifier.randomized_levels import Implications, MechanismChoice, RandomizedLevels, mechanism_settings, randomized_levels
-from verifier.registry import Kind, MeasureOptions, Model, Subject, models
+from verifier.registry import MeasureOptions, ModelKind, Model, Subject, models
 from verifier.results import Measurement
 
 __all__ = ["MeasureResult", "measure", "measure_tables", "PROGRESS_ROWS"]
@@ -157,8 +158,8 @@ def measure(
     buckets: Mapping[str, Bucketing] | None = None,
     l: int | Sequence[int] = 2,
     risk_threshold: Fraction = Fraction(1, 5),
-    kinds: Iterable[Kind] = (),
-    inputs: Mapping[str, Any] | None = None,
+    kinds: Iterable[ModelKind] = (),
+    inputs: Inputs | Mapping[str, Any] | None = None,
     requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None = None,
     source: str | None = None,
     progress: bool | None = None,
@@ -191,7 +192,8 @@ def measure(
         Kinds of model to measure besides those measured by default
         (:attr:`verifier.registry.MeasureOptions.kinds`, e.g. ``{"risk"}``).
     inputs
-        Inputs some models need (:attr:`verifier.registry.Model.needs`).
+        The inputs some models need (:class:`verifier.inputs.Inputs`, or a mapping of its names: an unknown
+        name is refused with the valid ones).
     requested
         Parameters requirements name, per model id (:attr:`verifier.registry.MeasureOptions.requested`).
     source
@@ -233,7 +235,8 @@ def measure(
     if progress is None:
         progress = sys.stderr.isatty() and (not isinstance(data, pd.DataFrame) or len(data) >= PROGRESS_ROWS)
 
-    weights = (inputs or {}).get("weights")
+    inputs = inputs_of(inputs)
+    weights = inputs.weights
     counted = list(attributes) + ([] if weights is None else [AttributeSpec((weights,), "numerical")])
 
     def build(step: _Steps) -> tuple[Classes, tuple[CountTable, ...]]:
@@ -259,8 +262,8 @@ def measure_tables(
     buckets: Mapping[str, Bucketing] | None = None,
     l: int | Sequence[int] = 2,
     risk_threshold: Fraction = Fraction(1, 5),
-    kinds: Iterable[Kind] = (),
-    inputs: Mapping[str, Any] | None = None,
+    kinds: Iterable[ModelKind] = (),
+    inputs: Inputs | Mapping[str, Any] | None = None,
     requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None = None,
     source: str = "count tables",
 ) -> MeasureResult:
@@ -286,8 +289,8 @@ def _options(
     buckets: Mapping[str, Bucketing] | None,
     l: int | Sequence[int],
     risk_threshold: Fraction,
-    kinds: Iterable[Kind],
-    inputs: Mapping[str, Any] | None,
+    kinds: Iterable[ModelKind],
+    inputs: Inputs | Mapping[str, Any] | None,
     requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None,
     source: str,
 ) -> MeasureOptions:
@@ -297,7 +300,7 @@ def _options(
     ls = (l,) if isinstance(l, int) else tuple(dict.fromkeys(l))
     _check_options(qi, attributes, hierarchies, buckets, ls, source)
     return MeasureOptions(hierarchies=hierarchies, buckets=buckets, l=ls, risk_threshold=risk_threshold,
-                          kinds=frozenset(kinds), inputs=dict(inputs or {}), requested=dict(requested or {}))
+                          kinds=frozenset(kinds), inputs=inputs_of(inputs), requested=dict(requested or {}))
 
 
 def _measure(
@@ -367,7 +370,7 @@ def _with_weights(options: MeasureOptions, tables: tuple[CountTable, ...]) -> tu
     for index, value, count in zip(weights.class_index.tolist(), weights.value_index.tolist(), weights.count.tolist()):
         sums[index] += values[value] * count
     found = ClassWeights(tuple(sums), f"column {options.inputs['weights']}")
-    return replace(options, inputs={**options.inputs, "class_weights": found}), tuple(kept)
+    return replace(options, inputs=options.inputs.with_(class_weights=found)), tuple(kept)
 
 
 def _check_options(

@@ -28,7 +28,7 @@ from verifier._mechanism_policy import MechanismPolicy, parse_mechanism_section
 from verifier._policy_reader import Reader, describe
 from verifier._risk_policy import RiskInputs, check_risk_requirement, parse_risk_section
 from verifier.buckets import Bucketing, EqualFrequency, Groups, Ranges
-from verifier.counts import AttributeSpec, Kind, Missing
+from verifier.counts import AttributeKind, AttributeSpec, Missing
 from verifier.errors import HierarchyError, InputFileNotFoundError, PolicyError
 from verifier.hierarchy import Hierarchy, load_hierarchy
 from verifier.literal import Domain
@@ -79,6 +79,43 @@ class Requirement:
     attribute: str | tuple[str, ...] | None = None
     parameters: Mapping[str, Any] = field(default_factory=dict)
     key: str = "require"
+
+    def __post_init__(self) -> None:
+        """Checked against the model's declaration: a registered model, an exact threshold among those it
+        admits, its parameters declared and in their domains, the required ones named.
+
+        Raises
+        ------
+        PolicyError
+            What is wrong, with where (:attr:`key`), what was expected and what was found.
+        """
+        from verifier.registry import UnknownModelError
+
+        try:
+            declared = model(self.model)
+        except UnknownModelError as error:
+            raise PolicyError(f"{self.key}.model: {error}") from None
+        threshold = self.threshold
+        if isinstance(threshold, (bool, float)) or not isinstance(threshold, (int, Fraction, sympy.Expr)):
+            raise PolicyError(f"{self.key}.threshold: expected an exact number (int, Fraction or sympy), "
+                              f"found {threshold!r}")
+        exact = sympy.sympify(threshold) if not isinstance(threshold, Fraction) else \
+            sympy.Rational(threshold.numerator, threshold.denominator)
+        if not exact.is_number or not declared.threshold.contains(exact):
+            raise PolicyError(f"{self.key}.threshold: expected {declared.threshold.describe()} for {declared.id}, "
+                              f"found {threshold}")
+        for name, value in self.parameters.items():
+            if name == "attribute":
+                continue
+            parameter = declared.parameter(name)
+            if parameter is None:
+                raise PolicyError(f"{self.key}.{name}: {declared.id} takes no parameter {name!r}; expected one of: "
+                                  f"{', '.join(p.name for p in declared.parameters) or 'none'}")
+            if not parameter.admits(value):
+                raise PolicyError(f"{self.key}.{name}: expected {parameter.values()}, found {value!r}")
+        missing = [p.name for p in declared.parameters if p.required and p.name not in self.parameters]
+        if missing:
+            raise PolicyError(f"{self.key}: {declared.id} requires {', '.join(missing)}")
 
     @property
     def distance(self) -> str | None:
@@ -260,7 +297,7 @@ def _sensitive(read: Reader, name: str, body: Any, qi: tuple[str, ...], base: Pa
     read.keys(body, key, allowed=_SENSITIVE_KEYS)
     if name in qi:
         read.fail(key, "a column that is not a quasi-identifier", f"{name!r}, which is listed in data.qi")
-    kind = cast(Kind, read.choice(body.get("kind", "categorical"), f"{key}.kind", ("categorical", "numerical", "ordinal")))
+    kind = cast(AttributeKind, read.choice(body.get("kind", "categorical"), f"{key}.kind", ("categorical", "numerical", "ordinal")))
     missing = cast(Missing, read.choice(body.get("missing", "error"), f"{key}.missing", _MISSING_ORDER))
     if missing == "value" and kind != "categorical":
         read.fail(f"{key}.missing", f"'error' or 'exclude' for a {kind} attribute ('value' is categorical only)", "'value'")

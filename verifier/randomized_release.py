@@ -37,17 +37,20 @@ from verifier.randomized import Extreme, dp, k_eps_dp, kt_closeness, ldp, multip
 from verifier.results import Level, Measurement, Witness
 from verifier.stochastic_emd import stochastic_emd
 
-__all__ = ["EPSILON_MODELS", "trivial_level", "publisher_measurements", "auditor_ldp", "describe_subset", "ratio_level",
+__all__ = ["in_nats", "trivial_level", "publisher_measurements", "auditor_ldp", "describe_subset", "ratio_level",
            "stochastic_t_closeness_levels", "ldp_level", "dp_level", "subset_level"]
 
-EPSILON_MODELS = frozenset({"ldp", "dp", "k_eps_dp"})
-"""The randomized models whose level is ε (natural logarithm); the others' is t."""
+def in_nats(model_id: str) -> bool:
+    """Whether a randomized model's level is an ε (natural logarithm, declared in ``nats``); the others' is a t."""
+    from verifier.registry import model
+
+    return model(model_id).units == "nats"
 
 
 def trivial_level(model: str, distance: str | None = None) -> Level:
     """The bound every release meets: ε ≥ 0, t ≥ 1 (multiplicative distances), t ≥ 0 (EMD): the
     lower bound of a level known only from above."""
-    return Level.of(0 if model in EPSILON_MODELS or distance not in (None, "multiplicative") else 1)
+    return Level.of(0 if in_nats(model) or distance not in (None, "multiplicative") else 1)
 
 
 def ratio_level(model: str, ratio: Fraction | None, reason: str) -> Level:
@@ -55,7 +58,7 @@ def ratio_level(model: str, ratio: Fraction | None, reason: str) -> Level:
     if ratio is None:
         return Level.infinite(reason)
     value = sympy.Rational(ratio.numerator, ratio.denominator)
-    return Level.of(sympy.log(value) if model in EPSILON_MODELS else value)
+    return Level.of(sympy.log(value) if in_nats(model) else value)
 
 
 def _lower(model: str, extreme: Extreme, reason: str) -> Level | None:
@@ -84,7 +87,7 @@ _NOT_EXACT = ("not exact: the mechanism's probabilities are transcendental; the 
 
 def _measurement(model: str, table: CountTable, extreme: Extreme, reason: str, witness: Witness,
                  **parameters: Any) -> Measurement:
-    notes = (("ε in natural logarithm",) if model in EPSILON_MODELS else ()) + (() if extreme.exact else (_NOT_EXACT,))
+    notes = (("ε in natural logarithm",) if in_nats(model) else ()) + (() if extreme.exact else (_NOT_EXACT,))
     return Measurement(model, table.attribute, ratio_level(model, extreme.ratio, reason), witness, "at_most",
                        parameters=parameters, notes=notes, lower=_lower(model, extreme, reason))
 
@@ -199,9 +202,10 @@ def publisher_measurements(
         in registry order: ``stochastic_t_closeness`` (multiplicative, then each EMD
         distance), ``ldp``, ``dp``, ``kt_closeness`` and ``k_eps_dp`` for each k.
     """
+    from verifier.inputs import Inputs
     from verifier.registry import MeasureOptions, Subject, models
 
-    options = MeasureOptions(inputs={"mechanism": mechanism, "subset_sizes": tuple(ks),
-                                     "stochastic_distances": tuple(distances)})
+    options = MeasureOptions(inputs=Inputs(mechanism=mechanism, subset_sizes=tuple(ks),
+                                           stochastic_distances=tuple(distances)))
     subject = Subject(table.classes, table, options)
     return tuple(m for item in models("randomized") for m in item.measure(subject))

@@ -69,13 +69,34 @@ REFERENCES: dict[str, Reference] = {
         "cao2012", "Jianneng Cao and Panagiotis Karras",
         "Publishing microdata with a robust privacy guarantee",
         "Proceedings of the VLDB Endowment 5(11): 1388-1399", 2012),
+    "Dankar et al. 2012": Reference(
+        "dankar2012", "Fida Kamal Dankar, Khaled El Emam, Angelica Neisa and Tyson Roffey",
+        "Estimating the re-identification risk of clinical data sets",
+        "BMC Medical Informatics and Decision Making 12, article 66", 2012),
+    "Franconi & Polettini 2004": Reference(
+        "franconi2004", "Luisa Franconi and Silvia Polettini",
+        "Individual risk estimation in μ-Argus: a review",
+        "Privacy in Statistical Databases (PSD 2004), LNCS 3050: 262-272", 2004),
+    "Elliot, Manning & Ford 2002": Reference(
+        "elliot2002", "Mark J. Elliot, Anna M. Manning and Rupert W. Ford",
+        "A computational algorithm for handling the special uniques problem",
+        "International Journal of Uncertainty, Fuzziness and Knowledge-Based Systems 10(5): 493-509", 2002),
+    "Nergiz, Atzori & Clifton 2007": Reference(
+        "nergiz2007", "Mehmet Ercan Nergiz, Maurizio Atzori and Chris Clifton",
+        "Hiding the presence of individuals from shared databases",
+        "Proceedings of the 2007 ACM SIGMOD International Conference on Management of Data: 665-676", 2007),
+    "Truta & Vinay 2006": Reference(
+        "truta2006", "Traian Marius Truta and Bindu Vinay",
+        "Privacy protection: p-sensitive k-anonymity property",
+        "Proceedings of the 22nd International Conference on Data Engineering Workshops (ICDEW 2006): 94", 2006),
     PRIVCERT: Reference(
         "privcert", "privcert",
         "derived here: relations no paper states, each proved in its claim's docstring and checked "
         "against the verifier's exact measures",
         "theory/papers/derived/claims.py, docs/theory.md", None),
 }
-"""The works the claims' sources name, by the short name they use (``PRIVCERT``: derived here)."""
+"""The works the claims' and the models' sources name, by the short name they use (``PRIVCERT``: derived
+here). A model's source must name one of them (a test)."""
 
 
 def reference(paper: str) -> Reference | None:

@@ -6,8 +6,8 @@ id (the JSON ``model``), name, kind, source (paper and equation), what it is mea
 pass/fail (:data:`Comparison`: the direction of strength and strictness), the thresholds a
 policy may give (:class:`~verifier.literal.Domain`), its units, the parameters a
 requirement on it may name, the inputs it needs besides the count tables, how ``verify``
-re-checks it, its definition on the implication map (:class:`Definition`, with the map
-position) and the function that measures it.
+re-checks it, its definition on the implication map (:class:`MapDefinition`: level symbol, domain, what
+it is relative to and what its k is) and the function that measures it.
 
 Each model is declared in one module of the package :mod:`verifier.models` (one module per
 model or family of models, listed in :data:`verifier.models.MODULES` in report order; a
@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import sympy
 
+from verifier.inputs import Inputs, inputs_of
 from verifier.literal import Domain
 from verifier.references import Source
 
@@ -48,11 +49,13 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Comparison",
-    "Kind",
+    "ModelKind",
     "Scope",
     "Recheck",
     "Parameter",
-    "Definition",
+    "MapDefinition",
+    "Size",
+    "RELATIVE_TO",
     "Model",
     "MeasureOptions",
     "Subject",
@@ -64,6 +67,7 @@ __all__ = [
     "model",
     "model_ids",
     "version",
+    "requested_parameters",
     "models_table",
 ]
 
@@ -75,7 +79,7 @@ Comparison = Literal["at_least", "at_most", "below"]
 inequality (δ-disclosure; recursive (c,l)-diversity, where r₁ < c·(r_l+…+r_m)).
 """
 
-Kind = Literal["privacy", "randomized", "risk", "utility"]
+ModelKind = Literal["privacy", "randomized", "risk", "utility"]
 """``privacy``: a syntactic privacy model of the release; ``randomized``: a level of the
 mechanism a randomized release was made with; ``risk``: a re-identification risk model;
 ``utility``: what the release cost, measured against the original."""
@@ -115,10 +119,68 @@ class Parameter:
     choices: tuple[str, ...] = ()
     required: bool = False
 
+    def __post_init__(self) -> None:
+        if (self.domain is None) == (not self.choices):
+            raise ValueError(f"parameter {self.name!r}: declare either a domain (a number) or choices (a word)")
+
+    def values(self) -> str:
+        """The values it takes, in words: ``one of equal, ordered`` or ``an integer ≥ 1``."""
+        return f"one of {', '.join(self.choices)}" if self.choices else (self.domain or Domain()).describe()
+
+    def admits(self, value: object) -> bool:
+        """Whether ``value`` is one of its words, or an exact number in its domain."""
+        if self.choices:
+            return value in self.choices
+        if isinstance(value, (bool, float)) or not isinstance(value, (int, Fraction)):
+            return False
+        return (self.domain or Domain()).contains(sympy.Rational(value.numerator, value.denominator))
+
+    def parse(self, text: str, where: str) -> str | int | Fraction:
+        """A value of this parameter from text (a word, or an exact number such as ``3`` or ``1/10``).
+
+        Raises
+        ------
+        RequirementError
+            ``text`` is not one of its words, or not an exact rational in its domain (``where``
+            names it, e.g. ``--param recursive_cl_diversity.l``).
+        """
+        from verifier.literal import LiteralError, parse_exact
+
+        if self.choices:
+            if text not in self.choices:
+                raise RequirementError(where, self.values(), repr(text))
+            return text
+        try:
+            value = parse_exact(text, where, self.domain)
+        except LiteralError:
+            raise RequirementError(where, self.values(), repr(text)) from None
+        if not value.is_Rational:
+            raise RequirementError(where, f"a rational number: {self.values()}", repr(text))
+        found = Fraction(int(value.p), int(value.q))
+        return int(found) if found.denominator == 1 else found
+
+    def describe(self) -> str:
+        """The description and the values: ``the subset size (an integer ≥ 1)``."""
+        return f"{self.description} ({self.values()})"
+
+
+Size = Literal["subset", "smallest_class"]
+"""What the ``k`` a definition is relative to is: ``subset``, the size of any set of k records
+removed or compared, k in [1, N-1] (Ekenstedt et al. 2022, Defs. 7-8); ``smallest_class``,
+the smallest equivalence class of the partition it is taken over (Def. 4; Domingo-Ferrer &
+Soria-Comas 2015, Def. 3)."""
+
+RELATIVE_TO = ("N", "k", "buckets", "l")
+"""What a definition may be relative to besides its level: the records N, a size k
+(:data:`Size`), the buckets of the sensitive values, the l of recursive diversity."""
+
 
 @dataclass(frozen=True)
-class Definition:
+class MapDefinition:
     """A model as a definition on the implication map (Ekenstedt et al. 2022, Def. 1).
+
+    The map draws it where the implications put it (:mod:`theory.answers.map` places the
+    definitions by the layers of the implication graph), so a declaration holds no position.
 
     Attributes
     ----------
@@ -127,19 +189,33 @@ class Definition:
     domain
         The admissible levels (a sympy Interval or Range).
     relative_to
-        What the definition is relative to besides its level: ``N`` (records), ``k``
-        (a class or subset size), ``buckets``, ``l``.
+        What the definition is relative to besides its level (:data:`RELATIVE_TO`), in
+        that order: ``N`` (records), ``k`` (a size, :attr:`size`), ``buckets``, ``l``.
     summary
         One line: what a release at this level guarantees.
-    position
-        Where the map draws it (x, y).
+    size
+        What its ``k`` is (:data:`Size`); ``None`` when it is relative to no ``k``.
+
+    Raises
+    ------
+    ValueError
+        ``relative_to`` names something outside :data:`RELATIVE_TO`, or names ``k``
+        without a ``size`` (or a ``size`` without ``k``).
     """
 
     symbol: sympy.Symbol
     domain: sympy.Set
     relative_to: tuple[str, ...]
     summary: str
-    position: tuple[float, float]
+    size: Size | None = None
+
+    def __post_init__(self) -> None:
+        unknown = [name for name in self.relative_to if name not in RELATIVE_TO]
+        if unknown:
+            raise ValueError(f"relative_to: expected names among {', '.join(RELATIVE_TO)}, found {unknown}")
+        if ("k" in self.relative_to) != (self.size is not None):
+            raise ValueError(f"relative_to {self.relative_to} and size {self.size!r}: a definition relative to k "
+                             "says what its k is (size='subset' or 'smallest_class'), and only then")
 
 
 @dataclass(frozen=True)
@@ -160,8 +236,9 @@ class MeasureOptions:
         The kinds of model asked for besides those measured by default
         (:attr:`Model.by_default`), e.g. ``risk`` (``measure --risk``).
     inputs
-        Named inputs some models need (:attr:`Model.needs`): ``mechanism``,
-        ``population``, ``original``, ... A model whose inputs are absent is not measured.
+        The inputs some models need (:attr:`Model.needs`), typed and validated
+        (:class:`verifier.inputs.Inputs`; a mapping of names is converted, an unknown name
+        refused). A model whose inputs are absent is not measured.
     requested
         The parameters requirements name, per model id: each model measures these values
         besides its defaults.
@@ -171,9 +248,12 @@ class MeasureOptions:
     buckets: Mapping[str, Bucketing] = field(default_factory=dict)
     l: tuple[int, ...] = (2,)
     risk_threshold: Fraction = Fraction(1, 5)
-    kinds: frozenset[Kind] = frozenset()
-    inputs: Mapping[str, Any] = field(default_factory=dict)
+    kinds: frozenset[ModelKind] = frozenset()
+    inputs: Inputs = field(default_factory=Inputs)
     requested: Mapping[str, tuple[Mapping[str, Any], ...]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "inputs", inputs_of(self.inputs))
 
 
 @dataclass(frozen=True)
@@ -225,7 +305,7 @@ class Model:
     name
         Human-readable name (``k-anonymity``).
     kind
-        :data:`Kind`.
+        :data:`ModelKind`.
     scope
         :data:`Scope`.
     source
@@ -261,7 +341,7 @@ class Model:
 
     id: str
     name: str
-    kind: Kind
+    kind: ModelKind
     scope: Scope
     source: Source
     comparison: Comparison
@@ -271,7 +351,7 @@ class Model:
     parameters: tuple[Parameter, ...] = ()
     needs: frozenset[str] = frozenset()
     recheck: Recheck = "count_tables"
-    definition: Definition | None = None
+    definition: MapDefinition | None = None
     closed_forms: bool = False
     by_default: bool = True
     decide: Decide | None = None
@@ -357,7 +437,7 @@ def version() -> int:
     return _VERSION[0]
 
 
-def models(kind: Kind | None = None) -> tuple[Model, ...]:
+def models(kind: ModelKind | None = None) -> tuple[Model, ...]:
     """The registered models in report order (of one ``kind`` if given): by the position of their
     declaration module (the module of their measure function) in :data:`verifier.models.MODULES`,
     then in the order each module registers them; models declared elsewhere come last."""
@@ -370,7 +450,7 @@ def models(kind: Kind | None = None) -> tuple[Model, ...]:
     return tuple(m for _, m in found if kind is None or m.kind == kind)
 
 
-def model_ids(kind: Kind | None = None) -> tuple[str, ...]:
+def model_ids(kind: ModelKind | None = None) -> tuple[str, ...]:
     """The registered model ids in report order (of one ``kind`` if given)."""
     return tuple(m.id for m in models(kind))
 
@@ -388,6 +468,38 @@ def model(model_id: str) -> Model:
         return _REGISTERED[model_id]
     except KeyError:
         raise UnknownModelError(f"unknown model id {model_id!r}; expected one of: {', '.join(_REGISTERED)}") from None
+
+
+def requested_parameters(texts: Iterable[str], where: str = "--param") -> dict[str, tuple[dict[str, Any], ...]]:
+    """The parameter sets named as ``MODEL.NAME=VALUE`` (``measure --param``), per model id, each value
+    checked against the model's declared parameter. Parameters of one model join one set, until a name
+    comes again: ``kt_closeness.k=2``, ``kt_closeness.k=3`` are two sets, measured both.
+
+    Raises
+    ------
+    RequirementError
+        The text is not ``MODEL.NAME=VALUE``, the model is not registered, it declares no such
+        parameter (the message lists those it declares), or the value is not one it takes.
+    """
+    found: dict[str, list[dict[str, Any]]] = {}
+    for text in texts:
+        named, equals, value = text.partition("=")
+        model_id, dot, name = named.strip().rpartition(".")
+        if not equals or not dot:
+            raise RequirementError(where, "MODEL.NAME=VALUE, e.g. recursive_cl_diversity.l=3", repr(text))
+        try:
+            declared = model(model_id)
+        except UnknownModelError as error:
+            raise RequirementError(f"{where} {text}", "a registered model", str(error)) from None
+        parameter = declared.parameter(name)
+        if parameter is None:
+            names = ", ".join(p.name for p in declared.parameters) or "none"
+            raise RequirementError(f"{where} {text}", f"a parameter of {model_id} ({names})", repr(name))
+        sets = found.setdefault(model_id, [{}])
+        if name in sets[-1]:
+            sets.append({})
+        sets[-1][name] = parameter.parse(value.strip(), f"{where} {model_id}.{name}")
+    return {model_id: tuple(sets) for model_id, sets in found.items()}
 
 
 def models_table() -> str:

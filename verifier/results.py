@@ -22,16 +22,10 @@ import pandas as pd
 import sympy
 
 from verifier.display import exact_text
+from verifier.registry import Comparison
 
 __all__ = ["Level", "Witness", "Estimate", "Measurement", "Comparison", "jsonable"]
 
-Comparison = Literal["at_least", "at_most", "below"]
-"""How a policy threshold turns a level into pass/fail.
-
-``at_least``: passes when level ≥ threshold (k, l). ``at_most``: level ≤ threshold
-(t, β, α, risk). ``below``: level < threshold, for models defined with a strict
-inequality (δ-disclosure; recursive (c,l)-diversity, where r₁ < c·(r_l+…+r_m)).
-"""
 
 
 def _sympify(value: int | Fraction | sympy.Expr) -> sympy.Expr:

@@ -25,7 +25,7 @@ from dataclasses import replace
 import numpy as np
 
 from verifier._exact_max import INT64_SAFE
-from verifier.counts import AttributeSpec, CountTable, Kind
+from verifier.counts import AttributeKind, AttributeSpec, CountTable
 from verifier.emd import Distance, t_closeness
 from verifier.errors import MechanismError
 from verifier.hierarchy import Hierarchy
@@ -90,7 +90,7 @@ def stochastic_emd(
     class_index, value_index, count = (np.concatenate(parts) for parts in (cls, buckets, masses))
     totals = np.zeros(len(mechanism.buckets), dtype=np.int64)
     np.add.at(totals, value_index, count)
-    kind: Kind = "ordinal" if distance == "ordered" else "categorical"
+    kind: AttributeKind = "ordinal" if distance == "ordered" else "categorical"
     scaled = CountTable(
         spec=AttributeSpec(table.spec.columns, kind=kind, order=tuple(mechanism.buckets)),
         classes=table.classes,

@@ -1,6 +1,6 @@
 """The level symbols of the models and of the claims relating them (sympy).
 
-A model's :class:`~verifier.registry.Definition` names its level symbol; the theory's
+A model's :class:`~verifier.registry.MapDefinition` names its level symbol; the theory's
 claims are written in the same symbols, so a level measured by the verifier can be carried
 along the implication map. Sizes are positive integers, t and the other levels positive,
 ε and β, δ non-negative.

@@ -28,7 +28,7 @@ import sympy
 
 from theory.claims.catalog import map_claims, sizes
 from theory.claims.claim import Assumption, CheckResult, Claim
-from theory.definitions import N, definition, k, k0, k1, k_dp, k_t
+from theory.definitions import N, definition, k, k0, k1, k_dp, k_t, sized
 from theory.tables.sizes import Role, size_for
 from verifier.references import Source
 
@@ -37,9 +37,9 @@ __all__ = ["Edge", "Step", "Answer", "Graph", "build_graph", "MAX_STEPS", "CLASS
 
 MAX_STEPS = 4
 """Longest path considered (the map of Ekenstedt et al. 2022, Fig. 2 has diameter 3)."""
-SIZED = frozenset({"kt_closeness", "k_eps_dp"})
+SIZED = sized("subset")
 """Definitions with a subset size k in [1, N-1] (Defs. 7-8)."""
-CLASS_BASED = frozenset({"multiplicative_t_closeness", "stochastic_t_closeness"})
+CLASS_BASED = sized("smallest_class")
 """Definitions whose size is the smallest equivalence class."""
 PARAMETER_LEVELS = frozenset({"k_anonymity"})
 """Definitions whose level is a parameter of the premise (k-anonymity's k is the smallest

@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from theory.answers.graph import Edge, Graph
-from theory.definitions import definition, definitions
+from theory.answers.layout import layout
+from theory.definitions import definitions
 
 if TYPE_CHECKING:
     from matplotlib import pyplot as plt
@@ -31,12 +32,15 @@ if TYPE_CHECKING:
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.transforms import Bbox
 
-__all__ = ["ISOLATED", "edge_style", "edge_label", "render_map"]
+__all__ = ["ISOLATED", "UNITS_PER_INCH", "edge_style", "edge_label", "positions", "render_map"]
 
 ISOLATED = "isolated: no claim relates it"
 """The mark under a definition no claim relates to another."""
 
 _LIST_COLUMNS = 2
+UNITS_PER_INCH = 1.5
+"""The map's scale: map units per inch of the figure (the figure widens with the layout)."""
+_MAP_HEIGHT = 13
 _SEARCH = [(dx * 0.35, dy * 0.3) for radius in range(0, 9) for dx in range(-radius, radius + 1)
            for dy in range(-radius, radius + 1) if max(abs(dx), abs(dy)) == radius]
 """Offsets (data units) tried, nearest first, until a label overlaps nothing placed."""
@@ -71,6 +75,13 @@ def edge_label(edge: Edge) -> str:
     return text
 
 
+def positions(graph: Graph) -> dict[str, tuple[float, float]]:
+    """Where the map draws each definition: by the layers of ``graph``'s usable implications
+    (:func:`theory.answers.layout.layout`)."""
+    return layout({item.id: item.name for item in definitions()},
+                  ((edge.premise, edge.conclusion) for edge in graph.usable()))
+
+
 def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ...]] | None = None) -> Path:
     """Write the map of ``graph`` to ``out`` (SVG; the suffix picks another format) and return the path.
 
@@ -90,12 +101,16 @@ def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ..
     lines = [edge_label(edge) for edge in graph.edges]
     notes = [f"{name}: {line}" for name, found in (bounds or {}).items() for line in found]
     rows = -(-(len(lines) + len(notes)) // _LIST_COLUMNS)
+    where = positions(graph)
+    xs, ys = zip(*where.values())
+    width = max(26.0, (max(xs) - min(xs) + 12) / UNITS_PER_INCH)
+    height = max(_MAP_HEIGHT, (max(ys) - min(ys) + 3) / UNITS_PER_INCH)
     with plt.rc_context({"svg.fonttype": "none", "font.size": 7}):
-        figure = plt.figure(figsize=(26, 13 + 0.16 * rows))
-        axes = figure.add_axes((0.01, 0.16 * rows / (13 + 0.16 * rows) + 0.02, 0.98, 0.9 * 13 / (13 + 0.16 * rows)))
-        xs, ys = zip(*(item.position for item in definitions()))
-        axes.set_xlim(min(xs) - 3.5, max(xs) + 3.5)
-        axes.set_ylim(min(ys) - 1.5, max(ys) + 1.5)
+        figure = plt.figure(figsize=(width, height + 0.16 * rows))
+        axes = figure.add_axes((0.01, 0.16 * rows / (height + 0.16 * rows) + 0.02, 0.98,
+                                0.9 * height / (height + 0.16 * rows)))
+        axes.set_xlim(min(xs) - 6, max(xs) + 6)
+        axes.set_ylim(min(ys) - 1.5, max(ys) + 3)
         axes.axis("off")
         axes.set_title("Implication map (Ekenstedt et al. 2022, Figs. 1-2, and the relations derived here); "
                        "statuses from checking each claim; numbers refer to the list below", fontsize=10)
@@ -103,16 +118,21 @@ def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ..
         placed: list[Bbox] = []
         connected = {e.premise for e in graph.edges} | {e.conclusion for e in graph.edges}
         for item in definitions():
-            x, y = item.position
+            x, y = where[item.id]
             node = axes.text(x, y, item.name, ha="center", va="center", fontsize=9, zorder=3,
                              bbox={"boxstyle": "round,pad=0.4", "facecolor": "#f4f6f7", "edgecolor": "#2c3e50"})
-            placed.append(node.get_window_extent(renderer).expanded(1.05, 1.2))
+            box = node.get_window_extent(renderer).expanded(1.05, 1.2)
+            if _overlaps(box, placed):
+                raise RuntimeError(f"the map's layout puts {item.name!r} over another definition")
+            placed.append(box)
+        for item in definitions():
             if item.id not in connected:
+                x, y = where[item.id]
                 _place(axes, renderer, placed, ISOLATED, (x, y - 0.7), color="#7f8c8d", fontsize=7)
         number = {id(edge): index for index, edge in enumerate(graph.edges, start=1)}
         for edges in groups.values():
             for index, edge in enumerate(edges):
-                _draw(axes, renderer, placed, edge, index, number[id(edge)])
+                _draw(axes, renderer, placed, edge, index, number[id(edge)], where)
         _list(figure, lines, notes, rows)
         _legend(axes)
         figure.savefig(out, format=out.suffix.lstrip(".") or "svg")
@@ -146,9 +166,10 @@ def _curve_points(start: tuple[float, float], end: tuple[float, float], bend: fl
                (1 - u) ** 2 * start[1] + 2 * u * (1 - u) * control[1] + u**2 * end[1])
 
 
-def _draw(axes: plt.Axes, renderer: RendererBase, placed: list[Bbox], edge: Edge, index: int, number: int) -> None:
+def _draw(axes: plt.Axes, renderer: RendererBase, placed: list[Bbox], edge: Edge, index: int, number: int,
+          where: Mapping[str, tuple[float, float]]) -> None:
     style = edge_style(edge)
-    start, end = definition(edge.premise).position, definition(edge.conclusion).position
+    start, end = where[edge.premise], where[edge.conclusion]
     if start == end:
         x, y = start
         axes.annotate("", (x + 0.8, y - 0.35), (x - 0.8, y - 0.35), zorder=1,

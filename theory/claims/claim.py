@@ -22,7 +22,7 @@ import sympy
 from verifier.references import Source
 
 __all__ = [
-    "Kind",
+    "ClaimKind",
     "Status",
     "Source",
     "Claim",
@@ -34,7 +34,7 @@ __all__ = [
     "equation",
 ]
 
-Kind = Literal["implication", "equivalence", "non_implication", "bound"]
+ClaimKind = Literal["implication", "equivalence", "non_implication", "bound"]
 """What a claim states.
 
 ``implication``: A at level a implies B at level f(a) (Ekenstedt et al. 2022, Def. 2). ``equivalence``: A and
@@ -52,7 +52,7 @@ the printed form is refuted and a corrected form is encoded, checked and used fo
 queries. ``unknown``: neither (the reason is in the detail).
 """
 
-KINDS: tuple[Kind, ...] = ("implication", "equivalence", "non_implication", "bound")
+KINDS: tuple[ClaimKind, ...] = ("implication", "equivalence", "non_implication", "bound")
 STATUSES: tuple[Status, ...] = ("proven", "refuted", "corrected", "unknown")
 
 NotImplies = sympy.Function("NotImplies")
@@ -83,7 +83,7 @@ class Claim:
     source
         Where it is printed.
     kind
-        See :data:`Kind`.
+        See :data:`ClaimKind`.
     premise, conclusion
         Definition ids (:mod:`theory.definitions`) for implications, equivalences and
         non-implications; ``None`` for bounds that relate no two definitions.
@@ -104,7 +104,7 @@ class Claim:
 
     id: str
     source: Source
-    kind: Kind
+    kind: ClaimKind
     premise: str | None
     conclusion: str | None
     printed: sympy.Basic

@@ -21,6 +21,8 @@ from itertools import combinations
 import sympy
 import z3
 
+from theory.definitions import sized
+
 __all__ = [
     "EncodingError",
     "CLASS_DEFINITIONS",
@@ -31,7 +33,7 @@ __all__ = [
     "fraction_of",
 ]
 
-CLASS_DEFINITIONS = frozenset({"multiplicative_t_closeness", "stochastic_t_closeness"})
+CLASS_DEFINITIONS = sized("smallest_class")
 """Definitions measured over the equivalence classes of the table (Ekenstedt et al. 2022, Def. 4, Domingo-Ferrer & Soria-Comas 2015, Def. 3)."""
 
 _SUPPORTED = CLASS_DEFINITIONS | {"kt_closeness", "ldp", "dp", "k_eps_dp"}

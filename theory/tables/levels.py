@@ -40,7 +40,7 @@ from typing import TypeAlias
 
 import sympy
 
-from theory.definitions import definition, eps
+from theory.definitions import definition, eps, sized
 from theory.tables.probability_table import ProbabilityTable
 from verifier import randomized
 from verifier.counts import CountTable
@@ -67,7 +67,7 @@ __all__ = [
 Ratio: TypeAlias = Fraction | sympy.Expr
 """An exact ratio level: a Fraction ≥ 1, or ``sympy.oo``."""
 
-SIZED_DEFINITIONS = frozenset({"kt_closeness", "k_eps_dp"})
+SIZED_DEFINITIONS = sized("subset")
 """Definitions whose level depends on a subset size k besides the table (Defs. 7, 8)."""
 
 

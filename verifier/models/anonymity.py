@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 import sympy
 
 from verifier.literal import Domain
+from verifier.measures import attribute_table
 from verifier.references import Source
-from verifier.registry import Definition, Model, Subject, register
+from verifier.registry import MapDefinition, Model, Subject, register
 from verifier.symbols import alpha, k, risk
 
 if TYPE_CHECKING:
@@ -42,8 +43,7 @@ def _prosecutor_risk(subject: Subject) -> Iterator[Measurement]:
 def _alpha_k_anonymity(subject: Subject) -> Iterator[Measurement]:
     from verifier.anonymity import alpha_k_anonymity
 
-    assert subject.table is not None
-    yield alpha_k_anonymity(subject.table)
+    yield alpha_k_anonymity(attribute_table(subject))
 
 
 K_ANONYMITY = Model(
@@ -56,8 +56,8 @@ K_ANONYMITY = Model(
     threshold=Domain(lower=Fraction(1), integer=True),
     units="records",
     measure=_k_anonymity,
-    definition=Definition(k, sympy.Range(1, sympy.oo), ("N",),
-                          "every record shares its quasi-identifiers with at least k-1 others", (13.0, 4.0)),
+    definition=MapDefinition(k, sympy.Range(1, sympy.oo), ("N",),
+                          "every record shares its quasi-identifiers with at least k-1 others"),
 )
 
 PROSECUTOR_RISK = Model(
@@ -70,8 +70,8 @@ PROSECUTOR_RISK = Model(
     threshold=Domain(lower=Fraction(0), upper=Fraction(1)),
     units="probability",
     measure=_prosecutor_risk,
-    definition=Definition(risk, sympy.Interval.Lopen(0, 1), ("N",),
-                          "no record is re-identified with probability above R = 1/(smallest class)", (20.0, 4.0)),
+    definition=MapDefinition(risk, sympy.Interval.Lopen(0, 1), ("N",),
+                          "no record is re-identified with probability above R = 1/(smallest class)"),
     by_default=True,
 )
 
@@ -85,8 +85,8 @@ ALPHA_K_ANONYMITY = Model(
     threshold=Domain(lower=Fraction(0), upper=Fraction(1)),
     units="frequency",
     measure=_alpha_k_anonymity,
-    definition=Definition(alpha, sympy.Interval.Lopen(0, 1), ("N",),
-                          "no value makes up more than a fraction α of any class", (4.0, 0.0)),
+    definition=MapDefinition(alpha, sympy.Interval.Lopen(0, 1), ("N",),
+                          "no value makes up more than a fraction α of any class"),
 )
 
 register(K_ANONYMITY, PROSECUTOR_RISK, ALPHA_K_ANONYMITY)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from verifier.literal import Domain
 from verifier.references import Source
-from verifier.registry import Definition, Model, Subject, register
+from verifier.registry import MapDefinition, Model, Subject, register
 from verifier.symbols import journalist, marketer
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def populations(subject: Subject) -> ClassPopulations | None:
     """The population count of each class, when the run has a population table."""
     from verifier.risk.population_table import class_populations
 
-    table = subject.options.inputs.get("population_table")
+    table = subject.options.inputs.population_table
     return None if table is None else class_populations(table, subject.classes)
 
 
@@ -56,18 +56,17 @@ MARKETER_RISK = Model(
     id="marketer_risk", name="marketer re-identification risk", kind="risk", scope="release",
     source=Source(_EL_EMAM, "3", "marketer risk"), comparison="at_most", threshold=_PROBABILITY,
     units="expected share of records re-identified", measure=_marketer, by_default=False,
-    definition=Definition(marketer, sympy.Interval.Lopen(0, 1), ("N",),
-                          "an attacker who matches every record re-identifies a share R_M of them on average",
-                          (27.0, 0.0)),
+    definition=MapDefinition(marketer, sympy.Interval.Lopen(0, 1), ("N",),
+                          "an attacker who matches every record re-identifies a share R_M of them on average"),
 )
 
 JOURNALIST_RISK = Model(
     id="journalist_risk", name="journalist re-identification risk", kind="risk", scope="release",
     source=Source(_EL_EMAM, "3", "journalist risk"), comparison="at_most", threshold=_PROBABILITY,
     units="probability", measure=_journalist, by_default=False, recheck="statement",
-    definition=Definition(journalist, sympy.Interval.Lopen(0, 1), ("N",),
+    definition=MapDefinition(journalist, sympy.Interval.Lopen(0, 1), ("N",),
                           "no record is re-identified with probability above R_J = 1/(smallest population class "
-                          "present), the target not known to be in the release", (27.0, 4.0)),
+                          "present), the target not known to be in the release"),
 )
 
 register(MARKETER_RISK, JOURNALIST_RISK)

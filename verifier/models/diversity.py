@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from verifier.literal import Domain
+from verifier.measures import attribute_table
 from verifier.references import Source
-from verifier.registry import Definition, Model, Parameter, Subject, register
+from verifier.registry import MapDefinition, Model, Parameter, Subject, register
 from verifier.symbols import c, ell
 
 if TYPE_CHECKING:
@@ -33,15 +34,13 @@ _MACHANAVAJJHALA = "Machanavajjhala et al. 2007"
 def _distinct(subject: Subject) -> Iterator[Measurement]:
     from verifier.diversity import distinct_l_diversity
 
-    assert subject.table is not None
-    yield distinct_l_diversity(subject.table)
+    yield distinct_l_diversity(attribute_table(subject))
 
 
 def _entropy(subject: Subject) -> Iterator[Measurement]:
     from verifier.diversity import entropy_l_diversity
 
-    assert subject.table is not None
-    yield entropy_l_diversity(subject.table)
+    yield entropy_l_diversity(attribute_table(subject))
 
 
 def _entropy_decide(measurement: Measurement, threshold: Any, table: CountTable | None) -> bool:
@@ -70,10 +69,10 @@ def _entropy_decide(measurement: Measurement, threshold: Any, table: CountTable 
 def _recursive(subject: Subject) -> Iterator[Measurement]:
     from verifier.diversity import recursive_cl_diversity
 
-    assert subject.table is not None
+    table = attribute_table(subject)
     requested = tuple(int(p["l"]) for p in subject.requested(RECURSIVE_CL_DIVERSITY.id) if "l" in p)
     for l in dict.fromkeys(subject.options.l + requested):
-        yield recursive_cl_diversity(subject.table, l)
+        yield recursive_cl_diversity(table, l)
 
 
 DISTINCT_L_DIVERSITY = Model(
@@ -86,8 +85,7 @@ DISTINCT_L_DIVERSITY = Model(
     threshold=Domain(lower=Fraction(1), integer=True),
     units="values",
     measure=_distinct,
-    definition=Definition(ell, sympy.Range(1, sympy.oo), ("N",), "every class holds at least l distinct values",
-                          (18.0, 0.0)),
+    definition=MapDefinition(ell, sympy.Range(1, sympy.oo), ("N",), "every class holds at least l distinct values"),
 )
 
 ENTROPY_L_DIVERSITY = Model(
@@ -101,8 +99,7 @@ ENTROPY_L_DIVERSITY = Model(
     units="values (e to the class entropy)",
     measure=_entropy,
     decide=_entropy_decide,
-    definition=Definition(ell, sympy.Interval(1, sympy.oo), ("N",), "every class's entropy is at least ln l",
-                          (11.0, 0.0)),
+    definition=MapDefinition(ell, sympy.Interval(1, sympy.oo), ("N",), "every class's entropy is at least ln l"),
 )
 
 RECURSIVE_CL_DIVERSITY = Model(
@@ -117,8 +114,8 @@ RECURSIVE_CL_DIVERSITY = Model(
     measure=_recursive,
     parameters=(Parameter("l", "the l of (c,l)-diversity; the threshold is c", Domain(lower=Fraction(1), integer=True),
                           required=True),),
-    definition=Definition(c, sympy.Interval(0, sympy.oo), ("N", "l"),
-                          "in every class the most frequent count r_1 is below c times r_l + ... + r_m", (-3.0, 0.0)),
+    definition=MapDefinition(c, sympy.Interval(0, sympy.oo), ("N", "l"),
+                          "in every class the most frequent count r_1 is below c times r_l + ... + r_m"),
 )
 
 register(DISTINCT_L_DIVERSITY, ENTROPY_L_DIVERSITY, RECURSIVE_CL_DIVERSITY)

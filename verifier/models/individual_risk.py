@@ -32,10 +32,9 @@ def _individual(subject: Subject) -> Iterator[Measurement]:
     from verifier.risk.individual import individual_risk, uniform_weights
 
     inputs = subject.options.inputs
-    weights = inputs.get("class_weights")
-    if weights is None and ("sampling_fraction" in inputs or "population" in inputs) and subject.classes.rows:
-        frame = sampling(subject.classes.rows, fraction=inputs.get("sampling_fraction"),
-                         population=inputs.get("population"))
+    weights = inputs.class_weights
+    if weights is None and (inputs.sampling_fraction or inputs.population) and subject.classes.rows:
+        frame = sampling(subject.classes.rows, fraction=inputs.sampling_fraction, population=inputs.population)
         weights = uniform_weights(subject.classes, frame.population)
     if weights is not None:
         yield individual_risk(subject.classes, weights)

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 import sympy
 
 from verifier.literal import Domain
+from verifier.measures import attribute_table
 from verifier.references import Source
-from verifier.registry import Definition, Measure, Model, Subject, register
+from verifier.registry import MapDefinition, Measure, Model, Subject, register
 from verifier.symbols import beta, delta
 
 if TYPE_CHECKING:
@@ -35,8 +36,7 @@ def _on_table(name: str) -> Measure:
         from verifier import likeness
 
         function: Callable[[CountTable], Measurement] = getattr(likeness, name)
-        assert subject.table is not None
-        yield function(subject.table)
+        yield function(attribute_table(subject))
 
     return measure
 
@@ -49,32 +49,32 @@ BASIC_BETA_LIKENESS = Model(
     id="basic_beta_likeness", name="basic β-likeness", kind="privacy", scope="attribute",
     source=Source(_CAO, "3", "Def. 2"), comparison="at_most", threshold=_NON_NEGATIVE, units="relative gain",
     measure=_on_table("basic_beta_likeness"),
-    definition=Definition(beta, sympy.Interval(0, sympy.oo), ("N",),
-                          "no class raises a value's frequency p to q with (q - p)/p above β", (4.0, 4.0)),
+    definition=MapDefinition(beta, sympy.Interval(0, sympy.oo), ("N",),
+                          "no class raises a value's frequency p to q with (q - p)/p above β"),
 )
 
 ENHANCED_BETA_LIKENESS = Model(
     id="enhanced_beta_likeness", name="enhanced β-likeness", kind="privacy", scope="attribute",
     source=Source(_CAO, "3", "Def. 3"), comparison="at_most", threshold=_NON_NEGATIVE, units="relative gain",
     measure=_on_table("enhanced_beta_likeness"),
-    definition=Definition(beta, sympy.Interval(0, sympy.oo), ("N",),
-                          "no class raises a value's frequency p to q with (q - p)/p above min(β, -ln p)", (-3.0, 4.0)),
+    definition=MapDefinition(beta, sympy.Interval(0, sympy.oo), ("N",),
+                          "no class raises a value's frequency p to q with (q - p)/p above min(β, -ln p)"),
 )
 
 DELTA_DISCLOSURE = Model(
     id="delta_disclosure", name="δ-disclosure privacy", kind="privacy", scope="attribute",
     source=Source(_BRICKELL, "3", "Def. 4"), comparison="below", threshold=_NON_NEGATIVE, units="nats",
     measure=_on_table("delta_disclosure"),
-    definition=Definition(delta, sympy.Interval(0, sympy.oo), ("N",),
-                          "for every class and every value of the table, |ln(q/p)| is below δ", (1.5, 8.0)),
+    definition=MapDefinition(delta, sympy.Interval(0, sympy.oo), ("N",),
+                          "for every class and every value of the table, |ln(q/p)| is below δ"),
 )
 
 DELTA_DISCLOSURE_PRESENT = Model(
     id="delta_disclosure_present", name="δ-disclosure over the values present in each class", kind="privacy",
     scope="attribute", source=Source(_BRICKELL, "3", "Def. 4, over the values a class holds (as ARX, pyCANON)"),
     comparison="below", threshold=_NON_NEGATIVE, units="nats", measure=_on_table("delta_disclosure_present"),
-    definition=Definition(delta, sympy.Interval(0, sympy.oo), ("N",),
-                          "for every class and every value it holds, |ln(q/p)| is below δ", (-5.0, 8.0)),
+    definition=MapDefinition(delta, sympy.Interval(0, sympy.oo), ("N",),
+                          "for every class and every value it holds, |ln(q/p)| is below δ"),
 )
 
 register(BASIC_BETA_LIKENESS, ENHANCED_BETA_LIKENESS, DELTA_DISCLOSURE, DELTA_DISCLOSURE_PRESENT)

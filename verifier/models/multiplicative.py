@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING
 import sympy
 
 from verifier.literal import Domain
+from verifier.measures import attribute_table
 from verifier.references import Source
-from verifier.registry import Definition, Model, Subject, register
+from verifier.registry import MapDefinition, Model, Subject, register
 from verifier.symbols import t
 
 if TYPE_CHECKING:
@@ -31,8 +32,7 @@ __all__ = ["MULTIPLICATIVE_T_CLOSENESS"]
 def _measure(subject: Subject) -> Iterator[Measurement]:
     from verifier.multiplicative import multiplicative_t_closeness
 
-    table = subject.table
-    assert table is not None
+    table = attribute_table(subject)
     bucketing = subject.options.buckets.get(table.spec.columns[0]) if len(table.spec.columns) == 1 else None
     yield multiplicative_t_closeness(table, bucketing)
 
@@ -47,9 +47,9 @@ MULTIPLICATIVE_T_CLOSENESS = Model(
     threshold=Domain(lower=Fraction(1)),
     units="ratio",
     measure=_measure,
-    definition=Definition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
+    definition=MapDefinition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
                           "k-anonymous classes; Pr(class in B)/Pr(table in B) and its inverse are at most t",
-                          (8.0, 8.0)),
+                          size="smallest_class"),
 )
 
 register(MULTIPLICATIVE_T_CLOSENESS)

@@ -21,7 +21,7 @@ from verifier import symbols
 from verifier.literal import Domain
 from verifier.models.attacker_risk import populations
 from verifier.references import Source
-from verifier.registry import Definition, Model, Subject, register
+from verifier.registry import MapDefinition, Model, Subject, register
 
 if TYPE_CHECKING:
     from verifier.results import Measurement
@@ -51,8 +51,8 @@ K_MAP = Model(
     id="k_map", name="k-map", kind="risk", scope="release", source=Source("El Emam & Dankar 2008", "3", "k-map"),
     comparison="at_least", threshold=Domain(lower=Fraction(1), integer=True), units="people of the population",
     measure=_k_map, needs=_NEEDS, by_default=False, recheck="statement",
-    definition=Definition(symbols.k_map, sympy.Range(1, sympy.oo), ("N",),
-                          "every record matches at least K people of the population", (13.0, 0.0)),
+    definition=MapDefinition(symbols.k_map, sympy.Range(1, sympy.oo), ("N",),
+                          "every record matches at least K people of the population"),
 )
 
 DELTA_PRESENCE = Model(

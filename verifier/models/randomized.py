@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from verifier.literal import Domain
+from verifier.measures import attribute_table
 from verifier.models.t_closeness import DISTANCES, check_distance
 from verifier.references import Source
-from verifier.registry import Definition, Model, Parameter, RequirementError, Subject, register
+from verifier.registry import MapDefinition, Model, Parameter, RequirementError, Subject, register
 from verifier.symbols import eps, t
 
 if TYPE_CHECKING:
@@ -47,15 +48,14 @@ _SIZE = Parameter("k", "the subset size", Domain(lower=Fraction(1), integer=True
 
 
 def _inputs(subject: Subject) -> tuple[CountTable, AnyMechanism]:
-    assert subject.table is not None
-    return subject.table, subject.options.inputs["mechanism"]
+    return attribute_table(subject), subject.options.inputs["mechanism"]
 
 
 def _stochastic(subject: Subject) -> Iterator[Measurement]:
     from verifier.randomized_release import stochastic_t_closeness_levels
 
     table, mechanism = _inputs(subject)
-    yield from stochastic_t_closeness_levels(table, mechanism, subject.options.inputs.get("stochastic_distances", ()))
+    yield from stochastic_t_closeness_levels(table, mechanism, subject.options.inputs.stochastic_distances)
 
 
 def _stochastic_check(parameters: dict[str, Any], attribute: AttributeSpec | None,
@@ -88,7 +88,7 @@ def _sized(model: str) -> Any:
         from verifier.randomized_release import subset_level
 
         table, mechanism = _inputs(subject)
-        for k in subject.options.inputs.get("subset_sizes", ()):
+        for k in subject.options.inputs.subset_sizes:
             yield subset_level(model, table, mechanism, k)
 
     return measure
@@ -101,43 +101,42 @@ STOCHASTIC_T_CLOSENESS = Model(
     measure=_stochastic, needs=_NEEDS, closed_forms=True, check_requirement=_stochastic_check,
     parameters=(Parameter("distance", "multiplicative (default), or an EMD ground distance",
                           choices=STOCHASTIC_DISTANCES),),
-    definition=Definition(t, sympy.Interval(1, sympy.oo), ("N", "buckets"),
+    definition=MapDefinition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
                           "for every class E, the multiplicative distance between Pr(E's record in B) "
-                          "and Pr(table's record in B) is at most t", (8.0, 12.0)),
+                          "and Pr(table's record in B) is at most t", size="smallest_class"),
 )
 
 LDP = Model(
     id="ldp", name="ε-local differential privacy", kind="randomized", scope="attribute",
     source=Source(_EKENSTEDT, "IV", "Def. 6"), comparison="at_most", threshold=Domain(lower=Fraction(0)),
     units="nats", measure=_ldp, needs=_NEEDS, closed_forms=True,
-    definition=Definition(eps, sympy.Interval(0, sympy.oo), ("N", "buckets"),
-                          "any two records' output distributions differ by a factor at most e^ε", (16.0, 12.0)),
+    definition=MapDefinition(eps, sympy.Interval(0, sympy.oo), ("N", "buckets"),
+                          "any two records' output distributions differ by a factor at most e^ε"),
 )
 
 DP = Model(
     id="dp", name="ε-differential privacy", kind="randomized", scope="attribute",
     source=Source(_EKENSTEDT, "IV", "Def. 5"), comparison="at_most", threshold=Domain(lower=Fraction(0)),
     units="nats", measure=_dp, needs=_NEEDS, closed_forms=True,
-    definition=Definition(eps, sympy.Interval(0, sympy.oo), ("N", "buckets"),
-                          "removing one record changes the probability of every output set by a factor at most e^ε",
-                          (23.0, 12.0)),
+    definition=MapDefinition(eps, sympy.Interval(0, sympy.oo), ("N", "buckets"),
+                          "removing one record changes the probability of every output set by a factor at most e^ε"),
 )
 
 KT_CLOSENESS = Model(
     id="kt_closeness", name="(k,t)-closeness", kind="randomized", scope="attribute",
     source=Source(_EKENSTEDT, "IV", "Def. 7"), comparison="at_most", threshold=Domain(lower=Fraction(1)),
     units="ratio", measure=_sized("kt_closeness"), needs=_NEEDS, closed_forms=True, parameters=(_SIZE,),
-    definition=Definition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
-                          "every subset of k records is multiplicatively t-close to the whole data set", (16.0, 8.0)),
+    definition=MapDefinition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
+                          "every subset of k records is multiplicatively t-close to the whole data set", size="subset"),
 )
 
 K_EPS_DP = Model(
     id="k_eps_dp", name="(k,ε)-differential privacy", kind="randomized", scope="attribute",
     source=Source(_EKENSTEDT, "IV", "Def. 8"), comparison="at_most", threshold=Domain(lower=Fraction(0)),
     units="nats", measure=_sized("k_eps_dp"), needs=_NEEDS, closed_forms=True, parameters=(_SIZE,),
-    definition=Definition(eps, sympy.Interval(0, sympy.oo), ("N", "k", "buckets"),
+    definition=MapDefinition(eps, sympy.Interval(0, sympy.oo), ("N", "k", "buckets"),
                           "removing any k records changes the probability of every output set by a factor at most "
-                          "e^ε", (23.0, 8.0)),
+                          "e^ε", size="subset"),
 )
 
 register(STOCHASTIC_T_CLOSENESS, LDP, DP, KT_CLOSENESS, K_EPS_DP)

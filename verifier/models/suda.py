@@ -17,6 +17,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from verifier.literal import Domain
+from verifier.measures import measurement
 from verifier.references import Source
 from verifier.registry import Model, Parameter, Subject, register
 
@@ -31,12 +32,12 @@ TOLERANCE = Fraction(1, 10**9)
 
 def suda_measurement(subject: Subject, max_size: int | None) -> Measurement:
     """The ``suda`` measurement with MSUs up to ``max_size`` values (default: all)."""
-    from verifier.results import Estimate, Level, Measurement, Witness
+    from verifier.results import Estimate, Level, Witness
     from verifier.risk.estimated import estimated
     from verifier.risk.suda import DIS_FRACTION, suda2
 
     classes = subject.classes
-    fraction = subject.options.inputs.get("sampling_fraction", DIS_FRACTION)
+    fraction = subject.options.inputs.sampling_fraction or DIS_FRACTION
     result = suda2(classes, max_size, fraction if fraction < 1 else DIS_FRACTION)
     sizes = result.msu_sizes
     numbers: dict[str, Any] = {
@@ -49,7 +50,7 @@ def suda_measurement(subject: Subject, max_size: int | None) -> Measurement:
     }
     parameters = {"max_size": result.max_size, "dis_fraction": result.dis_fraction}
     if classes.count == 0 or numbers["records_with_score"] == 0:
-        return Measurement("suda", None, Level.of(0), Witness(numbers=numbers), "at_most", parameters=parameters,
+        return measurement("suda", subject, Level.of(0), Witness(numbers=numbers), "at_most", parameters=parameters,
                            notes=("no record has a minimal sample unique within max_size",))
     top = int(result.dis.argmax())
     witness = Witness(qi=classes.describe(top), size=1, numbers={**numbers, "suda_score": int(result.scores[top])})
@@ -59,7 +60,7 @@ def suda_measurement(subject: Subject, max_size: int | None) -> Measurement:
 
 def _suda(subject: Subject) -> Iterator[Measurement]:
     requested = [p.get("max_size") for p in subject.requested(SUDA.id)]
-    for max_size in dict.fromkeys([subject.options.inputs.get("suda_max_size"), *requested]):
+    for max_size in dict.fromkeys([subject.options.inputs.suda_max_size, *requested]):
         yield suda_measurement(subject, max_size)
 
 

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 import sympy
 
 from verifier.literal import Domain
+from verifier.measures import attribute_table
 from verifier.references import Source
-from verifier.registry import Definition, Model, Parameter, RequirementError, Subject, register
+from verifier.registry import MapDefinition, Model, Parameter, RequirementError, Subject, register
 from verifier.symbols import t
 
 if TYPE_CHECKING:
@@ -69,8 +70,7 @@ def _check(parameters: dict[str, Any], attribute: AttributeSpec | None, hierarch
 def _measure(subject: Subject) -> Iterator[Measurement]:
     from verifier.emd import t_closeness
 
-    table = subject.table
-    assert table is not None
+    table = attribute_table(subject)
     if table.spec.ordered:
         yield t_closeness(table, "ordered")
         return
@@ -93,9 +93,8 @@ T_CLOSENESS = Model(
     parameters=(Parameter("distance", "the ground distance (default: ordered for numerical and ordinal "
                                       "attributes, equal for categorical ones)", choices=DISTANCES),),
     check_requirement=_check,
-    definition=Definition(t, sympy.Interval(0, 1), ("N", "buckets"),
-                          "the EMD between every class's and the table's sensitive distribution is at most t",
-                          (0.0, 12.0)),
+    definition=MapDefinition(t, sympy.Interval(0, 1), ("N", "buckets"),
+                          "the EMD between every class's and the table's sensitive distribution is at most t"),
 )
 
 register(T_CLOSENESS)

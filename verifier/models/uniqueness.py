@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from verifier.literal import Domain
 from verifier.references import Source
-from verifier.registry import Definition, Model, Parameter, Subject, register
+from verifier.registry import MapDefinition, Model, Parameter, Subject, register
 from verifier.symbols import uniques
 
 if TYPE_CHECKING:
@@ -50,8 +50,8 @@ def _population(subject: Subject) -> Iterator[Measurement]:
     rows = subject.classes.rows
     inputs = subject.options.inputs
     frames = []
-    if "sampling_fraction" in inputs or "population" in inputs:
-        frames.append(sampling(rows, fraction=inputs.get("sampling_fraction"), population=inputs.get("population")))
+    if inputs.sampling_fraction or inputs.population:
+        frames.append(sampling(rows, fraction=inputs.sampling_fraction, population=inputs.population))
     for requested in subject.requested(POPULATION_UNIQUENESS.id):
         if requested.get("sampling_fraction") is not None:
             frames.append(sampling(rows, fraction=requested["sampling_fraction"]))
@@ -67,8 +67,8 @@ SAMPLE_UNIQUENESS = Model(
     id="sample_uniqueness", name="sample uniqueness", kind="risk", scope="release",
     source=Source(_DANKAR, "2", "sample uniques"), comparison="at_most", threshold=_SHARE, units="share of records",
     measure=_sample, by_default=False,
-    definition=Definition(uniques, sympy.Interval(0, 1), ("N",),
-                          "at most a share u of the records is unique on the quasi-identifiers", (20.0, 0.0)),
+    definition=MapDefinition(uniques, sympy.Interval(0, 1), ("N",),
+                          "at most a share u of the records is unique on the quasi-identifiers"),
 )
 
 POPULATION_UNIQUENESS = Model(

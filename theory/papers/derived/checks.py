@@ -25,10 +25,10 @@ from typing import TYPE_CHECKING
 import sympy
 
 from theory.claims.catalog import claim
-from theory.claims.claim import CheckResult
-from theory.definitions import N, alpha, beta, c, definition, delta, ell, k, risk, t
+from theory.claims.claim import CheckResult, Claim
+from theory.definitions import N, beta, c, definition, t
 from theory.papers.check_steps import result
-from theory.papers.derived.claims import n_min
+from theory.papers.derived.claims import CLAIMS, n_min
 from theory.tables import levels
 from theory.tables.probability_table import ProbabilityTable
 
@@ -59,41 +59,37 @@ def release_levels(counts: Counts, l: int = 2) -> dict[str, sympy.Expr]:
 
 @cache
 def _measure(counts: tuple[tuple[tuple[str, int], ...], ...], l: int) -> tuple[tuple[str, sympy.Expr], ...]:
-    """Every model's optimal level on the release ``counts``, measured by the verifier.
+    """Every registered model with a definition on the map and no input besides the count tables,
+    measured by its own declared measure (:attr:`verifier.registry.Model.measure`) on the release ``counts``.
 
-    Keys are the verifier's model ids; EMD t-closeness appears as ``t_closeness_equal``,
-    ``t_closeness_ordered`` (over the values present, in the order of :data:`VALUES`) and
-    ``t_closeness_hierarchical`` (the hierarchy {a, b}, {c, d}); recursive
+    The release's quasi-identifier is the class number and its sensitive attribute ``s`` is
+    counted twice: as a categorical attribute with the hierarchy {a, b}, {c, d} and as an
+    ordinal one (in the order of :data:`VALUES`). Keys are the model ids; a model measured
+    under a ground distance appears once per distance, as ``<id>_<distance>``
+    (``t_closeness_equal``, ``t_closeness_ordered``, ``t_closeness_hierarchical``), and a
+    measurement at another parameter of a model already measured is left out. Recursive
     (c,l)-diversity is measured at ``l``. Infinite levels are ``sympy.oo``.
     """
     import pandas as pd
 
-    from verifier import anonymity, diversity, likeness
     from verifier.counts import AttributeSpec, count_tables
-    from verifier.emd import t_closeness
-    from verifier.multiplicative import multiplicative_t_closeness
+    from verifier.registry import MeasureOptions, Subject, models
 
     rows = [(i, value) for i, row in enumerate(counts) for value, n in row for _ in range(n)]
     frame = pd.DataFrame(rows, columns=["q", "s"])
-    classes, (table, ordinal) = count_tables(
-        frame, ["q"], [AttributeSpec(("s",)), AttributeSpec(("s",), kind="ordinal")])
-    measured = {
-        "k_anonymity": anonymity.k_anonymity(classes),
-        "prosecutor_risk": anonymity.prosecutor_risk(classes),
-        "alpha_k_anonymity": anonymity.alpha_k_anonymity(table),
-        "distinct_l_diversity": diversity.distinct_l_diversity(table),
-        "entropy_l_diversity": diversity.entropy_l_diversity(table),
-        "recursive_cl_diversity": diversity.recursive_cl_diversity(table, l),
-        "t_closeness_equal": t_closeness(table, "equal"),
-        "t_closeness_ordered": t_closeness(ordinal, "ordered"),
-        "t_closeness_hierarchical": t_closeness(table, "hierarchical", _hierarchy()),
-        "multiplicative_t_closeness": multiplicative_t_closeness(table),
-        "basic_beta_likeness": likeness.basic_beta_likeness(table),
-        "enhanced_beta_likeness": likeness.enhanced_beta_likeness(table),
-        "delta_disclosure": likeness.delta_disclosure(table),
-        "delta_disclosure_present": likeness.delta_disclosure_present(table),
-    }
-    return tuple((model, m.level.value) for model, m in measured.items())
+    classes, tables = count_tables(frame, ["q"], [AttributeSpec(("s",)), AttributeSpec(("s",), kind="ordinal")])
+    options = MeasureOptions(hierarchies={"s": _hierarchy()}, l=(l,))
+    found: dict[str, sympy.Expr] = {}
+    for item in models():
+        if item.definition is None or item.needs:
+            continue
+        subjects = [Subject(classes, None, options)] if item.scope == "release" else \
+            [Subject(classes, table, options) for table in tables]
+        for subject in subjects:
+            for measured in item.measure(subject):
+                key = item.id if measured.distance is None else f"{item.id}_{measured.distance}"
+                found.setdefault(key, measured.level.value)
+    return tuple(found.items())
 
 
 def sample_releases(count: int = 25, seed: int = 20260) -> Iterator[list[dict[str, int]]]:
@@ -112,18 +108,13 @@ def spread_family(m: int) -> list[dict[str, int]]:
     return [{"a": m}, *({"a": m - 1, "c": 1} for _ in range(m - 1))]
 
 
-_LEVEL_SYMBOL = {"multiplicative_t_closeness": t, "delta_disclosure": delta, "enhanced_beta_likeness": beta,
-                 "basic_beta_likeness": beta, "entropy_l_diversity": ell, "distinct_l_diversity": ell, "alpha_k_anonymity": alpha, "recursive_cl_diversity": c,
-                 "k_anonymity": k, "prosecutor_risk": risk}
-
-
 def bound_of(claim_id: str, premise_level: sympy.Expr) -> sympy.Expr:
     """The conclusion level an implication claim guarantees at ``premise_level`` (``oo`` stays ``oo``)."""
     item = claim(claim_id)
     if premise_level == sympy.oo:
         return sympy.oo
     f = item.effective.rhs
-    value = f.subs(_LEVEL_SYMBOL[item.definitions[0]], premise_level)
+    value = f.subs(definition(item.definitions[0]).level, premise_level)
     return sympy.simplify(value)
 
 
@@ -404,7 +395,7 @@ _SAME_CLASSES = [{"a": 2, "c": 1}, {"a": 1, "c": 2}]
 _TIGHT_T2 = [{"a": 2, "c": 1}, {"a": 1, "c": 5}]
 """Table distribution (1/3, 2/3), a class (2/3, 1/3): t = 2, TV = 1/3 = (t - 1)/(t + 1), β = 1 = t - 1."""
 
-CHECKS: dict[str, Callable[[], CheckResult]] = {
+_EXPLICIT: dict[str, Callable[[], CheckResult]] = {
     "privcert:delta_to_mult": lambda: _equality(
         "privcert:delta_to_mult", "definition: δ* = ln max(q/p, p/q) and t* = max(q/p, p/q) over the same cells",
         "delta_disclosure", "multiplicative_t_closeness", sympy.exp),
@@ -446,3 +437,38 @@ CHECKS: dict[str, Callable[[], CheckResult]] = {
     "privcert:deterministic_not_ldp": _deterministic_ldp,
     "privcert:deterministic_dp": _deterministic_dp,
 }
+"""The checks written for a claim: a derivation, a tight table, a witness family."""
+
+
+def _attains(claim_id: str, counts: Counts) -> bool:
+    """Whether the release ``counts`` attains the claim's bound (finite) under every key of its conclusion."""
+    premise, conclusion = claim(claim_id).definitions
+    found = release_levels(counts)
+    bound = bound_of(claim_id, found[premise])
+    return bound.is_finite is True and all(sympy.simplify(found[key] - bound) == 0
+                                           for key in _conclusion_keys(conclusion))
+
+
+def _argued_check(item: Claim) -> CheckResult:
+    argument = f"argument: {item.note}"
+    if not item.tight:
+        return check_bound(item.id, argument, None)
+    tight = next((counts for counts in sample_releases() if _attains(item.id, counts)), None)
+    if tight is None:
+        return result("unknown", [argument], "stated tight, but no seeded release attains the bound")
+    return check_bound(item.id, argument, tight)
+
+
+def _argued(item: Claim) -> Callable[[], CheckResult]:
+    """The check of an implication stated with its argument only (its note): the bound is never beaten on
+    the seeded sample of releases, each model measured by its declaration (:func:`check_bound`), and, for a
+    claim stated tight, attained on one of them (else ``unknown``)."""
+    if item.kind != "implication":
+        raise ValueError(f"{item.id}: a {item.kind} claim needs a check of its own in theory/papers/derived/checks.py")
+    return partial(_argued_check, item)
+
+
+if set(_EXPLICIT) - {item.id for item in CLAIMS}:
+    raise ValueError(f"checks of no claim: {sorted(set(_EXPLICIT) - {item.id for item in CLAIMS})}")
+CHECKS: dict[str, Callable[[], CheckResult]] = {item.id: _EXPLICIT.get(item.id) or _argued(item) for item in CLAIMS}
+"""claim id -> check, in the order of the claims: the written check, else the argued bound's (:func:`_argued`)."""
