@@ -22,6 +22,10 @@ Python timer around it; peak memory is the maximum resident set that ``time`` re
   with ``git archive <commit> | tar -x -C DIR``): the same command with ``DIR`` first on
   the import path; both versions' measurements must be identical.
 
+Each version's own modules are compiled to bytecode first, as installing the wheel does
+(where ``PYTHONDONTWRITEBYTECODE`` is set, an editable checkout would otherwise compile
+about 70 of them again in every run, a cost no installed user pays).
+
 Runs are paired: round after round, every command runs once in turn, the order rotated by
 one place each round, with a pause before each (``--pause``, 3 s by default), and each command's
 ratio to ``duckdb-bare`` (and its wall time's to ``pandas-bare``, the yardstick of the
@@ -54,6 +58,7 @@ printed at the end.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import re
@@ -170,6 +175,17 @@ def commands(path: Path, shape: str, before: Path | None, out: Path) -> dict[str
     return found
 
 
+PACKAGES = ("privcert", "verifier", "theory", "reports", "mechanisms")
+
+
+def compile_sources(source: Path) -> None:
+    """Compile a version's own modules to bytecode, as installing its wheel does: where the environment sets
+    ``PYTHONDONTWRITEBYTECODE``, an editable checkout would otherwise compile them again in every run."""
+    for package in PACKAGES:
+        if not compileall.compile_dir(source / package, quiet=1):
+            raise RuntimeError(f"{source / package}: a module does not compile")
+
+
 def run(command: list[str], env: dict[str, str], cwd: Path) -> dict[str, float]:
     """One whole-process run under ``/usr/bin/time -v``: wall seconds (Python timer), CPU seconds, peak RSS bytes."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
@@ -207,6 +223,9 @@ def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[st
             if label == "duckdb-bare" or (label in only if only else label != "spark")}
     runs: dict[str, list[dict[str, float]]] = {label: [] for label in plan}
     labels = list(plan)
+    for source in (ROOT, *([before] if before else [])):
+        compile_sources(source)
+    load_before = os.getloadavg()[0]
     for round_number in range(rounds):
         shift = round_number % len(labels)  # each command takes each place in the round in turn
         for label in labels[shift:] + labels[:shift]:
@@ -225,7 +244,10 @@ def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[st
         if document != measured[next(iter(measured))]:
             raise SystemExit(f"{label} measured differently from {next(iter(measured))}")
     load = os.getloadavg()[0]
-    results = {"rows": rows, "shape": shape, "rounds": rounds, "pause": pause, "load": load, "runs": runs,
+    print(f"{rows:>12,} {shape}: 1-minute load average {load_before:.2f} before, {load:.2f} after, "
+          f"on {os.cpu_count()} CPUs", flush=True)
+    results = {"rows": rows, "shape": shape, "rounds": rounds, "pause": pause, "load_before": load_before,
+               "load": load, "runs": runs,
                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     (DATA / f"engines_{shape}_{rows}.json").write_text(json.dumps(results, indent=2) + "\n")
     return results
@@ -233,7 +255,8 @@ def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[st
 
 def table(results: dict[str, object]) -> str:
     """The Markdown rows of one size: medians over rounds, ratios to ``duckdb-bare`` (and the wall
-    time's to ``pandas-bare``, where it ran) taken round by round."""
+    time's to ``pandas-bare``, where it ran) taken round by round, and the 1-minute load average
+    before and after the rounds (on a loaded machine the CPU ratio says more than the wall time's)."""
     runs: dict[str, list[dict[str, float]]] = results["runs"]  # type: ignore[assignment]
 
     def ratio(items: list[dict[str, float]], to: str, key: str) -> str:
@@ -242,6 +265,8 @@ def table(results: dict[str, object]) -> str:
         return f"{statistics.median(r[key] / y[key] for r, y in zip(items, runs[to], strict=True)):.2f}"
 
     lines = []
+    before = results.get("load_before")
+    load = (f"{before:.1f} → " if isinstance(before, float) else "") + f"{results['load']:.1f}"
     for label, items in runs.items():
         split = ""
         if "count_tables" in items[0]:
@@ -250,13 +275,15 @@ def table(results: dict[str, object]) -> str:
         lines.append(f"| {results['rows']:,} | {label} | {statistics.median(r['wall'] for r in items):.2f} | "
                      f"{statistics.median(r['cpu'] for r in items):.2f} | "
                      f"{statistics.median(r['peak'] for r in items) / 2**30:.2f} GiB | "
-                     f"{ratio(items, 'duckdb-bare', 'wall')} | {ratio(items, 'duckdb-bare', 'peak')} | "
-                     f"{ratio(items, 'pandas-bare', 'wall')} | {split} |")
+                     f"{ratio(items, 'duckdb-bare', 'wall')} | {ratio(items, 'duckdb-bare', 'cpu')} | "
+                     f"{ratio(items, 'duckdb-bare', 'peak')} | "
+                     f"{ratio(items, 'pandas-bare', 'wall')} | {split} | {load} |")
     return "\n".join(lines)
 
 
-HEADER = ("| rows | command | wall (s) | CPU (s) | peak memory | time ÷ bare DuckDB | memory ÷ bare DuckDB "
-          "| time ÷ bare pandas | count tables / models (s) |\n|---:|---|---:|---:|---:|---:|---:|---:|---|")
+HEADER = ("| rows | command | wall (s) | CPU (s) | peak memory | time ÷ bare DuckDB | CPU ÷ bare DuckDB "
+          "| memory ÷ bare DuckDB | time ÷ bare pandas | count tables / models (s) | load average |\n"
+          "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
 
 
 def main() -> None:

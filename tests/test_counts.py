@@ -272,3 +272,24 @@ def test_the_quasi_identifier_order_compares_the_repr_of_each_values_json_form(v
     keys = pd.DataFrame({"q": distinct})
     expected = sorted(range(len(distinct)), key=lambda i: repr(jsonable(distinct[i])))
     assert qi_order(keys, ["q"]).tolist() == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["b", "a", "10", "9", None]), st.sampled_from([3, -1, 20])),
+                min_size=1, max_size=40))
+def test_classes_from_cells_rank_as_their_keys_sort(rows: list[tuple[Any, int]]) -> None:
+    """Classes built from counted cells come numbered in QI order, so their rank is kept rather than sorted again:
+    it must be the rank a fresh sort of their keys gives."""
+    import pyarrow as pa
+
+    from verifier.counts import Cells, count_tables_from_cells
+
+    distinct = list(dict.fromkeys(rows))[::-1]  # any numbering but the QI order
+    keys = pa.table({"zip": [z for z, _ in distinct], "age": [a for _, a in distinct]})
+    sizes = np.array([rows.count(key) for key in distinct], dtype=np.int64)
+    cells = Cells(class_index=np.arange(len(distinct)), value_index=np.zeros(len(distinct), dtype=np.int64),
+                  values=pa.table({"s": ["x"]}), count=sizes)
+    classes, _ = count_tables_from_cells(keys, sizes, [cells], ("zip", "age"), [AttributeSpec(("s",))])
+    fresh = Classes(qi=classes.qi, keys=classes.keys, sizes=classes.sizes)
+    assert np.array_equal(classes.qi_rank, fresh.qi_rank)
+    assert np.array_equal(fresh.qi_rank, np.arange(classes.count))

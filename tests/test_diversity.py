@@ -273,3 +273,16 @@ def test_table_without_rows_is_undefined(measure):
     assert measurement.level.exact == "undefined" and measurement.witness is None
     assert "excluded" in measurement.notes[-1]
     assert not entropy_l_satisfied(empty_table(), 1)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), max_size=30))
+def test_key_groups_is_numpys_unique_over_columns(columns: list[tuple[int, int]]) -> None:
+    """The lexsort grouping of the entropy profiles returns what ``np.unique(axis=1)`` does, empty input included."""
+    from verifier._distinct import key_groups
+
+    keys = np.array(columns, dtype=np.uint64).reshape(-1, 2).T
+    first, group = key_groups(keys)
+    _, expected_first, expected_group = np.unique(keys, axis=1, return_index=True, return_inverse=True)
+    assert first.tolist() == expected_first.tolist()
+    assert group.tolist() == expected_group.ravel().tolist()

@@ -509,6 +509,7 @@ def count_tables_from_cells(
     renumber = np.empty(len(order), dtype=np.int64)
     renumber[order] = np.arange(len(order))
     found = Classes(qi=qi, keys=keys_frame.iloc[order].reset_index(drop=True), sizes=sizes[order])
+    found.__dict__["qi_rank"] = np.arange(found.count)  # the keys are in QI order: no second sort for the rank
     if found.rows > 1 and found.count == found.rows:
         _flag_identifiers(found.keys, qi, source)
     tables = tuple(_count_dense(cell, cell.rows[order], found, spec, source, locate) if isinstance(cell, DenseCells)

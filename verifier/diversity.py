@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from verifier._distinct import distinct
+from verifier._distinct import distinct, key_groups
 from verifier._exact_max import first_by_qi, screen_margin
 from verifier._screen import (
     ClassCells,
@@ -110,8 +110,7 @@ def _profile_groups(cells: ClassCells, positions: np.ndarray) -> dict[Profile, n
     powers = np.cumprod(np.full(int(cells.distinct.max()), _HASH_BASE, dtype=np.uint64))
     hashes = np.add.reduceat(reduced.astype(np.uint64) * powers[rank], cells.starts)
     keys = np.stack([cells.distinct.astype(np.uint64), hashes])
-    _, first, group = np.unique(keys, axis=1, return_index=True, return_inverse=True)
-    group = group.ravel()
+    first, group = key_groups(keys)
     leader = first[group]
     owner = cells.per_cell(np.arange(cells.present.size))
     same = reduced == reduced[cells.starts[leader[owner]] + rank]

@@ -14,6 +14,8 @@ checked for its encoding by one streaming pass on the driver
 from __future__ import annotations
 
 import os
+import tempfile
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
@@ -27,9 +29,14 @@ from verifier.errors import DataError
 from verifier.load import check_csv
 
 if TYPE_CHECKING:
+    from py4j.java_gateway import JavaGateway
+    from pyspark import SparkConf
     from pyspark.sql import SparkSession
 
-__all__ = ["SparkEngine", "SESSION_CONFIG", "LOCAL_MEMORY", "spark_session"]
+__all__ = ["SparkEngine", "SESSION_CONFIG", "LOCAL_MEMORY", "LOG4J2", "spark_session"]
+
+LOG4J2 = Path(__file__).with_name("spark-log4j2.properties")
+"""The logging of a driver JVM that privcert starts: errors only."""
 
 SESSION_CONFIG: dict[str, str] = {
     "spark.sql.ansi.enabled": "true",
@@ -54,20 +61,55 @@ def spark_session(master: str, **config: str) -> SparkSession:
 
     In local mode the shuffle has one partition per core (Spark's default of 200 suits a
     cluster; on one machine it costs a task per partition and aggregation), and the driver,
-    which runs the tasks too, has :data:`LOCAL_MEMORY`.
+    which runs the tasks too, has :data:`LOCAL_MEMORY`. A driver JVM started here logs
+    errors only (:data:`LOG4J2`) and writes its output to a file of its own, not to this
+    process's terminal: Spark's start-up notices are not privcert's output.
     """
+    from pyspark import SparkConf, SparkContext
     from pyspark.sql import SparkSession
 
     local = {"spark.sql.shuffle.partitions": str(os.cpu_count() or 1), "spark.driver.memory": LOCAL_MEMORY,
              "spark.driver.maxResultSize": LOCAL_MEMORY} if master.startswith("local") else {}
+    quiet = {"spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG4J2.as_uri()}"}
+    settings = {**quiet, **SESSION_CONFIG, **local, **config}
+    if SparkContext._gateway is None and "PYSPARK_GATEWAY_PORT" not in os.environ:  # no JVM yet: start it here
+        conf = SparkConf().setMaster(master).setAppName("privcert").setAll(list(settings.items()))
+        with _quiet_pyspark():
+            SparkContext(conf=conf, gateway=_launch_gateway(master, conf))
     builder = SparkSession.builder.master(master).appName("privcert")
-    for key, value in {**SESSION_CONFIG, **local, **config}.items():
+    for key, value in settings.items():
         builder = builder.config(key, value)
     session = builder.getOrCreate()
     for key, value in SESSION_CONFIG.items():
         if session.conf.isModifiable(key):
             session.conf.set(key, value)
     return session
+
+
+def _launch_gateway(master: str, conf: SparkConf) -> JavaGateway:
+    """Start the driver JVM writing its output to an unlinked file; if it stops at once, the error holds its last lines."""
+    from pyspark.errors import PySparkRuntimeError
+    from pyspark.java_gateway import launch_gateway
+
+    with tempfile.TemporaryFile() as log:
+        try:
+            return launch_gateway(conf, popen_kwargs={"stdout": log, "stderr": log})
+        except PySparkRuntimeError as error:
+            log.seek(0)
+            said = log.read().decode(errors="replace").strip().splitlines()
+            raise _cannot_start(master, " / ".join(said[-5:]) or str(error)) from error
+
+
+def _cannot_start(master: str, why: str) -> DataError:
+    return DataError(f"cannot start Spark (master {master}, local memory {LOCAL_MEMORY}): {first_lines(why)}")
+
+
+@contextmanager
+def _quiet_pyspark() -> Iterator[None]:
+    """PySpark's warning that it does not yet support this pandas: privcert hands Spark no pandas object."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="PySpark does not yet fully support pandas", category=FutureWarning)
+        yield
 
 
 @dataclass(frozen=True)
@@ -96,8 +138,7 @@ class SparkEngine(SqlEngine):
         try:
             session = spark_session(self.master)
         except (Py4JJavaError, PySparkException) as error:
-            raise DataError(f"cannot start Spark (master {self.master}, local memory {LOCAL_MEMORY}): "
-                            f"{first_lines(str(error))}") from error
+            raise _cannot_start(self.master, str(error)) from error
         try:
             if kind == "csv":
                 assert header is not None
@@ -113,7 +154,8 @@ class SparkEngine(SqlEngine):
 
         def run(statement: str) -> pa.Table:
             try:
-                return session.sql(statement).toArrow()
+                with _quiet_pyspark():
+                    return session.sql(statement).toArrow()
             except (Py4JJavaError, PySparkException) as error:
                 raise EngineReadError(first_lines(str(error))) from error
             except (Py4JNetworkError, ConnectionError) as error:
