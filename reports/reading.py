@@ -92,11 +92,13 @@ def model_words(model_id: Any) -> ModelWords:
 
 
 def _value(text: Any) -> sympy.Expr | None:
-    from verifier.literal import LiteralError, parse_exact
+    """A level or threshold as privcert writes it (:func:`verifier.exact_grammar.read_exact`: roots of any
+    degree included), or ``None`` for text that is not one (``undefined``)."""
+    from verifier.exact_grammar import GrammarError, read_exact
 
     try:
-        return parse_exact(str(text), "level")
-    except (LiteralError, ValueError):
+        return read_exact(str(text), "level")
+    except (GrammarError, ValueError):
         return None
 
 

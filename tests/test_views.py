@@ -378,3 +378,16 @@ def test_pdf_rows_read_in_order_each_on_its_own_line(name: str, request: pytest.
         found.append(at)
     assert found == sorted(found)
     assert "exact value (in small type) decides pass or fail" in text
+
+
+def test_a_level_with_a_root_reads_as_a_decimal_and_is_compared_exactly() -> None:
+    """Levels are read with the grammar privcert writes them in (entropy l of a class of 65 records,
+    {x×64, y}, is 65·2^(6/65)/64), not the grammar of user-written thresholds, which has no roots."""
+    from reports.reading import implied_that_add, number
+
+    assert number("65*2^(6/65)/64") == type(number("1/5"))("≈ 1.083", "65*2^(6/65)/64")
+    measured = [{"model": "entropy_l_diversity", "attribute": "a", "exact": "65*2^(6/65)/64"}]
+    implied = [{"definition": "entropy_l_diversity", "implied": True, "level": "1",
+                "from": {"model": "distinct_l_diversity", "attribute": "a", "level": "2"}}]
+    # The measured level (≈ 1.083) is stronger than the implied 1: nothing added.
+    assert implied_that_add(implied, measured).shown == ()
