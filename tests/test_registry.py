@@ -28,7 +28,7 @@ from verifier.literal import Domain
 from verifier.measure import measure
 from verifier.policy import Policy, load_policy
 from verifier.references import Source
-from privcert.docs import REGIONS, generate, region
+from privcert.doc_tables import REGIONS, generate, region
 from theory.definitions import sized
 from verifier.references import reference
 from verifier.registry import MapDefinition, Model, Subject, model, model_ids, models, models_table, registered
@@ -78,7 +78,7 @@ def test_every_declaration_module_is_listed() -> None:
 
 
 def test_the_generated_docs_tables_are_the_registry() -> None:
-    assert generate(write=False) == [], "regenerate the tables: python -m privcert.docs"
+    assert generate(write=False) == [], "regenerate the tables: python -m privcert.doc_tables"
 
 
 def test_every_model_cites_a_work_with_a_full_reference() -> None:

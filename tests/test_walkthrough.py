@@ -78,13 +78,13 @@ def test_the_walkthrough_touches_two_files_and_one_line(copy: Path) -> None:
 
 
 def test_the_tables_are_generated_with_the_new_model(copy: Path) -> None:
-    assert _run(copy, "-m", "privcert.docs", "--check").returncode == 1
-    written = _run(copy, "-m", "privcert.docs")
+    assert _run(copy, "-m", "privcert.doc_tables", "--check").returncode == 1
+    written = _run(copy, "-m", "privcert.doc_tables")
     assert written.returncode == 0, written.stderr
     for page in _PAGES:
         text = (copy / "docs" / page).read_text(encoding="utf-8")
         assert "`p_sensitive_k_anonymity`" in text, page
-    assert _run(copy, "-m", "privcert.docs", "--check").returncode == 0
+    assert _run(copy, "-m", "privcert.doc_tables", "--check").returncode == 0
 
 
 _SCRIPT = '''

@@ -1,4 +1,4 @@
-"""The tables of the documentation generated from the model registry: ``python -m privcert.docs``.
+"""The tables of the documentation generated from the model registry: ``python -m privcert.doc_tables``.
 
 Each generated table lives in a region of a Markdown page between two HTML comments,
 ``<!-- generated: NAME -->`` and ``<!-- end generated: NAME -->``; the command rewrites the
@@ -148,12 +148,12 @@ def generate(root: Path = ROOT, *, write: bool = True) -> list[str]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m privcert.docs [--check]``: write the generated tables (or check them: exit 1 when they differ)."""
+    """``python -m privcert.doc_tables [--check]``: write the generated tables (or check them: exit 1 when they differ)."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     check = "--check" in arguments
     unknown = [a for a in arguments if a != "--check"]
     if unknown:
-        print(f"usage: python -m privcert.docs [--check]; unknown argument(s): {' '.join(unknown)}", file=sys.stderr)
+        print(f"usage: python -m privcert.doc_tables [--check]; unknown argument(s): {' '.join(unknown)}", file=sys.stderr)
         return 2
     differed = generate(write=not check)
     for page in differed:
