@@ -140,6 +140,19 @@ def _row(measurement: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _in_policy_order(measurement: Any, order: Sequence[Any]) -> Any:
+    """A measurement whose witness names its quasi-identifiers in the policy's order: a signed predicate is
+    canonical JSON (RFC 8785), whose objects come back with their keys sorted."""
+    if not isinstance(measurement, Mapping) or not isinstance(measurement.get("witness"), Mapping):
+        return measurement
+    qi = measurement["witness"].get("qi")
+    if not isinstance(qi, Mapping):
+        return measurement
+    rank = {name: index for index, name in enumerate(order) if isinstance(name, str)}
+    ordered = dict(sorted(qi.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0])))
+    return {**measurement, "witness": {**measurement["witness"], "qi": ordered}}
+
+
 def _sentence(make: Any, facts: Mapping[str, Any]) -> str | None:
     """A sentence generated from a certificate's facts, or ``None`` when the facts lack what it needs (a forged
     or partial certificate rendered unverified)."""
@@ -240,9 +253,12 @@ def view(
 
     from reports.statement import failure_sentence
 
-    rows = [_row(m) for m in predicate.get("measurements", [])]
-    stated = (predicate.get("publisher_statements") or {}).get("measurements", [])
-    failures = [text for m in [*predicate.get("measurements", []), *stated]
+    release = predicate.get("release")
+    order = (release.get("quasi_identifiers") or []) if isinstance(release, Mapping) else []
+    measurements = [_in_policy_order(m, order) for m in predicate.get("measurements", [])]
+    rows = [_row(m) for m in measurements]
+    stated = [_in_policy_order(m, order) for m in (predicate.get("publisher_statements") or {}).get("measurements", [])]
+    failures = [text for m in [*measurements, *stated]
                 if isinstance(m, Mapping) and m.get("passed") is False
                 and (text := _sentence(failure_sentence, m)) is not None]
     implied = implied_that_add([_readable(item) for item in predicate.get("implied") or () if isinstance(item, Mapping)],
@@ -257,7 +273,6 @@ def view(
                      "keyid": cell(checked) if checked is not None else
                      f"not verified (the envelope names {cell(first.get('keyid'), 80)}, an unsigned hint)"}
     verdict = predicate.get("verdict")
-    release = predicate.get("release")
     return View({
         "title": title or ("Privacy certificate" if envelope is not None else "Privacy audit" if verdict else "Privacy measurements"),
         "tool_version": cell((predicate.get("tool") or {}).get("version", ""), 80),

@@ -391,3 +391,17 @@ def test_a_level_with_a_root_reads_as_a_decimal_and_is_compared_exactly() -> Non
                 "from": {"model": "distinct_l_diversity", "attribute": "a", "level": "2"}}]
     # The measured level (≈ 1.083) is stronger than the implied 1: nothing added.
     assert implied_that_add(implied, measured).shown == ()
+
+
+def test_a_failure_sentence_names_the_quasi_identifiers_in_the_policys_order() -> None:
+    """A signed predicate is canonical JSON, whose objects come back with sorted keys ({age, zip}); the
+    page writes the witness class in the policy's order (zip, age), as the audit printed it."""
+    import base64
+    import json
+
+    envelope = json.loads((Path(__file__).parent / "golden" / "v3" / "table4-fail" / "cert.json").read_text())
+    predicate = json.loads(base64.b64decode(envelope["payload"]))["predicate"]
+    assert predicate["release"]["quasi_identifiers"] == ["zip", "age"]
+    assert any(list((m.get("witness") or {}).get("qi") or {}) == ["age", "zip"] for m in predicate["measurements"])
+    failures = view(predicate).context["failures"]
+    assert failures and all("{zip: 476**, age: 2*}" in text for text in failures), failures
