@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 import tomllib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
 
@@ -240,25 +240,56 @@ def test_a_malformed_upload_shows_a_message_and_the_server_stays_up(client: Test
     assert client.get("/audit").status_code == 200
 
 
-def test_an_audit_can_be_cancelled(client: TestClient, tmp_path: Path) -> None:
-    import numpy as np
-    import pandas as pd
+def _blocking_audit(arguments: dict[str, object], report: Callable[[str, int, int | None], None]) -> dict[str, object]:
+    """An audit that reports one step and then waits far longer than any test: only cancelling ends it."""
+    report("scanning the release", 1, 10)
+    time.sleep(600)
+    raise AssertionError("a cancelled job ran on")
 
-    rows = 400_000
-    generator = np.random.default_rng(7)
-    frame = pd.DataFrame({"age": generator.integers(0, 90, rows), "zip": generator.integers(0, 50, rows),
-                          "diagnosis": generator.integers(0, 20, rows).astype(str),
-                          "stay_days": generator.integers(0, 30, rows)})
-    frame.to_parquet(tmp_path / "big.parquet")
+
+def test_an_audit_can_be_cancelled(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A running job's process is terminated and the page says cancelled. The job's body is replaced by one
+    that never finishes, and the process is forked from this one (which has the replacement), so the cancel
+    always reaches a running job: a real audit may finish before the cancel arrives."""
+    import multiprocessing
+
+    from privcert.app import jobs, work
+
+    monkeypatch.setattr(jobs, "_get_context", lambda: multiprocessing.get_context("fork"))
+    monkeypatch.setitem(work.KINDS, "audit", _blocking_audit)
     token = csrf(client)
-    client.post("/audit/release", data={"csrf": token},
-                files={"release": ("big.parquet", (tmp_path / "big.parquet").read_bytes())})
+    client.post("/audit/example", data={"csrf": token, "example": "hospital"})
     started = client.post("/audit/run", data={"csrf": token, **HOSPITAL_FORM}).text
     job = re.search(r'id="job-([0-9a-f]+)"', started)
     assert job is not None
-    cancelled = client.post(f"/jobs/{job.group(1)}/cancel", data={"csrf": token})
-    assert cancelled.status_code == 200
-    assert 'data-status="cancelled"' in finished(client, cancelled.text if "job-done" in cancelled.text else started)
+    deadline = time.monotonic() + 60
+    while "scanning the release" not in client.get(f"/jobs/{job.group(1)}").text:
+        assert time.monotonic() < deadline, "the job never reported its first step"
+        time.sleep(0.05)
+    client.post(f"/jobs/{job.group(1)}/cancel", data={"csrf": token})
+    text = finished(client, started, seconds=30)
+    assert 'data-status="cancelled"' in text and "PASS" not in text
+
+
+def test_a_queued_audit_cancelled_never_starts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A job waiting for a worker is cancelled without a process ever being started."""
+    import threading
+
+    from privcert.app import jobs
+
+    monkeypatch.setattr(jobs, "_slots", threading.BoundedSemaphore(1))
+    jobs._slots.acquire()  # every worker is busy
+    state: dict[str, object] = {}
+    job = jobs.start(state, "audit", {})
+    assert job.status == "queued"
+    jobs.cancel(job)
+    assert job.status == "cancelled"
+    jobs._slots.release()
+    deadline = time.monotonic() + 10
+    while any(thread.name == f"privcert-job-{job.id}" for thread in threading.enumerate()):
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert job.status == "cancelled" and job._process is None
 
 
 def test_verify_shows_the_clis_lines_and_a_tampered_certificate_is_invalid(client: TestClient, tmp_path: Path) -> None:
