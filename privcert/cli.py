@@ -52,7 +52,8 @@ from privcert.options import (
 from privcert.files import SCHEMA_VERSION, write_json
 from privcert.memory import keep_arrow_memory, keep_small_pages, reuse_freed_memory
 from privcert.options import assignments, hierarchy_files, hierarchy_options, split_names
-from privcert.reporting import BAD_INPUT, FAILED, INTERNAL, INTERRUPTED, PIPE_CLOSED, make_console, reporting_errors, wrote
+from privcert.reporting import (BAD_INPUT, FAILED, INTERNAL, INTERRUPTED, PIPE_CLOSED, interrupt_outside_finalizers,
+                                make_console, reporting_errors, wrote)
 from privcert.theory_cli import app as theory_app
 from privcert.utility_cli import utility_command
 from verifier.errors import PolicyError
@@ -174,6 +175,7 @@ def main() -> None:
     from typer._click.exceptions import ClickException
 
     debug = "--debug" in sys.argv[1:]
+    interrupt_outside_finalizers()
     reuse_freed_memory()
     keep_arrow_memory()
     keep_small_pages()

@@ -20,8 +20,8 @@ from verifier.errors import PrivcertWarning, VerifierError
 if TYPE_CHECKING:
     from rich.console import Console
 
-__all__ = ["BAD_INPUT", "FAILED", "INTERNAL", "INTERRUPTED", "PIPE_CLOSED", "make_console", "reporting_errors",
-           "stage", "stderr_line", "wrote"]
+__all__ = ["BAD_INPUT", "FAILED", "INTERNAL", "INTERRUPTED", "PIPE_CLOSED", "interrupt_outside_finalizers",
+           "make_console", "reporting_errors", "stage", "stderr_line", "wrote"]
 
 FAILED = 1
 BAD_INPUT = 2
@@ -30,6 +30,30 @@ INTERRUPTED = 130
 PIPE_CLOSED = 141
 """The reader of standard output closed it (``privcert … | head -1``): 128 + SIGPIPE, as a shell reports it; not a
 requirement that fails."""
+
+
+def interrupt_outside_finalizers() -> None:
+    """Make Ctrl-C raise ``KeyboardInterrupt`` only outside a finalizer (``__del__``).
+
+    Python prints an exception raised inside ``__del__`` as "Exception ignored in ..." with
+    its traceback, and goes on: a Ctrl-C that lands while a solver object (Z3 gives every
+    expression one) is being freed would be lost. A signal that arrives there is delivered
+    again 10 ms later, when the finalizer has returned.
+    """
+    import signal
+    import threading
+    from types import FrameType
+
+    def handler(number: int, frame: FrameType | None) -> None:
+        while frame is not None:
+            if frame.f_code.co_name == "__del__":
+                threading.Timer(0.01, signal.raise_signal, args=(number,)).start()
+                return
+            frame = frame.f_back
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, handler)
 
 
 def stderr_line(kind: str, message: str) -> None:

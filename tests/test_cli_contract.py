@@ -172,10 +172,41 @@ def test_a_closed_pipe_is_not_a_traceback() -> None:
 def test_ctrl_c_exits_130() -> None:
     process = subprocess.Popen([sys.executable, "-m", "privcert", "theory", "refute", "domingoferrer2015:prop1",
                                 "--max-n", "8", "--timeout", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    time.sleep(5)
+    searching(process)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130 and b"Traceback" not in err
+
+
+def searching(process: subprocess.Popen[bytes], seconds: float = 120) -> None:
+    """Wait until ``process`` has loaded Z3 (its imports are done: a Ctrl-C now reaches the command), then 1 s."""
+    maps = Path(f"/proc/{process.pid}/maps")
+    deadline = time.monotonic() + seconds
+    while "libz3" not in maps.read_text():
+        assert process.poll() is None and time.monotonic() < deadline, "the search never started"
+        time.sleep(0.1)
+    time.sleep(1)
+
+
+def test_ctrl_c_inside_a_finalizer_is_not_lost() -> None:
+    """Python ignores (and prints) an exception raised in ``__del__``; the Ctrl-C comes again once it returns."""
+    script = """
+import signal, time
+from privcert.reporting import interrupt_outside_finalizers
+interrupt_outside_finalizers()
+class Freed:
+    def __del__(self):
+        signal.raise_signal(signal.SIGINT)
+        time.sleep(0.001)
+try:
+    Freed()
+    time.sleep(5)
+    print("ran on")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert ran.stdout.strip() == "interrupted" and "Exception ignored" not in ran.stderr, ran.stderr
 
 
 def test_version_and_help() -> None:

@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from privcert.cli import app
+from test_cli_contract import searching
 from theory.claims.catalog import claim_ids
 from theory.claims.claim import KINDS, STATUSES
 from theory.definitions import definition_ids, definitions
@@ -169,7 +170,7 @@ def test_ctrl_c_stops_a_z3_search_promptly() -> None:
         [sys.executable, "-m", "privcert", "theory", "refute", "domingoferrer2015:prop1", "--max-n", "8", "--timeout", "60"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
-    time.sleep(6)  # inside the search (it runs for minutes at N <= 8)
+    searching(process)  # inside the search (it runs for minutes at N <= 8)
     assert process.poll() is None
     interrupted = time.monotonic()
     process.send_signal(signal.SIGINT)
