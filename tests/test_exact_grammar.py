@@ -78,8 +78,14 @@ def test_the_laplace_example_can_be_signed(tmp_path_factory: pytest.TempPathFact
     runner = CliRunner()
     folder = tmp_path_factory.mktemp("signed")
     assert runner.invoke(app, ["keygen", "--out", str(folder / "key")]).exit_code == 0
-    policy = Path(__file__).resolve().parents[1] / "examples" / "randomized" / "laplace.toml"
-    result = runner.invoke(app, ["audit", "--policy", str(policy), "--sign", str(folder / "key"),
+    examples = Path(__file__).resolve().parents[1] / "examples" / "randomized"
+    noisy = runner.invoke(app, ["anonymize", "noise", str(examples / "ages.csv"), "--sensitive", "age", "--noise",
+                                "laplace", "--scale", "5", "--buckets", "30,45,60", "--out", str(folder / "noisy.csv"),
+                                "--seed", "7"])
+    assert noisy.exit_code == 0, noisy.output
+    # publisher mode signs the published release (the noisy buckets) as the subject, never the original
+    result = runner.invoke(app, ["audit", "--policy", str(examples / "laplace.toml"), "--release",
+                                 str(folder / "noisy.csv"), "--sign", str(folder / "key"),
                                  "--certificate", str(folder / "cert.json")])
     assert result.exit_code == 0, result.output
     assert (folder / "cert.json").is_file()
