@@ -211,7 +211,7 @@ def test_auditor_mode_certificates_survive_a_claim_that_tightens_their_implied_l
 
 
 def test_a_claim_refuted_since_leaves_a_certificate_naming_its_catalog_valid_and_says_so(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """Schema 3 names the catalog it was derived with, and its snapshot ships: a level resting on a claim refuted
     since held when certified; verify keeps the verdict and names the claim. Schema 2 names none: only this
     privcert's catalog can vouch for its guarantees, and they fail."""
@@ -222,5 +222,9 @@ def test_a_claim_refuted_since_leaves_a_certificate_naming_its_catalog_valid_and
     assert "CLAIMS SINCE REVISED: ekenstedt2022:thm3a (no longer a proven claim from ldp to kt_closeness)" in output
     assert "randomized levels: holds" in output and "implied guarantees: holds" in output
     assert output.rstrip().endswith("1 claim(s) it rests on have since been revised (see the implied levels)")
+    folder = GOLDEN / "v3" / "randomized-auditor"
+    shown = CliRunner().invoke(app, ["report", str(folder / "cert.json"), "--public-key", str(folder / "key.pub"),
+                                     "--html", str(tmp_path / "view.html")])
+    assert shown.exit_code == 0 and "1 claim(s) it rests on have since been revised" in shown.output, shown.output
     found, output = _verify("v2", "randomized-auditor", ())
     assert found == 4 and "ekenstedt2022:thm3a" in output, output
