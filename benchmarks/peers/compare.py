@@ -177,6 +177,12 @@ def _figure(value: Any) -> str:
     return "0" if number == 0 else f"{number:.6g}"
 
 
+def _rows(results: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    """(release, fraction, figures) for every release and fraction, in order."""
+    return [(name, fraction, row) for name, release in results["releases"].items()
+            for fraction, row in release["fractions"].items()]
+
+
 def markdown(results: dict[str, Any]) -> str:
     """The tables of docs/risk.md: sample figures, population uniqueness (privcert / ARX), sdcMicro's models."""
     lines = ["| release | QIs | records | classes | sample uniques | sample uniqueness | average risk | highest risk |",
@@ -189,27 +195,25 @@ def markdown(results: dict[str, Any]) -> str:
                      f"{_figure(ours['marketer_risk'])} | {_figure(ours['prosecutor_risk'])} |")
     lines += ["", "| release | f | Pitman | ARX | α, θ (privcert) | α, θ (ARX) | Zayatz (= ARX) | SNB | ARX | Dankar | ARX |",
               "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for name, release in results["releases"].items():
-        for fraction, row in release["fractions"].items():
-            ours, arx = row["privcert"], row["arx"]
-            if not arx.get("pitman_raw"):
-                continue
-            fit = ours["pitman"]["fitted"]
-            mine = f"{fit['alpha']:.5g}, {fit['theta']:.6g}" if "theta" in fit else "—"
-            theirs = f"{arx['pitman_alpha']:.5g}, {arx['pitman_theta']:.6g}"
-            lines.append(f"| {name} | {fraction} | {_figure(ours['pitman']['share'])} | {_figure(arx['pitman_raw'])} | "
-                         f"{mine} | {theirs} | {_figure(ours['zayatz']['share'])} | {_figure(ours['snb']['share'])} | "
-                         f"{_figure(arx['snb_raw'])} | {_figure(ours['dankar']['share'])} ({ours['dankar']['chosen']}) | "
-                         f"{_figure(arx['dankar'])} ({arx['dankar_model'].lower()}) |")
+    for name, fraction, row in _rows(results):
+        ours, arx = row["privcert"], row["arx"]
+        if not arx.get("pitman_raw"):
+            continue
+        fit = ours["pitman"]["fitted"]
+        mine = f"{fit['alpha']:.5g}, {fit['theta']:.6g}" if "theta" in fit else "—"
+        theirs = f"{arx['pitman_alpha']:.5g}, {arx['pitman_theta']:.6g}"
+        lines.append(f"| {name} | {fraction} | {_figure(ours['pitman']['share'])} | {_figure(arx['pitman_raw'])} | "
+                     f"{mine} | {theirs} | {_figure(ours['zayatz']['share'])} | {_figure(ours['snb']['share'])} | "
+                     f"{_figure(arx['snb_raw'])} | {_figure(ours['dankar']['share'])} ({ours['dankar']['chosen']}) | "
+                     f"{_figure(arx['dankar'])} ({arx['dankar_model'].lower()}) |")
     lines += ["", "| release | f | individual risk | sdcMicro | global risk | sdcMicro | DIS-SUDA | sdcMicro |",
               "|---|---|---|---|---|---|---|---|"]
-    for name, release in results["releases"].items():
-        for fraction, row in release["fractions"].items():
-            ours, sdc = row["privcert"], row["sdcmicro"]
-            lines.append(f"| {name} | {fraction} | {_figure(ours['individual_risk_max'])} | "
-                         f"{_figure(sdc['individual_risk_max'])} | {_figure(ours['global_risk'])} | "
-                         f"{_figure(sdc['global_risk'])} | {_figure(ours['dis_suda_max'])} | "
-                         f"{_figure(sdc['dis_suda_max'])} |")
+    for name, fraction, row in _rows(results):
+        ours, sdc = row["privcert"], row["sdcmicro"]
+        lines.append(f"| {name} | {fraction} | {_figure(ours['individual_risk_max'])} | "
+                     f"{_figure(sdc['individual_risk_max'])} | {_figure(ours['global_risk'])} | "
+                     f"{_figure(sdc['global_risk'])} | {_figure(ours['dis_suda_max'])} | "
+                     f"{_figure(sdc['dis_suda_max'])} |")
     return "\n".join(lines)
 
 

@@ -51,6 +51,7 @@ Pitman 1996 (the sampling formula and its parameter space); Hoshino 2001, Sec. 3
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -117,6 +118,27 @@ class PitmanFit:
         if self.branch != "finite" or self.theta is None or self.alpha is None:
             return None
         return self.theta / -self.alpha
+
+
+def _falling_root(slope: Callable[[float], float], low: float, high: float, tolerance: float) -> float:
+    """The root of a function that falls through 0 once on ``(0, ∞)``, by bisection in logarithm.
+
+    ``low`` is a point where it is positive; ``high`` is raised (×4) until it is not. Returns
+    ``inf`` when it stays positive up to 10^300; else the root to ``tolerance`` relative.
+    """
+    while slope(high) > 0:
+        high *= 4
+        if high > 1e300:
+            return math.inf
+    for _ in range(200):
+        middle = math.sqrt(low * high)
+        if slope(middle) > 0:
+            low = middle
+        else:
+            high = middle
+        if high / low - 1 < tolerance:
+            break
+    return math.sqrt(low * high)
 
 
 class _Likelihood:
@@ -194,19 +216,7 @@ class _Likelihood:
             theta = base + gap
             return self._sums(theta, alpha, False)[1] - (psi(theta + self.n) - psi(theta + 1))
 
-        while slope(gap_high) > 0:
-            gap_high *= 4
-            if gap_high > 1e300:
-                return math.inf
-        for _ in range(200):
-            middle = math.sqrt(gap_low * gap_high)
-            if slope(middle) > 0:
-                gap_low = middle
-            else:
-                gap_high = middle
-            if gap_high / gap_low - 1 < 1e-9:
-                break
-        return base + math.sqrt(gap_low * gap_high)
+        return base + _falling_root(slope, gap_low, gap_high, 1e-9)
 
     @staticmethod
     def _closer(new: np.ndarray, old: np.ndarray, point: tuple[float, float], before: tuple[float, float]) -> bool:
@@ -287,18 +297,7 @@ def multinomial_limit(histogram: SizeHistogram) -> tuple[float, float]:
         m = u - 1 + gap
         return float((m / (m - index)).sum()) - (n - 1)
 
-    low, high = 1e-12, 1.0
-    while slope(high) > 0:
-        high *= 4
-    for _ in range(200):
-        middle = math.sqrt(low * high)
-        if slope(middle) > 0:
-            low = middle
-        else:
-            high = middle
-        if high / low - 1 < 1e-15:
-            break
-    m = u - 1 + math.sqrt(low * high)
+    m = u - 1 + _falling_root(slope, 1e-12, 1.0, 1e-15)
     return m, float(np.log(m - index).sum()) - (n - 1) * math.log(m)
 
 
