@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from verifier.audit import audit
 from verifier.policy import parse_policy
 from verifier.risk.histogram import SizeHistogram, sampling, size_histogram
-from verifier.risk.pitman import SCORE_TOLERANCE, fit_pitman, multinomial_limit, pitman_loglikelihood, pitman_score
+from verifier.risk.pitman import (SCORE_TOLERANCE, _lgamma_step, fit_pitman, multinomial_limit,
+                                  pitman_loglikelihood, pitman_score)
 from verifier.risk.population import estimate
 
 
@@ -122,6 +123,28 @@ def test_the_five_record_release_never_passes_on_a_limit(tmp_path: Path, thresho
     check = audit(release, policy).checks[0]
     assert check.verdict != "pass"
     assert check.measurement.level.status == "undefined"
+
+
+def test_a_root_far_out_on_the_finite_branch_is_not_above_the_limit() -> None:
+    """A root of the score equations at α = -1.15·10^7 (m = 7.2): with the likelihood evaluated as a difference of
+    lgamma near 10^7 (an error of 5·10^-7) it looked 5·10^-7 above the multinomial limit, and was reported; summed
+    term by term it lies 4·10^-9 below it, so the likelihood has no maximum (found by the 1,000-histogram test)."""
+    sizes = [1, 3, 6, 6, 6, 9, 10, 11]
+    histogram = size_histogram(np.array(sizes))
+    m, limit = multinomial_limit(histogram)
+    assert _loglikelihood(sizes, 82680465.92874475, -11476349.745103745) < limit
+    assert pitman_loglikelihood(histogram, 82680465.92874475, -11476349.745103745) < limit
+    fit = fit_pitman(histogram)
+    assert fit.theta is None and fit.limit_classes == m
+
+
+@pytest.mark.parametrize("x", [0.5, 3.0, 9999.0, 1e4, 2e4, 8.3e7, 1e12])
+def test_the_likelihood_s_lgamma_steps_are_exact_to_float64(x: float) -> None:
+    mpmath.mp.dps = 40
+    for k in (0, 1, 5, 51, 30_000):
+        exact = float(mpmath.loggamma(mpmath.mpf(x) + k) - mpmath.loggamma(mpmath.mpf(x)))
+        assert _lgamma_step(x, k) == pytest.approx(exact, rel=1e-13, abs=1e-11)
+        assert np.asarray(_lgamma_step(x, np.array([k])))[0] == pytest.approx(exact, rel=1e-13, abs=1e-11)
 
 
 def test_the_finite_class_branch_where_the_score_equations_have_a_root_there() -> None:
