@@ -17,18 +17,30 @@ constant,
   symmetric Dirichlet(|α|) class probabilities (the Dirichlet-multinomial). As ARX does,
   ``m`` is fitted as a real number, ``m > u - 1`` (every factor ``θ + iα`` positive).
 
-The fit is the point of highest likelihood that is a maximum: a root of the score
-equations with a negative-definite Hessian in either branch, or the maximum of the
-infinite-class branch on its boundary ``α = 0`` (``θ`` optimized there; the
-Karush-Kuhn-Tucker conditions ``∂L/∂θ = 0``, ``∂L/∂α ≤ 0``). Candidates come from
-Newton's method started at ARX's moment-based start and at the local maxima of the
+With ``m`` real, the two branches meet along ``α = 0``: the finite-class region
+``θ > (u-1)|α|`` tends to ``θ > 0`` as ``α → 0⁻``, so ``α = 0`` (Ewens' formula) is an
+inner line of the parameter space, not an edge of it. A maximum is therefore a root of
+the score equations with a negative-definite Hessian, on either branch. Candidates come
+from Newton's method started at ARX's moment-based start and at the local maxima of the
 profile likelihood ``max_θ L(θ, α)`` on a grid of ``α`` over both branches; each is then
 checked against its own equations (:func:`pitman_score`, the sums evaluated term by term,
-not through ψ). Where the finite-class likelihood keeps rising towards ``α → -∞`` (the
-limit is a multinomial with equal class probabilities, which predicts no population
-unique at all), that branch has no maximum at finite parameters and the fit is the
-infinite-class branch's maximum; where the likelihood keeps rising towards ``α → 1``
-there is no fit.
+not through ψ).
+
+The likelihood has two limits that are not points of the space. Towards ``α → 1`` (every
+class a singleton, or nearly) it can keep rising. Towards ``α → -∞`` with ``θ = m|α|``
+(``m`` fixed) it tends to
+
+.. math::
+
+    L_∞(m) = \\sum_{i=1}^{u-1}\\ln(m-i) - (n-1)\\ln m,
+
+the log-likelihood of a multinomial with ``m`` equal class probabilities (the powers of
+``|α|`` cancel: ``(u-1) - (n-1) + (n-u) = 0``), which is largest at the root of
+``Σ_i m/(m-i) = n-1`` (:func:`multinomial_limit`). The fit is the highest root only when
+no grid point and neither limit lies above it; when the supremum is a limit there is no
+maximum-likelihood estimate and :func:`fit_pitman` says so (with ``m`` for the
+``α → -∞`` limit, a model that predicts no population unique in a population much larger
+than ``m``) instead of returning a point that is not the maximum.
 
 References
 ----------
@@ -39,6 +51,7 @@ Pitman 1996 (the sampling formula and its parameter space); Hoshino 2001, Sec. 3
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -47,17 +60,20 @@ import numpy as np
 from verifier.risk.histogram import SizeHistogram
 from verifier.risk.special import digamma, lgamma, psi, psi1, trigamma
 
-__all__ = ["SCORE_TOLERANCE", "PitmanFit", "fit_pitman", "pitman_loglikelihood", "pitman_score"]
+__all__ = ["SCORE_TOLERANCE", "PitmanFit", "fit_pitman", "multinomial_limit", "pitman_loglikelihood",
+           "pitman_score"]
 
 SCORE_TOLERANCE = 1e-10
 """Each score equation holds when its two sides agree to this share of their size."""
 
-Branch = Literal["infinite", "finite", "boundary"]
+Branch = Literal["infinite", "finite"]
 
 _DIRECT = 10.0
 _ITERATIONS = 200
 _ALPHAS_INFINITE = (0.0, 0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 0.999)
-_BETAS_FINITE = tuple(10.0 ** (k / 4) for k in range(-16, 29))
+_BETAS_FINITE = tuple(10.0 ** (k / 4) for k in range(-16, 17))
+"""|α| on the finite branch's grid, up to 10^4: beyond, L's float64 rounding (~10^-8 at 10^7) exceeds the
+differences the fit compares; the limit α → -∞ is taken exactly (:func:`multinomial_limit`)."""
 
 
 @dataclass(frozen=True)
@@ -69,19 +85,21 @@ class PitmanFit:
     theta, alpha
         The fitted parameters (``None`` without a fit).
     branch
-        ``infinite`` (``0 < α < 1``), ``finite`` (``α < 0``, ``m = θ/|α|`` population
-        classes) or ``boundary`` (``α = 0``, the infinite-class branch's maximum on its edge).
+        ``infinite`` (``0 ≤ α < 1``) or ``finite`` (``α < 0``, ``m = θ/|α|`` population classes).
     loglikelihood
         ``L`` at the fit.
     score
         ``(∂L/∂θ, ∂L/∂α)`` at the fit, evaluated term by term.
     converged
-        Whether the score equations (at the boundary: the KKT conditions) hold to
-        :data:`SCORE_TOLERANCE`, checked after the fit.
+        Whether the score equations hold to :data:`SCORE_TOLERANCE`, checked after the fit
+        (``False`` without a fit).
     iterations
         Newton iterations of the run that found the fit.
     reason
-        Why there is no fit, or a note on the branch not taken.
+        Why there is no fit.
+    limit_classes
+        Without a fit because the likelihood rises towards ``α → -∞``: the ``m`` of the
+        multinomial limit it tends to (:func:`multinomial_limit`).
     """
 
     theta: float | None
@@ -92,6 +110,7 @@ class PitmanFit:
     converged: bool
     iterations: int
     reason: str | None = None
+    limit_classes: float | None = None
 
     @property
     def classes(self) -> float | None:
@@ -99,6 +118,50 @@ class PitmanFit:
         if self.branch != "finite" or self.theta is None or self.alpha is None:
             return None
         return self.theta / -self.alpha
+
+
+_STIRLING = 1e4
+"""From this argument on, :func:`_lgamma_step` uses Stirling's series instead of a difference of lgamma."""
+
+
+def _lgamma_step(x: float, k: np.ndarray | float) -> np.ndarray | float:
+    """``ln Γ(x+k) - ln Γ(x)`` for ``x > 0``, ``k ≥ 0``, accurate to float64 whatever the size of ``x``.
+
+    Below :data:`_STIRLING` a difference of ``lgamma`` (absolute error about 10^-16·x·ln x,
+    below 10^-11). Above, Stirling's series (Abramowitz & Stegun 1964, 6.1.41) with the
+    large terms combined so that nothing cancels:
+    ``(x-½)·log1p(k/x) + k·ln(x+k) - k + 1/(12(x+k)) - 1/(12x) - 1/(360(x+k)³) + 1/(360x³)``
+    (the next term, 1/(1260 x⁵), is below 10^-23). A difference of ``lgamma`` near ``x = 10^7``
+    loses about 3·10^-7, which is more than the likelihoods the fit compares differ by.
+    """
+    k = np.asarray(k, dtype=float)
+    if x < _STIRLING:
+        return math.lgamma(x + float(k)) - math.lgamma(x) if k.ndim == 0 else lgamma(x + k) - math.lgamma(x)
+    y = x + k
+    result = ((x - 0.5) * np.log1p(k / x) + k * np.log(y) - k + (1 / (12 * y) - 1 / (12 * x))
+              - (1 / (360 * y**3) - 1 / (360 * x**3)))
+    return float(result) if result.ndim == 0 else result
+
+
+def _falling_root(slope: Callable[[float], float], low: float, high: float, tolerance: float) -> float:
+    """The root of a function that falls through 0 once on ``(0, ∞)``, by bisection in logarithm.
+
+    ``low`` is a point where it is positive; ``high`` is raised (×4) until it is not. Returns
+    ``inf`` when it stays positive up to 10^300; else the root to ``tolerance`` relative.
+    """
+    while slope(high) > 0:
+        high *= 4
+        if high > 1e300:
+            return math.inf
+    for _ in range(200):
+        middle = math.sqrt(low * high)
+        if slope(middle) > 0:
+            low = middle
+        else:
+            high = middle
+        if high / low - 1 < tolerance:
+            break
+    return math.sqrt(low * high)
 
 
 class _Likelihood:
@@ -144,8 +207,8 @@ class _Likelihood:
 
     def value(self, theta: float, alpha: float) -> float:
         log_sum = self._sums(theta, alpha, False)[0]
-        big = math.lgamma(theta + self.n) - math.lgamma(theta + 1)
-        classes = float(np.dot(self.counts, lgamma(self.sizes - alpha) - math.lgamma(1 - alpha)))
+        big = float(_lgamma_step(theta + 1, self.n - 1))
+        classes = float(np.dot(self.counts, _lgamma_step(1 - alpha, self.sizes - 1)))
         return log_sum - big + classes
 
     def derivatives(self, theta: float, alpha: float) -> tuple[float, np.ndarray, np.ndarray]:
@@ -176,51 +239,32 @@ class _Likelihood:
             theta = base + gap
             return self._sums(theta, alpha, False)[1] - (psi(theta + self.n) - psi(theta + 1))
 
-        while slope(gap_high) > 0:
-            gap_high *= 4
-            if gap_high > 1e300:
-                return math.inf
-        for _ in range(200):
-            middle = math.sqrt(gap_low * gap_high)
-            if slope(middle) > 0:
-                gap_low = middle
-            else:
-                gap_high = middle
-            if gap_high / gap_low - 1 < 1e-9:
-                break
-        return base + math.sqrt(gap_low * gap_high)
+        return base + _falling_root(slope, gap_low, gap_high, 1e-9)
 
     @staticmethod
-    def _closer(new: np.ndarray, old: np.ndarray, point: tuple[float, float], before: tuple[float, float],
-                fixed_alpha: bool) -> bool:
+    def _closer(new: np.ndarray, old: np.ndarray, point: tuple[float, float], before: tuple[float, float]) -> bool:
         """Whether the score shrank (the test near the maximum, where ``L`` no longer moves in float64)."""
-        if fixed_alpha:
-            return bool(abs(new[0]) < abs(old[0]))
         return bool(abs(new[0]) * max(1.0, abs(point[0])) + abs(new[1]) * max(1.0, abs(point[1]))
                     < abs(old[0]) * max(1.0, abs(before[0])) + abs(old[1]) * max(1.0, abs(before[1])))
 
-    def newton(self, theta: float, alpha: float, *, fixed_alpha: bool = False) -> tuple[float, float, int]:
+    def newton(self, theta: float, alpha: float) -> tuple[float, float, int]:
         """Newton's method with step halving inside the domain, each step raising ``L``."""
         value, gradient, hessian = self.derivatives(theta, alpha)
         iteration = 0
         for iteration in range(1, _ITERATIONS + 1):  # noqa: B007 (returned)
-            if fixed_alpha:
-                step = np.array([-gradient[0] / hessian[0, 0] if hessian[0, 0] < 0 else gradient[0], 0.0])
-            else:
-                try:
-                    step = -np.linalg.solve(hessian, gradient)
-                except np.linalg.LinAlgError:
-                    step = gradient.copy()
-                if float(step @ gradient) <= 0:
-                    step = gradient / max(1.0, float(np.abs(gradient).max()))
+            try:
+                step = -np.linalg.solve(hessian, gradient)
+            except np.linalg.LinAlgError:
+                step = gradient.copy()
+            if float(step @ gradient) <= 0:
+                step = gradient / max(1.0, float(np.abs(gradient).max()))
             scale = 1.0
             while scale > 1e-30:
                 t, a = theta + scale * step[0], alpha + scale * step[1]
                 if self.inside(t, a):
                     candidate = self.derivatives(t, a)
                     if candidate[0] > value or (candidate[0] >= value - 1e-14 * abs(value)
-                                                and self._closer(candidate[1], gradient, (t, a), (theta, alpha),
-                                                                fixed_alpha)):
+                                                and self._closer(candidate[1], gradient, (t, a), (theta, alpha))):
                         break
                 scale /= 2
             else:
@@ -245,11 +289,10 @@ def pitman_score(histogram: SizeHistogram, theta: float, alpha: float) -> tuple[
     return float(score[0]), float(score[1])
 
 
-def _holds(likelihood: _Likelihood, theta: float, alpha: float, boundary: bool) -> tuple[bool, tuple[float, float]]:
+def _holds(likelihood: _Likelihood, theta: float, alpha: float) -> tuple[bool, tuple[float, float]]:
     score, size = likelihood.score(theta, alpha)
-    theta_holds = abs(score[0]) <= SCORE_TOLERANCE * size[0]
-    alpha_holds = score[1] <= SCORE_TOLERANCE * size[1] if boundary else abs(score[1]) <= SCORE_TOLERANCE * size[1]
-    return bool(theta_holds and alpha_holds), (float(score[0]), float(score[1]))
+    holds = abs(score[0]) <= SCORE_TOLERANCE * size[0] and abs(score[1]) <= SCORE_TOLERANCE * size[1]
+    return bool(holds), (float(score[0]), float(score[1]))
 
 
 def _is_maximum(likelihood: _Likelihood, theta: float, alpha: float) -> bool:
@@ -257,11 +300,37 @@ def _is_maximum(likelihood: _Likelihood, theta: float, alpha: float) -> bool:
     return bool(hessian[0, 0] < 0 and np.linalg.det(hessian) > 0)
 
 
+def multinomial_limit(histogram: SizeHistogram) -> tuple[float, float]:
+    """The supremum of the finite-class branch's limit ``α → -∞`` (``θ = m|α|``, ``m`` fixed): ``(m, L_∞(m))``.
+
+    ``L_∞(m) = Σ_{i=1}^{u-1} ln(m-i) - (n-1) ln m`` is the log-likelihood of a multinomial
+    with ``m`` equal class probabilities, on the scale of :func:`pitman_loglikelihood`.
+    ``m·L_∞'(m) = Σ_i m/(m-i) - (n-1)`` falls strictly from ``+∞`` (``m → u-1``) to
+    ``u - n < 0`` (``m → ∞``), so the maximum is its one root, found by bisection in
+    ``ln(m - (u-1))``. Needs ``2 ≤ u < n``.
+
+    >>> m, _ = multinomial_limit(SizeHistogram(np.array([1, 2]), np.array([1, 2])))  # A, A, B, B, C
+    >>> round(m, 10) == round((9 + 17 ** 0.5) / 4, 10)  # the root of m/(m-1) + m/(m-2) = 4
+    True
+    """
+    u, n = histogram.count, histogram.rows
+    index = np.arange(1, u, dtype=float)
+
+    def slope(gap: float) -> float:
+        m = u - 1 + gap
+        return float((m / (m - index)).sum()) - (n - 1)
+
+    m = u - 1 + _falling_root(slope, 1e-12, 1.0, 1e-15)
+    return m, float(np.log(m - index).sum()) - (n - 1) * math.log(m)
+
+
 def fit_pitman(histogram: SizeHistogram) -> PitmanFit:
     """The maximum-likelihood fit of Pitman's sampling formula over both branches (see the module).
 
-    The histogram has at least one class of two or more records and at least two classes
-    (else the likelihood has no maximum: it grows towards ``α = 1`` or has one class).
+    The fit is the highest root of the score equations that is a maximum, provided no point
+    of the profile grid and neither limit (``α → 1``, ``α → -∞``) lies above it; otherwise
+    there is no fit and ``reason`` says which limit the likelihood rises to. The histogram
+    has at least one class of two or more records and at least two classes.
     """
     likelihood = _Likelihood(histogram)
     u, n = likelihood.u, likelihood.n
@@ -283,32 +352,29 @@ def fit_pitman(histogram: SizeHistogram) -> PitmanFit:
         right = values[index + 1] if index + 1 < len(values) else -math.inf
         if values[index] >= left and values[index] >= right:
             starts.append((theta, alpha))
-    candidates: list[tuple[float, float, float, Branch, int, bool, tuple[float, float]]] = []
+    candidates: list[tuple[float, float, float, int, tuple[float, float]]] = []
     for theta, alpha in starts:
         t, a, iterations = likelihood.newton(theta, alpha)
         if a > 1 - 1e-9:
             continue
-        holds, score = _holds(likelihood, t, a, False)
+        holds, score = _holds(likelihood, t, a)
         if holds and _is_maximum(likelihood, t, a):
-            candidates.append((likelihood.value(t, a), t, a, "finite" if a < 0 else "infinite", iterations, True,
-                               score))
-    theta_zero, _, iterations = likelihood.newton(likelihood.profile(0.0), 0.0, fixed_alpha=True)
-    holds, score = _holds(likelihood, theta_zero, 0.0, True)
-    if holds:
-        candidates.append((likelihood.value(theta_zero, 0.0), theta_zero, 0.0, "boundary", iterations, True, score))
-    best_value = max(values)
-    towards_one = values[-1] >= best_value and (not candidates or values[-1] > max(c[0] for c in candidates))
-    if towards_one:
+            candidates.append((likelihood.value(t, a), t, a, iterations, score))
+    top = max(values)
+    classes, limit = multinomial_limit(histogram)
+    slack = 1e-9 * max(1.0, abs(top))
+    best = max(candidates, key=lambda c: c[0]) if candidates else None
+    if best is not None and best[0] >= max(top, limit) - slack:
+        value, theta, alpha, iterations, score = best
+        return PitmanFit(theta, alpha, "finite" if alpha < 0 else "infinite", value, score, True, iterations)
+    if limit >= top - slack:
+        return PitmanFit(None, None, None, None, None, False, 0, (
+            f"the likelihood of the Pitman model has no maximum: it rises towards α → -∞ on the finite-class branch "
+            f"(θ = m|α|), to a multinomial of m = {classes:.6g} equal classes (log-likelihood {limit:.10g}, above "
+            f"every point of the parameter space), which predicts no population unique; a limit is not an estimate"),
+            classes)
+    if values[-1] >= top:
         return PitmanFit(None, None, None, None, None, False, 0, "the likelihood of the Pitman model has no maximum "
                          "inside α < 1 (it grows towards α = 1)")
-    if not candidates:
-        return PitmanFit(None, None, None, None, None, False, _ITERATIONS, "Newton's method found no point where the "
-                         "score equations of the Pitman model hold")
-    value, theta, alpha, branch, iterations, converged, score = max(candidates, key=lambda c: c[0])
-    reason = None
-    finite = values[:sum(1 for alpha, _ in profile if alpha < 0)]
-    if branch == "boundary" and finite and int(np.argmax(finite)) < 3:
-        reason = ("the maximum of the infinite-class branch lies on its boundary α = 0 (Ewens' formula); the "
-                  "finite-class branch's likelihood rises towards α → -∞, a multinomial with equal class "
-                  "probabilities that predicts no population unique, and has no maximum at finite parameters")
-    return PitmanFit(theta, alpha, branch, value, score, converged, iterations, reason)
+    return PitmanFit(None, None, None, None, None, False, _ITERATIONS, "Newton's method found no point where the score "
+                     "equations of the Pitman model hold and the likelihood is highest")

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Literal
 
@@ -175,9 +175,11 @@ def pitman(histogram: SizeHistogram, frame: Sampling) -> PopulationEstimate:
 
     ``fitted`` holds ``theta``, ``alpha``, the log-likelihood and, on the finite-class
     branch, the number of population classes ``m = θ/|α|``; ``branch`` names the branch.
-    ``converged`` is true only when the score equations (at ``α = 0``, the KKT conditions)
-    hold at the fit. When every class is a singleton, or the likelihood keeps rising towards
-    ``α = 1``, there is no maximum and no estimate.
+    ``converged`` is true only when the score equations hold at the fit. When the likelihood
+    has no maximum (every class a singleton, or it keeps rising towards ``α = 1`` or towards
+    ``α → -∞``) there is no estimate: a limit of the likelihood is not a fit, and a
+    requirement never passes on one. Towards ``α → -∞``, ``fitted`` holds the
+    ``limit_classes`` ``m`` of the multinomial the likelihood tends to.
 
     References
     ----------
@@ -191,13 +193,15 @@ def pitman(histogram: SizeHistogram, frame: Sampling) -> PopulationEstimate:
     fit = fit_pitman(histogram)
     if fit.theta is None or fit.alpha is None:
         assert fit.reason is not None
-        return _none("pitman", fit.reason, method="newton", converged=fit.converged, iterations=fit.iterations)
+        limit = {} if fit.limit_classes is None else {"limit_classes": fit.limit_classes}
+        return _none("pitman", fit.reason, method="newton", converged=False, iterations=fit.iterations,
+                     fitted=limit)
     fitted = {"theta": fit.theta, "alpha": fit.alpha, "loglikelihood": float(fit.loglikelihood or 0.0)}
     if fit.classes is not None:
         fitted["classes"] = fit.classes
     share = _pitman_share(fit.theta, fit.alpha, frame)
     return _checked("pitman", share * frame.population, frame, fitted=fitted, method="newton",
-                    converged=fit.converged, iterations=fit.iterations, reason=fit.reason, branch=fit.branch)
+                    converged=fit.converged, iterations=fit.iterations, branch=fit.branch)
 
 
 def _snb_moments(histogram: SizeHistogram, f: float) -> Callable[[float, float], tuple[float, float, float]]:
@@ -313,7 +317,8 @@ def dankar(histogram: SizeHistogram, frame: Sampling) -> PopulationEstimate:
     if frame.fraction <= DANKAR_FRACTION:
         chosen = pitman(histogram, frame)
         if not chosen.available:
-            chosen = zayatz_estimate
+            fallback = f"Pitman has no estimate ({chosen.reason}): the rule takes Zayatz's, as ARX does"
+            chosen = replace(zayatz_estimate, reason=fallback) if zayatz_estimate.available else zayatz_estimate
     else:
         other = snb(histogram, frame)
         chosen = zayatz_estimate
