@@ -10,7 +10,8 @@ import sympy
 from typer.testing import CliRunner
 
 from privcert.cli import app
-from theory.answers.explain import DEF5_READING, _level, explain, explain_file
+from theory.answers.audit_levels import _level
+from theory.answers.explain import DEF5_READING, explain, explain_file
 from theory.definitions import definitions
 from verifier.errors import DataError
 
