@@ -492,8 +492,7 @@ def _implied(certified: Any, result: AuditResult) -> Line:
                                                            f"{step['claim']} has the bound(s) {current}, the certificate "
                                                            f"states {step['bounds']}")
             claims.add(step["claim"])
-    document, counted = premises(result)
-    found = explain(document, Graph(tuple(edge for edge in graph.edges if edge.claim_id in claims)), counted=counted)
+    found = explain(premises(result), Graph(tuple(edge for edge in graph.edges if edge.claim_id in claims)))
     measured = [item.to_json() for item in found.measured]
     derived = [item.to_json() for item in found.implied]
     for number, item in enumerate(guarantees, start=1):

@@ -332,8 +332,7 @@ def _params(source: Measured, singletons: bool) -> dict[str, object]:
     return params
 
 
-def explain(levels: AuditLevels | Mapping[str, Any], graph: Graph | None = None,
-            counted: Mapping[str, tuple[int, int]] | None = None) -> Explanation:
+def explain(levels: AuditLevels, graph: Graph | None = None) -> Explanation:
     """The guarantees an audit's measured levels imply (see the module docstring).
 
     Parameters
@@ -347,11 +346,16 @@ def explain(levels: AuditLevels | Mapping[str, Any], graph: Graph | None = None,
 
     Raises
     ------
+    TypeError
+        ``levels`` is not an :class:`AuditLevels` (a results document is read once, by
+        :meth:`AuditLevels.from_json`).
     DataError
         A level outside its definition's domain, or a (k,t)-closeness or (k,ε)-DP level without a subset size
         1 <= k <= N - 1.
     """
-    levels = levels if isinstance(levels, AuditLevels) else AuditLevels.from_json(levels, counted)
+    if not isinstance(levels, AuditLevels):
+        raise TypeError(f"explain: expected AuditLevels (AuditLevels.of(result) of a measure or audit result, "
+                        f"AuditLevels.from_json(document) of a results document), found {type(levels).__name__}")
     if graph is None:
         from theory.answers.graph import build_graph
         from theory.status_cache import cached_statuses
