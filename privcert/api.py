@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from reports.verification import Verification
     from verifier.registry import ModelKind
     from verifier.utility import Pair, UtilityReport
-    from verifier.utility.comparison import Comparison
+    from verifier.utility.comparison import ReleaseComparison
     from verifier.utility.figure import Figure
     from theory.mechanism_selection.release_plan import ReleasePlan
 
@@ -305,7 +305,7 @@ def compare(
     key: str | None = None,
     suppressed: str = "*",
     encoding: str = "utf-8",
-) -> Comparison:
+) -> ReleaseComparison:
     """Candidate releases of one original side by side (:func:`verifier.utility.comparison.compare`): each one's
     k and prosecutor risk over ``qi``, and every utility model against ``original``.
 

@@ -51,7 +51,8 @@ from privcert.options import (
 )
 from privcert.files import SCHEMA_VERSION, write_json
 from privcert.memory import keep_arrow_memory, keep_small_pages, reuse_freed_memory
-from privcert.options import assignments, hierarchy_files, hierarchy_options, split_names
+from privcert.options import (ShorthandCommand, assignments, hierarchy_files, hierarchy_options, shorthand_parameters,
+                              split_names)
 from privcert.reporting import (BAD_INPUT, FAILED, INTERNAL, INTERRUPTED, PIPE_CLOSED, interrupt_outside_finalizers,
                                 make_console, reporting_errors, wrote)
 from privcert.theory_cli import app as theory_app
@@ -327,7 +328,7 @@ def models_command(json_out: JsonOption = None) -> None:
     wrote(json_out)
 
 
-@app.command("measure")
+@app.command("measure", cls=ShorthandCommand)
 def measure_command(
     data: Annotated[Path, typer.Argument(metavar="DATA", help="The release: .csv, .csv.gz, .parquet, .pq, or a directory of Parquet files.")],
     qi: Annotated[str, typer.Option("--qi", metavar="NAMES", help="Quasi-identifier columns, comma-separated.")],
@@ -337,17 +338,16 @@ def measure_command(
     hierarchy: Annotated[ListOption, typer.Option("--hierarchy", metavar="S=FILE", help="S=FILE: a hierarchy CSV (leaf to root).")] = None,
     joint: Annotated[ListOption, typer.Option("--joint", metavar="S+T", help="S+T: also measure these columns jointly.")] = None,
     missing: Annotated[ListOption, typer.Option("--missing", metavar="S=HOW", help="S=error|value|exclude for missing values.")] = None,
-    l: Annotated[ListOption, typer.Option("--l", metavar="L,...", help="l of recursive (c,l)-diversity, e.g. 2,3 (default 2).")] = None,
     json_out: JsonOption = None,
     mechanism: MechanismOption = None,
-    k: KOption = None,
     mode: ModeOption = None,
     risk: Annotated[bool, typer.Option("--risk", help="Also measure the re-identification risk models (privcert docs risk).")] = False,
     sampling_fraction: Annotated[str | None, typer.Option("--sampling-fraction", metavar="F", help="The share of the population in the release, e.g. 1/10 (population models).")] = None,
     population: Annotated[int | None, typer.Option("--population", metavar="N", min=1, help="The population size (instead of --sampling-fraction).")] = None,
     population_table: Annotated[Path | None, typer.Option("--population-table", metavar="FILE", help="CSV of the quasi-identifiers with a count column: k-map, δ-presence, journalist and marketer risk against it.")] = None,
     weights: Annotated[str | None, typer.Option("--weights", metavar="COLUMN", help="The release's column of sampling weights (individual risk).")] = None,
-    param: Annotated[ListOption, typer.Option("--param", metavar="MODEL.NAME=VALUE", help="Also measure MODEL at a parameter it declares (privcert models lists them), e.g. recursive_cl_diversity.l=3; repeat a name for several values.")] = None,
+    param: Annotated[ListOption, typer.Option("--param", metavar="MODEL.NAME=VALUE", help="Also measure MODEL at a parameter it declares (privcert models lists them), e.g. recursive_cl_diversity.l=3; repeat a name for several values. Shorthands below.")] = None,
+    shorthand: Annotated[ListOption, typer.Option("--shorthand", hidden=True, metavar="NAME=VALUES", help="A shorthand as typed (--NAME VALUES).")] = None,
     encoding: EncodingOption = "utf-8",
     engine: EngineOption = "pandas",
     master: MasterOption = None,
@@ -356,7 +356,7 @@ def measure_command(
     """Measure every privacy model on a release and print the optimal levels."""
     from privcert.api import measure
     from privcert.output import print_report
-    from privcert.randomized_cli import mechanism_choice, parse_ks, print_randomized
+    from privcert.randomized_cli import mechanism_choice, print_randomized
     from privcert.files import check_outputs
 
     with reporting_errors():
@@ -368,12 +368,12 @@ def measure_command(
         if not names and (not risk or mechanism is not None):
             raise PolicyError("--sensitive: expected sensitive columns (or --risk to measure the risk models alone)")
         hierarchies = hierarchy_options(hierarchy, names)
-        ls = parse_ks(",".join(l), "--l") if l else (2,)
         columns = split_names(qi, "--qi")
         inputs = _risk_inputs(risk, sampling_fraction, population, population_table, weights, columns)
-        report = measure(data, columns, specs, hierarchies=hierarchies, l=list(ls),
-                         mechanism=mechanism_choice(mechanism, k, mode, names[0]) if names else None,
-                         kinds=("risk",) if risk else (), inputs=inputs, parameters=_parameters(param or []),
+        parameters = _parameters([*shorthand_parameters(shorthand or []), *(param or [])])
+        report = measure(data, columns, specs, hierarchies=hierarchies,
+                         mechanism=mechanism_choice(mechanism, None, mode, names[0]) if names else None,
+                         kinds=("risk",) if risk else (), inputs=inputs, parameters=parameters,
                          engine=_engine(engine, master),
                          encoding=encoding, progress=False if quiet else None)
         document = _document(report, data)

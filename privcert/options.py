@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 
 import typer
+from typer.core import TyperCommand
 
 from verifier.errors import PolicyError
 
@@ -14,11 +15,13 @@ T = TypeVar("T")
 
 if TYPE_CHECKING:
     from verifier.hierarchy import Hierarchy
+    from verifier.registry import Model, Parameter
 
 __all__ = ["JsonOption", "EncodingOption", "MechanismOption", "KOption", "ModeOption", "SignOption",
            "CertificateOption", "ViolationsOption", "EmbedCountsOption",
            "HtmlOption", "PdfOption", "EngineOption", "MasterOption", "QuietOption", "QiHierarchyOption",
-           "RecordKeyOption", "SuppressedOption", "OriginalOption", "split_names", "assignments", "hierarchy_options"]
+           "RecordKeyOption", "SuppressedOption", "OriginalOption", "split_names", "assignments", "hierarchy_options",
+           "ShorthandCommand", "shorthand_parameters"]
 
 JsonOption = Annotated[str | None, typer.Option(
     "--json", metavar="FILE|-", help="Write the results as JSON to this file (written atomically), or '-' for stdout only.")]
@@ -90,3 +93,82 @@ def hierarchy_options(values: list[str] | None, names: tuple[str, ...]) -> dict[
     from verifier.hierarchy import load_hierarchy
 
     return assignments(values or [], "--hierarchy", names, lambda text, _: load_hierarchy(text))
+
+
+class ShorthandCommand(TyperCommand):
+    """A command that also takes the shorthands the models declare (:attr:`verifier.registry.Parameter.shorthand`).
+
+    ``--NAME VALUES`` (or ``--NAME=VALUES``) of a declared shorthand is read as the hidden option
+    ``--shorthand NAME=VALUES`` (:func:`shorthand_parameters`), so that a model's parameter gets its
+    option from its declaration, never from an edit here; ``--help`` lists them under "Shorthands".
+    """
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, _expand_shorthands(args))
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        from verifier.registry import shorthands
+
+        super().format_options(ctx, formatter)
+        rows = [(f"--{name} {name.upper()},...",
+                 f"--param MODEL.{name}={name.upper()} for {', '.join(m.id for m in found)}: "
+                 f"{_declared(name, found).describe()}") for name, found in shorthands().items()]
+        if rows:
+            with formatter.section("Shorthands (from the models' declarations)"):
+                formatter.write_dl(rows)
+
+
+def _declared(name: str, found: tuple[Model, ...]) -> Parameter:
+    parameter = found[0].parameter(name)
+    assert parameter is not None
+    return parameter
+
+
+def _expand_shorthands(args: list[str]) -> list[str]:
+    """``--NAME VALUES`` and ``--NAME=VALUES`` of a declared shorthand as ``--shorthand NAME=VALUES``."""
+    from verifier.registry import shorthands
+
+    names = shorthands()
+    out: list[str] = []
+    rest = iter(args)
+    for arg in rest:
+        if arg == "--":
+            out += [arg, *rest]
+            break
+        option, equals, value = arg.partition("=")
+        if not option.startswith("--") or option[2:] not in names:
+            out.append(arg)
+            continue
+        given = value if equals else next(rest, None)
+        if given is None:
+            raise typer.BadParameter(f"{option}: expected a value, e.g. {option} 2 or {option} 2,3")
+        out += ["--shorthand", f"{option[2:]}={given}"]
+    return out
+
+
+def shorthand_parameters(values: list[str]) -> list[str]:
+    """Each ``NAME=V1,V2`` of the ``--shorthand`` option (``--NAME V1,V2`` as typed) as ``MODEL.NAME=V`` texts of
+    ``--param`` (:func:`verifier.registry.requested_parameters`), one per value and model declaring the shorthand.
+
+    Integer parameters take integers from 1 to 10^18 (as ``--k`` always did); words are checked by ``--param``.
+
+    Raises
+    ------
+    PolicyError
+        Not ``NAME=VALUES`` of a declared shorthand, or a value that is not one of the parameter's.
+    """
+    from privcert.randomized_cli import parse_ks
+    from verifier.registry import shorthands
+
+    declared = shorthands()
+    texts = []
+    for value in values:
+        name, equals, items = value.partition("=")
+        if not equals or name not in declared:
+            raise PolicyError(f"--shorthand: expected NAME=VALUES with NAME one of {', '.join(declared) or 'none'}, "
+                              f"found {value[:80]!r}")
+        domain = _declared(name, declared[name]).domain
+        option = f"--{name}"
+        found = parse_ks(items, option) if domain is not None and domain.integer else split_names(items, option)
+        texts += [f"{item.id}.{name}={one}" for one in found for item in declared[name]]
+    return texts

@@ -332,10 +332,11 @@ def explain(
     """What the audit's measured levels imply about every other definition, with the derivation path."""
     from verifier.errors import VerifierError
 
-    from theory.answers.explain import explain_file
+    from theory.answers.audit_levels import read_audit
+    from theory.answers.explain import explain
 
     try:
-        found = explain_file(audit)
+        found = explain(read_audit(audit))
     except VerifierError as error:
         _fail(str(error))
     if as_json:

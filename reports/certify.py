@@ -12,7 +12,7 @@ content (:mod:`reports.embedded_files`) and the guarantees the measured levels i
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,6 +24,7 @@ from reports.signing import sign
 from reports.statement import Statement, build_statement, rechecked
 
 if TYPE_CHECKING:
+    from theory.answers.audit_levels import AuditLevels
     from theory.answers.graph import Graph
     from securesystemslib.signer import CryptoSigner
 
@@ -56,15 +57,13 @@ class Certificate:
         return json.dumps(self.envelope, indent=2) + "\n"
 
 
-def premises(result: AuditResult) -> tuple[dict[str, Any], dict[str, tuple[int, int]]]:
-    """What :func:`theory.answers.explain.explain` reads of an audit: its JSON with only the re-checkable
-    measurements, and for each attribute with rows left out its counted rows and smallest class."""
-    document = result.to_json()
-    document["measurements"] = [m for m in document["measurements"] if rechecked(str(m["model"]), result.policy)]
-    counted = {"+".join(map(str, name)) if isinstance(name, tuple) else str(name):
-               (table.n, int(table.sizes[table.sizes > 0].min()))
-               for name, table in result.report.tables.items() if table.excluded and table.n}
-    return document, counted
+def premises(result: AuditResult) -> AuditLevels:
+    """What :func:`theory.answers.explain.explain` reads of an audit: its re-checkable measured levels, with the
+    counted rows and smallest class of each attribute with rows left out (:meth:`AuditLevels.of`)."""
+    from theory.answers.audit_levels import AuditLevels
+
+    levels = AuditLevels.of(result)
+    return replace(levels, levels=tuple(item for item in levels.levels if rechecked(item.model, result.policy)))
 
 
 def implied_section(result: AuditResult, graph: Graph | None = None) -> list[dict[str, Any]]:
@@ -80,8 +79,7 @@ def implied_section(result: AuditResult, graph: Graph | None = None) -> list[dic
     from verifier.audit import facts
 
     graph = graph or catalog()
-    document, counted = premises(result)
-    found = [facts(item) for item in explain(document, graph, counted=counted).to_json() if item["implied"]]
+    found = [facts(item) for item in explain(premises(result), graph).to_json() if item["implied"]]
     for item in found:
         for step in item["derivation"]:
             step["bounds"] = step_bounds(graph, step["claim"], step["from"], step["to"])

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from verifier.utility.comparison import Comparison
+    from verifier.utility.comparison import ReleaseComparison
 
 __all__ = ["comparison_rows", "render_comparison"]
 
 
-def comparison_rows(comparison: Comparison) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+def comparison_rows(comparison: ReleaseComparison) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
     """The table's header and one row per release: k, highest and mean prosecutor risk, the raw value of each model
     that applies to one of the releases (its id as header, as ``--metric`` and the JSON name it)."""
     from verifier.utility.figure import short_text
@@ -30,7 +30,7 @@ def comparison_rows(comparison: Comparison) -> tuple[tuple[str, ...], list[tuple
     return header, rows
 
 
-def render_comparison(comparison: Comparison, metric: str) -> str:
+def render_comparison(comparison: ReleaseComparison, metric: str) -> str:
     """The page: the table of :func:`comparison_rows` and :func:`reports.plots.privacy_utility` over ``metric``."""
     from importlib import resources
 

@@ -45,7 +45,7 @@ from verifier.display import attribute_label
 from verifier.results import jsonable
 
 if TYPE_CHECKING:
-    from verifier.utility.comparison import Comparison
+    from verifier.utility.comparison import ReleaseComparison
 
 __all__ = ["Figure", "figures", "implication_map", "privacy_utility"]
 
@@ -394,7 +394,7 @@ def implication_map(implied: Sequence[Mapping[str, Any]]) -> Figure | None:
         return Figure(caption, _svg(figure))
 
 
-def privacy_utility(comparison: Comparison, metric: str) -> Figure | None:
+def privacy_utility(comparison: ReleaseComparison, metric: str) -> Figure | None:
     """k (left) and the mean prosecutor risk (right) over ``metric``'s raw value, one labelled point per release.
 
     ``None`` when no release has a value of ``metric``; a release without one is named in the caption.

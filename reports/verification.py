@@ -506,8 +506,8 @@ def _implied(certified: Any, result: AuditResult, named: Graph | None) -> tuple[
     if not isinstance(certified, list) or not all(isinstance(item, Mapping) for item in certified):
         raise TypeError("implied: expected a list of objects")
     guarantees = [item for item in certified if item.get("implied") is not False]
-    document, counted = premises(result)
-    measured = [item.to_json() for item in explain(document, _no_claims(), counted=counted).measured]
+    levels = premises(result)
+    measured = [item.to_json() for item in explain(levels, _no_claims()).measured]
     stated = []
     for number, item in enumerate(guarantees, start=1):
         name = item["definition"]
@@ -521,7 +521,7 @@ def _implied(certified: Any, result: AuditResult, named: Graph | None) -> tuple[
 
     def derive(graph: Graph) -> dict[Hashable, list[sympy.Expr]]:
         reached: dict[Hashable, list[sympy.Expr]] = {}
-        for other in explain(document, graph, counted=counted).implied:
+        for other in explain(levels, graph).implied:
             found = other.to_json()
             reached.setdefault(found["definition"], []).append(read_exact(found["level"], "level"))
         return reached

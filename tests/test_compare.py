@@ -109,3 +109,18 @@ def test_cli_bad_input_exits_2(candidates: tuple[Path, Path, Path], tmp_path: Pa
     result = runner.invoke(app, ["compare", str(original), str(table4), *args, "--qi", "zip,age"])
     assert result.exit_code == 2, result.output
     assert message in result.stderr
+
+
+def test_one_name_for_one_concept() -> None:
+    """``Comparison`` is how a threshold decides a level (the registry's at least, at most, below); candidate
+    releases side by side are a ``ReleaseComparison``: no class of the packages takes the registry's name."""
+    import ast
+
+    root = TABLE4.parents[1]
+    clashes = [f"{path.relative_to(root)}:{node.lineno}" for package in ("verifier", "theory", "reports", "privcert",
+                                                                         "mechanisms")
+               for path in sorted((root / package).rglob("*.py"))
+               for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+               if isinstance(node, ast.ClassDef) and node.name == "Comparison"]
+    assert clashes == []
+    assert type(compare(TABLE4 / "original.csv", [TABLE4 / "release.csv"], ["zip", "age"])).__name__ == "ReleaseComparison"

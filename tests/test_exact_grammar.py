@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import privcert
+from theory.answers.audit_levels import AuditLevels
 from theory.answers.explain import explain
 from verifier.counts import AttributeSpec
 from verifier.display import exact_text
@@ -43,7 +44,7 @@ def test_every_measured_level_round_trips_and_is_explained(rows: list[tuple[str,
     for item in result.measurements:
         if item.level.value is not None:
             assert read_exact(item.level.exact, item.model) == item.level.value, (item.model, item.level.exact)
-    explain(result.to_json())
+    explain(AuditLevels.from_json(result.to_json()))
 
 
 @pytest.mark.slow
@@ -63,7 +64,7 @@ def test_randomized_levels_round_trip(tmp_path_factory: pytest.TempPathFactory, 
     for item in result.randomized.measurements:
         if item.level.value is not None:
             assert read_exact(item.level.exact, item.model) == item.level.value, (item.model, item.level.exact)
-    explain(result.to_json())
+    explain(AuditLevels.from_json(result.to_json()))
 
 
 @pytest.mark.slow

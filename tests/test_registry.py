@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 
 import verifier.models
 from privcert.cli import app
+from theory.answers.audit_levels import AuditLevels, MeasuredLevel
 from theory.answers.explain import explain
 from theory.definitions import definition, definition_ids
 from verifier.literal import Domain
@@ -128,8 +129,7 @@ def test_a_toy_model_is_measured_required_explained_drawn_and_listed(toy: Model,
     assert policy.requirements[-1].model == "largest_class_share"
 
     assert "largest_class_share" in definition_ids() and definition("largest_class_share").size is None
-    explained = explain({"rows": 9, "classes": 3, "measurements": [
-        {"model": "largest_class_share", "attribute": None, "exact": "1/3", "status": "finite"}]})
+    explained = explain(AuditLevels(9, (MeasuredLevel("largest_class_share", None, Fraction(1, 3)),), classes=3))
     assert "largest_class_share" in {item.model for item in explained.measured}
 
     assert "`largest_class_share`" in models_table()

@@ -10,7 +10,8 @@ import sympy
 from typer.testing import CliRunner
 
 from privcert.cli import app
-from theory.answers.explain import DEF5_READING, _level, explain, explain_file
+from theory.answers.audit_levels import AuditLevels, _level
+from theory.answers.explain import DEF5_READING, explain, explain_file
 from theory.definitions import definitions
 from verifier.errors import DataError
 
@@ -100,8 +101,8 @@ def test_demo_audit_text(audit: Path) -> None:
     assert json.loads(as_json.stdout) == explain_file(audit).to_json()
 
 
-def _audit(*measurements: dict) -> dict:
-    return {"rows": 10, "classes": 2, "measurements": list(measurements)}
+def _audit(*measurements: dict) -> AuditLevels:
+    return AuditLevels.from_json({"rows": 10, "classes": 2, "measurements": list(measurements)})
 
 
 def _row(model: str, exact: str, attribute: str | None = "s", **parameters: object) -> dict:

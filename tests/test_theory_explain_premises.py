@@ -18,6 +18,7 @@ import sympy
 
 import privcert
 from reports.certify import implied_section
+from theory.answers.audit_levels import AuditLevels
 from theory.answers.explain import DEF5_READING, Explanation, explain
 from verifier.literal import parse_exact
 
@@ -71,7 +72,7 @@ def test_emd_stochastic_closeness_feeds_no_multiplicative_claim(tmp_path: Path) 
                                {"model": "stochastic_t_closeness", "attribute": "s", "distance": "equal", "threshold": "1"}])
     document = result.to_json()
     assert [row["exact"] for row in document["measurements"]] == ["3", "2/21"]
-    found = explain(document)
+    found = explain(AuditLevels.from_json(document))
     # from k-anonymity alone: prosecutor risk and the risk models it bounds; nothing from the EMD level
     assert {item.definition for item in found.implied} == {"prosecutor_risk", "journalist_risk", "marketer_risk",
                                                             "k_map", "sample_uniqueness"}
@@ -88,7 +89,7 @@ def test_subset_sizes_are_the_requirements(tmp_path: Path) -> None:
                                {"model": "kt_closeness", "attribute": "s", "k": 6, "threshold": "100"},
                                {"model": "k_eps_dp", "attribute": "s", "k": 1, "threshold": "100"}])
     document = result.to_json()
-    found = explain(document)
+    found = explain(AuditLevels.from_json(document))
     levels = {item.definition: item for item in found.implied}
     assert "multiplicative_t_closeness" not in levels and "stochastic_t_closeness" not in levels
     assert levels["k_eps_dp"].level == sympy.log(sympy.Rational(9, 7)) and levels["k_eps_dp"].size == 1
@@ -106,7 +107,7 @@ def test_auditor_mode_reads_each_implied_level_at_its_k(tmp_path: Path) -> None:
                                {"model": "ldp", "attribute": "s", "threshold": "ln(3)"},
                                {"model": "kt_closeness", "attribute": "s", "k": 6, "threshold": "100"},
                                {"model": "k_eps_dp", "attribute": "s", "k": 1, "threshold": "100"}], mode="auditor")
-    found = explain(result.to_json())
+    found = explain(AuditLevels.from_json(result.to_json()))
     levels = {item.definition: item.level for item in found.implied}
     assert levels["multiplicative_t_closeness"] == sympy.Rational(15, 7)
     assert levels["stochastic_t_closeness"] == sympy.Rational(15, 7)
@@ -140,7 +141,7 @@ def test_excluded_rows_change_n_and_k(tmp_path: Path) -> None:
                         rows=rows, missing="exclude", mechanism=False)
     document = result.to_json()
     assert document["excluded"] == {"s": 3}
-    from_json = {item.definition for item in explain(document).implied}
+    from_json = {item.definition for item in explain(AuditLevels.from_json(document)).implied}
     from_tables = {item["definition"] for item in implied_section(result) if item["implied"]}
     for found in (from_json, from_tables):
         assert not found & {"dp", "kt_closeness", "k_eps_dp"}, found
@@ -153,7 +154,7 @@ def _deterministic(tmp_path: Path, rows: Sequence[tuple[str, str]], buckets: str
         '[data]\nqi = ["q"]\npath = "data.csv"\n[sensitive.s]\nkind = "categorical"\n' + buckets
         + '[[require]]\nmodel = "k_anonymity"\nthreshold = 1\n'
         '[[require]]\nmodel = "multiplicative_t_closeness"\nattribute = "s"\nthreshold = "10"\n')
-    return privcert.audit(None, tmp_path / "policy.toml").to_json()
+    return AuditLevels.from_json(privcert.audit(None, tmp_path / "policy.toml").to_json())
 
 
 def test_dp_over_policy_buckets_holds_over_those_buckets_only(tmp_path: Path) -> None:
@@ -191,7 +192,7 @@ def test_one_position_on_the_dp_of_a_deterministic_release(tmp_path: Path) -> No
     assert dp.readable.endswith(f"; {DEF5_READING}") and "buckets" not in dp.readable
     assert dp_ratio(released([{"a": 2, "b": 1}, {"a": 1, "b": 2}])) == sympy.Rational(5, 4) < sympy.exp(dp.level) == sympy.Rational(5, 2)
     assert "dp" not in {item.definition for item in found.nothing}
-    alone = explain({"rows": 6, "measurements": [{"model": "k_anonymity", "exact": "3", "status": "finite"}]})
+    alone = explain(AuditLevels.from_json({"rows": 6, "measurements": [{"model": "k_anonymity", "exact": "3", "status": "finite"}]}))
     assert DEF5_READING in {item.definition: item.reason for item in alone.nothing}["dp"]
     docs = (Path(__file__).resolve().parent.parent / "docs" / "theory.md").read_text(encoding="utf-8")
     assert DEF5_READING in " ".join(docs.split())

@@ -13,7 +13,9 @@ from typer.testing import CliRunner
 
 from privcert.cli import app
 from _theory_bruteforce import tables
+from theory.answers.audit_levels import AuditLevels, MeasuredLevel
 from theory.answers.explain import explain
+from verifier.exact_grammar import read_exact
 from theory.answers.graph import SIZED, Graph, build_graph
 from theory.claims.catalog import claim
 from theory.search.refute import refute_claim
@@ -97,8 +99,8 @@ def test_implies_checks_its_parameters(params: list[str], message: str) -> None:
 ])
 def test_explain_checks_each_level_against_its_domain(model: str, exact: str, message: str) -> None:
     with pytest.raises(DataError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")):
-        explain({"rows": 9, "measurements": [{"model": model, "exact": exact, "status": "finite",
-                                              "attribute": None if model != "multiplicative_t_closeness" else "s"}]})
+        explain(AuditLevels(9, (MeasuredLevel(model, None if model != "multiplicative_t_closeness" else "s",
+                                              read_exact(exact, model)),)))
 
 
 _MAP = ("multiplicative_t_closeness", "stochastic_t_closeness", "kt_closeness", "k_eps_dp", "dp", "ldp")

@@ -92,6 +92,7 @@ import json
 from pathlib import Path
 
 from privcert.cli import main
+from theory.answers.audit_levels import AuditLevels, MeasuredLevel
 from theory.answers.explain import explain
 from theory.answers.graph import build_graph
 from theory.answers.map import render_map
@@ -129,8 +130,7 @@ claim = check("privcert:p_sensitive_to_distinct")
 statuses = {item.id: CheckResult("proven", None, (), "") for item in map_claims()}
 statuses["privcert:p_sensitive_to_distinct"] = claim
 graph = build_graph(statuses)
-explained = explain({"rows": 9, "classes": 3, "measurements": [
-    {"model": "p_sensitive_k_anonymity", "attribute": "disease", "exact": "3", "status": "finite"}]}, graph)
+explained = explain(AuditLevels(9, (MeasuredLevel("p_sensitive_k_anonymity", "disease", 3),), classes=3), graph)
 drawn = render_map(graph, "map.svg").read_text(encoding="utf-8")
 print(json.dumps({"decided": decided, "refused": refused, "claim": claim.status,
                   "explained": str(explained), "drawn": "p-sensitive k-anonymity" in drawn}))

@@ -46,7 +46,7 @@ from verifier.errors import DataError, PolicyError
 from verifier.hierarchy import Hierarchy
 from verifier.inputs import Inputs, inputs_of
 from verifier.randomized_levels import Implications, MechanismChoice, RandomizedLevels, mechanism_settings, randomized_levels
-from verifier.registry import MeasureOptions, ModelKind, Model, Subject, models
+from verifier.registry import MeasureOptions, ModelKind, Model, Subject, models, subset_sizes
 from verifier.results import Measurement
 
 __all__ = ["MeasureResult", "measure", "measure_tables", "PROGRESS_ROWS", "ProgressCallback"]
@@ -217,7 +217,8 @@ def measure(
     mechanism
         The mechanism a randomized release was made with (its file, the attribute it
         randomizes, default the first; the mode and subset sizes): adds the
-        randomized levels (:func:`verifier.randomized_levels.randomized_levels`).
+        randomized levels (:func:`verifier.randomized_levels.randomized_levels`), at its subset
+        sizes and every ``k`` ``requested`` names (:func:`verifier.registry.subset_sizes`).
     implications
         The implication map for auditor mode (:func:`theory.answers.auditor_mode.audit_release`).
 
@@ -252,7 +253,8 @@ def measure(
     options = _options(qi, attributes, hierarchies, buckets, l, risk_threshold, kinds, inputs, requested, source)
     result = _measure(build, qi, options, source=source, progress=progress, engine=counter.name)
     settings = None if mechanism is None else mechanism_settings(
-        None, replace(mechanism, attribute=mechanism.attribute or attributes[0].columns[0]))
+        None, replace(mechanism, attribute=mechanism.attribute or attributes[0].columns[0],
+                      ks=tuple(dict.fromkeys(mechanism.ks + subset_sizes(options.requested)))))
     if settings is None:
         return result
     levels = randomized_levels(result.tables, settings, implications=implications)

@@ -68,6 +68,8 @@ __all__ = [
     "model_ids",
     "version",
     "requested_parameters",
+    "shorthands",
+    "subset_sizes",
     "models_table",
 ]
 
@@ -111,6 +113,10 @@ class Parameter:
     required
         Whether a requirement must name it (otherwise the model's measure picks the
         value(s) from the attribute and the options).
+    shorthand
+        Whether ``privcert measure`` also takes it as ``--NAME VALUES``: the shorthand of
+        ``--param MODEL.NAME=VALUE`` for every model whose parameter ``NAME`` is one
+        (:func:`shorthands`; ``--k 2`` is ``--param kt_closeness.k=2 --param k_eps_dp.k=2``).
     """
 
     name: str
@@ -118,6 +124,7 @@ class Parameter:
     domain: Domain | None = None
     choices: tuple[str, ...] = ()
     required: bool = False
+    shorthand: bool = False
 
     def __post_init__(self) -> None:
         if (self.domain is None) == (not self.choices):
@@ -504,6 +511,40 @@ def requested_parameters(texts: Iterable[str], where: str = "--param") -> dict[s
             sets.append({})
         sets[-1][name] = parameter.parse(value.strip(), f"{where} {model_id}.{name}")
     return {model_id: tuple(sets) for model_id, sets in found.items()}
+
+
+def shorthands() -> dict[str, tuple[Model, ...]]:
+    """The parameters ``privcert measure`` takes as ``--NAME VALUES`` (:attr:`Parameter.shorthand`), by name, each
+    with the models that declare it, in report order.
+
+    Raises
+    ------
+    ValueError
+        Two models declare a shorthand of one name with different values (a domain or words).
+    """
+    found: dict[str, list[Model]] = {}
+    for item in models():
+        for parameter in item.parameters:
+            if parameter.shorthand:
+                found.setdefault(parameter.name, []).append(item)
+    for name, declaring in found.items():
+        values = {declared.values() for declared in (m.parameter(name) for m in declaring) if declared is not None}
+        if len(values) > 1:
+            raise ValueError(f"shorthand --{name}: {', '.join(m.id for m in declaring)} declare it with different "
+                             f"values ({'; '.join(sorted(values))})")
+    return {name: tuple(declaring) for name, declaring in found.items()}
+
+
+def subset_sizes(requested: Mapping[str, Iterable[Mapping[str, Any]]]) -> tuple[int, ...]:
+    """The ``k`` requested of the models whose k is the size of a subset of records (their definition's
+    :data:`Size` is ``subset``: (k,t)-closeness, (k,ε)-DP), each once, in the order named: the subset sizes a
+    randomized release is measured at."""
+    found: list[int] = []
+    for model_id, sets in requested.items():
+        declared = model(model_id).definition
+        if declared is not None and declared.size == "subset":
+            found += [int(parameters["k"]) for parameters in sets if "k" in parameters]
+    return tuple(dict.fromkeys(found))
 
 
 def models_table() -> str:

@@ -212,6 +212,7 @@ async def implies(request: Request) -> Response:
 
 
 def _explain(records: int, lines: list[str]) -> Any:
+    from theory.answers.audit_levels import AuditLevels
     from theory.answers.explain import explain
 
     measurements = []
@@ -223,7 +224,7 @@ def _explain(records: int, lines: list[str]) -> Any:
         model, attribute, size, level = match.groups()
         measurements.append({"model": model, "attribute": attribute, "exact": level, "status": "finite",
                              "parameters": {} if size is None else {"k": int(size)}})
-    return explain({"rows": records, "measurements": measurements}, graph())
+    return explain(AuditLevels.from_json({"rows": records, "measurements": measurements}), graph())
 
 
 @router.post("/explore/explain", response_class=HTMLResponse)

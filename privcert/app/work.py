@@ -56,6 +56,7 @@ def audit(arguments: dict[str, Any], report: Callable[[str, int, int | None], No
     """``privcert audit RELEASE --policy POLICY --html VIEW``: the result, what else it implies, the view."""
     from privcert.api import audit as run_audit
     from privcert.certificate_cli import write_certificate
+    from theory.answers.audit_levels import AuditLevels
     from theory.answers.explain import explain
 
     release, policy, view = Path(arguments["release"]), Path(arguments["policy"]), Path(arguments["view"])
@@ -64,7 +65,7 @@ def audit(arguments: dict[str, Any], report: Callable[[str, int, int | None], No
     write_certificate(result, release, policy, None, None, html=view)
     document = json.loads(json.dumps(result.to_json(), default=str))
     report("what else this implies", 0, None)
-    implied = explain(document)
+    implied = explain(AuditLevels.of(result))
     return {"audit": document, "passed": result.passed, "view": _link(view),
             "implied": implied.to_json(), "implied_text": implied.text()}
 

@@ -1,8 +1,8 @@
 """What an audit's measured levels imply about every other definition on the map.
 
-An audit (``privcert audit --json`` or ``privcert measure --json``; schema
-``privcert/data/schema/results.schema.json``) holds the optimal level of each measured
-model on each attribute, the release's number of rows N and its classes. Each finite measured
+An audit's measured levels (:class:`~theory.answers.audit_levels.AuditLevels`, typed and checked once: from a
+measure or audit result, or from the JSON of ``privcert audit --json`` / ``privcert measure --json``) are the
+optimal level of each measured model on each attribute, the release's number of rows N and its classes. Each finite measured
 level is a premise (:class:`Measured`) read as what it is: at its attribute's counted rows N and
 their smallest class k, at the requirement's subset size for (k,t)-closeness and (k,ε)-DP, and
 for stochastic t-closeness only with the multiplicative distance (an EMD level feeds no claim);
@@ -26,7 +26,6 @@ Ekenstedt et al. 2022, Defs. 1-3 (levels, implication, composition); the claims 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,17 +33,17 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
-from theory.definitions import definition, definition_ids, definitions
+from theory.answers.audit_levels import AuditLevels, MeasuredLevel, load_audit, read_audit
+from theory.definitions import definition, definitions
 from verifier.display import exact_text, readable
-from verifier.errors import DataError, InputFileNotFoundError
-from verifier.exact_grammar import GrammarError, read_exact
+from verifier.errors import DataError
 from verifier.registry import model
 
 if TYPE_CHECKING:
     from theory.answers.graph import Graph
 
 __all__ = ["DEF5_READING", "Measured", "Step", "Implied", "Nothing", "Explanation", "explain", "explain_file", "load_audit",
-           "level_text"]
+           "level_text", "AuditLevels", "MeasuredLevel"]
 
 _SIZED_AT = {"kt_closeness": "N-1", "k_eps_dp": "1"}
 """Subset sizes asked for the sized definitions: (N-1, t)-closeness is the one multiplicative
@@ -192,171 +191,90 @@ class Explanation:
         return "\n".join(lines)
 
 
-def _level(text: object, where: str) -> sympy.Expr:
-    """A measured level as :func:`verifier.display.exact_text` writes it, read by the grammar of
-    :mod:`verifier.exact_grammar` (radicals, long exact bounds), never evaluated as code."""
-    try:
-        return read_exact(text, where)
-    except GrammarError as error:
-        raise DataError(str(error)) from None
-
-
-def _row_level(row: Mapping[str, Any], where: str) -> sympy.Expr:
-    """The level a row guarantees: its exact level, or for a level known only between exact bounds the
-    bound on the weak side (the upper one when smaller is stronger), which the release certainly meets."""
-    bounds = row.get("bounds")
-    if isinstance(bounds, dict) and bounds.get("exact") is False:
-        weak = "upper" if definition(row["model"]).direction == "smaller_is_stronger" else "lower"
-        return _level(bounds.get(weak), f"{where}.bounds.{weak}")
-    return _level(row["exact"], f"{where}.exact")
-
-
-def load_audit(path: str | Path) -> dict[str, Any]:
-    """Read an audit's JSON file.
-
-    Raises
-    ------
-    InputFileNotFoundError
-        The file does not exist.
-    DataError
-        It is not JSON, or not an audit (``rows`` and ``measurements`` expected).
-    """
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputFileNotFoundError(f"{path}: no such audit file (write one with `privcert audit ... --json FILE`)") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise DataError(f"{path}: cannot read the audit file ({error})") from None
-    try:
-        audit = json.loads(text)
-    except ValueError as error:
-        raise DataError(f"{path}: not JSON ({error}); expected the output of `privcert audit --json`") from None
-    if not isinstance(audit, dict) or not isinstance(audit.get("rows"), int) or not isinstance(audit.get("measurements"), list):
-        found = sorted(audit) if isinstance(audit, dict) else type(audit).__name__
-        raise DataError(f"{path}: expected an audit with 'rows' (an integer) and 'measurements' (a list), found {found}")
-    return audit
-
-
-def _in_domain(definition_id: str, level: sympy.Expr, where: str) -> None:
+def _in_domain(item: MeasuredLevel, level: sympy.Expr) -> None:
     """Raise when ``level`` lies outside its definition's domain (k a positive integer, t >= 1, ε >= 0, ...)."""
     from verifier.display import formula
 
-    item = definition(definition_id)
-    if item.domain.contains(level) is not sympy.true:
-        raise DataError(f"{where}: the {formula(item.level)} of {definition_id} lies in {formula(item.domain)}, "
+    found = definition(item.model)
+    if found.domain.contains(level) is not sympy.true:
+        where = item.label if item.where is None else f"{item.where}.exact"
+        raise DataError(f"{where}: the {formula(found.level)} of {item.model} lies in {formula(found.domain)}, "
                         f"found {exact_text(level)}")
 
 
-def _attribute_name(attribute: object) -> str | None:
-    if isinstance(attribute, list):
-        return "+".join(str(a) for a in attribute)
-    return None if attribute is None else str(attribute)
-
-
-def _size(row: Mapping[str, Any], parameters: Mapping[str, Any], records: int, where: str) -> int | None:
-    """The requirement's subset size k of a (k,t)-closeness or (k,ε)-DP row, checked against 1 <= k <= N - 1."""
-    if row["model"] not in _SIZED_AT:
+def _size(item: MeasuredLevel, records: int) -> int | None:
+    """The requirement's subset size k of a (k,t)-closeness or (k,ε)-DP level, checked against 1 <= k <= N - 1."""
+    if item.model not in _SIZED_AT:
         return None
-    size = parameters.get("k")
+    size = item.parameters.get("k")
     if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= records - 1:
-        raise DataError(f"{where}.parameters.k: {row['model']} is measured at a subset size k with "
+        where = item.label if item.where is None else item.where
+        raise DataError(f"{where}.parameters.k: {item.model} is measured at a subset size k with "
                         f"1 <= k <= N - 1 = {records - 1}, found {size!r}")
     return size
 
 
-def _unread(row: Mapping[str, Any], parameters: Mapping[str, Any], randomized: bool) -> str | None:
-    """Why a finite measured row is no premise of the map (``None``: it is one)."""
-    if row["model"] == "stochastic_t_closeness":
-        distance = row.get("distance") or parameters.get("distance") or "multiplicative"
+def _unread(item: MeasuredLevel, randomized: bool) -> str | None:
+    """Why a measured level is no premise of the map (``None``: it is one)."""
+    if item.model == "stochastic_t_closeness":
+        distance = item.distance or item.parameters.get("distance") or "multiplicative"
         if distance != "multiplicative":
             return (f"measured with the EMD ({distance} distance), which no claim of the map reads: the map's "
                     "stochastic t-closeness is the multiplicative distance (Domingo-Ferrer & Soria-Comas 2015, Def. 4)")
-    elif randomized and model(row["model"]).kind != "randomized" and model(row["model"]).scope != "release":
+    elif randomized and model(item.model).kind != "randomized" and model(item.model).scope != "release":
         return ("measured on the data as read (the original records in publisher mode, the released values in "
                 "auditor mode), not on the mechanism's release the randomized levels describe")
     return None
 
 
-def _measured(audit: Mapping[str, Any], counted: Mapping[str, tuple[int, int]] | None
-              ) -> tuple[tuple[Measured, ...], dict[str, str]]:
-    """The premises: every finite measured level with its subset size, counted N and smallest class;
-    and, by model, why a finite row is not read (an EMD stochastic t-closeness, a deterministic level of a
-    randomized audit)."""
-    known = set(definition_ids())
-    records = int(audit["rows"])
-    randomized = isinstance(audit.get("randomized"), dict)
-    given_excluded = audit.get("excluded")
-    excluded: Mapping[str, Any] = given_excluded if isinstance(given_excluded, dict) else {}
-    rows = _rows(audit)
-    levels = [(where, row, _row_level(row, where)) for where, row in rows
-              if row["model"] in known and row.get("status", "finite") == "finite"]
-    release_smallest = _smallest_class([(row["model"], level) for _, row, level in levels])
-    singletons = audit.get("classes") == records
-    found: list[Measured] = []
-    unread: dict[str, str] = {}
-    for _, row in rows:  # a level of the data as read says nothing of a randomized release, infinite or not
-        given = row.get("parameters")
-        why = _unread(row, given if isinstance(given, dict) else {}, randomized)
-        if why is not None and row["model"] in known:
-            unread.setdefault(row["model"], why)
-    for where, row, level in levels:
-        given = row.get("parameters")
-        parameters: dict[str, Any] = given if isinstance(given, dict) else {}
-        if level == sympy.oo or _unread(row, parameters, randomized) is not None:
-            continue
-        _in_domain(row["model"], level, f"{where}.exact")
-        attribute = _attribute_name(row.get("attribute"))
-        left_out = excluded.get(attribute, 0) if attribute is not None else 0
-        counted_rows = records - (left_out if isinstance(left_out, int) else 0)
-        smallest = release_smallest if not left_out else 1 if singletons else None
-        if left_out and counted is not None and attribute is not None and attribute in counted:
-            counted_rows, smallest = counted[attribute]
-        size = _size(row, parameters, counted_rows, where)
-        found.append(Measured(row["model"], attribute, level, {**parameters, "distance": row.get("distance")},
-                              size, counted_rows, smallest))
-    return tuple(found), unread
+def _premises(levels: AuditLevels) -> tuple[Measured, ...]:
+    """The premises: every finite measured level the map reads, with its subset size, counted N and smallest class."""
+    finite = [item for item in levels.levels if item.status == "finite"]
+    release_smallest = _smallest_class([(item.model, _value(item)) for item in finite])
+    return tuple(_premise(item, levels, release_smallest) for item in finite
+                 if item.level != sympy.oo and _unread(item, levels.randomized) is None)
 
 
-def _rows(audit: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
-    """Every measurement row with where it was read: the ``measurements``, then, in the JSON of ``measure
-    --mechanism --json`` (no ``policy``), the randomized levels it writes under ``randomized.measurements``;
-    each row once. An audit's premises are its policy's rows: it lists the required randomized levels among
-    its ``measurements`` already.
+def _premise(item: MeasuredLevel, levels: AuditLevels, release_smallest: int | None) -> Measured:
+    """One finite level as a premise: read at its attribute's counted rows and their smallest class (the release's
+    when nothing was left out; with rows left out, the counted ones when known, else unknown unless every class
+    holds one row), at the requirement's subset size."""
+    level = _value(item)
+    _in_domain(item, level)
+    left_out = levels.excluded.get(item.attribute, 0) if item.attribute is not None else 0
+    counted_rows = levels.records - left_out
+    smallest = release_smallest if not left_out else 1 if levels.singletons else None
+    if left_out and item.attribute is not None and item.attribute in levels.counted:
+        counted_rows, smallest = levels.counted[item.attribute]
+    return Measured(item.model, item.attribute, level, {**item.parameters, "distance": item.distance},
+                    _size(item, counted_rows), counted_rows, smallest)
 
-    Raises
-    ------
-    DataError
-        A row that is not an object with a ``model`` and an ``exact`` level.
-    """
-    found: list[tuple[str, Mapping[str, Any]]] = []
-    seen: set[str] = set()
-    randomized = audit.get("randomized")
-    extra = randomized.get("measurements") if isinstance(randomized, dict) and "policy" not in audit else None
-    for prefix, listed in (("measurements", audit["measurements"]),
-                           ("randomized.measurements", extra if isinstance(extra, list) else [])):
-        for index, row in enumerate(listed):
-            where = f"{prefix}[{index}]"
-            if not isinstance(row, dict) or not isinstance(row.get("model"), str) or "exact" not in row:
-                raise DataError(f"{where}: expected an object with 'model' and 'exact'")
-            key = json.dumps([row.get(name) for name in ("model", "attribute", "distance", "parameters", "exact",
-                                                         "status")], sort_keys=True, default=str)
-            if key not in seen:
-                seen.add(key)
-                found.append((where, row))
+
+def _value(item: MeasuredLevel) -> sympy.Expr:
+    """The exact level of a finite measured level."""
+    assert isinstance(item.level, sympy.Expr)
+    return item.level
+
+
+def _unread_reasons(levels: AuditLevels) -> dict[str, str]:
+    """By model, why a level is not read (an EMD stochastic t-closeness, a deterministic level of a randomized
+    audit): a level of the data as read says nothing of a randomized release, infinite or not."""
+    found: dict[str, str] = {}
+    for item in levels.levels:
+        why = _unread(item, levels.randomized)
+        if why is not None:
+            found.setdefault(item.model, why)
     return found
 
 
-def _infinite(audit: Mapping[str, Any]) -> dict[str, str]:
+def _infinite(levels: AuditLevels) -> dict[str, str]:
     """``{model: "nothing: measured infinite ..."}`` for the models the audit measured infinite."""
     found: dict[str, list[str]] = {}
-    randomized = isinstance(audit.get("randomized"), dict)
-    for _, row in _rows(audit):
-        given = row.get("parameters")
-        if row.get("status") == "infinite" and _unread(row, given if isinstance(given, dict) else {}, randomized) is None:
-            found.setdefault(row["model"], []).append(str(_attribute_name(row.get("attribute"))))
-    return {model: f"nothing: measured infinite on {', '.join(names)} (no finite level holds)"
-            for model, names in found.items()}
+    for item in levels.levels:
+        if item.status == "infinite" and _unread(item, levels.randomized) is None:
+            found.setdefault(item.model, []).append(str(item.attribute))
+    return {name: f"nothing: measured infinite on {', '.join(names)} (no finite level holds)"
+            for name, names in found.items()}
 
 
 def _smallest_class(levels: Sequence[tuple[str, sympy.Expr]]) -> int | None:
@@ -414,89 +332,144 @@ def _params(source: Measured, singletons: bool) -> dict[str, object]:
     return params
 
 
-def explain(audit: Mapping[str, Any], graph: Graph | None = None,
-            counted: Mapping[str, tuple[int, int]] | None = None) -> Explanation:
+def explain(levels: AuditLevels, graph: Graph | None = None) -> Explanation:
     """The guarantees an audit's measured levels imply (see the module docstring).
 
     Parameters
     ----------
-    audit
-        The parsed JSON of ``privcert audit --json`` / ``privcert measure --json``.
+    levels
+        The measured levels (:meth:`AuditLevels.of` a measure or audit result, :meth:`AuditLevels.from_json` a
+        results document, :func:`theory.answers.audit_levels.read_audit` its file).
     graph
         The implication map; built from the cached checked statuses
         (:func:`theory.status_cache.cached_statuses`) when ``None``.
-    counted
-        For the attributes with rows left out (``missing = "exclude"``): the rows counted and the smallest
-        class among them, by attribute name (joint attributes as ``S+T``). The JSON does not carry the
-        smallest counted class: without it, the class-based claims are not applied to such an attribute.
 
     Raises
     ------
+    TypeError
+        ``levels`` is not an :class:`AuditLevels` (a results document is read once, by
+        :meth:`AuditLevels.from_json`).
     DataError
-        A measurement without a model or an exact level, a level outside the grammar, or a (k,t)-closeness
-        or (k,ε)-DP row without a subset size 1 <= k <= N - 1.
+        A level outside its definition's domain, or a (k,t)-closeness or (k,ε)-DP level without a subset size
+        1 <= k <= N - 1.
     """
-    from theory.answers.graph import CORNER_CLAIMS, SIZED
-    from theory.answers.graph import build_graph as build
-    from theory.status_cache import cached_statuses
+    if not isinstance(levels, AuditLevels):
+        raise TypeError(f"explain: expected AuditLevels (AuditLevels.of(result) of a measure or audit result, "
+                        f"AuditLevels.from_json(document) of a results document), found {type(levels).__name__}")
+    if graph is None:
+        from theory.answers.graph import build_graph
+        from theory.status_cache import cached_statuses
 
-    graph = graph if graph is not None else build(cached_statuses())
-    status = {edge.claim_id: edge.status for edge in graph.edges}
-    records = int(audit["rows"])
-    measured, unread = _measured(audit, counted)
-    smallest = _smallest_class([(item.model, item.level) for item in measured])
-    singletons = audit.get("classes") == records
-    randomized = isinstance(audit.get("randomized"), dict)
-    best: dict[tuple[str, str | None], Implied] = {}
-    refusals: dict[str, str] = {}
-    targets = definitions()
+        graph = build_graph(cached_statuses())
+    measured = _premises(levels)
+    search = _Search(graph, levels)
     for source in measured:
-        params = _params(source, singletons)
-        reached = graph.reachable(source.model)
-        for target in targets:
-            if target.id == source.model and source.size is None:
+        search.add(source)
+    implied = search.strongest()
+    return Explanation(levels.records, _smallest_class([(item.model, item.level) for item in measured]), measured,
+                       implied, _nothing(levels, measured, implied, search.refusals))
+
+
+class _Search:
+    """The strongest level of every definition each premise implies, kept per definition and attribute.
+
+    Parameters
+    ----------
+    graph
+        The implication map.
+    levels
+        The audit's levels: its N, whether every class holds one row, whether it is randomized.
+    """
+
+    def __init__(self, graph: Graph, levels: AuditLevels) -> None:
+        from theory.answers.graph import CORNER_CLAIMS
+
+        self.graph = graph
+        self.levels = levels
+        self.corners = CORNER_CLAIMS
+        self.status = {edge.claim_id: edge.status for edge in graph.edges}
+        self.targets = definitions()
+        self.best: dict[tuple[str, str | None], Implied] = {}
+        self.refusals: dict[str, str] = {}
+        """Per definition, the first non-implication claim that refuses it from a premise."""
+
+    def add(self, source: Measured) -> None:
+        """Ask the map, from ``source``, for the strongest level of every definition; keep the stronger ones."""
+        params = _params(source, self.levels.singletons)
+        reached = self.graph.reachable(source.model)
+        for target in self.targets:
+            asked = self._query(source, target.id, params)
+            if asked is None:
                 continue
-            if model(target.id).scope == "release" and source.attribute is not None and source.records != records:
-                continue  # rows left out: a class whose values are all missing is in none of the attribute's classes
-            size = None
-            query = dict(params)
-            if target.id in SIZED:
-                size = source.records - 1 if _SIZED_AT[target.id] == "N-1" else 1
-                if not 1 <= size <= source.records - 1 or (target.id == source.model and size == source.size):
-                    continue
-                query["k_conclusion"] = size
+            query, size = asked
             if target.id not in reached and target.id != source.model:
-                evidence = graph.refusal(source.model, target.id, query)
-                if evidence:
-                    refusals.setdefault(target.id, f"nothing: {source.model} does not imply {target.id} "
-                                                   f"(claim {', '.join(evidence)})")
+                self._refuse(source, target.id, query)
                 continue
-            try:
-                answer = graph.strongest_level(source.model, source.level, target.id, query, derive=False)
-            except ValueError:
-                continue
-            if answer.holds != "yes" or answer.value is None or answer.value.free_symbols or answer.conditions:
-                continue
-            if any(s.claim_id in CORNER_CLAIMS for s in answer.path):
-                continue  # a level the release's own N and k fix: measured, not implied by this premise
-            steps = tuple(Step(s.claim_id, status[s.claim_id], s.premise, s.conclusion) for s in answer.path)
-            attribute = None if model(target.id).scope == "release" else source.attribute
-            found = Implied(target.id, attribute, sympy.simplify(answer.value), size, source, steps,
-                            _scope(target.id, source, randomized))
-            key = (target.id, attribute)
-            if key not in best or _better(found, best[key]):
-                best[key] = found
-    order = {item.id: index for index, item in enumerate(targets)}
-    implied = tuple(sorted(best.values(), key=lambda i: (order[i.definition], i.attribute or "")))
+            found = self._implied(source, target.id, query, size)
+            key = (target.id, None if found is None else found.attribute)
+            if found is not None and (key not in self.best or _better(found, self.best[key])):
+                self.best[key] = found
+
+    def _query(self, source: Measured, target: str, params: Mapping[str, object]
+               ) -> tuple[dict[str, object], int | None] | None:
+        """The query's parameters and the subset size asked of ``target`` (``None``: nothing to ask): not the premise
+        itself unless at another size, not a quasi-identifier definition from an attribute with rows left out (a
+        class whose values are all missing is in none of the attribute's classes), a sized definition only at a
+        size 1 <= k <= N - 1."""
+        from theory.answers.graph import SIZED
+
+        if target == source.model and source.size is None:
+            return None
+        if model(target).scope == "release" and source.attribute is not None and source.records != self.levels.records:
+            return None
+        if target not in SIZED:
+            return dict(params), None
+        size = source.records - 1 if _SIZED_AT[target] == "N-1" else 1
+        if not 1 <= size <= source.records - 1 or (target == source.model and size == source.size):
+            return None
+        return {**params, "k_conclusion": size}, size
+
+    def _refuse(self, source: Measured, target: str, query: Mapping[str, object]) -> None:
+        """Keep the non-implication claims that say ``source`` does not imply ``target``."""
+        evidence = self.graph.refusal(source.model, target, dict(query))
+        if evidence:
+            self.refusals.setdefault(target, f"nothing: {source.model} does not imply {target} "
+                                             f"(claim {', '.join(evidence)})")
+
+    def _implied(self, source: Measured, target: str, query: Mapping[str, object], size: int | None) -> Implied | None:
+        """The level of ``target`` the map derives from ``source``: a definite value, unconditional, along no corner
+        claim (a level the release's own N and k fix is measured, not implied by this premise)."""
+        try:
+            answer = self.graph.strongest_level(source.model, source.level, target, dict(query), derive=False)
+        except ValueError:
+            return None
+        if answer.holds != "yes" or answer.value is None or answer.value.free_symbols or answer.conditions:
+            return None
+        if any(step.claim_id in self.corners for step in answer.path):
+            return None
+        steps = tuple(Step(s.claim_id, self.status[s.claim_id], s.premise, s.conclusion) for s in answer.path)
+        attribute = None if model(target).scope == "release" else source.attribute
+        return Implied(target, attribute, sympy.simplify(answer.value), size, source, steps,
+                       _scope(target, source, self.levels.randomized))
+
+    def strongest(self) -> tuple[Implied, ...]:
+        """The kept levels in the order of the definitions, then by attribute."""
+        order = {item.id: index for index, item in enumerate(self.targets)}
+        return tuple(sorted(self.best.values(), key=lambda i: (order[i.definition], i.attribute or "")))
+
+
+def _nothing(levels: AuditLevels, measured: Sequence[Measured], implied: Sequence[Implied],
+             refusals: Mapping[str, str]) -> tuple[Nothing, ...]:
+    """Every definition neither measured finite nor implied, with the first reason that holds: a deterministic
+    release (ε-DP, ε-LDP), a level measured infinite, a non-implication claim, a level not read, or no claim."""
     found_for = {item.definition for item in implied} | {item.model for item in measured}
-    infinite = _infinite(audit)
-    nothing = tuple(
-        Nothing(item.id, (None if randomized else _DETERMINISTIC.get(item.id)) or infinite.get(item.id)
-                or refusals.get(item.id)
-                or (f"nothing: {unread[item.id]}" if item.id in unread else None)
-                or "nothing: no claim connects the measured models to it")
-        for item in targets if item.id not in found_for)
-    return Explanation(records, smallest, measured, implied, nothing)
+    infinite = _infinite(levels)
+    unread = _unread_reasons(levels)
+    reasons = (({} if levels.randomized else _DETERMINISTIC), infinite, refusals,
+               {name: f"nothing: {why}" for name, why in unread.items()})
+    return tuple(Nothing(item.id, next((found[item.id] for found in reasons if item.id in found),
+                                       "nothing: no claim connects the measured models to it"))
+                 for item in definitions() if item.id not in found_for)
 
 
 def _better(found: Implied, other: Implied) -> bool:
@@ -508,5 +481,5 @@ def _better(found: Implied, other: Implied) -> bool:
 
 
 def explain_file(path: str | Path, graph: Graph | None = None) -> Explanation:
-    """:func:`explain` on an audit's JSON file (:func:`load_audit`)."""
-    return explain(load_audit(path), graph)
+    """:func:`explain` on a results document's file (:func:`theory.answers.audit_levels.read_audit`)."""
+    return explain(read_audit(path), graph)

@@ -113,7 +113,7 @@ RECURSIVE_CL_DIVERSITY = Model(
     units="ratio",
     measure=_recursive,
     parameters=(Parameter("l", "the l of (c,l)-diversity; the threshold is c", Domain(lower=Fraction(1), integer=True),
-                          required=True),),
+                          required=True, shorthand=True),),
     definition=MapDefinition(c, sympy.Interval(0, sympy.oo), ("N", "l"),
                           "in every class the most frequent count r_1 is below c times r_l + ... + r_m"),
 )

@@ -44,7 +44,7 @@ STOCHASTIC_DISTANCES: tuple[str, ...] = ("multiplicative", *DISTANCES)
 
 _EKENSTEDT = "Ekenstedt et al. 2022"
 _NEEDS = frozenset({"mechanism"})
-_SIZE = Parameter("k", "the subset size", Domain(lower=Fraction(1), integer=True), required=True)
+_SIZE = Parameter("k", "the subset size", Domain(lower=Fraction(1), integer=True), required=True, shorthand=True)
 
 
 def _inputs(subject: Subject) -> tuple[CountTable, AnyMechanism]:

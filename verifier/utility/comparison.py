@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from verifier.hierarchy import Hierarchy
     from verifier.utility import UtilityReport
 
-__all__ = ["Candidate", "Comparison", "compare"]
+__all__ = ["Candidate", "ReleaseComparison", "compare"]
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ class Candidate:
 
 
 @dataclass(frozen=True)
-class Comparison:
+class ReleaseComparison:
     """Every candidate release of one original, in the order given."""
 
     original: str
@@ -86,7 +86,7 @@ def compare(
     key: str | None = None,
     suppressed: str = SUPPRESSED,
     original_name: str = "original",
-) -> Comparison:
+) -> ReleaseComparison:
     """Measure each ``(name, release)`` of ``original``: privacy over ``qi`` and every utility model.
 
     Raises
@@ -108,4 +108,4 @@ def compare(
         witness = levels["prosecutor_risk"].witness
         mean = None if witness is None else Fraction(witness.numbers["mean_risk"])
         candidates.append(Candidate(name, k, None if k is None else Fraction(1, k), mean, utility))
-    return Comparison(original_name, tuple(qi), tuple(candidates))
+    return ReleaseComparison(original_name, tuple(qi), tuple(candidates))
