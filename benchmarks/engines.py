@@ -336,12 +336,12 @@ def cluster(workers: int) -> Iterator[tuple[str, list[int]]]:
 
 
 def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[str] | None,
-          pause: float, spill_limit: str = "1GB", workers: int = 2) -> dict[str, object]:
+          pause: float, spill_limit: str = "1GB", workers: int = 2, yardstick: bool = True) -> dict[str, object]:
     path = release(rows, shape)
     out = DATA / f"engines_{shape}_{rows}_json"
     out.mkdir(exist_ok=True)
     wanted = [label for label in commands(path, shape, before, out)
-              if label == "duckdb-bare" or (label in only if only else label not in OPTIONAL)]
+              if (label == "duckdb-bare" and yardstick) or (label in only if only else label not in OPTIONAL)]
     runs: dict[str, list[dict[str, float]]] = {label: [] for label in wanted}
     for source in (ROOT, *([before] if before else [])):
         compile_sources(source)
@@ -433,6 +433,8 @@ def main() -> None:
     parser.add_argument("--only", help="commands to run besides duckdb-bare, comma-separated (e.g. duckdb,pandas)")
     parser.add_argument("--spill-limit", default="1GB", help="DuckDB's memory limit for duckdb-spill (default 1GB)")
     parser.add_argument("--workers", type=int, default=2, help="workers of the spark-cluster (default 2)")
+    parser.add_argument("--no-yardstick", action="store_true",
+                        help="leave out duckdb-bare (e.g. at 10^8 rows, where it takes minutes and 7 GiB)")
     parser.add_argument("--render", action="store_true", help="print the table of every saved run")
     args = parser.parse_args()
     if args.bare:
@@ -447,7 +449,7 @@ def main() -> None:
         return
     rendered = [table(bench(int(float(size)), args.shape, args.rounds, args.before and args.before.resolve(),
                             args.only.split(",") if args.only else None, args.pause, args.spill_limit,
-                            args.workers))
+                            args.workers, not args.no_yardstick))
                 for size in args.sizes.split(",")]
     print(HEADER)
     print("\n".join(rendered))
