@@ -153,6 +153,8 @@ def report_command(
             checked = key.keyid if found.complete else None
             if not found.complete:
                 typer.echo(safe(found.summary()) + "; the view says it is not verified")
+            elif found.revised:
+                typer.echo(safe(found.summary()))
         statement = unverified_statement(document) if checked is None or found.statement is None else found.statement
     except MalformedCertificateError as error:
         raise _bad_input(f"{certificate}: {error}") from error

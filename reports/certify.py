@@ -11,27 +11,27 @@ content (:mod:`reports.embedded_files`) and the guarantees the measured levels i
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from reports.claim_catalog import catalog, catalog_section, step_bounds
 from reports.embedded_counts import counts_section
 from reports.embedded_files import encode_mechanism
 from reports.signing import sign
-from reports.statement import Statement, build_statement, canonical, rechecked
+from reports.statement import Statement, build_statement, rechecked
 
 if TYPE_CHECKING:
-    from theory.answers.graph import Edge, Graph
+    from theory.answers.graph import Graph
     from securesystemslib.signer import CryptoSigner
 
     from reports.utility_section import UtilitySection
     from verifier.audit import AuditResult
     from verifier.counts import CountTable
 
-__all__ = ["Certificate", "certify", "implied_section", "catalog", "catalog_section", "premises", "step_bounds"]
+__all__ = ["Certificate", "certify", "implied_section", "premises"]
 
 
 @dataclass(frozen=True)
@@ -54,39 +54,6 @@ class Certificate:
         if self.envelope is None:
             raise ValueError("an unsigned audit has no certificate file (give a signer)")
         return json.dumps(self.envelope, indent=2) + "\n"
-
-
-def catalog() -> Graph:
-    """The implication map this privcert derives guarantees with (its claims and their checked statuses)."""
-    from theory.answers.graph import build_graph
-    from theory.status_cache import cached_statuses
-
-    return build_graph(cached_statuses())
-
-
-def _edge_key(edge: Edge) -> list[Any]:
-    return [edge.claim_id, edge.premise, edge.conclusion, str(edge.f), edge.status, [str(c) for c in edge.conditions],
-            str(edge.premise_size), str(edge.conclusion_size), edge.reverse]
-
-
-def catalog_section(graph: Graph | None = None) -> dict[str, str]:
-    """The claim catalog a certificate's guarantees were derived with: the SHA-256 of its edges (claim, premise,
-    conclusion, bound, status, conditions, sizes; canonical JSON, sorted) and the privcert version.
-
-    A record, not a condition: ``verify`` checks each guarantee for soundness in the catalog it runs with
-    (docs/certificates.md, "Compatibility"), so that a claim added later never invalidates a certificate.
-    """
-    from importlib.metadata import version
-
-    edges = sorted((_edge_key(edge) for edge in (graph or catalog()).edges), key=canonical)
-    return {"sha256": hashlib.sha256(canonical(edges)).hexdigest(), "privcert": version("privcert")}
-
-
-def step_bounds(graph: Graph, claim: str, premise: str, conclusion: str) -> list[str]:
-    """The bounds (the conclusion's level in the premise's level symbol) of a claim's usable edges from
-    ``premise`` to ``conclusion`` in ``graph``, sorted."""
-    return sorted({str(edge.f) for edge in graph.usable()
-                   if edge.claim_id == claim and edge.premise == premise and edge.conclusion == conclusion})
 
 
 def premises(result: AuditResult) -> tuple[dict[str, Any], dict[str, tuple[int, int]]]:

@@ -278,7 +278,7 @@ def build_statement(
     utility
         What the release cost against its original (:meth:`reports.utility_section.UtilitySection.to_json`).
     catalog
-        The claim catalog the guarantees were derived with (:func:`reports.certify.catalog_section`).
+        The claim catalog the guarantees were derived with (:func:`reports.claim_catalog.catalog_section`).
     encoding
         The text encoding the release was read in.
     """

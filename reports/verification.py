@@ -18,11 +18,13 @@ checked (and why):
 6. **audit**: run again under the certified policy on those count tables, with the
    embedded hierarchies and mechanism. Facts are compared, sentences never
    (:func:`verifier.audit.facts`): the release facts, every re-checkable measurement and the
-   randomized levels must equal the certificate's in canonical JSON but for floats, which may
+   measured randomized levels must equal the certificate's in canonical JSON but for floats, which may
    differ by a relative :data:`FLOAT_TOLERANCE`; every requirement of the signed policy has
    exactly one result, and a publisher's statement's pass/fail is its own level against the signed
-   threshold; the verdict is derived from them; the implied guarantees are checked for soundness
-   in this privcert's claim catalog (:func:`_implied`);
+   threshold; the verdict is derived from them. Implied levels (the guarantees, and auditor mode's implied
+   randomized levels) are checked for soundness (:mod:`reports.soundness`), in this privcert's claim catalog
+   or in the snapshot of the one the certificate names, not compared with today's derivation; a requirement
+   decided on an implied level is decided again on the certified level, against the signed threshold;
 7. **utility**: with the original (``original``, and the release), the utility section is
    measured again with its certified inputs (:mod:`reports.utility_section`) and must equal
    the certificate's in the same way; without it, it is the publisher's statement;
@@ -38,7 +40,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
@@ -58,6 +60,9 @@ from verifier.randomized_levels import MechanismChoice
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from reports.soundness import Soundness
+    from theory.answers.graph import Graph
 
 __all__ = ["Outcome", "Line", "Verification", "verify", "VALID", "FAILED_VERDICT", "INVALID", "INCOMPLETE",
            "FLOAT_TOLERANCE"]
@@ -96,6 +101,9 @@ class Verification:
     """How many of the signed policy's requirements are the publisher's statement (not re-checkable)."""
     requirements: int = 0
     """How many requirements the signed policy has (each accounted for once)."""
+    revised: tuple[str, ...] = ()
+    """The claims an implied level rests on that were sound in the catalog the certificate names and that this
+    privcert's catalog has since revised (refuted, removed or restated), each with what it says of them now."""
 
     @property
     def valid(self) -> bool:
@@ -127,14 +135,16 @@ class Verification:
         if not self.complete:
             return ("INCOMPLETE: the signature holds, but the measurements were not re-measured (the certificate "
                     "embeds no count tables: pass --data RELEASE)")
-        return f"VALID: every re-checkable statement holds; certified verdict {self.verdict_text()}"
+        revised = (f"; {len(self.revised)} claim(s) it rests on have since been revised (see the implied levels)"
+                   if self.revised else "")
+        return f"VALID: every re-checkable statement holds; certified verdict {self.verdict_text()}{revised}"
 
     def to_json(self) -> dict[str, Any]:
         """What ``verify --json`` writes: the outcome, the verdict with how many requirements are statements, the
         lines."""
         return {"valid": self.valid, "complete": self.complete, "exit_code": self.exit_code(),
                 "verdict": self.verdict if self.valid else None, "requirements": self.requirements,
-                "publisher_statements": self.stated, "summary": self.summary(),
+                "publisher_statements": self.stated, "revised_claims": list(self.revised), "summary": self.summary(),
                 "lines": [{"subject": line.subject, "outcome": line.outcome, "detail": line.detail}
                           for line in self.lines]}
 
@@ -202,11 +212,12 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, original
 
         tables = (load_table(original, encoding=encoding), load_table(data, encoding=encoding))
     counted: tuple[int, int] = (0, 0)
+    revised: tuple[str, ...] = ()
     try:
         rerun, more = _audit_again(statement, data, engine, encoding, original)
         lines += more
         if rerun is not None:
-            compared, counted = _compare(statement, *rerun)
+            compared, counted, revised = _compare(statement, *rerun)
             lines += compared
         lines += _utility(statement, original, tables if _held(lines, "release") else None)
         lines += _statements(predicate)
@@ -214,7 +225,7 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, original
     except (KeyError, TypeError, AttributeError, ValueError) as error:
         lines.append(Line("content", "fails", f"a signed field is not of the shape privcert writes ({type(error).__name__}: "
                                               f"{error})"))
-    return Verification(statement, tuple(lines), *counted)
+    return Verification(statement, tuple(lines), *counted, revised=revised)
 
 
 def _audit_again(statement: Statement, data: Path | None, engine: Any, encoding: str,
@@ -362,12 +373,16 @@ def _certified_choice(certified: Any, mechanism: Any, name: str | None = None) -
                            ks=tuple(dict.fromkeys(k for k in ks if isinstance(k, int))), given=mechanism, file=file)
 
 
-def _compare(statement: Statement, result: AuditResult, policy: Policy) -> tuple[list[Line], tuple[int, int]]:
+def _compare(statement: Statement, result: AuditResult, policy: Policy
+             ) -> tuple[list[Line], tuple[int, int], tuple[str, ...]]:
     """Every re-derived fact against the certificate's, every requirement of the signed policy accounted for once;
-    and (how many requirements are the publisher's statements, how many the policy has).
+    how many requirements are the publisher's statements and how many the policy has; and the claims since revised
+    that a guarantee rests on.
 
-    Sentences (reasons, notes, failure sentences, readable forms) are views: never compared
-    (docs/certificates.md, "Compatibility")."""
+    Sentences (reasons, notes, failure sentences, readable forms) are views: never compared; implied levels are
+    checked for soundness, not compared with today's derivation (docs/certificates.md, "Compatibility")."""
+    from reports.claim_catalog import named_catalog
+
     predicate = statement.predicate
     stated = _stated(predicate)
     measured = predicate["measurements"]
@@ -381,25 +396,37 @@ def _compare(statement: Statement, result: AuditResult, policy: Policy) -> tuple
     accounted, by_key = _account(policy, [*measured, *stated])
     lines.append(accounted)
     if accounted.outcome == "fails":
-        return lines, (0, len(policy.requirements))
+        return lines, (0, len(policy.requirements)), ()
+    restated = {key: value for key, value in _restated(result, predicate.get("randomized")).items()
+                if not _agree(facts(by_key[key]), derived[key])}
+    expected = {**derived, **restated}
     certified = [facts(by_key[key]) for key in derived]
-    compared = _same("measurements", certified, list(derived.values()))
-    differing = [(key, value["model"]) for key, value, given in zip(derived, derived.values(), certified, strict=True)
+    compared = _same("measurements", certified, list(expected.values()))
+    differing = [(key, value["model"]) for key, value, given in zip(expected, expected.values(), certified, strict=True)
                  if not _agree(given, value)]
     if compared.outcome == "fails" and differing:
         compared = Line("measurements", "fails", f"{compared.detail}; that is {differing[0][0]}, {differing[0][1]}")
+    elif compared.outcome == "holds" and restated:
+        compared = Line("measurements", "holds", f"{len(derived)} item(s), re-derived and identical but "
+                                                 f"{', '.join(restated)}: decided on the certificate's implied "
+                                                 "level, each sound (randomized levels), against the signed "
+                                                 "threshold, as certified")
     lines.append(compared)
     statements = [r for r in policy.requirements if r.key not in derived]
     if statements:
         lines.append(_consistent(statements, by_key))
     passed = all(bool(by_key[r.key].get("passed")) for r in policy.requirements)
     lines.append(_same("verdict", predicate.get("verdict"), "pass" if passed else "fail"))
-    lines.append(_same("randomized levels", facts(predicate.get("randomized")),
-                       None if result.randomized is None else facts(result.randomized.to_json())))
+    section = predicate.get("catalog")
+    named = named_catalog(section.get("sha256")) if isinstance(section, Mapping) else None
+    line, revised = _randomized(statement, result, named)
+    lines.append(line)
     if "implied" in predicate:
-        lines.append(_implied(predicate["implied"], result))
-    lines.append(_catalog(predicate.get("catalog")))
-    return lines, (len(statements), len(policy.requirements))
+        line, more = _implied(predicate["implied"], result, named)
+        lines.append(line)
+        revised = tuple(sorted({*revised, *more}))
+    lines.append(_catalog(section, named))
+    return lines, (len(statements), len(policy.requirements)), revised
 
 
 def _account(policy: Policy, entries: Sequence[Mapping[str, Any]]) -> tuple[Line, dict[str, Mapping[str, Any]]]:
@@ -462,58 +489,168 @@ def _consistent(statements: Sequence[Requirement], by_key: Mapping[str, Mapping[
                 "against the signed threshold")
 
 
-def _implied(certified: Any, result: AuditResult) -> Line:
-    """The certified guarantees, checked for soundness in this privcert's catalog.
+def _implied(certified: Any, result: AuditResult, named: Graph | None) -> tuple[Line, tuple[str, ...]]:
+    """The certified guarantees, checked for soundness (:mod:`reports.soundness`), and the claims since revised
+    that some of them rest on.
 
-    Each step's claim must be a usable claim of the catalog from the stated definition to the next, with the
-    stated bounds when the certificate gives them (schema 3); the re-measured premises, through the certified
-    claims alone, must give each stated level or a stronger one. A claim added later, or a stronger level found
-    since, leaves a certificate valid; a claim removed, refuted or weakened does not."""
-    from reports.certify import catalog, premises, step_bounds
+    Each premise must be a re-measured level; each step's claim a usable claim of this privcert's catalog (or of
+    the catalog the certificate names) from the stated definition to the next, with the stated bounds when the
+    certificate gives them (schema 3); the re-measured premises, through the certified claims alone, must give
+    each stated level or a stronger one. A claim added later, or a stronger level found since, leaves a
+    certificate valid."""
+    from reports.certify import premises
+    from reports.soundness import Stated, Step, soundness
     from theory.answers.explain import explain
-    from theory.answers.graph import Graph
-    from theory.definitions import definition
     from verifier.exact_grammar import read_exact
 
     if not isinstance(certified, list) or not all(isinstance(item, Mapping) for item in certified):
         raise TypeError("implied: expected a list of objects")
     guarantees = [item for item in certified if item.get("implied") is not False]
-    graph = catalog()
-    claims = set()
-    for number, item in enumerate(guarantees, start=1):
-        for step in item["derivation"]:
-            current = step_bounds(graph, step["claim"], step["from"], step["to"])
-            if not current:
-                return Line("implied guarantees", "fails", f"item {number} ({item['definition']}): the claim "
-                                                           f"{step['claim']} from {step['from']} to {step['to']} is not a "
-                                                           "proven claim of this privcert's catalog")
-            if "bounds" in step and not set(step["bounds"]) <= set(current):
-                return Line("implied guarantees", "fails", f"item {number} ({item['definition']}): the claim "
-                                                           f"{step['claim']} has the bound(s) {current}, the certificate "
-                                                           f"states {step['bounds']}")
-            claims.add(step["claim"])
     document, counted = premises(result)
-    found = explain(document, Graph(tuple(edge for edge in graph.edges if edge.claim_id in claims)), counted=counted)
-    measured = [item.to_json() for item in found.measured]
-    derived = [item.to_json() for item in found.implied]
+    measured = [item.to_json() for item in explain(document, _no_claims(), counted=counted).measured]
+    stated = []
     for number, item in enumerate(guarantees, start=1):
         name = item["definition"]
         if facts(item["from"]) not in measured:
             return Line("implied guarantees", "fails", f"item {number} ({name}): the premise {item['from']} is not a "
-                                                       "re-measured level")
-        stated = read_exact(item["level"], f"implied[{number}].level")
-        reached = [read_exact(other["level"], "level") for other in derived if other["definition"] == name]
-        if not any(definition(name).stronger(level, stated) == sympy.true for level in reached):
-            return Line("implied guarantees", "fails", f"item {number} ({name}): the certified claims give "
-                                                       f"{[str(level) for level in reached] or 'nothing'} from the "
-                                                       f"re-measured levels, the certificate states {item['level']}")
-    return Line("implied guarantees", "holds", f"{len(guarantees)} guarantee(s), each sound: its claims are in this "
-                                               "privcert's catalog and give its level from the re-measured premises")
+                                                       "re-measured level"), ()
+        stated.append(Stated(f"item {number} ({name})", name, name, read_exact(item["level"], f"implied[{number}].level"),
+                             tuple(Step(step["claim"], step["from"], step["to"],
+                                        tuple(step["bounds"]) if "bounds" in step else None)
+                                   for step in item["derivation"])))
+
+    def derive(graph: Graph) -> dict[Hashable, list[sympy.Expr]]:
+        reached: dict[Hashable, list[sympy.Expr]] = {}
+        for other in explain(document, graph, counted=counted).implied:
+            found = other.to_json()
+            reached.setdefault(found["definition"], []).append(read_exact(found["level"], "level"))
+        return reached
+
+    found = soundness(stated, derive, named)
+    if found.failure is not None:
+        return Line("implied guarantees", "fails", found.failure), ()
+    return Line("implied guarantees", "holds", f"{len(guarantees)} guarantee(s), each sound: " + (
+        _revised(found.revised) if found.revised else
+        "its claims are in this privcert's catalog and give its level from the re-measured premises")), found.revised
 
 
-def _catalog(section: Any) -> Line:
-    """Whether the certificate was derived with this privcert's claim catalog (a record; soundness is checked)."""
-    from reports.certify import catalog_section
+def _revised(claims: Sequence[str]) -> str:
+    """What a line says of levels sound only in the catalog the certificate names (docs/certificates.md,
+    "Compatibility")."""
+    return ("some only in the catalog the certificate names, whose snapshot ships with this privcert; CLAIMS SINCE "
+            f"REVISED: {'; '.join(claims)}: the levels resting on them held when certified and do not follow in "
+            "this privcert's catalog")
+
+
+def _no_claims() -> Graph:
+    from theory.answers.graph import Graph
+
+    return Graph(())
+
+
+def _randomized(statement: Statement, result: AuditResult, named: Graph | None) -> tuple[Line, tuple[str, ...]]:
+    """The randomized section: the measured levels re-derived and compared; in auditor mode, the implied levels
+    checked for soundness (:mod:`reports.soundness`) when they are not today's, and the claims since revised that
+    some of them rest on."""
+    predicate = statement.predicate
+    certified = facts(predicate.get("randomized"))
+    derived = None if result.randomized is None else facts(result.randomized.to_json())
+    line = _same("randomized levels", certified, derived)
+    if line.outcome == "holds" or derived is None or derived["mode"] != "auditor" or not (
+            isinstance(certified, Mapping) and isinstance(certified.get("measurements"), list)):
+        return line, ()
+    entries = certified["measurements"]
+    if not all(isinstance(entry, Mapping) for entry in entries):
+        raise TypeError("randomized.measurements: expected a list of objects")
+    implied = [(number, entry) for number, entry in enumerate(entries, start=1) if entry.get("implied") is True]
+    line = _same("randomized levels", {**certified, "measurements": [e for e in entries if e.get("implied") is not True]},
+                 {**derived, "measurements": [e for e in derived["measurements"] if e.get("implied") is not True]})
+    if line.outcome == "fails":
+        return line, ()
+    found = _implied_randomized(implied, result, predicate, named)
+    if found.failure is not None:
+        return Line("randomized levels", "fails", found.failure), ()
+    measured = len(entries) - len(implied)
+    return Line("randomized levels", "holds", f"{measured} measured level(s) re-derived and identical; "
+                                              f"{len(implied)} implied level(s), each sound: " + (
+        _revised(found.revised) if found.revised else "its claims are in this privcert's catalog and give its level "
+                                                      "(or a stronger one) from the re-measured ε-LDP")), found.revised
+
+
+def _implied_randomized(implied: Sequence[tuple[int, Mapping[str, Any]]], result: AuditResult,
+                        predicate: Mapping[str, Any], named: Graph | None) -> Soundness:
+    """Auditor mode's implied levels for soundness: each from the re-measured ε-LDP (its premise), through its
+    certified claims (:func:`theory.answers.auditor_mode.audit_release` on a graph of them)."""
+    from reports.soundness import Soundness, Stated, Step, soundness
+    from theory.answers.auditor_mode import audit_release
+    from theory.answers.graph import SIZED
+    from verifier.exact_grammar import read_exact
+    from verifier.results import jsonable
+
+    assert result.randomized is not None
+    premise = result.randomized.measurements[0]
+    stated = []
+    floats: list[str] = []
+    for number, entry in implied:
+        label = f"item {number} ({', '.join([entry['model'], *(f'{k} = {v}' for k, v in entry['parameters'].items())])})"
+        if entry.get("premise") != {"model": premise.model, "exact": premise.level.exact}:
+            return Soundness(f"{label}: its premise {entry.get('premise')} is not the re-measured "
+                             f"{premise.model} {premise.level.exact}")
+        level = read_exact(entry["exact"], f"randomized {label}")
+        if not _agree(entry.get("level"), _number(level)):
+            floats.append(f"{label}: the level {entry.get('level')!r} is not its exact value {entry['exact']}")
+        stated.append(Stated(label, entry["model"], (entry["model"], canonical(entry["parameters"])), level,
+                             tuple(Step(step["claim"], step["premise"], step["conclusion"])
+                                   for step in entry["derivation"])))
+    assert premise.attribute is not None  # ε-LDP is of the mechanism's attribute
+    table = result.report.tables[premise.attribute]
+    mechanism = decode_mechanism(predicate["mechanism"])
+    ks = tuple(dict.fromkeys(entry["parameters"]["k"] for _, entry in implied if entry["model"] in SIZED))
+
+    def derive(graph: Graph) -> dict[Hashable, list[sympy.Expr]]:
+        reached: dict[Hashable, list[sympy.Expr]] = {}
+        for level in audit_release(table, mechanism, ks, graph)[1]:
+            if level.level.value is not None:
+                reached.setdefault((level.model, canonical(jsonable(level.parameters))), []).append(level.level.value)
+        return reached
+
+    found = soundness(stated, derive, named)
+    return Soundness(floats[0]) if found.failure is None and floats else found
+
+
+def _number(level: sympy.Expr) -> Any:
+    """A level as :attr:`verifier.results.Level.json_value` writes it beside its exact value."""
+    from verifier.results import Level
+
+    return Level(level).json_value
+
+
+def _restated(result: AuditResult, certified: Any) -> dict[str, Any]:
+    """Auditor mode: the randomized requirements decided as the audit decides them
+    (:func:`verifier.audit.decide`), on the re-measured levels and the certificate's implied ones (checked for
+    soundness in the randomized levels' line), as facts by requirement."""
+    from verifier.audit import decide
+    from verifier.exact_grammar import read_exact
+    from verifier.randomized_levels import ImpliedLevel
+    from verifier.results import Level
+
+    randomized = result.randomized
+    if randomized is None or randomized.mode != "auditor" or not isinstance(certified, Mapping) or not isinstance(
+            certified.get("measurements"), list):
+        return {}
+    implied = tuple(ImpliedLevel(entry["model"], Level(read_exact(entry["exact"], "randomized level")),
+                                 entry["premise"]["model"], Level(read_exact(entry["premise"]["exact"], "premise")), (),
+                                 dict(entry["parameters"]))
+                    for entry in certified["measurements"] if isinstance(entry, Mapping) and entry.get("implied") is True)
+    levels = replace(randomized, implied=implied).decidable
+    return {check.requirement.key: facts(decide(result.report, check.requirement, levels).to_json())
+            for check in result.checks if check.requirement.randomized}
+
+
+def _catalog(section: Any, named: Graph | None) -> Line:
+    """Whether the certificate was derived with this privcert's claim catalog, and whether a snapshot of its own
+    ships with this privcert (a record; soundness is checked)."""
+    from reports.claim_catalog import catalog_section
 
     if not isinstance(section, Mapping):
         return Line("claim catalog", "not checked", "not recorded (schema 2); the guarantees were checked for "
@@ -521,7 +658,9 @@ def _catalog(section: Any) -> Line:
     here = catalog_section()
     same = "the same as this privcert's" if section.get("sha256") == here["sha256"] else (
         f"this privcert's is {here['sha256'][:16]}… (privcert {here['privcert']}); the guarantees were checked for "
-        "soundness in it")
+        "soundness in it" + (", then in the snapshot of the certificate's, which ships with this privcert"
+                             if named is not None else
+                             "; no snapshot of the certificate's ships with this privcert"))
     return Line("claim catalog", "holds", f"privcert {section.get('privcert')}'s, SHA-256 "
                                           f"{str(section.get('sha256'))[:16]}…: {same}")
 

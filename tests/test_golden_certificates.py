@@ -142,7 +142,7 @@ def test_a_removed_claim_invalidates_the_guarantees_it_derived(monkeypatch: pyte
 
 
 def test_facts_drop_every_sentence_at_any_depth_and_keep_the_rest() -> None:
-    from hypothesis import given
+    from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
 
     from verifier.audit import SENTENCES, facts
@@ -157,6 +157,7 @@ def test_facts_drop_every_sentence_at_any_depth_and_keep_the_rest() -> None:
             return bool(SENTENCES & set(document)) or any(map(sentences, document.values()))
         return isinstance(document, list) and any(map(sentences, document))
 
+    @settings(suppress_health_check=[HealthCheck.too_slow], deadline=None)  # on a loaded machine too
     @given(documents)
     def check(document: object) -> None:
         stripped = facts(document)
@@ -165,3 +166,65 @@ def test_facts_drop_every_sentence_at_any_depth_and_keep_the_rest() -> None:
             assert stripped == document
 
     check()
+
+
+AUDITOR = [(schema, case, extra, code) for schema, case, extra, code in CASES if case == "randomized-auditor"]
+
+
+def _tighter(edge: object) -> object:
+    """ekenstedt2022:thm3a with a tighter bound than it has: the (k,t)-closeness level halfway to 1."""
+    from theory.answers.graph import Edge
+
+    assert isinstance(edge, Edge)
+    return replace(edge, f=1 + (edge.f - 1) / 2) if edge.claim_id == "ekenstedt2022:thm3a" and edge.usable else edge
+
+
+def _rebuilt(monkeypatch: pytest.MonkeyPatch, change: object) -> None:
+    import theory.answers.graph as graph
+
+    built = graph.build_graph
+
+    def changed(statuses: object = None) -> graph.Graph:
+        found = built(statuses)  # type: ignore[arg-type]
+        return graph.Graph(tuple(map(change, found.edges)), found.corners)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(graph, "build_graph", changed)
+
+
+def test_auditor_mode_certificates_survive_a_claim_that_tightens_their_implied_levels(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Auditor mode's implied levels and the requirement decided on one are checked for soundness, not compared
+    with today's derivation: a tighter bound found later keeps every certificate valid, with its verdict."""
+    import privcert
+
+    _rebuilt(monkeypatch, _tighter)
+    today = privcert.audit(None, ROOT / "examples" / "randomized" / "auditor.toml")
+    assert today.randomized is not None
+    levels = {(i.model, i.parameters.get("k")): i.level.exact for i in today.randomized.implied}
+    assert levels[("kt_closeness", 50)] == "59/20"  # the certificates state 49/10, derived with the bound as it was
+    for schema, case, extra, code in AUDITOR:
+        found, output = _verify(schema, case, extra)
+        assert found == code, (schema, extra, output)
+        assert "randomized levels: holds (1 measured level(s) re-derived and identical; 6 implied level(s), each " \
+               "sound" in output, output
+        assert "require[3]: decided on the certificate's implied level" in output, output
+
+
+def test_a_claim_refuted_since_leaves_a_certificate_naming_its_catalog_valid_and_says_so(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Schema 3 names the catalog it was derived with, and its snapshot ships: a level resting on a claim refuted
+    since held when certified; verify keeps the verdict and names the claim. Schema 2 names none: only this
+    privcert's catalog can vouch for its guarantees, and they fail."""
+    _rebuilt(monkeypatch, lambda edge: replace(edge, status="refuted")  # type: ignore[arg-type]
+             if edge.claim_id == "ekenstedt2022:thm3a" else edge)  # type: ignore[attr-defined]
+    found, output = _verify("v3", "randomized-auditor", ())
+    assert found == 0, output
+    assert "CLAIMS SINCE REVISED: ekenstedt2022:thm3a (no longer a proven claim from ldp to kt_closeness)" in output
+    assert "randomized levels: holds" in output and "implied guarantees: holds" in output
+    assert output.rstrip().endswith("1 claim(s) it rests on have since been revised (see the implied levels)")
+    folder = GOLDEN / "v3" / "randomized-auditor"
+    shown = CliRunner().invoke(app, ["report", str(folder / "cert.json"), "--public-key", str(folder / "key.pub"),
+                                     "--html", str(tmp_path / "view.html")])
+    assert shown.exit_code == 0 and "1 claim(s) it rests on have since been revised" in shown.output, shown.output
+    found, output = _verify("v2", "randomized-auditor", ())
+    assert found == 4 and "ekenstedt2022:thm3a" in output, output
