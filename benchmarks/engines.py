@@ -22,6 +22,26 @@ Python timer around it; peak memory is the maximum resident set that ``time`` re
   with ``git archive <commit> | tar -x -C DIR``): the same command with ``DIR`` first on
   the import path; both versions' measurements must be identical.
 
+Only with ``--only`` (each is an order of magnitude slower, or a variant of the DuckDB engine):
+
+* ``spark``: ``--engine spark`` with Spark's ``local[*]`` master;
+* ``spark-cluster``: ``--engine spark --master spark://127.0.0.1:PORT``, a standalone
+  cluster on this machine (tests/_spark_cluster.py: a master and ``--workers`` one-core
+  workers of 2 GiB, started before the rounds and stopped after them, not timed); the
+  driver gets 4 GiB and a result size of 4 GiB (``PYSPARK_SUBMIT_ARGS``), as a local
+  session does (the grouped rows come back to it);
+* ``duckdb-spill``: the DuckDB engine made to count by its SQL group-bys
+  (``PRIVCERT_DUCKDB_DENSE_CELLS=0``) under a memory limit (``--spill-limit``, 1GB by
+  default, ``PRIVCERT_DUCKDB_MEMORY_LIMIT``), spilling to a folder under
+  ``benchmarks/data/`` (``PRIVCERT_DUCKDB_TEMP_DIRECTORY``) whose size is sampled while it
+  runs: the most bytes it held is the "spilled" column.
+
+A Spark driver's JVM is a child of the Python process that does not wait for it, so
+``time`` does not see it, and a cluster's executors are the workers' children: for the
+Spark commands, CPU and peak memory come from sampling ``/proc`` every 0.25 s (the
+command's session and, on the cluster, every process the workers start): the CPU seconds
+of each process when last seen, summed, and the peak of the summed resident memory.
+
 Each version's own modules are compiled to bytecode first, as installing the wheel does
 (where ``PYTHONDONTWRITEBYTECODE`` is set, an editable checkout would otherwise compile
 about 70 of them again in every run, a cost no installed user pays).
@@ -50,6 +70,8 @@ Run from the repository root::
     .venv/bin/python benchmarks/engines.py --shape unique --sizes 4e5
     .venv/bin/python benchmarks/engines.py --before /tmp/privcert-before --sizes 1e7
     .venv/bin/python benchmarks/engines.py --sizes 1e8 --rounds 1 --only duckdb
+    .venv/bin/python benchmarks/engines.py --sizes 1e7 --rounds 1 --only pandas,duckdb,spark,spark-cluster
+    .venv/bin/python benchmarks/engines.py --sizes 1e8 --rounds 1 --only duckdb,duckdb-spill --spill-limit 1GB
 
 Releases and results are kept in ``benchmarks/data/`` (git-ignored); the Markdown table is
 printed at the end.
@@ -66,13 +88,19 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Collection, Iterator
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT / "benchmarks" / "data"
+SPILL = DATA / "spill"
+OPTIONAL = ("spark", "spark-cluster", "duckdb-spill")
+"""Commands run only when ``--only`` names them."""
 GROUP = 1_000_000
 QI = ("age", "sex", "zip", "education", "marital")
 SENSITIVE = ("disease", "salary")
@@ -154,8 +182,10 @@ def bare_pandas(path: Path, qi: tuple[str, ...]) -> None:
 Command = tuple[list[str], dict[str, str], Path]
 
 
-def commands(path: Path, shape: str, before: Path | None, out: Path) -> dict[str, Command]:
-    """Every command of a round, by label: its argument list, environment and working directory.
+def commands(path: Path, shape: str, before: Path | None, out: Path, master: str = "",
+             spill_limit: str = "1GB") -> dict[str, Command]:
+    """Every command of a round, by label: its argument list, environment and working directory
+    (``master``: the standalone cluster's URL for ``spark-cluster``).
 
     ``python -m`` puts the working directory first on the import path, so each version
     runs from its own directory."""
@@ -165,13 +195,20 @@ def commands(path: Path, shape: str, before: Path | None, out: Path) -> dict[str
         "duckdb-bare": ([python, __file__, "--bare", "duckdb", shape, str(path)], base, ROOT),
         "pandas-bare": ([python, __file__, "--bare", "pandas", shape, str(path)], base, ROOT),
     }
+    variants = {"spark": ("spark", [], {}),
+                "spark-cluster": ("spark", ["--master", master],
+                                  {"PYSPARK_SUBMIT_ARGS": "--driver-memory 4g --conf spark.driver.maxResultSize=4g "
+                                                          "--conf spark.executor.memory=2g pyspark-shell"}),
+                "duckdb-spill": ("duckdb", [], {"PRIVCERT_DUCKDB_DENSE_CELLS": "0",
+                                                "PRIVCERT_DUCKDB_MEMORY_LIMIT": spill_limit,
+                                                "PRIVCERT_DUCKDB_TEMP_DIRECTORY": str(SPILL)})}
     for source, suffix in [(ROOT, ""), *([(before, "@before")] if before else [])]:
-        for engine in ("pandas", "duckdb", *(("spark",) if not suffix else ())):
-            label = engine + suffix
-            found[label] = ([python, "-m", "privcert", "measure", str(path), "--qi", ",".join(qi_of(shape)),
-                             "--sensitive", ",".join(SENSITIVE), "--numerical", "salary", "--engine", engine,
-                             "--quiet", "--json", str(out / f"{label}.json")],
-                            {**base, "PYTHONPATH": str(source)}, source)
+        for label in ("pandas", "duckdb", *(variants if not suffix else ())):
+            engine, extra, env = variants.get(label, (label, [], {}))
+            found[label + suffix] = ([python, "-m", "privcert", "measure", str(path), "--qi", ",".join(qi_of(shape)),
+                                      "--sensitive", ",".join(SENSITIVE), "--numerical", "salary", "--engine", engine,
+                                      *extra, "--quiet", "--json", str(out / f"{label}{suffix}.json")],
+                                     {**base, "PYTHONPATH": str(source), **env}, source)
     return found
 
 
@@ -186,16 +223,82 @@ def compile_sources(source: Path) -> None:
             raise RuntimeError(f"{source / package}: a module does not compile")
 
 
-def run(command: list[str], env: dict[str, str], cwd: Path) -> dict[str, float]:
-    """One whole-process run under ``/usr/bin/time -v``: wall seconds (Python timer), CPU seconds, peak RSS bytes."""
+CLOCK = os.sysconf("SC_CLK_TCK")
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+def processes(sessions: Collection[int], skip: Collection[int]) -> dict[int, tuple[float, int]]:
+    """The CPU seconds and resident bytes of each process of ``sessions`` (session ids) but ``skip``, from /proc."""
+    found = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit() or int(entry.name) in skip:
+            continue
+        try:
+            text = Path(entry.path, "stat").read_text()
+        except OSError:  # it has exited
+            continue
+        fields = text[text.rindex(")") + 2:].split()  # from the 3rd field (state) on
+        if int(fields[3]) in sessions:
+            found[int(entry.name)] = ((int(fields[11]) + int(fields[12])) / CLOCK, int(fields[21]) * PAGE)
+    return found
+
+
+def folder_bytes(folder: Path) -> int:
+    """The bytes the files under ``folder`` take on disk."""
+    total = 0
+    for root, _, names in os.walk(folder):
+        for name in names:
+            with suppress(FileNotFoundError):  # DuckDB removes its files as it goes
+                total += os.stat(os.path.join(root, name)).st_blocks * 512
+    return total
+
+
+class Watch(threading.Thread):
+    """Samples, every 0.25 s until stopped, the processes of ``sessions`` (the CPU seconds each had when last
+    seen, the peak of their summed resident memory) and the bytes under ``folder``."""
+
+    def __init__(self, sessions: Collection[int], skip: Collection[int], folder: Path | None) -> None:
+        super().__init__(daemon=True)
+        self.sessions, self.skip, self.folder = set(sessions), set(skip), folder
+        self.cpu: dict[int, float] = {}
+        self.peak = self.folder_peak = 0
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while True:
+            found = processes(self.sessions, self.skip)
+            self.cpu.update({pid: cpu for pid, (cpu, _) in found.items()})
+            self.peak = max(self.peak, sum(rss for _, rss in found.values()))
+            if self.folder is not None:
+                self.folder_peak = max(self.folder_peak, folder_bytes(self.folder))
+            if self.done.wait(0.25):
+                return
+
+
+def run(command: list[str], env: dict[str, str], cwd: Path, sessions: Collection[int] | None = None,
+        skip: Collection[int] = (), spill: Path | None = None) -> dict[str, float]:
+    """One whole-process run under ``/usr/bin/time -v``: wall seconds (Python timer), CPU seconds, peak RSS bytes.
+
+    With ``sessions`` (session ids, e.g. a cluster's workers), CPU and peak memory are the sampled ones of
+    the command's session and those (:class:`Watch`), as ``tree_cpu`` and ``tree_peak`` beside ``time``'s;
+    with ``spill``, ``spilled`` is the most bytes sampled under that folder."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as report:
         started = time.perf_counter()
-        done = subprocess.run(["/usr/bin/time", "-v", "-o", report.name, *command], env=env, cwd=cwd,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        process = subprocess.Popen(["/usr/bin/time", "-v", "-o", report.name, *command], env=env, cwd=cwd,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                   start_new_session=True)
+        watch = None
+        if sessions is not None or spill is not None:
+            watch = Watch({process.pid, *(sessions or ())}, skip, spill)
+            watch.start()
+        _, stderr = process.communicate()
         wall = time.perf_counter() - started
+        if watch is not None:
+            watch.done.set()
+            watch.join()
         text = report.read()
-    if done.returncode not in (0, 1):
-        raise RuntimeError(f"{' '.join(command)} exited {done.returncode}: {done.stderr[-2000:]}")
+    if process.returncode not in (0, 1):
+        raise RuntimeError(f"{' '.join(command)} exited {process.returncode}: {stderr[-2000:]}")
 
     def field(name: str) -> float:
         match = re.search(rf"{re.escape(name)}: ([\d.]+)", text)
@@ -203,8 +306,13 @@ def run(command: list[str], env: dict[str, str], cwd: Path) -> dict[str, float]:
             raise RuntimeError(f"/usr/bin/time -v gave no {name!r}: {text}")
         return float(match.group(1))
 
-    return {"wall": wall, "cpu": field("User time (seconds)") + field("System time (seconds)"),
-            "peak": field("Maximum resident set size (kbytes)") * 1024}
+    result = {"wall": wall, "cpu": field("User time (seconds)") + field("System time (seconds)"),
+              "peak": field("Maximum resident set size (kbytes)") * 1024}
+    if watch is not None and sessions is not None:
+        result.update(tree_cpu=sum(watch.cpu.values()), tree_peak=float(watch.peak))
+    if watch is not None and spill is not None:
+        result["spilled"] = float(watch.folder_peak)
+    return result
 
 
 def profile(document: dict[str, object]) -> dict[str, float]:
@@ -213,41 +321,65 @@ def profile(document: dict[str, object]) -> dict[str, float]:
     return {"count_tables": timings["count_tables"], "models": timings["total"] - timings["count_tables"]}
 
 
+@contextmanager
+def cluster(workers: int) -> Iterator[tuple[str, list[int]]]:
+    """A standalone Spark cluster of ``workers`` one-core workers on this machine (tests/_spark_cluster.py):
+    its URL and its daemons' process ids (each the id of a session of its own, the executors' too)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from _spark_cluster import standalone_cluster
+
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="spark-cluster-", dir=DATA) as folder:
+        with standalone_cluster(Path(folder), workers=workers, cores=1, memory="2g") as running:
+            print(f"standalone cluster {running.url} up in {time.perf_counter() - started:.1f} s", flush=True)
+            yield running.url, [process.pid for process in running.daemons.values()]
+
+
 def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[str] | None,
-          pause: float) -> dict[str, object]:
+          pause: float, spill_limit: str = "1GB", workers: int = 2, yardstick: bool = True) -> dict[str, object]:
     path = release(rows, shape)
     out = DATA / f"engines_{shape}_{rows}_json"
     out.mkdir(exist_ok=True)
-    plan = commands(path, shape, before, out)
-    plan = {label: plan[label] for label in plan
-            if label == "duckdb-bare" or (label in only if only else label != "spark")}
-    runs: dict[str, list[dict[str, float]]] = {label: [] for label in plan}
-    labels = list(plan)
+    wanted = [label for label in commands(path, shape, before, out)
+              if (label == "duckdb-bare" and yardstick) or (label in only if only else label not in OPTIONAL)]
+    runs: dict[str, list[dict[str, float]]] = {label: [] for label in wanted}
     for source in (ROOT, *([before] if before else [])):
         compile_sources(source)
-    load_before = os.getloadavg()[0]
-    for round_number in range(rounds):
-        shift = round_number % len(labels)  # each command takes each place in the round in turn
-        for label in labels[shift:] + labels[:shift]:
-            command, env, cwd = plan[label]
-            time.sleep(pause)
-            result = run(command, env, cwd)
-            json_file = out / f"{label}.json"
-            if label not in ("duckdb-bare", "pandas-bare") and json_file.exists():
-                result.update(profile(json.loads(json_file.read_text())))
-            runs[label].append(result)
-            print(f"{rows:>12,} {shape} round {round_number + 1}: {label:<15} {result['wall']:7.2f} s "
-                  f"{result['peak'] / 2**30:5.2f} GiB", flush=True)
+    with ExitStack() as stack:
+        master, daemons = stack.enter_context(cluster(workers)) if "spark-cluster" in wanted else ("", [])
+        plan = commands(path, shape, before, out, master, spill_limit)
+        load_before = os.getloadavg()
+        for round_number in range(rounds):
+            shift = round_number % len(wanted)  # each command takes each place in the round in turn
+            for label in wanted[shift:] + wanted[:shift]:
+                command, env, cwd = plan[label]
+                time.sleep(pause)
+                watched: dict[str, object] = {}
+                if label.startswith("spark"):
+                    watched = {"sessions": daemons, "skip": daemons}
+                if label == "duckdb-spill":
+                    SPILL.mkdir(exist_ok=True)
+                    watched["spill"] = SPILL
+                result = run(command, env, cwd, **watched)  # type: ignore[arg-type]
+                if "tree_cpu" in result:  # the JVMs: the driver's, unseen by time, and the executors
+                    result.update(cpu=result["tree_cpu"], peak=max(result["peak"], result["tree_peak"]))
+                json_file = out / f"{label}.json"
+                if label not in ("duckdb-bare", "pandas-bare") and json_file.exists():
+                    result.update(profile(json.loads(json_file.read_text())))
+                runs[label].append(result)
+                spilled = f" spilled {result['spilled'] / 2**30:.2f} GiB" if "spilled" in result else ""
+                print(f"{rows:>12,} {shape} round {round_number + 1}: {label:<15} {result['wall']:7.2f} s "
+                      f"{result['cpu']:7.2f} s CPU {result['peak'] / 2**30:5.2f} GiB{spilled}", flush=True)
     measured = {label: json.loads((out / f"{label}.json").read_text())["measurements"]
-                for label in plan if (out / f"{label}.json").exists()}
+                for label in wanted if (out / f"{label}.json").exists()}
     for label, document in measured.items():
         if document != measured[next(iter(measured))]:
             raise SystemExit(f"{label} measured differently from {next(iter(measured))}")
-    load = os.getloadavg()[0]
-    print(f"{rows:>12,} {shape}: 1-minute load average {load_before:.2f} before, {load:.2f} after, "
+    load = os.getloadavg()
+    print(f"{rows:>12,} {shape}: load average (1, 5, 15 min) {load_before} before, {load} after, "
           f"on {os.cpu_count()} CPUs", flush=True)
-    results = {"rows": rows, "shape": shape, "rounds": rounds, "pause": pause, "load_before": load_before,
-               "load": load, "runs": runs,
+    results = {"rows": rows, "shape": shape, "rounds": rounds, "pause": pause, "load_before": load_before[0],
+               "load": load[0], "loads": [load_before, load], "runs": runs,
                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     (DATA / f"engines_{shape}_{rows}.json").write_text(json.dumps(results, indent=2) + "\n")
     return results
@@ -264,6 +396,9 @@ def table(results: dict[str, object]) -> str:
             return ""
         return f"{statistics.median(r[key] / y[key] for r, y in zip(items, runs[to], strict=True)):.2f}"
 
+    def spilled(items: list[dict[str, float]]) -> str:
+        return f"{statistics.median(r['spilled'] for r in items) / 2**30:.2f} GiB" if "spilled" in items[0] else ""
+
     lines = []
     before = results.get("load_before")
     load = (f"{before:.1f} → " if isinstance(before, float) else "") + f"{results['load']:.1f}"
@@ -277,13 +412,13 @@ def table(results: dict[str, object]) -> str:
                      f"{statistics.median(r['peak'] for r in items) / 2**30:.2f} GiB | "
                      f"{ratio(items, 'duckdb-bare', 'wall')} | {ratio(items, 'duckdb-bare', 'cpu')} | "
                      f"{ratio(items, 'duckdb-bare', 'peak')} | "
-                     f"{ratio(items, 'pandas-bare', 'wall')} | {split} | {load} |")
+                     f"{ratio(items, 'pandas-bare', 'wall')} | {split} | {spilled(items)} | {load} |")
     return "\n".join(lines)
 
 
 HEADER = ("| rows | command | wall (s) | CPU (s) | peak memory | time ÷ bare DuckDB | CPU ÷ bare DuckDB "
-          "| memory ÷ bare DuckDB | time ÷ bare pandas | count tables / models (s) | load average |\n"
-          "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
+          "| memory ÷ bare DuckDB | time ÷ bare pandas | count tables / models (s) | spilled | load average |\n"
+          "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
 
 
 def main() -> None:
@@ -296,6 +431,10 @@ def main() -> None:
     parser.add_argument("--pause", type=float, default=3.0, help="seconds to wait before each command (default 3)")
     parser.add_argument("--before", type=Path, help="an earlier checkout: also run its privcert measure")
     parser.add_argument("--only", help="commands to run besides duckdb-bare, comma-separated (e.g. duckdb,pandas)")
+    parser.add_argument("--spill-limit", default="1GB", help="DuckDB's memory limit for duckdb-spill (default 1GB)")
+    parser.add_argument("--workers", type=int, default=2, help="workers of the spark-cluster (default 2)")
+    parser.add_argument("--no-yardstick", action="store_true",
+                        help="leave out duckdb-bare (e.g. at 10^8 rows, where it takes minutes and 7 GiB)")
     parser.add_argument("--render", action="store_true", help="print the table of every saved run")
     args = parser.parse_args()
     if args.bare:
@@ -309,7 +448,8 @@ def main() -> None:
             print(table(json.loads(file.read_text())))
         return
     rendered = [table(bench(int(float(size)), args.shape, args.rounds, args.before and args.before.resolve(),
-                            args.only.split(",") if args.only else None, args.pause))
+                            args.only.split(",") if args.only else None, args.pause, args.spill_limit,
+                            args.workers, not args.no_yardstick))
                 for size in args.sizes.split(",")]
     print(HEADER)
     print("\n".join(rendered))

@@ -182,6 +182,32 @@ def test_duckdb_streamed_counts_equal_its_group_by_counts(kind: str, tmp_path: P
             assert np.array_equal(getattr(mine, name), getattr(theirs, name)), name
 
 
+def test_duckdb_takes_its_plan_and_spill_folder_from_the_environment(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the command line has no option for: ``PRIVCERT_DUCKDB_DENSE_CELLS=0`` counts by the group-bys, which
+    spill under ``PRIVCERT_DUCKDB_TEMP_DIRECTORY`` (made when missing, left empty); a bound that is not a whole
+    number is a policy error (exit 2)."""
+    frame = _partitioned(tmp_path / "hive")
+    path = tmp_path / "release.parquet"
+    frame.to_parquet(path)
+    qi = ["region", "age", "zip"]
+    specs = [AttributeSpec(("disease",)), AttributeSpec(("salary",), kind="numerical")]
+    expected = measure(path, qi, specs, engine=DuckDBEngine(), progress=False).to_json()["measurements"]
+    spill = tmp_path / "spill" / "duckdb"
+    monkeypatch.setenv("PRIVCERT_DUCKDB_DENSE_CELLS", "0")
+    monkeypatch.setenv("PRIVCERT_DUCKDB_TEMP_DIRECTORY", str(spill))
+    engine = get_engine("duckdb")
+    assert engine == DuckDBEngine(dense_cells=0, temp_directory=spill)
+    assert measure(path, qi, specs, engine=engine, progress=False).to_json()["measurements"] == expected
+    assert spill.is_dir() and not any(spill.iterdir()), "DuckDB's folder under it is removed afterwards"
+    monkeypatch.setenv("PRIVCERT_DUCKDB_DENSE_CELLS", "2^26")
+    result = CliRunner().invoke(app, ["measure", str(path), "--qi", "region", "--sensitive", "disease",
+                                      "--engine", "duckdb", "--quiet"])
+    assert result.exit_code == 2, result.output
+    assert ("PRIVCERT_DUCKDB_DENSE_CELLS: expected a whole number of cells (0 counts by group-bys), "
+            "found '2^26'") in result.output
+
+
 def test_pandas_streams_parquet_and_reads_it_whole_only_to_name_an_error(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     import verifier.engines.pandas_engine as pandas_engine
@@ -361,7 +387,7 @@ def test_a_spark_jvm_that_stops_is_named_with_the_memory_to_raise(monkeypatch: p
     """Spark's JVM dies when the grouped rows outgrow its heap; the error says so instead of an internal error."""
     import verifier.engines.spark_engine as spark_engine
 
-    monkeypatch.setattr(spark_engine, "spark_session", lambda master: _StoppedJvm())
+    monkeypatch.setattr(spark_engine, "spark_session", lambda master, **_: _StoppedJvm())
     release = tmp_path / "release.parquet"
     pq.write_table(pa.table({"q": ["a", "b"], "s": ["x", "y"]}), release)
     with pytest.raises(DataError, match=r"release.parquet: cannot read the file as PARQUET with --engine spark: "

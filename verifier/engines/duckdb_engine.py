@@ -9,6 +9,10 @@ so memory is a batch and the count tables, whatever the number of rows. A releas
 dense tables would pass ``dense_cells`` (many distinct quasi-identifier combinations
 times many values) is counted by SQL group-bys instead: their memory is bounded by
 ``memory_limit``, past which the hash aggregation spills to ``temp_directory``.
+
+The command line sets these through the environment: ``PRIVCERT_DUCKDB_MEMORY_LIMIT``,
+``PRIVCERT_DUCKDB_TEMP_DIRECTORY`` and ``PRIVCERT_DUCKDB_DENSE_CELLS`` (``0``: always the
+group-bys).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import shutil
 import tempfile
 from collections.abc import Collection, Generator, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
@@ -29,7 +33,7 @@ import pyarrow.compute as pc
 
 from verifier.cpus import usable_cpus
 from verifier.engines.sql import CLASS, RELATION, EngineReadError, Session, SqlEngine, Streamed, first_lines, projection, quote
-from verifier.errors import DataError
+from verifier.errors import DataError, PolicyError
 from verifier.load import dictionary_columns, hive_columns, parquet_files
 from verifier.stream_counts import BATCH_ROWS, DENSE_CELLS
 
@@ -40,6 +44,24 @@ __all__ = ["DuckDBEngine", "DEFAULT_MEMORY_LIMIT"]
 
 DEFAULT_MEMORY_LIMIT = os.environ.get("PRIVCERT_DUCKDB_MEMORY_LIMIT", "2GB")
 """DuckDB's memory limit unless one is given (environment variable ``PRIVCERT_DUCKDB_MEMORY_LIMIT``)."""
+
+
+def _temp_directory() -> Path | None:
+    """Where DuckDB spills unless told: ``PRIVCERT_DUCKDB_TEMP_DIRECTORY``, else the system's temporary directory."""
+    chosen = os.environ.get("PRIVCERT_DUCKDB_TEMP_DIRECTORY")
+    return Path(chosen) if chosen else None
+
+
+def _dense_cells() -> int:
+    """The dense bound unless told: ``PRIVCERT_DUCKDB_DENSE_CELLS`` (a whole number, ``0`` always groups),
+    else :data:`~verifier.stream_counts.DENSE_CELLS`."""
+    chosen = os.environ.get("PRIVCERT_DUCKDB_DENSE_CELLS")
+    if chosen is None:
+        return DENSE_CELLS
+    if not chosen.strip().isdigit():
+        raise PolicyError(f"PRIVCERT_DUCKDB_DENSE_CELLS: expected a whole number of cells (0 counts by "
+                          f"group-bys), found {chosen!r}")
+    return int(chosen)
 
 _AS_WRITTEN = frozenset({"VARCHAR", "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
                          "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"})
@@ -62,27 +84,31 @@ class DuckDBEngine(SqlEngine):
     memory_limit
         DuckDB's ``memory_limit`` (e.g. ``"2GB"``); past it, operators spill to disk.
     temp_directory
-        Where DuckDB spills (default: a fresh directory under the system's temporary
-        directory, removed afterwards).
+        Where DuckDB spills: a fresh directory is made there and removed afterwards
+        (default: ``PRIVCERT_DUCKDB_TEMP_DIRECTORY``, else the system's temporary
+        directory).
     threads
         Worker threads (default: one per core this process may run on, which in a
         container or under ``taskset`` can be fewer than the machine's).
     dense_cells
         The most cells (8 bytes each) the release is counted in as it streams
         (:data:`verifier.stream_counts.DENSE_CELLS`); a release that needs more is counted
-        by SQL group-bys instead, and ``0`` always counts by group-bys.
+        by SQL group-bys instead, and ``0`` always counts by group-bys (default:
+        ``PRIVCERT_DUCKDB_DENSE_CELLS``, else that bound).
     """
 
     memory_limit: str = DEFAULT_MEMORY_LIMIT
-    temp_directory: Path | None = None
+    temp_directory: Path | None = field(default_factory=_temp_directory)
     threads: int | None = None
-    dense_cells: int = DENSE_CELLS
+    dense_cells: int = field(default_factory=_dense_cells)
     name: Literal["duckdb"] = "duckdb"
 
     @contextmanager
     def _open(self, path: Path, kind: str, header: list[str] | None, encoding: str) -> Iterator[Session]:
         import duckdb
 
+        if self.temp_directory is not None:
+            Path(self.temp_directory).mkdir(parents=True, exist_ok=True)
         spill = Path(tempfile.mkdtemp(prefix="privcert-duckdb-", dir=self.temp_directory))
         connection = duckdb.connect(config={
             "memory_limit": self.memory_limit,

@@ -26,14 +26,14 @@ import pyarrow as pa
 
 from verifier.engines.sql import RELATION, EngineReadError, Session, SqlEngine, first_lines
 from verifier.errors import DataError
-from verifier.load import check_csv
+from verifier.load import check_csv, parquet_files
 
 if TYPE_CHECKING:
     from py4j.java_gateway import JavaGateway
     from pyspark import SparkConf
     from pyspark.sql import SparkSession
 
-__all__ = ["SparkEngine", "SESSION_CONFIG", "LOCAL_MEMORY", "LOG4J2", "spark_session"]
+__all__ = ["SparkEngine", "SESSION_CONFIG", "LOCAL_MEMORY", "LOG4J2", "QUICK_BYTES", "spark_session"]
 
 LOG4J2 = Path(__file__).with_name("spark-log4j2.properties")
 """The logging of a driver JVM that privcert starts: errors only."""
@@ -49,6 +49,11 @@ SESSION_CONFIG: dict[str, str] = {
 privcert shows its own progress, so Spark's console bar is off)."""
 
 
+QUICK_BYTES = 16 << 20
+"""A release of fewer bytes (its files') is counted by a driver JVM that compiles with C1 alone
+(``-XX:TieredStopAtLevel=1``): on the 9 rows of examples/table4, the JVM's optimizing compiler (C2)
+took half of Spark's CPU, for code that then ran once (benchmarks/RESULTS.md, "Spark: start-up")."""
+
 LOCAL_MEMORY = os.environ.get("PRIVCERT_SPARK_MEMORY", "4g")
 """The JVM heap of a local Spark session and the most its results may hold (environment variable
 ``PRIVCERT_SPARK_MEMORY``). Spark's default of 1g cannot hold the grouped rows of a release of
@@ -56,21 +61,26 @@ LOCAL_MEMORY = os.environ.get("PRIVCERT_SPARK_MEMORY", "4g")
 dies; on a cluster, ``spark-submit``'s own settings apply."""
 
 
-def spark_session(master: str, **config: str) -> SparkSession:
+def spark_session(master: str, *, quick: bool = False, **config: str) -> SparkSession:
     """The Spark session for ``master`` with :data:`SESSION_CONFIG` (and ``config``); an active one is reused.
 
     In local mode the shuffle has one partition per core (Spark's default of 200 suits a
-    cluster; on one machine it costs a task per partition and aggregation), and the driver,
-    which runs the tasks too, has :data:`LOCAL_MEMORY`. A driver JVM started here logs
+    cluster; on one machine it costs a task per partition and aggregation), the driver,
+    which runs the tasks too, has :data:`LOCAL_MEMORY`, and Spark's web UI is off (a
+    server started with every session, for watching jobs on a cluster; privcert shows its
+    own progress). A driver JVM started here logs
     errors only (:data:`LOG4J2`) and writes its output to a file of its own, not to this
-    process's terminal: Spark's start-up notices are not privcert's output.
+    process's terminal: Spark's start-up notices are not privcert's output. With ``quick``
+    (a small release: :data:`QUICK_BYTES`), it compiles with C1 alone.
     """
     from pyspark import SparkConf, SparkContext
     from pyspark.sql import SparkSession
 
     local = {"spark.sql.shuffle.partitions": str(os.cpu_count() or 1), "spark.driver.memory": LOCAL_MEMORY,
-             "spark.driver.maxResultSize": LOCAL_MEMORY} if master.startswith("local") else {}
-    quiet = {"spark.driver.extraJavaOptions": f"-Dlog4j2.configurationFile={LOG4J2.as_uri()}"}
+             "spark.driver.maxResultSize": LOCAL_MEMORY, "spark.ui.enabled": "false"
+             } if master.startswith("local") else {}
+    java = f"-Dlog4j2.configurationFile={LOG4J2.as_uri()}" + (" -XX:TieredStopAtLevel=1" if quick else "")
+    quiet = {"spark.driver.extraJavaOptions": java}
     settings = {**quiet, **SESSION_CONFIG, **local, **config}
     if SparkContext._gateway is None and "PYSPARK_GATEWAY_PORT" not in os.environ:  # no JVM yet: start it here
         conf = SparkConf().setMaster(master).setAppName("privcert").setAll(list(settings.items()))
@@ -98,6 +108,11 @@ def _launch_gateway(master: str, conf: SparkConf) -> JavaGateway:
             log.seek(0)
             said = log.read().decode(errors="replace").strip().splitlines()
             raise _cannot_start(master, " / ".join(said[-5:]) or str(error)) from error
+
+
+def _size(path: Path) -> int:
+    """The bytes of the release's files (a directory: its Parquet files)."""
+    return sum(file.stat().st_size for file in parquet_files(path)) if path.is_dir() else path.stat().st_size
 
 
 def _cannot_start(master: str, why: str) -> DataError:
@@ -136,7 +151,7 @@ class SparkEngine(SqlEngine):
         from pyspark.sql.types import StringType, StructField, StructType
 
         try:
-            session = spark_session(self.master)
+            session = spark_session(self.master, quick=_size(path) < QUICK_BYTES)
         except (Py4JJavaError, PySparkException) as error:
             raise _cannot_start(self.master, str(error)) from error
         try:
