@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from privcert.app import Settings, create_app
 from privcert.app.policy_form import form_from_policy, policy_toml, suggest_roles
 from privcert.app.sessions import Sessions, plain_name
-from test_registry import TOY
+from _toy_model import TOY
 from verifier.registry import registered
 
 ROOT = Path(__file__).resolve().parents[1]

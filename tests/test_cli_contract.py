@@ -8,12 +8,12 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import jsonschema
 import pytest
 
+from _processes import searching
 from conftest import RESULTS_SCHEMA as SCHEMA, check_results_documents
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "table4"
@@ -176,16 +176,6 @@ def test_ctrl_c_exits_130() -> None:
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=30)
     assert process.returncode == 130 and b"Traceback" not in err
-
-
-def searching(process: subprocess.Popen[bytes], seconds: float = 120) -> None:
-    """Wait until ``process`` has loaded Z3 (its imports are done: a Ctrl-C now reaches the command), then 1 s."""
-    maps = Path(f"/proc/{process.pid}/maps")
-    deadline = time.monotonic() + seconds
-    while "libz3" not in maps.read_text():
-        assert process.poll() is None and time.monotonic() < deadline, "the search never started"
-        time.sleep(0.1)
-    time.sleep(1)
 
 
 def test_ctrl_c_inside_a_finalizer_is_not_lost() -> None:

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_randomized import releases
+from _releases import releases
 from typer.testing import CliRunner
 
 from verifier.noise_mechanism import GRID_BITS, NoiseSpec, load_noise_spec, noise_mechanism

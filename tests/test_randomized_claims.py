@@ -18,7 +18,7 @@ from fractions import Fraction
 import pytest
 import sympy
 from hypothesis import given, settings
-from test_randomized import releases
+from _releases import releases
 
 from theory.answers.graph import Edge, build_graph
 from verifier import randomized

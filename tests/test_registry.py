@@ -1,7 +1,7 @@
 """The model registry is the one place a model is declared: everything else reads it.
 
-A toy model registered in this module (the largest class's share of the records) shows up
-in the measurement, the policy, the theory's definitions, ``explain`` and the map, the
+A toy model registered here (the largest class's share of the records, declared in tests/_toy_model.py)
+shows up in the measurement, the policy, the theory's definitions, ``explain`` and the map, the
 table of models, a signed certificate and its verification, with no other code changed.
 """
 
@@ -24,50 +24,21 @@ import verifier.models
 from privcert.cli import app
 from theory.answers.explain import explain
 from theory.definitions import definition, definition_ids
-from verifier.literal import Domain
 from verifier.measure import measure
 from verifier.policy import Policy, load_policy
-from verifier.references import Source
 from privcert.doc_tables import REGIONS, generate, region
 from theory.definitions import sized
 from verifier.references import reference
-from verifier.registry import MapDefinition, Model, Subject, model, model_ids, models, models_table, registered
-from verifier.results import Level, Measurement, Witness
+from verifier.registry import MapDefinition, Model, model, model_ids, models, models_table, registered
+from _toy_model import SHIFT, TOY
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLE4 = ROOT / "examples" / "table4"
 runner = CliRunner()
 
-_SHIFT = [0]
-"""Added to the toy level: a test changes it to see ``verify`` measure the toy model again."""
-
-
-def _largest_share(subject: Subject) -> Iterator[Measurement]:
-    sizes = subject.classes.sizes
-    largest = int(sizes.argmax())
-    share = Fraction(int(sizes[largest]), subject.classes.rows) + _SHIFT[0]
-    yield Measurement("largest_class_share", None, Level.of(share),
-                      Witness(qi=subject.classes.describe(largest), size=int(sizes[largest])), "at_most")
-
-
-TOY = Model(
-    id="largest_class_share",
-    name="largest class share",
-    kind="privacy",
-    scope="release",
-    source=Source("privcert (derived here)", "tests", "a toy model"),
-    comparison="at_most",
-    threshold=Domain(lower=Fraction(0), upper=Fraction(1)),
-    units="share of records",
-    measure=_largest_share,
-    definition=MapDefinition(sympy.Symbol("m", positive=True), sympy.Interval.Lopen(0, 1), ("N",),
-                          "no class holds more than a share m of the records"),
-)
-
-
 @pytest.fixture
 def toy() -> Iterator[Model]:
-    _SHIFT[0] = 0
+    SHIFT[0] = 0
     with registered(TOY):
         yield TOY
 
@@ -154,7 +125,7 @@ def test_a_toy_model_is_certified_and_verified(toy: Model, tmp_path: Path) -> No
 
     checked = runner.invoke(app, ["verify", str(certificate), "--public-key", f"{key}.pub"])
     assert checked.exit_code == 0 and "INVALID" not in checked.output, checked.output
-    _SHIFT[0] = Fraction(1, 9)  # the toy model now measures 4/9: the certified 1/3 no longer holds
+    SHIFT[0] = Fraction(1, 9)  # the toy model now measures 4/9: the certified 1/3 no longer holds
     changed = runner.invoke(app, ["verify", str(certificate), "--public-key", f"{key}.pub"])
     assert changed.exit_code != 0 and "largest_class_share" in changed.output, changed.output
 

@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from privcert.cli import app
-from test_cli_contract import searching
+from _processes import searching
 from theory.claims.catalog import claim_ids
 from theory.claims.claim import KINDS, STATUSES
 from theory.definitions import definition_ids, definitions

@@ -202,14 +202,14 @@ def test_the_implication_map_names_every_definition_and_claim_of_the_derivations
 
 
 def test_no_two_texts_of_the_implication_map_overlap(table4: Certified, tmp_path: Path) -> None:
-    from test_theory_map import _boxes, _clashes
+    from _svg_text import clashes, text_boxes
 
     html = table4.html.read_text(encoding="utf-8")
     figure = re.search(r'<figure id="implication-map">(<svg.*?</svg>)', html, re.DOTALL)
     assert figure is not None
     (tmp_path / "map.svg").write_text(figure.group(1), encoding="utf-8")
-    boxes = _boxes(tmp_path / "map.svg")
-    assert len(boxes) >= 4 and not _clashes(boxes)
+    boxes = text_boxes(tmp_path / "map.svg")
+    assert len(boxes) >= 4 and not clashes(boxes)
 
 
 def test_the_implication_map_draws_only_the_steps_used_and_labels_their_status() -> None:
@@ -235,7 +235,7 @@ def test_the_implication_map_draws_only_the_steps_used_and_labels_their_status()
 def test_arrows_fanning_out_of_one_definition_keep_their_numbers_apart(tmp_path: Path) -> None:
     """The derivations of the demo's Table 5: nine arrows, three out of k-anonymity, two arcs in one column."""
     from reports.plots import implication_map
-    from test_theory_map import _boxes, _clashes
+    from _svg_text import clashes, text_boxes
 
     steps = [("k_risk", "prosecutor_risk", "k_anonymity"), ("k_risk", "k_anonymity", "prosecutor_risk"),
              ("recursive_to_alpha", "recursive_cl_diversity", "alpha_k_anonymity"),
@@ -250,8 +250,8 @@ def test_arrows_fanning_out_of_one_definition_keep_their_numbers_apart(tmp_path:
     figure = implication_map(implied)
     assert figure is not None
     (tmp_path / "map.svg").write_text(figure.svg, encoding="utf-8")
-    boxes = _boxes(tmp_path / "map.svg")
-    assert {text for text, _ in boxes} >= {str(n) for n in range(1, 10)} and not _clashes(boxes)
+    boxes = text_boxes(tmp_path / "map.svg")
+    assert {text for text, _ in boxes} >= {str(n) for n in range(1, 10)} and not clashes(boxes)
 
 
 def test_without_implied_guarantees_there_is_no_implication_map() -> None:
