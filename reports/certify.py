@@ -24,12 +24,12 @@ from reports.signing import sign
 from reports.statement import Statement, build_statement, canonical, rechecked
 
 if TYPE_CHECKING:
-    from theory.answers.graph import Edge, Graph
     from securesystemslib.signer import CryptoSigner
 
     from reports.utility_section import UtilitySection
+    from theory.answers.graph import Edge, Graph
     from verifier.audit import AuditResult
-    from verifier.counts import CountTable
+    from verifier.tables.counts import CountTable
 
 __all__ = ["Certificate", "certify", "implied_section", "catalog", "catalog_section", "premises", "step_bounds"]
 

@@ -6,9 +6,9 @@ from fractions import Fraction
 
 from hypothesis import strategies as st
 
-from verifier.counts import CountTable
-from verifier.mechanism import Mechanism
-from verifier.randomized import sufficient_table
+from verifier.randomized.levels import sufficient_table
+from verifier.randomized.mechanism import Mechanism
+from verifier.tables.counts import CountTable
 
 F = Fraction
 

@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 
 from mechanisms.microaggregation import achieved
 from privcert.cli import app
-from verifier.anonymity import k_anonymity
-from verifier.counts import AttributeSpec, count_tables
-from verifier.load import load_table
-from verifier.multiplicative import multiplicative_t_closeness
+from verifier.privacy.anonymity import k_anonymity
+from verifier.privacy.multiplicative import multiplicative_t_closeness
+from verifier.tables.counts import AttributeSpec, count_tables
+from verifier.tables.load import load_table
 
 runner = CliRunner()
 

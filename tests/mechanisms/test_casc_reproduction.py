@@ -17,7 +17,7 @@ import pytest
 
 from mechanisms.microaggregation import microaggregate
 
-FOLDER = Path(__file__).resolve().parents[1] / "examples" / "microaggregation"
+FOLDER = Path(__file__).resolve().parents[2] / "examples" / "microaggregation"
 SCRIPT = FOLDER / "reproduce_casc.py"
 _spec = importlib.util.spec_from_file_location("reproduce_casc", SCRIPT)
 assert _spec is not None and _spec.loader is not None

@@ -26,8 +26,8 @@ from mechanisms.t_closeness_microaggregation import (
     proposition2_bound,
     t_closeness_first,
 )
-from verifier.emd import emd
 from verifier.errors import DataError, PolicyError
+from verifier.privacy.t_closeness import emd
 
 
 def table(seed: int, n: int, correlation: float = 0.5, distinct: int | None = None) -> pd.DataFrame:
@@ -67,8 +67,8 @@ def test_every_release_meets_k_and_t(algorithm: str, seed: int, n: int, k: int, 
 
 
 def test_release_reread_from_csv_meets_k_and_t(tmp_path: object) -> None:
-    from verifier.load import load_table
     from mechanisms.microaggregation import achieved
+    from verifier.tables.load import load_table
 
     frame = table(3, 400)
     result = microaggregate(frame, ["a", "b"], "s", k=4, t=Fraction(1, 10))

@@ -28,7 +28,7 @@ from theory.mechanism_selection.matrices import compose, ldp_matrix, ldp_ratio_c
 from theory.tables import levels
 from theory.tables.probability_table import ProbabilityTable
 from verifier.errors import DataError, MechanismError
-from verifier.mechanism import Mechanism
+from verifier.randomized.mechanism import Mechanism
 
 VALUES = ("flu", "cancer", "hiv")
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[1] / "examples" / "microaggregation" / "reproduce.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "microaggregation" / "reproduce.py"
 
 
 def test_reproduction_script_runs_and_writes_tables_and_plots(tmp_path: Path) -> None:

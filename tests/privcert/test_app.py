@@ -18,13 +18,13 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from _toy_model import TOY
 from privcert.app import Settings, create_app
 from privcert.app.policy_form import form_from_policy, policy_toml, suggest_roles
 from privcert.app.sessions import Sessions, plain_name
-from _toy_model import TOY
 from verifier.registry import registered
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "privcert" / "data"
 
 
@@ -383,7 +383,7 @@ def plan_rows(text: str) -> list[list[str]]:
 def test_plan_gives_the_clis_table_mechanism_and_figures(client: TestClient) -> None:
     from privcert.api import plan
     from privcert.plan_cli import plan_lines
-    from verifier.mechanism import mechanism_csv
+    from verifier.randomized.mechanism import mechanism_csv
 
     token = csrf(client, "/plan")
     assert '<a href="/plan"' in client.get("/audit").text

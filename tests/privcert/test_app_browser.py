@@ -25,7 +25,7 @@ import pytest
 
 from _chromium import DRIVER, chromium
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "privcert" / "data"
 
 if not DRIVER.is_file():

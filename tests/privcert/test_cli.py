@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from privcert.cli import app
 from verifier.registry import MeasureOptions, models
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[2]
 EXAMPLE = ROOT / "examples" / "table4"
 RELEASE, POLICY, HIERARCHY = EXAMPLE / "release.csv", EXAMPLE / "policy.toml", EXAMPLE / "disease_hierarchy.csv"
 DEMO_POLICY = ROOT / "privcert" / "data" / "policy.toml"

@@ -14,9 +14,10 @@ import jsonschema
 import pytest
 
 from _processes import searching
-from conftest import RESULTS_SCHEMA as SCHEMA, check_results_documents
+from conftest import RESULTS_SCHEMA as SCHEMA
+from conftest import check_results_documents
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "table4"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "table4"
 
 
 def _privcert(*args: str, **kwargs) -> subprocess.CompletedProcess[str]:

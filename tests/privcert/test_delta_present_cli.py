@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from privcert.cli import app
 
-RELEASE = Path(__file__).parents[1] / "examples" / "table4" / "release.csv"
+RELEASE = Path(__file__).parents[2] / "examples" / "table4" / "release.csv"
 
 
 def test_audit_delta_present_beside_the_definition(tmp_path: Path) -> None:

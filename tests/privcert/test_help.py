@@ -60,7 +60,7 @@ def test_docs_prints_a_page_and_lists_them(tmp_path: Path) -> None:
     listed = runner.invoke(app, ["docs"])
     assert listed.exit_code == 0 and re.search(r"^risk\s+Re-identification risk$", listed.stdout, re.M)
     page = runner.invoke(app, ["docs", "risk"])
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     assert page.exit_code == 0 and page.stdout == (root / "docs" / "risk.md").read_text(encoding="utf-8")
     missing = runner.invoke(app, ["docs", "nothing"])
     assert missing.exit_code == 2 and "no such page; expected one of " in missing.stderr and " risk, " in missing.stderr

@@ -88,7 +88,7 @@ def test_the_command_line_has_arrow_keep_its_freed_memory_in_jemalloc() -> None:
     default = subprocess.run([sys.executable, "-c", "import pyarrow; print(pyarrow.default_memory_pool().backend_name)"],
                              capture_output=True, text=True, check=True, env=_without_pool()).stdout.strip()
     assert default != "jemalloc"  # the wheels' default is another (mimalloc), so the test can tell them apart
-    table = Path(__file__).parents[1] / "examples" / "table4" / "release.csv"
+    table = Path(__file__).parents[2] / "examples" / "table4" / "release.csv"
     measured = _arrow_pool("measure", str(table), "--qi", "zip,age", "--sensitive", "disease", "--quiet")
     assert "optimal levels" in measured and measured[-1] == "jemalloc"
 
@@ -117,7 +117,7 @@ def test_the_command_line_has_numpy_keep_to_small_pages_unless_the_environment_s
     default = subprocess.run([sys.executable, "-c", "import numpy; print(numpy._core.multiarray._get_madvise_hugepage())"],
                              capture_output=True, text=True, check=True, env=_without("NUMPY_MADVISE_HUGEPAGE")).stdout.strip()
     assert default == "True"  # numpy's own default on Linux 4.6 and later, so the test can tell them apart
-    table = Path(__file__).parents[1] / "examples" / "table4" / "release.csv"
+    table = Path(__file__).parents[2] / "examples" / "table4" / "release.csv"
     measured = _numpy_huge_pages("measure", str(table), "--qi", "zip,age", "--sensitive", "disease", "--quiet")
     assert "optimal levels" in measured and measured[-1] == "False"
     assert _numpy_huge_pages("--version", setting="1")[-1] == "True"  # the user's choice is kept

@@ -10,9 +10,9 @@ import pandas as pd
 from typer.testing import CliRunner
 
 from privcert.cli import app
-from verifier.mechanism import load_mechanism
+from verifier.randomized.mechanism import load_mechanism
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "randomized"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "randomized"
 runner = CliRunner()
 
 

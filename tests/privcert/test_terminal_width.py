@@ -17,7 +17,7 @@ from privcert import output
 from privcert.api import audit
 from verifier.audit import AuditResult
 
-DATA = Path(__file__).resolve().parents[1] / "privcert" / "data"
+DATA = Path(__file__).resolve().parents[2] / "privcert" / "data"
 
 
 @pytest.fixture(scope="module")

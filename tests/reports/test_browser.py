@@ -12,12 +12,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_hostile_input import ATTRIBUTE, SCRIPT, TEMPLATE, hostile  # noqa: F401 (a fixture)
 
 from _certify import Certified, certify_table4
 from _chromium import DRIVER, chromium
 from verifier.escape import safe
-from test_hostile_input import ATTRIBUTE, SCRIPT, TEMPLATE, hostile  # noqa: F401 (a fixture)
-
 
 if not DRIVER.is_file():
     pytest.skip("Debian's chromium-driver is not installed (scripts/setup installs it)", allow_module_level=True)
@@ -99,7 +98,7 @@ def test_hostile_names_and_values_stay_text_in_the_browser(browser, hostile) -> 
     assert SCRIPT in text and ATTRIBUTE in text and TEMPLATE in text and safe(hostile.bidi) in text
 
 
-BUNDLED = Path(__file__).resolve().parents[1] / "privcert" / "data"
+BUNDLED = Path(__file__).resolve().parents[2] / "privcert" / "data"
 
 
 @pytest.fixture(scope="module")

@@ -25,7 +25,7 @@ from privcert.cli import app
 from reports.signing import load_signer, sign
 from reports.statement import PAYLOAD_TYPE, Statement
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 INPUTS = ROOT / "tests" / "golden" / "inputs"
 TABLE4 = ROOT / "examples" / "table4"
 RANDOMIZED = ROOT / "examples" / "randomized"

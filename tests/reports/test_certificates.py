@@ -22,14 +22,21 @@ from typer.testing import CliRunner
 
 from privcert.cli import app
 from reports.certify import certify, implied_section
-from reports.signing import CertificateError, MalformedCertificateError, load_public_key, load_signer, new_key_pair
-from reports.signing import open_envelope, sign
+from reports.signing import (
+    CertificateError,
+    MalformedCertificateError,
+    load_public_key,
+    load_signer,
+    new_key_pair,
+    open_envelope,
+    sign,
+)
 from reports.statement import PREDICATE_TYPE, STATEMENT_TYPE, Statement, canonical, sha256_file
 from reports.verification import FAILED_VERDICT, INCOMPLETE, INVALID, VALID
 from verifier.audit import audit
 from verifier.policy import load_policy
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "table4"
 WHEN = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
 runner = CliRunner()

@@ -16,7 +16,7 @@ from privcert.cli import app
 from reports.comparison import comparison_rows
 
 runner = CliRunner()
-TABLE4 = Path(__file__).resolve().parents[1] / "examples" / "table4"
+TABLE4 = Path(__file__).resolve().parents[2] / "examples" / "table4"
 HIERARCHIES = ("--hierarchy", f"zip={TABLE4 / 'zip_hierarchy.csv'}", "--hierarchy", f"age={TABLE4 / 'age_hierarchy.csv'}")
 
 
@@ -32,7 +32,7 @@ def candidates(tmp_path: Path) -> tuple[Path, Path, Path]:
 
 def test_each_release_has_its_privacy_and_utility(candidates: tuple[Path, Path, Path]) -> None:
     original, table4, coarse = candidates
-    from verifier.hierarchy import load_hierarchy
+    from verifier.tables.hierarchy import load_hierarchy
 
     hierarchies = {q: load_hierarchy(TABLE4 / f"{q}_hierarchy.csv") for q in ("zip", "age")}
     found = compare(original, [table4, original, coarse], ["zip", "age"], hierarchies=hierarchies)
@@ -50,7 +50,7 @@ def test_each_release_has_its_privacy_and_utility(candidates: tuple[Path, Path, 
 
 def test_the_table_has_one_row_per_release(candidates: tuple[Path, Path, Path]) -> None:
     original, table4, coarse = candidates
-    from verifier.hierarchy import load_hierarchy
+    from verifier.tables.hierarchy import load_hierarchy
 
     hierarchies = {q: load_hierarchy(TABLE4 / f"{q}_hierarchy.csv") for q in ("zip", "age")}
     header, rows = comparison_rows(compare(original, [table4, coarse], ["zip", "age"], hierarchies=hierarchies))

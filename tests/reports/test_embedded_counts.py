@@ -26,13 +26,13 @@ from reports.embedded_counts import (
 from reports.signing import load_signer, sign
 from reports.statement import Statement, canonical
 from verifier.audit import audit, audit_tables
-from verifier.counts import AttributeSpec, count_tables
-from verifier.load import load_table
 from verifier.measure import measure, measure_tables
 from verifier.policy import load_policy
+from verifier.tables.counts import AttributeSpec, count_tables
+from verifier.tables.load import load_table
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "table4"
-DEMO = Path(__file__).resolve().parents[1] / "privcert" / "data"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "table4"
+DEMO = Path(__file__).resolve().parents[2] / "privcert" / "data"
 runner = CliRunner()
 
 

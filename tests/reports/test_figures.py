@@ -11,10 +11,10 @@ import pytest
 
 from reports import plots
 from verifier.audit import audit
-from verifier.load import load_table
 from verifier.policy import load_policy
+from verifier.tables.load import load_table
 
-DATA = Path(__file__).resolve().parents[1] / "privcert" / "data"
+DATA = Path(__file__).resolve().parents[2] / "privcert" / "data"
 
 
 def certified(folder: Path) -> tuple[dict[str, Any], tuple[Any, ...]]:

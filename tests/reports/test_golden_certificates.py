@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from privcert.cli import app
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"
 INPUTS = GOLDEN / "inputs"
 

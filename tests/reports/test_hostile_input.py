@@ -18,11 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from test_views import tags_of
 
 from _certify import Certified, certify, runner
 from privcert.cli import app
 from verifier.escape import safe
-from test_views import tags_of
 
 SCRIPT = "<script>alert(1)</script>"
 ATTRIBUTE = '"><img src=x onerror=alert(1)>'

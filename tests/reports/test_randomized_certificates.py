@@ -21,7 +21,7 @@ from privcert.cli import app
 from reports.signing import load_signer, sign
 from reports.statement import Statement
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "randomized"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "randomized"
 ARGUMENTS = {"publisher": ("--data", "release.csv", "--original", "original.csv"), "auditor": ("--data", "release.csv")}
 """What verify is given: in publisher mode the published release (the subject) and the original (measured again)."""
 

@@ -19,7 +19,7 @@ from reports.signing import load_signer, sign
 from reports.statement import Statement
 
 runner = CliRunner()
-TABLE4 = Path(__file__).resolve().parents[1] / "examples" / "table4"
+TABLE4 = Path(__file__).resolve().parents[2] / "examples" / "table4"
 HIERARCHIES = ("--hierarchy", "zip=zip_hierarchy.csv", "--hierarchy", "age=age_hierarchy.csv")
 
 

@@ -14,9 +14,8 @@ from _certify import TABLE4, Certified, certify, certify_table4, runner
 from privcert.cli import app
 from reports.html import render_html, view
 from verifier.audit import audit
-from verifier.load import load_table
 from verifier.policy import load_policy
-
+from verifier.tables.load import load_table
 
 
 class Tags(HTMLParser):
@@ -234,8 +233,8 @@ def test_the_implication_map_draws_only_the_steps_used_and_labels_their_status()
 
 def test_arrows_fanning_out_of_one_definition_keep_their_numbers_apart(tmp_path: Path) -> None:
     """The derivations of the demo's Table 5: nine arrows, three out of k-anonymity, two arcs in one column."""
-    from reports.plots import implication_map
     from _svg_text import clashes, text_boxes
+    from reports.plots import implication_map
 
     steps = [("k_risk", "prosecutor_risk", "k_anonymity"), ("k_risk", "k_anonymity", "prosecutor_risk"),
              ("recursive_to_alpha", "recursive_cl_diversity", "alpha_k_anonymity"),
@@ -285,7 +284,7 @@ def test_jupyter_tables_come_from_the_verifier_alone() -> None:
 
 
 def test_randomized_release_shows_the_kt_curve_and_never_embeds_original_counts(tmp_path: Path) -> None:
-    folder = Path(__file__).resolve().parents[1] / "examples" / "randomized"
+    folder = Path(__file__).resolve().parents[2] / "examples" / "randomized"
     for name in ("original.csv", "release.csv", "publisher.toml", "mechanism.csv"):
         shutil.copy(folder / name, tmp_path / name)
     done = certify(tmp_path, tmp_path / "original.csv", tmp_path / "publisher.toml", "--release",
@@ -318,7 +317,7 @@ def test_risk_audits_show_the_records_per_band_of_prosecutor_risk(table4: Certif
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     from verifier.risk.distribution import UPPER_BOUNDS
 
-    shutil.copy(Path(__file__).resolve().parents[1] / "privcert" / "data" / "hospital" / "release.csv", tmp_path)
+    shutil.copy(Path(__file__).resolve().parents[2] / "privcert" / "data" / "hospital" / "release.csv", tmp_path)
     (tmp_path / "policy.toml").write_text(RISK_POLICY, encoding="utf-8")
     done = certify(tmp_path, tmp_path / "release.csv", tmp_path / "policy.toml", "--embed-counts")
     html = done.html.read_text(encoding="utf-8")
@@ -344,7 +343,7 @@ def test_risk_audits_show_the_records_per_band_of_prosecutor_risk(table4: Certif
 @pytest.fixture(scope="module")
 def table5(tmp_path_factory: pytest.TempPathFactory) -> Certified:
     """The demo's Table 5 (Li et al. 2007): ids with underscores, joint attributes, a parameter, fractions."""
-    data = Path(__file__).resolve().parents[1] / "privcert" / "data"
+    data = Path(__file__).resolve().parents[2] / "privcert" / "data"
     return certify(tmp_path_factory.mktemp("table5"), data / "release.csv", data / "policy.toml")
 
 
@@ -372,7 +371,7 @@ def test_pdf_rows_read_in_order_each_on_its_own_line(name: str, request: pytest.
         pattern = re.compile(r"^\s*" + r"\S*\s.*?".join(cells) + r"\s*$")
         at = next((i for i, line in enumerate(lines) if pattern.match(line)), None)
         assert at is not None, (measurement["requirement"], pattern.pattern, text)
-        end = next((i for i in range(at + 1, len(lines)) if re.match(r"\s*(require\[|The exact value)", lines[i])))
+        end = next(i for i in range(at + 1, len(lines)) if re.match(r"\s*(require\[|The exact value)", lines[i]))
         below = re.sub(r"\s+", " ", " ".join(lines[at:end]))
         assert " ".join(words.meaning.split()[:3]) in below and measurement["model"] in below
         found.append(at)
@@ -399,7 +398,7 @@ def test_a_failure_sentence_names_the_quasi_identifiers_in_the_policys_order() -
     import base64
     import json
 
-    envelope = json.loads((Path(__file__).parent / "golden" / "v3" / "table4-fail" / "cert.json").read_text())
+    envelope = json.loads((Path(__file__).parents[1] / "golden" / "v3" / "table4-fail" / "cert.json").read_text())
     predicate = json.loads(base64.b64decode(envelope["payload"]))["predicate"]
     assert predicate["release"]["quasi_identifiers"] == ["zip", "age"]
     assert any(list((m.get("witness") or {}).get("qi") or {}) == ["age", "zip"] for m in predicate["measurements"])

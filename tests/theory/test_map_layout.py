@@ -7,9 +7,9 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from theory.answers.graph import build_graph
 from theory.answers.layout import CHARACTER, MARGIN, layers, layout
 from theory.answers.map import positions
-from theory.answers.graph import build_graph
 from theory.definitions import definitions
 from theory.status_cache import cached_statuses
 

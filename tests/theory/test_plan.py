@@ -22,9 +22,9 @@ from privcert.cli import app
 from theory.mechanism_selection.release_plan import InfeasibleTargets, plan_release, rational_ratio_below
 from verifier.errors import PolicyError
 from verifier.literal import parse_exact
-from verifier.mechanism import load_mechanism
+from verifier.randomized.mechanism import load_mechanism
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "randomized"
 runner = CliRunner()
 COUNTS = {"asthma": 384, "cold": 593, "flu": 819, "hiv": 204}  # examples/randomized/original.csv
@@ -313,7 +313,13 @@ def test_figure_points_are_the_papers_setting_exactly() -> None:
 
 
 def test_figures_are_drawn_as_png_and_svg(tmp_path: Path) -> None:
-    from theory.mechanism_selection.figures import figure6_points, figure7_points, plot_figure6, plot_figure7, save_figure
+    from theory.mechanism_selection.figures import (
+        figure6_points,
+        figure7_points,
+        plot_figure6,
+        plot_figure7,
+        save_figure,
+    )
 
     written = [*save_figure(plot_figure6(figure6_points(steps=2), "six"), tmp_path / "out", "fig6"),
                *save_figure(plot_figure7(figure7_points(sizes=(2, 4), t0s=(Fraction(2), Fraction(3))), "seven"),

@@ -7,7 +7,7 @@ gives the level it guarantees, and the measured level of the conclusion must not
 it, for every assignment of the subset sizes that meets the edge's conditions. Edges
 that rest on an assumption about the data (singleton classes, DP inside classes, the
 class-wise views of Domingo-Ferrer & Soria-Comas 2015, Prop. 3) are not drawn: random
-data do not meet them. Tightness is checked in tests/test_randomized.py.
+data do not meet them. Tightness is checked in tests/verifier/randomized/test_randomized.py.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ from fractions import Fraction
 import pytest
 import sympy
 from hypothesis import given, settings
-from _releases import releases
 
+from _releases import releases
 from theory.answers.graph import Edge, build_graph
-from verifier import randomized
-from verifier.counts import CountTable
-from verifier.mechanism import Mechanism
+from verifier.randomized import levels as randomized
+from verifier.randomized.mechanism import Mechanism
+from verifier.tables.counts import CountTable
 
 RANDOMIZED = {"multiplicative_t_closeness", "stochastic_t_closeness", "kt_closeness", "ldp", "dp", "k_eps_dp"}
 EPSILON = {"ldp", "dp", "k_eps_dp"}

@@ -93,7 +93,7 @@ def test_corrected_claims_keep_both_forms(outcomes: dict[str, CheckResult]) -> N
 
 
 def test_docs_explain_every_claim_that_is_not_proven(outcomes: dict[str, CheckResult]) -> None:
-    docs = (Path(__file__).resolve().parent.parent / "docs" / "theory.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "theory.md").read_text(encoding="utf-8")
     section = docs.split("## Claims whose status is not `proven`")[1].split("\n## ")[0]
     missing = [i for i, o in outcomes.items() if o.status != "proven" and f"`{i}`" not in section]
     assert not missing

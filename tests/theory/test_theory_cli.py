@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from privcert.cli import app
 from _processes import searching
+from privcert.cli import app
 from theory.claims.catalog import claim_ids
 from theory.claims.claim import KINDS, STATUSES
 from theory.definitions import definition_ids, definitions
@@ -61,7 +61,7 @@ def test_implies_paper_example_json() -> None:
     )
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
-    # (5 + 95 e^0.7)/100 = 1.9630651 (see tests/test_theory_graph.py for the derivation).
+    # (5 + 95 e^0.7)/100 = 1.9630651 (see tests/theory/test_theory_graph.py for the derivation).
     assert payload["holds"] == "yes"
     assert math.isclose(payload["value_number"], 1.9630651, rel_tol=1e-7)
     assert payload["path"][0]["claim"] == "ekenstedt2022:thm3a" and payload["path"][0]["to_size"] == "5"

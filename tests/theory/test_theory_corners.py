@@ -2,7 +2,7 @@
 classes, the query's own smallest class, deterministic queries) and the textbook relations.
 
 Each case is the command that used to answer wrongly (or "unknown"), run as written, with the answer the
-definitions give on every release of that size (tests/test_theory_grid.py checks the grid by brute force).
+definitions give on every release of that size (tests/theory/test_theory_grid.py checks the grid by brute force).
 """
 
 from __future__ import annotations

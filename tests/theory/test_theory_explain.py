@@ -15,7 +15,7 @@ from theory.definitions import definitions
 from verifier.errors import DataError
 
 runner = CliRunner()
-DATA = Path(__file__).resolve().parent.parent / "privcert" / "data"
+DATA = Path(__file__).resolve().parents[2] / "privcert" / "data"
 
 
 @pytest.fixture(scope="module")

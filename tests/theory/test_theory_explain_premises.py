@@ -193,7 +193,7 @@ def test_one_position_on_the_dp_of_a_deterministic_release(tmp_path: Path) -> No
     assert "dp" not in {item.definition for item in found.nothing}
     alone = explain({"rows": 6, "measurements": [{"model": "k_anonymity", "exact": "3", "status": "finite"}]})
     assert DEF5_READING in {item.definition: item.reason for item in alone.nothing}["dp"]
-    docs = (Path(__file__).resolve().parent.parent / "docs" / "theory.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "theory.md").read_text(encoding="utf-8")
     assert DEF5_READING in " ".join(docs.split())
 
 

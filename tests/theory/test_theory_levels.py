@@ -12,10 +12,18 @@ from fractions import Fraction
 
 import pytest
 import sympy
-from _theory_bruteforce import k_eps_dp_ratio, kt_level, ldp_ratio, multiplicative_level, same, set_distance_level, tables
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from _theory_bruteforce import (
+    k_eps_dp_ratio,
+    kt_level,
+    ldp_ratio,
+    multiplicative_level,
+    same,
+    set_distance_level,
+    tables,
+)
 from theory.tables import levels
 from theory.tables.probability_table import ProbabilityTable
 

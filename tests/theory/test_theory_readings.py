@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from privcert.cli import app
 from _theory_bruteforce import tables
+from privcert.cli import app
 from theory.answers.explain import explain
 from theory.answers.graph import SIZED, Graph, build_graph
 from theory.claims.catalog import claim

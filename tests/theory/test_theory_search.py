@@ -11,8 +11,8 @@ from fractions import Fraction
 
 import pytest
 import sympy
-from _theory_bruteforce import k_eps_dp_ratio, kt_level, ldp_ratio, multiplicative_level
 
+from _theory_bruteforce import k_eps_dp_ratio, kt_level, ldp_ratio, multiplicative_level
 from theory.claims.claim import Claim
 from theory.definitions import N, eps, k, k_dp, k_t, t
 from theory.search.refute import refute_claim, search_claim
@@ -25,7 +25,7 @@ PRINTED_THM3 = k / N * (1 + (N - k - 1) / k * sympy.exp(eps))
 CORRECTED_THM3 = (k + (N - k) * sympy.exp(eps)) / N
 """Derived: LDP confines every record to [m, Tm]; K at m and the rest at Tm maximise
 Pr_D/Pr_K = (k + (N-k)T)/N, which exceeds the other direction NT/(kT + N - k) by
-k(N-k)(T-1)^2 >= 0 after cross-multiplying (tests/test_theory_levels.py checks tightness)."""
+k(N-k)(T-1)^2 >= 0 after cross-multiplying (tests/theory/test_theory_levels.py checks tightness)."""
 
 
 def _brute_ratio(value: Fraction | float, bound: Fraction) -> bool:

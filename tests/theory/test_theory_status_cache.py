@@ -87,9 +87,9 @@ def test_recheck_checks_again(cache: Path, counted: list[int]) -> None:
 def test_hash_covers_what_the_checks_can_run() -> None:
     names = [name for name, _ in status_cache._sources()]
     assert names == sorted(names) and names == list(status_cache.dependencies())
-    assert "theory/papers/ekenstedt2022/checks.py" in names and "verifier/randomized.py" in names
+    assert "theory/papers/ekenstedt2022/checks.py" in names and "verifier/randomized/levels.py" in names
     assert "theory/status_cache.py" in names and "verifier/models/randomized.py" in names
-    assert "verifier/diversity.py" in names and "verifier/models/p_sensitive.py" not in names
+    assert "verifier/privacy/diversity.py" in names and "verifier/models/p_sensitive.py" not in names
     assert "theory/answers/explain.py" not in names  # reads statuses, never decides one
     assert "verifier/utility/loss.py" not in names and "verifier/engines/duckdb_engine.py" not in names
 

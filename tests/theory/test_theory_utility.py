@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import _theory_bruteforce as brute
 import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import _theory_bruteforce as brute
 from theory.mechanism_selection.matrices import (
     EQ1_DERIVED,
     EQ1_PRINTED,

@@ -10,10 +10,10 @@ from hypothesis import strategies as st
 
 import privcert
 from theory.answers.explain import explain
-from verifier.counts import AttributeSpec
 from verifier.display import exact_text
 from verifier.exact_grammar import GrammarError, read_exact
-from verifier.randomized_levels import MechanismChoice
+from verifier.randomized.modes import MechanismChoice
+from verifier.tables.counts import AttributeSpec
 
 
 @pytest.mark.parametrize("value", [
@@ -78,7 +78,7 @@ def test_the_laplace_example_can_be_signed(tmp_path_factory: pytest.TempPathFact
     runner = CliRunner()
     folder = tmp_path_factory.mktemp("signed")
     assert runner.invoke(app, ["keygen", "--out", str(folder / "key")]).exit_code == 0
-    examples = Path(__file__).resolve().parents[1] / "examples" / "randomized"
+    examples = Path(__file__).resolve().parents[2] / "examples" / "randomized"
     noisy = runner.invoke(app, ["anonymize", "noise", str(examples / "ages.csv"), "--sensitive", "age", "--noise",
                                 "laplace", "--scale", "5", "--buckets", "30,45,60", "--out", str(folder / "noisy.csv"),
                                 "--seed", "7"])
@@ -100,8 +100,8 @@ def _one_class(counts: list[int]) -> pd.DataFrame:
 def test_entropy_levels_of_any_class_size_round_trip(counts: list[int]) -> None:
     """The entropy l-diversity of a class of up to 10,000 records is a product of roots of degree up to the class
     size (``65*2^(6/65)/64``): every level written is read back to the same value."""
-    from verifier.counts import count_tables
-    from verifier.diversity import entropy_l_diversity
+    from verifier.privacy.diversity import entropy_l_diversity
+    from verifier.tables.counts import count_tables
 
     _, (table,) = count_tables(_one_class(counts), ["q"], [AttributeSpec(("s",))])
     level = entropy_l_diversity(table).level

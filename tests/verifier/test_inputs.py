@@ -16,7 +16,7 @@ from verifier.inputs import Inputs, inputs_of
 from verifier.policy import Requirement
 from verifier.registry import MeasureOptions, RequirementError, model, requested_parameters
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TABLE4 = ROOT / "examples" / "table4"
 runner = CliRunner()
 

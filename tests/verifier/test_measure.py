@@ -10,23 +10,23 @@ from typing import Any
 
 import pandas as pd
 import pytest
-from _measure_tables import paper_frame
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import verifier.audit
-import verifier.diversity
 import verifier.measure
+import verifier.privacy.diversity
+from _measure_tables import paper_frame
 from verifier.audit import audit
-from verifier.buckets import Ranges
-from verifier.counts import AttributeSpec
 from verifier.errors import ExcludedRowsWarning, PolicyError
-from verifier.hierarchy import load_hierarchy
 from verifier.measure import MeasureResult, measure
 from verifier.policy import parse_policy
 from verifier.registry import MeasureOptions, models
+from verifier.tables.buckets import Ranges
+from verifier.tables.counts import AttributeSpec
+from verifier.tables.hierarchy import load_hierarchy
 
-HIERARCHY_FILE = Path(__file__).parent / "data" / "disease_hierarchy.csv"
+HIERARCHY_FILE = Path(__file__).parents[1] / "data" / "disease_hierarchy.csv"
 QI = ["zip", "age"]
 SALARY = AttributeSpec(("salary",), kind="numerical")
 DISEASE = AttributeSpec(("disease4",))
@@ -233,7 +233,7 @@ def test_decimal_thresholds_decide_exactly(tmp_path: Path) -> None:
 
 
 def test_entropy_decisions_are_cross_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(verifier.diversity, "entropy_l_satisfied", lambda table, l: False)
+    monkeypatch.setattr(verifier.privacy.diversity, "entropy_l_satisfied", lambda table, l: False)
     with pytest.raises(RuntimeError, match="require\\[1\\]: entropy l-diversity level 3 decided True against l = 3"):
         _audit(_require("entropy_l_diversity", "3", attribute='"disease4"'), tmp_path)
 

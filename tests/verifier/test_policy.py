@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verifier.buckets import EqualFrequency, Groups, Ranges
 from verifier.errors import HierarchyError, InputFileNotFoundError, PolicyError
 from verifier.policy import Policy, load_policy, parse_policy
 from verifier.registry import model, model_ids
+from verifier.tables.buckets import EqualFrequency, Groups, Ranges
 
-HIERARCHY = Path(__file__).parent / "data" / "disease_hierarchy.csv"
-DOCS = Path(__file__).parents[1] / "docs" / "policy.md"
+HIERARCHY = Path(__file__).parents[1] / "data" / "disease_hierarchy.csv"
+DOCS = Path(__file__).parents[2] / "docs" / "policy.md"
 
 HEAD = """
 [data]

@@ -41,15 +41,20 @@ import numpy as np
 import pandas as pd
 import pytest
 import sympy
+
 from peers.pycanon_env import FUNCTIONS as ALL_FUNCTIONS
 from peers.pycanon_env import PycanonEnv, pycanon_env
-
-from verifier.anonymity import alpha_k_anonymity
-from verifier.counts import AttributeSpec, CountTable, count_tables
-from verifier.diversity import distinct_l_diversity, entropy_l_diversity, recursive_cl_diversity
-from verifier.emd import t_closeness
-from verifier.likeness import basic_beta_likeness, delta_disclosure, delta_disclosure_present, enhanced_beta_likeness
 from verifier.measure import MeasureResult, measure
+from verifier.privacy.anonymity import alpha_k_anonymity
+from verifier.privacy.diversity import distinct_l_diversity, entropy_l_diversity, recursive_cl_diversity
+from verifier.privacy.likeness import (
+    basic_beta_likeness,
+    delta_disclosure,
+    delta_disclosure_present,
+    enhanced_beta_likeness,
+)
+from verifier.privacy.t_closeness import t_closeness
+from verifier.tables.counts import AttributeSpec, CountTable, count_tables
 
 QI = ["age", "zip", "sex"]
 SPECS = {"disease": AttributeSpec(("disease",), "categorical"), "salary": AttributeSpec(("salary",), "numerical")}

@@ -21,18 +21,17 @@ import sympy
 from typer.testing import CliRunner
 
 import verifier.models
+from _toy_model import SHIFT, TOY
 from privcert.cli import app
+from privcert.doc_tables import REGIONS, generate, region
 from theory.answers.explain import explain
-from theory.definitions import definition, definition_ids
+from theory.definitions import definition, definition_ids, sized
 from verifier.measure import measure
 from verifier.policy import Policy, load_policy
-from privcert.doc_tables import REGIONS, generate, region
-from theory.definitions import sized
 from verifier.references import reference
 from verifier.registry import MapDefinition, Model, model, model_ids, models, models_table, registered
-from _toy_model import SHIFT, TOY
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TABLE4 = ROOT / "examples" / "table4"
 runner = CliRunner()
 

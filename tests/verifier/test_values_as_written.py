@@ -20,12 +20,12 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from privcert.cli import app
-from verifier.counts import AttributeSpec, exact_number
 from verifier.errors import DataError, HierarchyError, IdentifierColumnWarning, PolicyError
-from verifier.hierarchy import load_hierarchy
-from verifier.load import load_table
 from verifier.measure import measure
 from verifier.policy import load_policy
+from verifier.tables.counts import AttributeSpec, exact_number
+from verifier.tables.hierarchy import load_hierarchy
+from verifier.tables.load import load_table
 
 runner = CliRunner()
 

@@ -3,8 +3,8 @@
 DuckDB (Raasveldt & Mühleisen 2019) reads CSV (every column as text: ``all_varchar``,
 strict field counts, no null padding, only the empty cell missing), a Parquet file, or a
 directory of Parquet files (Hive partition values as text). The rows it reads are
-streamed to Python as Arrow record batches of :data:`verifier.stream_counts.BATCH_ROWS` rows and counted densely
-as they come (:mod:`verifier.stream_counts`; the plans are in :mod:`verifier.engines.sql`),
+streamed to Python as Arrow record batches of :data:`verifier.tables.stream_counts.BATCH_ROWS` rows and counted densely
+as they come (:mod:`verifier.tables.stream_counts`; the plans are in :mod:`verifier.engines.sql`),
 so memory is a batch and the count tables, whatever the number of rows. A release whose
 dense tables would pass ``dense_cells`` (many distinct quasi-identifier combinations
 times many values) is counted by SQL group-bys instead: their memory is bounded by
@@ -28,10 +28,20 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from verifier.cpus import usable_cpus
-from verifier.engines.sql import CLASS, RELATION, EngineReadError, Session, SqlEngine, Streamed, first_lines, projection, quote
+from verifier.engines.sql import (
+    CLASS,
+    RELATION,
+    EngineReadError,
+    Session,
+    SqlEngine,
+    Streamed,
+    first_lines,
+    projection,
+    quote,
+)
 from verifier.errors import DataError
-from verifier.load import dictionary_columns, hive_columns, parquet_files
-from verifier.stream_counts import BATCH_ROWS, DENSE_CELLS
+from verifier.tables.load import dictionary_columns, hive_columns, parquet_files
+from verifier.tables.stream_counts import BATCH_ROWS, DENSE_CELLS
 
 if TYPE_CHECKING:
     from duckdb import DuckDBPyConnection
@@ -69,7 +79,7 @@ class DuckDBEngine(SqlEngine):
         container or under ``taskset`` can be fewer than the machine's).
     dense_cells
         The most cells (8 bytes each) the release is counted in as it streams
-        (:data:`verifier.stream_counts.DENSE_CELLS`); a release that needs more is counted
+        (:data:`verifier.tables.stream_counts.DENSE_CELLS`); a release that needs more is counted
         by SQL group-bys instead, and ``0`` always counts by group-bys.
     """
 
@@ -128,7 +138,7 @@ class DuckDBEngine(SqlEngine):
 def _hashed(connection: DuckDBPyConnection, qi: Sequence[str], columns: Sequence[str], few: Collection[str], *,
             combine: bool = True) -> tuple[dict[str, tuple[pa.Array, pa.Array]], pa.Table | None]:
     """The distinct values of each text column among the quasi-identifiers ``qi`` and ``columns``
-    that Parquet stores as small dictionaries (``few``: :func:`verifier.load.dictionary_columns`),
+    that Parquet stores as small dictionaries (``few``: :func:`verifier.tables.load.dictionary_columns`),
     a missing value among them, and their hashes (DuckDB's ``hash``), for the columns whose
     hashes tell every two of their values apart; or, for the quasi-identifiers, their
     distinct combinations.

@@ -1,7 +1,7 @@
 """EMD numerators from the non-empty cells of a count table, exact.
 
 With ``n_E`` a class's counts, ``s = |E|``, ``T`` the table's counts and ``N`` the table
-size, each ground distance of :mod:`verifier.emd` has the numerator
+size, each ground distance of :mod:`verifier.privacy.t_closeness` has the numerator
 ``Σ_f |N·F(n_E)_f - s·F(T)_f|`` over ``terms`` features ``f``. Computed densely it costs
 classes × features; here it costs the non-empty cells (times the height for a hierarchy):
 
@@ -29,7 +29,7 @@ from functools import partial
 import numpy as np
 
 from verifier._exact_max import INT64_SAFE, exact_ints
-from verifier._screen import CHUNK_CELLS, ClassCells
+from verifier.privacy._screen import CHUNK_CELLS, ClassCells
 
 __all__ = ["Numerators", "equal_numerators", "ordered_numerators", "hierarchical_numerators", "class_numerators"]
 

@@ -16,14 +16,14 @@ from fractions import Fraction
 import numpy as np
 
 from verifier._exact_max import exact_ints, first_by_qi
-from verifier._screen import ClassCells, cells_of, first_cell_by_qi, screened_max
-from verifier.counts import CountTable
+from verifier.privacy._screen import ClassCells, cells_of, first_cell_by_qi, screened_max
+from verifier.tables.counts import CountTable
 
 __all__ = ["ratio_terms", "RatioExtreme", "ratio_extreme"]
 
 
 def ratio_terms(table: CountTable) -> tuple[np.ndarray, np.ndarray]:
-    """``(n[E,s]·N, |E|·N_s)`` per cell of :func:`~verifier._screen.cells_of`, exact (int64, or Python ints
+    """``(n[E,s]·N, |E|·N_s)`` per cell of :func:`~verifier.privacy._screen.cells_of`, exact (int64, or Python ints
     past int64); built once per table."""
     def build() -> tuple[np.ndarray, np.ndarray]:
         cells = cells_of(table)
@@ -67,7 +67,7 @@ def ratio_extreme(table: CountTable, cells: ClassCells, *, present_only: bool = 
     With ``present_only`` the cells with ``q = 0`` (a value a class lacks) are left out,
     so the maximum is finite; ``lacking`` still counts the classes that lack a value.
     Every cell is screened in float64 and the candidates are decided exactly
-    (:func:`~verifier._screen.screened_max`); ties go to the class whose QI values sort
+    (:func:`~verifier.privacy._screen.screened_max`); ties go to the class whose QI values sort
     first, then the smallest value code.
     """
     present_values = np.asarray(table.totals) > 0

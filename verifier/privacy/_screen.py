@@ -1,7 +1,7 @@
 """ClassCells, screened exact maxima and exact log comparisons for the diversity and likeness measures.
 
-Every measure of :mod:`verifier.anonymity`, :mod:`verifier.diversity` and
-:mod:`verifier.likeness` is an extreme over classes, or over the non-empty cells
+Every measure of :mod:`verifier.privacy.anonymity`, :mod:`verifier.privacy.diversity` and
+:mod:`verifier.privacy.likeness` is an extreme over classes, or over the non-empty cells
 ``(class, value)``, of a quantity built from integer counts (docs/design.md, "Screen in
 float64, decide exactly"). The pattern is always the same:
 
@@ -25,11 +25,11 @@ import mpmath
 import numpy as np
 import sympy
 
-from verifier._distinct import distinct
 from verifier._exact_max import exact_argmax, first_by_qi, screen_margin
-from verifier.counts import Classes, CountTable
 from verifier.errors import PolicyError
 from verifier.measures import EMPTY, class_witness, excluded_notes, undefined
+from verifier.tables.counts import Classes, CountTable
+from verifier.tables.distinct import distinct
 
 CHUNK_CELLS = 1 << 16
 """ClassCells screened (or classes computed) at a time: float64 temporaries of 512 KiB, which stay in the cache and

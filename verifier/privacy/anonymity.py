@@ -22,10 +22,18 @@ from typing import Any
 import numpy as np
 
 from verifier._exact_max import exact_ints, first_by_qi
-from verifier._screen import EMPTY, cells_of, class_witness, as_fraction, excluded_notes, screened_max, undefined
-from verifier.counts import Classes, CountTable
 from verifier.errors import PolicyError
+from verifier.privacy._screen import (
+    EMPTY,
+    as_fraction,
+    cells_of,
+    class_witness,
+    excluded_notes,
+    screened_max,
+    undefined,
+)
 from verifier.results import Level, Measurement, Witness, jsonable
+from verifier.tables.counts import Classes, CountTable
 
 __all__ = ["k_anonymity", "alpha_k_anonymity", "prosecutor_risk", "class_metrics", "ClassMetrics"]
 
@@ -51,7 +59,7 @@ def k_anonymity(classes: Classes) -> Measurement:
     Examples
     --------
     >>> import pandas as pd
-    >>> from verifier.counts import count_tables
+    >>> from verifier.tables.counts import count_tables
     >>> classes, _ = count_tables(pd.DataFrame({"zip": ["a", "a", "b"]}), ["zip"], [])
     >>> k_anonymity(classes).level.exact
     '1'

@@ -20,22 +20,22 @@ from typing import Any
 import numpy as np
 import sympy
 
-from verifier._distinct import distinct, key_groups
 from verifier._exact_max import first_by_qi, screen_margin
-from verifier._screen import (
+from verifier.errors import PolicyError
+from verifier.privacy._screen import (
     ClassCells,
+    as_fraction,
     cells_of,
     class_witness,
-    as_fraction,
     excluded_notes,
     log_form_sign,
     prime_exponents,
     screened_max,
     undefined,
 )
-from verifier.counts import CountTable
-from verifier.errors import PolicyError
 from verifier.results import Level, Measurement
+from verifier.tables.counts import CountTable
+from verifier.tables.distinct import distinct, key_groups
 
 __all__ = ["distinct_l_diversity", "entropy_l_diversity", "entropy_l_satisfied", "recursive_cl_diversity"]
 
@@ -163,7 +163,7 @@ def entropy_l_diversity(table: CountTable) -> Measurement:
 
     for the minimizing class with counts ``c_i`` and size ``n``. All classes are screened
     in float64; the classes within the rounding margin of the minimum are compared
-    exactly (:func:`verifier._screen.log_form_sign`), and the level is the exact closed
+    exactly (:func:`verifier.privacy._screen.log_form_sign`), and the level is the exact closed
     form above: a class uniform over 3 values gives exactly 3 (pyCANON truncates
     ``exp(H)`` with ``int()`` and reports 2 for it).
 

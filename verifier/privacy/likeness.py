@@ -24,7 +24,8 @@ import numpy as np
 import sympy
 
 from verifier._exact_max import screen_margin
-from verifier._screen import (
+from verifier.privacy._ratios import ratio_extreme, ratio_terms
+from verifier.privacy._screen import (
     CHUNK_CELLS,
     ClassCells,
     cells_of,
@@ -34,9 +35,8 @@ from verifier._screen import (
     screened_max,
     undefined,
 )
-from verifier._ratios import ratio_extreme, ratio_terms
-from verifier.counts import CountTable
 from verifier.results import Level, Measurement, Witness
+from verifier.tables.counts import CountTable
 
 __all__ = ["basic_beta_likeness", "enhanced_beta_likeness", "delta_disclosure", "delta_disclosure_present"]
 
@@ -108,7 +108,7 @@ def _exceeds_log_bound(table: CountTable, gains: _Gains) -> np.ndarray:
     ``g ≤ −ln p ⟺ p·e^g ≤ 1``. Equality is impossible for a rational ``g > 0``
     (Lindemann: ``e^g`` is transcendental), so sympy's certified evaluation always
     decides the cells the float screen leaves within its margin. The cells are screened
-    :data:`~verifier._screen.CHUNK_CELLS` at a time, so the float temporaries stay small.
+    :data:`~verifier.privacy._screen.CHUNK_CELLS` at a time, so the float temporaries stay small.
     """
     rows = table.n
     totals = np.asarray(table.totals, dtype=np.int64)

@@ -20,11 +20,11 @@ has ``P_E(b) >= P(b)``.
 
 from __future__ import annotations
 
-from verifier._ratios import ratio_extreme
-from verifier._screen import cells_of, class_witness, excluded_notes, undefined
-from verifier.buckets import Bucketing, DistinctValues, bucketize
-from verifier.counts import CountTable
+from verifier.privacy._ratios import ratio_extreme
+from verifier.privacy._screen import cells_of, class_witness, excluded_notes, undefined
 from verifier.results import Level, Measurement, Witness
+from verifier.tables.buckets import Bucketing, DistinctValues, bucketize
+from verifier.tables.counts import CountTable
 
 __all__ = ["multiplicative_t_closeness"]
 
@@ -37,7 +37,7 @@ def multiplicative_t_closeness(table: CountTable, buckets: Bucketing | None = No
     table
         Count table of the sensitive attribute. Classes with no counted row are skipped.
     buckets
-        How values are grouped before measuring (:mod:`verifier.buckets`); distinct
+        How values are grouped before measuring (:mod:`verifier.tables.buckets`); distinct
         values when ``None``.
 
     Returns

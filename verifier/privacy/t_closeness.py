@@ -20,7 +20,7 @@ table size, and a linear map ``F`` from counts to non-negative "features",
   "Ordered Distance"; Soria-Comas et al. 2015, §2.2). ``m`` is the number of values
   present in the table, or the size of a declared domain (``AttributeSpec.order``).
   With ``m = 1`` every class has the table's distribution and the EMD is 0.
-* ``hierarchical`` (categorical with a :class:`~verifier.hierarchy.Hierarchy` of height
+* ``hierarchical`` (categorical with a :class:`~verifier.tables.hierarchy.Hierarchy` of height
   ``H``): ``F`` stacks, for each height ``h = 0 .. H-1``, the counts aggregated per node
   of that height, and ``s = 2H``. This is Li et al. (2007)'s recursion ("Hierarchical Distance")
   ``D = Σ_N height(N)/H · min(pos_extra(N), neg_extra(N))``, with ``pos_extra`` and
@@ -32,7 +32,7 @@ table size, and a linear map ``F`` from counts to non-negative "features",
   definition does not give.
 
 The sums cost the non-empty cells of the count table, not classes × values: features a
-class does not reach are summed in closed form (:mod:`verifier._emd_cells`). Each class's
+class does not reach are summed in closed form (:mod:`verifier.privacy._emd_cells`). Each class's
 numerator is an exact integer (int64, or Python integers past 2**62); the levels are
 screened in float64 and those within the screening margin of the largest are compared
 exactly, so the level is the exact maximum, a ``Fraction``.
@@ -50,19 +50,19 @@ from typing import Any, Literal
 
 import numpy as np
 
-from verifier._emd_cells import (
+from verifier._exact_max import first_by_qi
+from verifier.errors import PolicyError
+from verifier.privacy._emd_cells import (
     Numerators,
     class_numerators,
     equal_numerators,
     hierarchical_numerators,
     ordered_numerators,
 )
-from verifier._exact_max import first_by_qi
-from verifier._screen import ClassCells, cells_of, class_witness, excluded_notes, screened_max
-from verifier.counts import CountTable
-from verifier.errors import PolicyError
-from verifier.hierarchy import Hierarchy
+from verifier.privacy._screen import ClassCells, cells_of, class_witness, excluded_notes, screened_max
 from verifier.results import Level, Measurement
+from verifier.tables.counts import CountTable
+from verifier.tables.hierarchy import Hierarchy
 
 __all__ = ["Distance", "t_closeness", "emd"]
 

@@ -4,9 +4,9 @@ A release made by applying a mechanism Z to every record's sensitive value is me
 on the mechanism, not on one realization (Domingo-Ferrer & Soria-Comas 2015, §3, Def. 3;
 Ekenstedt et al. 2022, Defs. 4-8). Every record ``i`` with true value ``v`` has
 ``Pr(Z(c_i) ∈ B_b) = M[v, b]``, so every level is a function of the count table
-``n[E, v]`` (classes × true values, :class:`verifier.counts.CountTable`, with
+``n[E, v]`` (classes × true values, :class:`verifier.tables.counts.CountTable`, with
 multiplicities: a class of 10^4 records holding 3 true values is 3 cells) and of the
-matrix ``M`` (:class:`verifier.mechanism.Mechanism`).
+matrix ``M`` (:class:`verifier.randomized.mechanism.Mechanism`).
 
 With ``N_v`` records of true value ``v``, ``N = Σ N_v`` and ``T_b = Σ_v N_v M[v, b]``
 (``Pr_D(B_b) = T_b / N``), the levels are exact ratios ``≥ 1`` (``None`` stands for ∞;
@@ -27,11 +27,11 @@ Soria-Comas 2015, Def. 4):
   values present (publisher mode) or over every row of ``M`` (data-independent).
 
 Every ratio is decided on integers: column ``b`` of ``M`` is scaled to integers ``A[v, b]``
-over the common denominator ``L_b`` (:meth:`~verifier.mechanism.Mechanism.scaled`),
+over the common denominator ``L_b`` (:meth:`~verifier.randomized.mechanism.Mechanism.scaled`),
 which cancels in every ratio. Screens run in float64; candidates within the rounding
 margin are recomputed exactly (docs/design.md, "Screen in float64, decide exactly").
 
-A mechanism known only between bounds (:class:`~verifier.mechanism.IntervalMechanism`:
+A mechanism known only between bounds (:class:`~verifier.randomized.mechanism.IntervalMechanism`:
 ``A_low ≤ A ≤ A_high`` over one denominator per column) is measured twice. Every ratio is a
 quotient of two non-negative combinations of one column's entries (for (k,ε)-DP,
 ``T_b - high_b(k)`` is the sum over the other ``N - k`` records), so taking numerators from
@@ -52,9 +52,9 @@ import numpy as np
 import pandas as pd
 
 from verifier._exact_max import INT64_SAFE, first_by_qi, screen_margin
-from verifier.counts import AttributeSpec, Classes, CountTable
 from verifier.errors import DataError, PolicyError
-from verifier.mechanism import AnyMechanism
+from verifier.randomized.mechanism import AnyMechanism
+from verifier.tables.counts import AttributeSpec, Classes, CountTable
 
 __all__ = [
     "Extreme",
@@ -97,7 +97,7 @@ class Extreme:
         The records involved, as ``(mechanism row, multiplicity)``: the k-subset of
         (k,t)-closeness, the k removed records of (k,ε)-DP, the two rows of ε-LDP.
     exact
-        ``False`` for a mechanism known between bounds (:class:`~verifier.mechanism.IntervalMechanism`):
+        ``False`` for a mechanism known between bounds (:class:`~verifier.randomized.mechanism.IntervalMechanism`):
         then ``ratio`` is an upper bound of the level, ``lower`` a lower bound, and the
         witness is the one of the upper bound.
     lower

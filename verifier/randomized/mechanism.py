@@ -5,7 +5,7 @@ only through ``M[v, b] = Pr(Z(v) ∈ B_b)`` for every true value ``v`` and every
 ``B_b`` of a partition of ``range(Z)`` (Ekenstedt et al. 2022, Defs. 4-8: the buckets
 ``B_1, ..., B_p``; Domingo-Ferrer & Soria-Comas 2015, Def. 3: ``Pr_{Z(c_i)}(B)``). Every
 level of a randomized release is a function of this matrix and the counts
-``n[class, true value]`` (:mod:`verifier.randomized`).
+``n[class, true value]`` (:mod:`verifier.randomized.levels`).
 
 Entries are exact (:class:`fractions.Fraction`) and every row sums to exactly 1. A
 mechanism whose probabilities are not rational (Laplace, Gaussian noise) is an
@@ -25,8 +25,8 @@ import io
 import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -34,7 +34,7 @@ import pandas as pd
 
 from verifier.errors import DataError, InputFileNotFoundError, MechanismError
 from verifier.literal import Domain, LiteralError, parse_exact
-from verifier.text_file import read_text
+from verifier.tables.text_file import read_text
 
 __all__ = ["Mechanism", "IntervalMechanism", "AnyMechanism", "load_mechanism", "parse_mechanism", "mechanism_csv"]
 
@@ -263,7 +263,7 @@ class IntervalMechanism:
     For mechanisms with transcendental probabilities (Laplace or Gaussian noise), whose
     builders compute each entry with outward-rounded interval arithmetic. Every level
     measured on it is an interval ``[lower, upper]`` that contains the true level
-    (:mod:`verifier.randomized`); ``exact`` is ``False``.
+    (:mod:`verifier.randomized.levels`); ``exact`` is ``False``.
 
     Parameters
     ----------

@@ -3,7 +3,7 @@
 .. code-block:: toml
 
     [mechanism]
-    file = "mechanism.csv"      # header value,<bucket>,...  (verifier.mechanism)
+    file = "mechanism.csv"      # header value,<bucket>,...  (verifier.randomized.mechanism)
     attribute = "disease"       # the declared sensitive attribute it randomizes
     mode = "publisher"          # publisher: the data are the original records
                                 # auditor:   the data are the release (no original data)

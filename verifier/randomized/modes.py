@@ -5,9 +5,9 @@ A release made by a randomized mechanism is audited in one of two modes (Ekenste
 
 * **publisher**: the data are the original records; every level of the release is measured
   from their count table and the mechanism's matrix
-  (:func:`verifier.randomized_release.publisher_measurements`);
+  (:func:`verifier.randomized.publisher.publisher_measurements`);
 * **auditor**: the data are the release; only the data-independent ε-LDP is measured from
-  the matrix (:func:`verifier.randomized_release.auditor_ldp`), and the implication map
+  the matrix (:func:`verifier.randomized.publisher.auditor_ldp`), and the implication map
   gives the levels it guarantees. The map lives in :mod:`theory`, which the verifier does
   not import: the caller passes it as an :class:`Implications` function
   (:func:`theory.answers.auditor_mode.implications`; :func:`privcert.api.audit` does).
@@ -25,12 +25,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from verifier._mechanism_policy import MODES, MechanismPolicy, Mode
-from verifier.counts import CountTable
 from verifier.errors import PolicyError
-from verifier.mechanism import AnyMechanism, load_mechanism, parse_mechanism
-from verifier.randomized_release import publisher_measurements, trivial_level
+from verifier.randomized.mechanism import AnyMechanism, load_mechanism, parse_mechanism
+from verifier.randomized.mechanism_policy import MODES, MechanismPolicy, Mode
+from verifier.randomized.publisher import publisher_measurements, trivial_level
 from verifier.results import Level, Measurement, jsonable
+from verifier.tables.counts import CountTable
 
 if TYPE_CHECKING:
     from verifier.policy import Policy
@@ -153,10 +153,10 @@ class RandomizedLevels:
 
 
 def read_mechanism(path: Path) -> AnyMechanism:
-    """A mechanism file: a matrix CSV (:func:`verifier.mechanism.load_mechanism`) or, for
-    ``.toml``, a noise mechanism (:func:`verifier.noise_mechanism.load_noise_spec`)."""
+    """A mechanism file: a matrix CSV (:func:`verifier.randomized.mechanism.load_mechanism`) or, for
+    ``.toml``, a noise mechanism (:func:`verifier.randomized.noise.load_noise_spec`)."""
     if path.suffix.lower() == ".toml":
-        from verifier.noise_mechanism import load_noise_spec
+        from verifier.randomized.noise import load_noise_spec
 
         return load_noise_spec(path).mechanism()
     return load_mechanism(path)
@@ -165,7 +165,7 @@ def read_mechanism(path: Path) -> AnyMechanism:
 def mechanism_from_text(name: str, text: str) -> AnyMechanism:
     """A mechanism from the text of its file (a certificate carries it): CSV, or noise TOML for ``.toml``."""
     if name.lower().endswith(".toml"):
-        from verifier.noise_mechanism import parse_noise_spec
+        from verifier.randomized.noise import parse_noise_spec
 
         return parse_noise_spec(text, source=name).mechanism()
     return parse_mechanism(list(csv.reader(io.StringIO(text, newline=""))), source=name)

@@ -10,7 +10,7 @@ boundary, so the ends' openness does not matter), and
 
 with ``F`` the noise's distribution function: Laplace ``F(x) = e^{x/b}/2`` for ``x < 0``,
 ``1 - e^{-x/b}/2`` otherwise; Gaussian ``F(x) = Φ(x/σ) = (1 + erf(x/(σ√2)))/2``. These are
-transcendental, so the matrix is an :class:`~verifier.mechanism.IntervalMechanism`: every
+transcendental, so the matrix is an :class:`~verifier.randomized.mechanism.IntervalMechanism`: every
 entry is computed with mpmath's outward-rounded interval arithmetic at ``WORKING_BITS`` bits
 and rounded outward to the grid ``2^-GRID_BITS``, so every level measured on it is an
 interval that contains the true level. ``erf`` is summed from the positive series
@@ -39,7 +39,7 @@ from mpmath.libmp import to_rational
 
 from verifier.errors import InputFileNotFoundError, MechanismError
 from verifier.literal import Domain, LiteralError, parse_exact
-from verifier.mechanism import IntervalMechanism
+from verifier.randomized.mechanism import IntervalMechanism
 
 __all__ = ["Noise", "NoiseSpec", "GRID_BITS", "WORKING_BITS", "noise_mechanism", "bucket_labels",
            "load_noise_spec", "parse_noise_spec", "parse_rational"]

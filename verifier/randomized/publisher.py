@@ -2,7 +2,7 @@
 
 The publisher holds the original data and the mechanism. From the count table
 ``n[class, true value]`` of the sensitive attribute and the matrix ``M`` it measures
-(:mod:`verifier.randomized`):
+(:mod:`verifier.randomized.levels`):
 
 ========================  ======================================  ============================
 model id                  definition                              level
@@ -28,14 +28,14 @@ from typing import Any
 
 import sympy
 
-from verifier.counts import CountTable
-from verifier.emd import Distance
 from verifier.errors import DataError
-from verifier.hierarchy import Hierarchy
-from verifier.mechanism import AnyMechanism, Mechanism
-from verifier.randomized import Extreme, dp, k_eps_dp, kt_closeness, ldp, multiplicative_t
+from verifier.privacy.t_closeness import Distance
+from verifier.randomized.levels import Extreme, dp, k_eps_dp, kt_closeness, ldp, multiplicative_t
+from verifier.randomized.mechanism import AnyMechanism, Mechanism
+from verifier.randomized.stochastic_emd import stochastic_emd
 from verifier.results import Level, Measurement, Witness
-from verifier.stochastic_emd import stochastic_emd
+from verifier.tables.counts import CountTable
+from verifier.tables.hierarchy import Hierarchy
 
 __all__ = ["in_nats", "trivial_level", "publisher_measurements", "auditor_ldp", "describe_subset", "ratio_level",
            "stochastic_t_closeness_levels", "ldp_level", "dp_level", "subset_level"]
@@ -141,7 +141,7 @@ def stochastic_t_closeness_levels(table: CountTable, mechanism: AnyMechanism,
     """Stochastic t-closeness with the multiplicative distance, then with each EMD ``distance``.
 
     ``parameters.k`` of the multiplicative level is the smallest class (its k-anonymity);
-    the EMD levels are :func:`verifier.stochastic_emd.stochastic_emd`'s.
+    the EMD levels are :func:`verifier.randomized.stochastic_emd.stochastic_emd`'s.
     """
     found = multiplicative_t(table, mechanism)
     bucket = mechanism.buckets[found.bucket]
@@ -193,7 +193,7 @@ def publisher_measurements(
         Subset sizes for ``kt_closeness`` and ``k_eps_dp`` (each in ``[1, N-1]``).
     distances
         EMD ground distances (with the hierarchy for ``hierarchical``) for which
-        ``stochastic_t_closeness`` is also measured (:func:`verifier.stochastic_emd.stochastic_emd`).
+        ``stochastic_t_closeness`` is also measured (:func:`verifier.randomized.stochastic_emd.stochastic_emd`).
 
     Returns
     -------

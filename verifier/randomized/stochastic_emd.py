@@ -8,11 +8,11 @@ distance between the distributions the mechanism induces on the buckets,
     \Pr\nolimits_E(B_b) = \frac{1}{|E|} \sum_v n[E, v]\, M[v, b],
 
 and leaves the distance open; with the EMD of Li et al. 2007 (equal, ordered or
-hierarchical ground distance, :mod:`verifier.emd`) the level is
+hierarchical ground distance, :mod:`verifier.privacy.t_closeness`) the level is
 ``t = max_E EMD(Pr_E, Pr_D)``. Both distributions are exact: with ``L`` the common
 denominator of ``M``, ``|E| L Pr_E(B_b)`` and ``N L Pr_D(B_b)`` are integers, so the class ×
 bucket table of these masses is a count table whose classes have the distributions
-``Pr_E`` and whose totals have ``Pr_D``, and :func:`verifier.emd.t_closeness` measures it
+``Pr_E`` and whose totals have ``Pr_D``, and :func:`verifier.privacy.t_closeness.t_closeness` measures it
 exactly. The ordered distance takes the buckets in the mechanism's column order, the
 hierarchical one a hierarchy whose leaves are the buckets.
 """
@@ -25,13 +25,13 @@ from dataclasses import replace
 import numpy as np
 
 from verifier._exact_max import INT64_SAFE
-from verifier.counts import AttributeKind, AttributeSpec, CountTable
-from verifier.emd import Distance, t_closeness
 from verifier.errors import MechanismError
-from verifier.hierarchy import Hierarchy
-from verifier.mechanism import AnyMechanism
-from verifier.randomized import mechanism_rows
+from verifier.privacy.t_closeness import Distance, t_closeness
+from verifier.randomized.levels import mechanism_rows
+from verifier.randomized.mechanism import AnyMechanism
 from verifier.results import Measurement, Witness
+from verifier.tables.counts import AttributeKind, AttributeSpec, CountTable
+from verifier.tables.hierarchy import Hierarchy
 
 __all__ = ["stochastic_emd"]
 
@@ -47,7 +47,7 @@ def stochastic_emd(
         The original data's count table ``n[class, true value]``.
     mechanism
         An exact mechanism (the EMD is not monotone in the entries, so interval bounds of
-        ``M`` do not bound it simply: refused for an :class:`~verifier.mechanism.IntervalMechanism`).
+        ``M`` do not bound it simply: refused for an :class:`~verifier.randomized.mechanism.IntervalMechanism`).
     distance
         ``equal``, ``ordered`` (buckets in column order) or ``hierarchical``.
     hierarchy

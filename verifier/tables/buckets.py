@@ -2,7 +2,7 @@
 
 Multiplicative t-closeness (Domingo-Ferrer & Soria-Comas 2015, Definition 4) is infinite as
 soon as a class lacks a value that the table holds, so it is measured on buckets of
-values (Domingo-Ferrer & Soria-Comas 2015, §6). A bucketing turns the values of a :class:`~verifier.counts.CountTable`
+values (Domingo-Ferrer & Soria-Comas 2015, §6). A bucketing turns the values of a :class:`~verifier.tables.counts.CountTable`
 (in code order) into a bucket code per value and a label per bucket, the arguments of
 :meth:`CountTable.regroup`:
 
@@ -14,7 +14,7 @@ values (Domingo-Ferrer & Soria-Comas 2015, §6). A bucketing turns the values of
 * :class:`EqualFrequency`: Domingo-Ferrer & Soria-Comas 2015, §6.1–6.2 for a level ``t``: ``t + 1`` buckets of
   consecutive values, each holding as close as possible to ``N / (t + 1)`` records.
 
->>> from verifier.counts import AttributeSpec, count_tables
+>>> from verifier.tables.counts import AttributeSpec, count_tables
 >>> import pandas as pd
 >>> frame = pd.DataFrame({"q": [0] * 6, "x": [1, 2, 2, 3, 4, 5]})
 >>> _, (table,) = count_tables(frame, ["q"], [AttributeSpec(("x",), kind="numerical")])
@@ -30,8 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from verifier.counts import CountTable
 from verifier.errors import DataError, PolicyError
+from verifier.tables.counts import CountTable
 
 __all__ = ["Bucketing", "DistinctValues", "Ranges", "Groups", "EqualFrequency", "bucketize"]
 

@@ -32,8 +32,8 @@ import re
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from decimal import Decimal
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import cached_property
 from threading import Lock, RLock
 from typing import Any, Literal, TypeVar, cast

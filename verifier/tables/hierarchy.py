@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from verifier.errors import HierarchyError, InputFileNotFoundError, listing
-from verifier.text_file import read_text
+from verifier.tables.text_file import read_text
 
 __all__ = ["Hierarchy", "load_hierarchy"]
 

@@ -13,7 +13,7 @@ Values as written
   ``1`` stays ``1`` when another cell of its column is empty. Only an *empty* cell is
   missing; ``NA``, ``null`` or ``None`` are values. Whitespace is data (never stripped).
   Only attributes declared numerical are parsed as numbers, exactly
-  (:func:`verifier.counts.exact_number`).
+  (:func:`verifier.tables.counts.exact_number`).
 * A row with more or fewer fields than the header, a repeated or empty header name, or a
   byte that is not valid in the file's encoding (UTF-8 by default, with or without a
   byte-order mark) is an error naming the line.
@@ -45,7 +45,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from verifier.errors import DataError, InputFileNotFoundError
-from verifier.text_file import decode_error
+from verifier.tables.text_file import decode_error
 
 __all__ = ["load_table", "SUFFIXES", "dictionary_columns", "parquet_files", "hive_columns", "parquet_dataset", "check_schema",
            "release_format", "csv_header", "check_csv", "refuse_nan"]

@@ -15,11 +15,11 @@ whatever the number of rows; the tables and dictionaries are bounded by :data:`D
 past which :class:`DenseLimit` is raised and the engine counts another way (many
 distinct quasi-identifier combinations, or many values per class).
 :meth:`StreamCounter.cells` hands the counts, keyed by the values as found, to
-:func:`verifier.counts.count_tables_from_cells`, which codes, parses and checks the
+:func:`verifier.tables.counts.count_tables_from_cells`, which codes, parses and checks the
 values exactly as for every other engine.
 
 Missing values are values of their own (a null is coded like any value); a float NaN is
-refused (:func:`verifier.load.refuse_nan`). Counts are exact: a dense table of counts
+refused (:func:`verifier.tables.load.refuse_nan`). Counts are exact: a dense table of counts
 is int32 while fewer than :data:`NARROW_ROWS` rows are counted (no cell can hold more
 rows than were counted), half the memory to fault in and to read, and is widened to int64
 before the count that could pass it.
@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from contextlib import closing
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import closing
 from dataclasses import dataclass
 from threading import Lock
 from typing import Any
@@ -39,9 +39,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from verifier._distinct import distinct, runs
-from verifier.counts import AttributeSpec, Cells, DenseCells
-from verifier.load import refuse_nan
+from verifier.tables.counts import AttributeSpec, Cells, DenseCells
+from verifier.tables.distinct import distinct, runs
+from verifier.tables.load import refuse_nan
 
 __all__ = ["BATCH_ROWS", "DENSE_CELLS", "SPARSE_SHARE", "PROBE_ROWS", "LOCAL_COMBINATIONS", "NARROW_ROWS",
            "DenseLimit", "StreamCounter"]
@@ -112,7 +112,7 @@ class _Dictionary:
 
         The first values are coded in sorted order (Arrow's), which is usually the order
         the count tables code them in, so their dense columns need no reordering
-        (:func:`verifier.counts.count_tables_from_cells`); values seen later are appended.
+        (:func:`verifier.tables.counts.count_tables_from_cells`); values seen later are appended.
         """
         found = None if self.values is None else pc.index_in(local, value_set=self.values, skip_nulls=False)
         if found is None or found.null_count:

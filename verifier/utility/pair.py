@@ -3,10 +3,10 @@
 The release lists the original's records in the same order (row-aligned), or carries a key
 column that names each record's original row; a record of the original that the release
 leaves out (matched by key) counts as suppressed. Every cell is text, as written
-(:mod:`verifier.load`); numbers are parsed only where a model needs them
-(:func:`verifier.counts.exact_number`).
+(:mod:`verifier.tables.load`); numbers are parsed only where a model needs them
+(:func:`verifier.tables.counts.exact_number`).
 
-Each quasi-identifier has a :class:`Domain`: its hierarchy (:mod:`verifier.hierarchy`) or,
+Each quasi-identifier has a :class:`Domain`: its hierarchy (:mod:`verifier.tables.hierarchy`) or,
 without one, the original's distinct values under one root ``*`` (ARX's default hierarchy,
 ``StatisticsQuality.getHierarchies``); when the release holds labels that generalize the
 original's values (``30-39``, ``[30,40)``, ``478**``, :func:`label_members`), the hierarchy
@@ -31,13 +31,13 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from verifier.counts import exact_number
 from verifier.errors import DataError
-from verifier.hierarchy import Hierarchy
+from verifier.tables.counts import exact_number
+from verifier.tables.hierarchy import Hierarchy
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -353,7 +353,7 @@ def align(
     Parameters
     ----------
     original, release
-        The two tables (as read by :func:`verifier.load.load_table`).
+        The two tables (as read by :func:`verifier.tables.load.load_table`).
     qi
         The quasi-identifier columns (in both tables).
     hierarchies

@@ -8,9 +8,9 @@ and of the randomized levels must be identical, byte for byte, whatever the engi
 from __future__ import annotations
 
 import json
-from decimal import Decimal
 import warnings
 from collections.abc import Iterator, Sequence
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -26,20 +26,20 @@ from typer.testing import CliRunner
 
 from privcert.cli import app
 from verifier.audit import audit
-from verifier.counts import AttributeSpec, Classes
 from verifier.engines import duckdb_engine, get_engine
 from verifier.engines.duckdb_engine import DuckDBEngine
 from verifier.engines.spark_engine import SparkEngine, spark_session
 from verifier.engines.sql import CLASS, EngineReadError, aggregation
 from verifier.errors import DataError, ExcludedRowsWarning, PolicyError
-from verifier.hierarchy import load_hierarchy
-from verifier.load import dictionary_columns
-from verifier.mechanism import load_mechanism
 from verifier.measure import measure
 from verifier.policy import joint_spec, load_policy
-from verifier.randomized_release import publisher_measurements
+from verifier.randomized.mechanism import load_mechanism
+from verifier.randomized.publisher import publisher_measurements
+from verifier.tables.counts import AttributeSpec, Classes
+from verifier.tables.hierarchy import load_hierarchy
+from verifier.tables.load import dictionary_columns
 
-ROOT = Path(__file__).parents[1]
+ROOT = Path(__file__).parents[3]
 TABLE4 = ROOT / "examples" / "table4"
 QI = ("zip", "age")
 DISEASES = ("flu", "gastritis", "colitis")
@@ -185,7 +185,7 @@ def test_duckdb_streamed_counts_equal_its_group_by_counts(kind: str, tmp_path: P
 def test_pandas_streams_parquet_and_reads_it_whole_only_to_name_an_error(tmp_path: Path,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     import verifier.engines.pandas_engine as pandas_engine
-    from verifier.load import load_table
+    from verifier.tables.load import load_table
 
     frame = _partitioned(tmp_path / "hive", rows=600)
     qi = ["region", "age", "zip"]
@@ -303,8 +303,8 @@ def test_a_dataset_directory_has_a_digest_of_its_files(tmp_path: Path) -> None:
 
 
 def test_pandas_reads_parquet_text_as_categories_with_the_values_as_written(tmp_path: Path) -> None:
-    from verifier.counts import count_tables
-    from verifier.load import load_table
+    from verifier.tables.counts import count_tables
+    from verifier.tables.load import load_table
 
     frame = pd.DataFrame({"zip": ["2138", "02138", None, "2138", "02138 "],
                           "disease": ["gastritis", "flu", "colitis", "flu", "colitis"],

@@ -7,7 +7,7 @@ pyspark distribution (``spark-class`` with Spark's ``Master`` and ``Worker``), i
 at most :data:`START_SECONDS` to have both workers registered, and is always stopped.
 
 Six JVMs (master, two workers, the driver and an executor per worker) take 1-3 minutes
-on two cores, so the test is slow: ``pytest -m slow tests/test_spark_cluster.py``.
+on two cores, so the test is slow: ``pytest -m slow tests/verifier/engines/test_spark_cluster.py``.
 """
 
 from __future__ import annotations

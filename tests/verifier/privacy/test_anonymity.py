@@ -1,4 +1,4 @@
-"""k-anonymity, (α,k)-anonymity, prosecutor risk and class metrics (verifier.anonymity)."""
+"""k-anonymity, (α,k)-anonymity, prosecutor risk and class metrics (verifier.privacy.anonymity)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from _measure_tables import (
     empty_table,
     frame_from_counts,
@@ -17,14 +20,11 @@ from _measure_tables import (
     releases,
     tables_of,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from verifier._exact_max import exact_ints
-from verifier._screen import screened_max
-from verifier.anonymity import alpha_k_anonymity, class_metrics, k_anonymity, prosecutor_risk
-from verifier.counts import AttributeSpec, count_tables
 from verifier.errors import ExcludedRowsWarning, PolicyError
+from verifier.privacy._screen import screened_max
+from verifier.privacy.anonymity import alpha_k_anonymity, class_metrics, k_anonymity, prosecutor_risk
+from verifier.tables.counts import AttributeSpec, count_tables
 
 
 def paper_classes():
@@ -143,7 +143,7 @@ def test_screened_max_is_the_exact_maximum_whatever_the_chunks(pairs: list[tuple
     num, den = (np.array(column, dtype=np.int64) for column in zip(*pairs, strict=True))
     best = max(Fraction(a, b) for a, b in pairs)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("verifier._screen.CHUNK_CELLS", chunk)  # the float screen in chunks of 1 to 8 entries
+        patch.setattr("verifier.privacy._screen.CHUNK_CELLS", chunk)  # the float screen in chunks of 1 to 8 entries
         value, where = screened_max(num, den)
     assert value == best
     assert where.tolist() == [i for i, (a, b) in enumerate(pairs) if Fraction(a, b) == best]

@@ -1,4 +1,4 @@
-"""Distinct, entropy and recursive (c,l)-diversity (verifier.diversity)."""
+"""Distinct, entropy and recursive (c,l)-diversity (verifier.privacy.diversity)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from _measure_tables import (
     class_counts,
     empty_table,
@@ -18,17 +21,14 @@ from _measure_tables import (
     tables_of,
     wide_screen,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from verifier._screen import log_form_sign, prime_exponents
-from verifier.diversity import (
+from verifier.errors import PolicyError
+from verifier.privacy._screen import log_form_sign, prime_exponents
+from verifier.privacy.diversity import (
     distinct_l_diversity,
     entropy_l_diversity,
     entropy_l_satisfied,
     recursive_cl_diversity,
 )
-from verifier.errors import PolicyError
 
 
 def test_table4_is_3_diverse():
@@ -257,9 +257,9 @@ def test_exact_steps_agree_with_the_screen(frame, a, b):
     expected = (entropy_l_diversity(table).to_json(), entropy_l_satisfied(table, Fraction(a, b)),
                 recursive_cl_diversity(table, 2).to_json())
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("verifier.diversity.screen_margin", wide_screen)
-        patch.setattr("verifier._screen.screen_margin", wide_screen)
-        patch.setattr("verifier.diversity._HASH_BASE", np.uint64(0))
+        patch.setattr("verifier.privacy.diversity.screen_margin", wide_screen)
+        patch.setattr("verifier.privacy._screen.screen_margin", wide_screen)
+        patch.setattr("verifier.privacy.diversity._HASH_BASE", np.uint64(0))
         assert (entropy_l_diversity(table).to_json(), entropy_l_satisfied(table, Fraction(a, b)),
                 recursive_cl_diversity(table, 2).to_json()) == expected
 
@@ -279,7 +279,7 @@ def test_table_without_rows_is_undefined(measure):
 @given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), max_size=30))
 def test_key_groups_is_numpys_unique_over_columns(columns: list[tuple[int, int]]) -> None:
     """The lexsort grouping of the entropy profiles returns what ``np.unique(axis=1)`` does, empty input included."""
-    from verifier._distinct import key_groups
+    from verifier.tables.distinct import key_groups
 
     keys = np.array(columns, dtype=np.uint64).reshape(-1, 2).T
     first, group = key_groups(keys)

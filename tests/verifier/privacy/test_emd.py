@@ -1,4 +1,4 @@
-"""t-closeness with the EMD (verifier.emd): worked examples of Li et al. 2007, brute-force checks.
+"""t-closeness with the EMD (verifier.privacy.t_closeness): worked examples of Li et al. 2007, brute-force checks.
 
 Independent methods used here: the ordered EMD as a 1-D Wasserstein distance computed by
 matching sorted samples; the equal EMD as total variation with Fractions; the
@@ -20,12 +20,12 @@ import sympy
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from verifier.counts import AttributeSpec, Classes, CountTable, count_tables
-from verifier.emd import emd, t_closeness
 from verifier.errors import ExcludedRowsWarning, HierarchyError, PolicyError
-from verifier.hierarchy import Hierarchy, load_hierarchy
+from verifier.privacy.t_closeness import emd, t_closeness
+from verifier.tables.counts import AttributeSpec, Classes, CountTable, count_tables
+from verifier.tables.hierarchy import Hierarchy, load_hierarchy
 
-DISEASES = load_hierarchy(Path(__file__).parent / "data" / "disease_hierarchy.csv")
+DISEASES = load_hierarchy(Path(__file__).parents[2] / "data" / "disease_hierarchy.csv")
 
 # Li et al. 2007, Table 3: records 1..9 as (salary in k, disease).
 RECORDS = {
@@ -54,7 +54,7 @@ def salary_disease(rows: list[tuple[str, str, int, str]]) -> tuple[CountTable, C
 
 
 def class_emds(table: CountTable, distance: str, hierarchy: Hierarchy | None = None) -> dict[str, Fraction]:
-    """EMD of each class (keyed by its zip) with verifier.emd.emd."""
+    """EMD of each class (keyed by its zip) with verifier.privacy.t_closeness.emd."""
     return {
         table.classes.describe(i)["zip"]: emd(
             table.row(i), table.totals, distance, hierarchy=hierarchy, values=table.values  # type: ignore[arg-type]

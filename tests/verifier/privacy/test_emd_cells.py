@@ -1,4 +1,4 @@
-"""The sparse EMD numerators (verifier._emd_cells) against the definitions computed densely.
+"""The sparse EMD numerators (verifier.privacy._emd_cells) against the definitions computed densely.
 
 The reference here is the definition of Li et al. 2007 written out with Fractions over
 every value of the domain: the ordered EMD ``(1/(m-1)) Σ_i |Σ_{j<=i} (p_j - q_j)|``, the
@@ -19,9 +19,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_hierarchy import recursion_001
 
-from verifier.counts import AttributeSpec, Classes, CountTable
-from verifier.emd import emd, t_closeness
-from verifier.hierarchy import Hierarchy
+from verifier.privacy.t_closeness import emd, t_closeness
+from verifier.tables.counts import AttributeSpec, Classes, CountTable
+from verifier.tables.hierarchy import Hierarchy
 
 
 def dense_emd(counts: list[int], totals: list[int], distance: str, hierarchy: Hierarchy | None, leaves: list[str]) -> Fraction:
@@ -123,5 +123,5 @@ def test_classes_taken_in_runs_of_a_few_cells_give_the_same_result(
     values: list[object] = list(leaves) if distance == "hierarchical" else list(range(len(leaves)))
     table = table_of(rows, values, "numerical" if distance == "ordered" else "categorical")
     whole = t_closeness(table, distance, hierarchy)  # type: ignore[arg-type]
-    with patch("verifier._emd_cells.CHUNK_CELLS", 2):
+    with patch("verifier.privacy._emd_cells.CHUNK_CELLS", 2):
         assert t_closeness(table, distance, hierarchy) == whole  # type: ignore[arg-type]

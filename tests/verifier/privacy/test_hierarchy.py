@@ -1,4 +1,4 @@
-"""Hierarchies (verifier.hierarchy) and Li et al. (2007)'s extra/pos_extra/neg_extra/cost recursion."""
+"""Hierarchies (verifier.tables.hierarchy) and Li et al. (2007)'s extra/pos_extra/neg_extra/cost recursion."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.emd import emd
 from verifier.errors import HierarchyError, InputFileNotFoundError
-from verifier.hierarchy import Hierarchy, load_hierarchy
+from verifier.privacy.t_closeness import emd
+from verifier.tables.hierarchy import Hierarchy, load_hierarchy
 
-DATA = Path(__file__).parent / "data" / "disease_hierarchy.csv"
+DATA = Path(__file__).parents[2] / "data" / "disease_hierarchy.csv"
 DISEASES = load_hierarchy(DATA)
 TABLE_4_LEAVES = ["bronchitis", "flu", "gastric ulcer", "gastritis", "pneumonia", "stomach cancer"]
 TABLE_4_Q = [2, 1, 1, 2, 1, 2]  # counts of TABLE_4_LEAVES in Li et al. 2007, Table 3/4

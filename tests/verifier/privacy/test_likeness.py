@@ -1,4 +1,4 @@
-"""Basic and enhanced β-likeness and δ-disclosure privacy (verifier.likeness)."""
+"""Basic and enhanced β-likeness and δ-disclosure privacy (verifier.privacy.likeness)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,9 @@ from fractions import Fraction
 import mpmath
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from _measure_tables import (
     class_counts,
     empty_table,
@@ -19,11 +22,13 @@ from _measure_tables import (
     tables_of,
     wide_screen,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from verifier.likeness import basic_beta_likeness, delta_disclosure, delta_disclosure_present, enhanced_beta_likeness
-from verifier.multiplicative import multiplicative_t_closeness
+from verifier.privacy.likeness import (
+    basic_beta_likeness,
+    delta_disclosure,
+    delta_disclosure_present,
+    enhanced_beta_likeness,
+)
+from verifier.privacy.multiplicative import multiplicative_t_closeness
 
 
 def _gains(table) -> list[tuple[Fraction, Fraction]]:
@@ -241,9 +246,9 @@ def test_exact_steps_agree_with_the_screen(frame):
     measures = (basic_beta_likeness, enhanced_beta_likeness, delta_disclosure, delta_disclosure_present)
     expected = [measure(table).to_json() for measure in measures]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("verifier.likeness.CHUNK_CELLS", 2)
-        patch.setattr("verifier.likeness.screen_margin", wide_screen)
-        patch.setattr("verifier._screen.screen_margin", wide_screen)
+        patch.setattr("verifier.privacy.likeness.CHUNK_CELLS", 2)
+        patch.setattr("verifier.privacy.likeness.screen_margin", wide_screen)
+        patch.setattr("verifier.privacy._screen.screen_margin", wide_screen)
         patch.setattr("verifier._exact_max.INT64_SAFE", 1)
         assert [measure(table).to_json() for measure in measures] == expected
 

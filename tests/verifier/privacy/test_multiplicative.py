@@ -1,4 +1,4 @@
-"""Multiplicative t-closeness (verifier.multiplicative): Domingo-Ferrer & Soria-Comas 2015, Fig. 2, Table 1, brute force."""
+"""Multiplicative t-closeness (verifier.privacy.multiplicative): Domingo-Ferrer & Soria-Comas 2015, Fig. 2, Table 1, brute force."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.buckets import EqualFrequency, Groups, Ranges
-from verifier.counts import AttributeSpec, CountTable, count_tables
-from verifier.multiplicative import multiplicative_t_closeness
+from verifier.privacy.multiplicative import multiplicative_t_closeness
+from verifier.tables.buckets import EqualFrequency, Groups, Ranges
+from verifier.tables.counts import AttributeSpec, CountTable, count_tables
 
 
 def table_of(rows: list[tuple[object, object]], kind: str = "numerical", order: tuple[object, ...] | None = None) -> CountTable:

@@ -1,4 +1,4 @@
-"""The cells of a count table (verifier/_screen.py): sorting within classes, and what models share."""
+"""The cells of a count table (verifier/privacy/_screen.py): sorting within classes, and what models share."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier._screen import ClassCells, cells_of
-from verifier.counts import AttributeSpec, count_tables
+from verifier.privacy._screen import ClassCells, cells_of
+from verifier.tables.counts import AttributeSpec, count_tables
 
 
 def _cells(classes: list[list[int]]) -> ClassCells:

@@ -1,4 +1,4 @@
-"""verifier.mechanism: the exact matrix type and the mechanism CSV reader."""
+"""verifier.randomized.mechanism: the exact matrix type and the mechanism CSV reader."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from verifier.errors import DataError, InputFileNotFoundError, MechanismError
-from verifier.mechanism import Mechanism, load_mechanism, mechanism_csv
+from verifier.randomized.mechanism import Mechanism, load_mechanism, mechanism_csv
 
 F = Fraction
 

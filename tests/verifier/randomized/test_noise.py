@@ -1,10 +1,10 @@
 """Additive Laplace and Gaussian noise: interval matrices, levels as sound bounds, seeded releases.
 
 Soundness is checked three ways: entries against mpmath's own functions at 600 bits
-(independent of the series used by verifier.noise_mechanism); a closed form (Laplace with one
+(independent of the series used by verifier.randomized.noise); a closed form (Laplace with one
 boundary: e^ε = e exactly, inside the bounds); and, on hypothesis-generated exact
 mechanisms widened into intervals, every exact level (itself checked against an
-all-subsets brute force in tests/test_randomized.py) inside the interval levels.
+all-subsets brute force in tests/verifier/randomized/test_randomized.py) inside the interval levels.
 """
 
 from __future__ import annotations
@@ -19,16 +19,16 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from _releases import releases
 from typer.testing import CliRunner
 
-from verifier.noise_mechanism import GRID_BITS, NoiseSpec, load_noise_spec, noise_mechanism
+from _releases import releases
 from privcert.cli import app
-from verifier import randomized
-from verifier.counts import CountTable
 from verifier.errors import MechanismError
-from verifier.mechanism import IntervalMechanism, Mechanism
-from verifier.randomized import Extreme, sufficient_table
+from verifier.randomized import levels as randomized
+from verifier.randomized.levels import Extreme, sufficient_table
+from verifier.randomized.mechanism import IntervalMechanism, Mechanism
+from verifier.randomized.noise import GRID_BITS, NoiseSpec, load_noise_spec, noise_mechanism
+from verifier.tables.counts import CountTable
 
 F = Fraction
 runner = CliRunner()

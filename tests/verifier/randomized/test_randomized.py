@@ -15,20 +15,20 @@ from pathlib import Path
 
 import pytest
 import sympy
-from _theory_bruteforce import group_level, k_eps_dp_ratio, kt_level, ldp_ratio, multiplicative_level
-from _releases import releases
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from _releases import releases
+from _theory_bruteforce import group_level, k_eps_dp_ratio, kt_level, ldp_ratio, multiplicative_level
 from theory.answers.auditor_mode import implied_levels
 from theory.answers.graph import Graph, build_graph
-from verifier import randomized
-from verifier.counts import CountTable
 from verifier.errors import MechanismError
-from verifier.hierarchy import load_hierarchy
-from verifier.mechanism import IntervalMechanism, Mechanism
-from verifier.randomized import Extreme, sufficient_table
-from verifier.stochastic_emd import stochastic_emd
+from verifier.randomized import levels as randomized
+from verifier.randomized.levels import Extreme, sufficient_table
+from verifier.randomized.mechanism import IntervalMechanism, Mechanism
+from verifier.randomized.stochastic_emd import stochastic_emd
+from verifier.tables.counts import CountTable
+from verifier.tables.hierarchy import load_hierarchy
 
 F = Fraction
 

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from privcert.cli import app
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "randomized"
+EXAMPLE = Path(__file__).resolve().parents[3] / "examples" / "randomized"
 runner = CliRunner()
 
 HEAD = """[data]
@@ -139,11 +139,11 @@ def test_randomized_requirement_needs_a_mechanism(tmp_path: Path) -> None:
 
 def test_stochastic_emd_requirement(tmp_path: Path) -> None:
     """Equal-distance stochastic t-closeness of the example: decided at its exact level."""
-    from verifier.load import load_table
-    from verifier.mechanism import load_mechanism
     from verifier.measure import measure
-    from verifier.counts import AttributeSpec
-    from verifier.stochastic_emd import stochastic_emd
+    from verifier.randomized.mechanism import load_mechanism
+    from verifier.randomized.stochastic_emd import stochastic_emd
+    from verifier.tables.counts import AttributeSpec
+    from verifier.tables.load import load_table
 
     table = measure(load_table(EXAMPLE / "original.csv"), ("age", "zip"), (AttributeSpec(("disease",)),)).tables["disease"]
     level = stochastic_emd(table, load_mechanism(EXAMPLE / "mechanism.csv"), "equal").level.exact

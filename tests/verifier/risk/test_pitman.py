@@ -3,7 +3,7 @@
 Oracles: Ewens' score equation solved at 30 digits (mpmath) for the boundary maximum; a
 neighbourhood search (no nearby point of the reported branch has a higher likelihood);
 the score equations evaluated term by term; ARX's ``TestRiskMetrics`` value on adult
-(``tests/test_risk.py``), where ARX's solver finds a root at ``0 < α < 1``.
+(``tests/verifier/risk/test_risk.py``), where ARX's solver finds a root at ``0 < α < 1``.
 """
 
 from __future__ import annotations
@@ -25,8 +25,7 @@ from verifier.risk.histogram import SizeHistogram, sampling, size_histogram
 from verifier.risk.pitman import SCORE_TOLERANCE, fit_pitman, pitman_loglikelihood, pitman_score
 from verifier.risk.population import estimate
 
-
-ARX_ADULT = Path(__file__).parent / "data" / "arx_adult_class_sizes.csv"
+ARX_ADULT = Path(__file__).parents[2] / "data" / "arx_adult_class_sizes.csv"
 
 
 def _histogram(release: str) -> SizeHistogram:

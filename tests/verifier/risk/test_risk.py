@@ -25,17 +25,17 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from privcert.cli import app
-from verifier.counts import count_tables
 from verifier.errors import PolicyError
 from verifier.policy import parse_policy
+from verifier.risk import suda
 from verifier.risk.distribution import risk_distribution
 from verifier.risk.histogram import SizeHistogram, sampling, size_histogram
 from verifier.risk.individual import individual_risks, uniform_weights
 from verifier.risk.population import estimate
-from verifier.risk import suda
 from verifier.risk.suda import suda2
+from verifier.tables.counts import count_tables
 
-DATA = Path(__file__).parent / "data" / "arx_adult_class_sizes.csv"
+DATA = Path(__file__).parents[2] / "data" / "arx_adult_class_sizes.csv"
 
 
 def _histogram(release: str) -> SizeHistogram:

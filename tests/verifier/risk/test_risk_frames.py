@@ -17,8 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 from privcert.cli import app
-from verifier.counts import count_tables
 from verifier.risk.suda import suda2
+from verifier.tables.counts import count_tables
 
 RELEASE = Path("privcert/data/hospital/release.csv")
 QI = ["zip", "diagnosis"]

@@ -16,9 +16,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verifier.audit import audit
-from verifier.counts import count_tables
 from verifier.policy import parse_policy
 from verifier.risk.suda import suda2
+from verifier.tables.counts import count_tables
 
 
 def _brute(rows: list[tuple[int, ...]]) -> set[tuple[tuple[int, ...], int]]:

@@ -1,4 +1,4 @@
-"""Bucketizations (verifier.buckets): Domingo-Ferrer & Soria-Comas 2015, §6.1–6.2 equal frequency, ranges, groups."""
+"""Bucketizations (verifier.tables.buckets): Domingo-Ferrer & Soria-Comas 2015, §6.1–6.2 equal frequency, ranges, groups."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.buckets import DistinctValues, EqualFrequency, Groups, Ranges, bucketize
-from verifier.counts import AttributeSpec, CountTable, count_tables
 from verifier.errors import DataError, PolicyError
+from verifier.tables.buckets import DistinctValues, EqualFrequency, Groups, Ranges, bucketize
+from verifier.tables.counts import AttributeSpec, CountTable, count_tables
 
 
 def table_of(values: list[Any], kind: str = "numerical", order: tuple[Any, ...] | None = None) -> CountTable:

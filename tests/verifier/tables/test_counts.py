@@ -1,4 +1,4 @@
-"""Count tables (verifier/counts.py): the one group-by every measure is built on."""
+"""Count tables (verifier/tables/counts.py): the one group-by every measure is built on."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.counts import AttributeSpec, Classes, CountTable, _json_reprs, count_tables, qi_order
 from verifier.errors import DataError, ExcludedRowsWarning, PolicyError
 from verifier.results import jsonable
+from verifier.tables.counts import AttributeSpec, Classes, CountTable, _json_reprs, count_tables, qi_order
 
 QI = ["zip", "age"]
 
@@ -282,7 +282,7 @@ def test_classes_from_cells_rank_as_their_keys_sort(rows: list[tuple[Any, int]])
     it must be the rank a fresh sort of their keys gives."""
     import pyarrow as pa
 
-    from verifier.counts import Cells, count_tables_from_cells
+    from verifier.tables.counts import Cells, count_tables_from_cells
 
     distinct = list(dict.fromkeys(rows))[::-1]  # any numbering but the QI order
     keys = pa.table({"zip": [z for z, _ in distinct], "age": [a for _, a in distinct]})

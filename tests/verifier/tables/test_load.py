@@ -1,4 +1,4 @@
-"""Loading releases from CSV and Parquet files (verifier/load.py)."""
+"""Loading releases from CSV and Parquet files (verifier/tables/load.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from verifier.errors import DataError, InputFileNotFoundError
-from verifier.load import SUFFIXES, load_table
+from verifier.tables.load import SUFFIXES, load_table
 
 CSV = "zip,age,disease\n476**,29,flu\n476**,,NA\n,22,null\n"
 
@@ -95,5 +95,5 @@ def test_a_partitioned_parquet_directory_reads_partition_values_as_text(tmp_path
 
 
 def test_suffixes_are_documented() -> None:
-    text = (Path(__file__).parents[1] / "docs" / "cli.md").read_text()
+    text = (Path(__file__).parents[3] / "docs" / "cli.md").read_text()
     assert all(f"`{suffix}`" in text for suffix in SUFFIXES)

@@ -1,4 +1,4 @@
-"""Counting a streamed release densely (verifier/stream_counts.py): the same count tables as counting rows."""
+"""Counting a streamed release densely (verifier/tables/stream_counts.py): the same count tables as counting rows."""
 
 from __future__ import annotations
 
@@ -15,11 +15,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from verifier.counts import AttributeSpec, Cells, Classes, CountTable, DenseCells, count_tables, count_tables_from_cells
 from verifier.errors import DataError, ExcludedRowsWarning
 from verifier.measure import measure_tables
-from verifier import stream_counts
-from verifier.stream_counts import LOCAL_COMBINATIONS, DenseLimit, StreamCounter
+from verifier.tables import stream_counts
+from verifier.tables.counts import (
+    AttributeSpec,
+    Cells,
+    Classes,
+    CountTable,
+    DenseCells,
+    count_tables,
+    count_tables_from_cells,
+)
+from verifier.tables.stream_counts import LOCAL_COMBINATIONS, DenseLimit, StreamCounter
 
 QI = ("zip", "age")
 SPECS = (

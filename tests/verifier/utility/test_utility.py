@@ -24,12 +24,12 @@ from mechanisms.sse import normalized_sse
 from privcert.api import utility
 from privcert.cli import app
 from verifier.errors import DataError
-from verifier.hierarchy import Hierarchy, load_hierarchy
-from verifier.load import load_table
+from verifier.tables.hierarchy import Hierarchy, load_hierarchy
+from verifier.tables.load import load_table
 from verifier.utility import measure_utility
 from verifier.utility.pair import align
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 TABLE4 = ROOT / "examples" / "table4"
 HIERARCHIES = {"zip": load_hierarchy(TABLE4 / "zip_hierarchy.csv"), "age": load_hierarchy(TABLE4 / "age_hierarchy.csv")}
 runner = CliRunner()
