@@ -55,7 +55,8 @@ from verifier.privacy.diversity import distinct_l_diversity, entropy_l_diversity
 from verifier.privacy.likeness import basic_beta_likeness, delta_disclosure, enhanced_beta_likeness  # noqa: E402
 from verifier.privacy.multiplicative import multiplicative_t_closeness  # noqa: E402
 from verifier.privacy.t_closeness import t_closeness  # noqa: E402
-from verifier.tables.counts import AttributeSpec, CountTable, count_tables  # noqa: E402
+from verifier.tables.counting import count_tables  # noqa: E402
+from verifier.tables.counts import AttributeSpec, CountTable  # noqa: E402
 from verifier.tables.load import load_table  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"
