@@ -7,7 +7,7 @@ Usage (from the repository root, with the project's environment)::
 
 The release has ``rows`` rows, a quasi-identifier ``id`` unique on every row (``rows``
 classes of size 1) and ``salary`` with ``--values`` distinct values (uniform), declared
-numerical. For each size the script times :func:`verifier.tables.counts.count_tables` and
+numerical. For each size the script times :func:`verifier.tables.counting.count_tables` and
 :func:`verifier.privacy.t_closeness.t_closeness` with the ordered distance, in a child process of the
 current interpreter; with ``--before DIR`` it also runs the same child with ``DIR`` (a
 checkout of an earlier version, e.g. ``git archive main | tar -x -C DIR``) first on the
@@ -34,7 +34,8 @@ def child(rows: int, values: int, seed: int) -> dict[str, object]:
     import pandas as pd
 
     from verifier.privacy.t_closeness import t_closeness
-    from verifier.tables.counts import AttributeSpec, count_tables
+    from verifier.tables.counting import count_tables
+    from verifier.tables.counts import AttributeSpec
 
     rng = np.random.default_rng(seed)
     frame = pd.DataFrame({"id": np.arange(rows), "salary": 1000 + 10 * rng.integers(0, values, size=rows)})

@@ -48,7 +48,8 @@ from verifier.privacy.anonymity import k_anonymity
 from verifier.privacy.multiplicative import multiplicative_t_closeness
 from verifier.results import Measurement
 from verifier.tables.buckets import EqualFrequency
-from verifier.tables.counts import AttributeSpec, count_tables
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec
 
 __all__ = ["Bucketization", "bucketize", "class_sizes", "allocation"]
 

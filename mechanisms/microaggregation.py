@@ -25,7 +25,8 @@ from verifier.errors import DataError, PolicyError
 from verifier.privacy.anonymity import k_anonymity
 from verifier.privacy.t_closeness import t_closeness
 from verifier.results import Measurement
-from verifier.tables.counts import AttributeSpec, count_tables
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec
 
 __all__ = ["Microaggregation", "Achieved", "microaggregate", "achieved", "numerical_column"]
 

@@ -17,7 +17,7 @@ _EXPORTS = {
     "AttributeSpec": "verifier.tables.counts",
     "Classes": "verifier.tables.counts",
     "CountTable": "verifier.tables.counts",
-    "count_tables": "verifier.tables.counts",
+    "count_tables": "verifier.tables.counting",
     "DataError": "verifier.errors",
     "ExcludedRowsWarning": "verifier.errors",
     "HierarchyError": "verifier.errors",

@@ -1,7 +1,7 @@
 """Measure every privacy model on a released table: one group-by, then count tables.
 
 :func:`measure` is the verifier's front door. It builds the classes and the count tables
-with a single call to :func:`~verifier.tables.counts.count_tables`, or to an engine's
+with a single call to :func:`~verifier.tables.counting.count_tables`, or to an engine's
 ``count_tables`` for a path (:mod:`verifier.engines`: pandas, DuckDB or Spark; the only
 step that sees rows, docs/design.md, "Count tables are sparse"), then runs every model on every
 sensitive attribute, each alone and each declared joint attribute (Domingo-Ferrer & Soria-Comas 2015, §4), and
@@ -52,7 +52,8 @@ from verifier.randomized.modes import (
 from verifier.registry import MeasureOptions, Model, ModelKind, Subject, models
 from verifier.results import Measurement
 from verifier.tables.buckets import Bucketing
-from verifier.tables.counts import AttributeSpec, Classes, CountTable, count_tables
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec, Classes, CountTable
 from verifier.tables.hierarchy import Hierarchy
 
 __all__ = ["MeasureResult", "measure", "measure_tables", "PROGRESS_ROWS", "ProgressCallback"]
@@ -281,7 +282,7 @@ def measure_tables(
     """Measure every model on count tables already built (for example read from a certificate).
 
     The same models, in the same order, as :func:`measure`, which is this function after
-    :func:`~verifier.tables.counts.count_tables`: every measure is a function of the classes and
+    :func:`~verifier.tables.counting.count_tables`: every measure is a function of the classes and
     the counts ``n[class, value]`` (docs/design.md, "Count tables are sparse").
     """
     tables = tuple(tables)

@@ -14,7 +14,8 @@ from mechanisms.microaggregation import achieved
 from privcert.cli import app
 from verifier.privacy.anonymity import k_anonymity
 from verifier.privacy.multiplicative import multiplicative_t_closeness
-from verifier.tables.counts import AttributeSpec, count_tables
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec
 from verifier.tables.load import load_table
 
 runner = CliRunner()

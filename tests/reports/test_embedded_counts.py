@@ -28,7 +28,8 @@ from reports.statement import Statement, canonical
 from verifier.audit import audit, audit_tables
 from verifier.measure import measure, measure_tables
 from verifier.policy import load_policy
-from verifier.tables.counts import AttributeSpec, count_tables
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec
 from verifier.tables.load import load_table
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "table4"

@@ -101,7 +101,7 @@ def test_entropy_levels_of_any_class_size_round_trip(counts: list[int]) -> None:
     """The entropy l-diversity of a class of up to 10,000 records is a product of roots of degree up to the class
     size (``65*2^(6/65)/64``): every level written is read back to the same value."""
     from verifier.privacy.diversity import entropy_l_diversity
-    from verifier.tables.counts import count_tables
+    from verifier.tables.counting import count_tables
 
     _, (table,) = count_tables(_one_class(counts), ["q"], [AttributeSpec(("s",))])
     level = entropy_l_diversity(table).level

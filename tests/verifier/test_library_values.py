@@ -35,7 +35,7 @@ def test_column_names_are_checked(tmp_path: Path, columns: list[object], message
     policy = tmp_path / "policy.toml"
     policy.write_text(POLICY)
     if message is None:  # an integer name beside the named ones is no harm; naming it is refused
-        from verifier.tables.counts import count_tables
+        from verifier.tables.counting import count_tables
 
         with pytest.raises(DataError, match="column name 0 is of type int"):
             count_tables(frame, [0], [])  # type: ignore[list-item]

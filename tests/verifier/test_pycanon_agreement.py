@@ -54,7 +54,8 @@ from verifier.privacy.likeness import (
     enhanced_beta_likeness,
 )
 from verifier.privacy.t_closeness import t_closeness
-from verifier.tables.counts import AttributeSpec, CountTable, count_tables
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec, CountTable
 
 QI = ["age", "zip", "sex"]
 SPECS = {"disease": AttributeSpec(("disease",), "categorical"), "salary": AttributeSpec(("salary",), "numerical")}

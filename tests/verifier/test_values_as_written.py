@@ -23,9 +23,10 @@ from privcert.cli import app
 from verifier.errors import DataError, HierarchyError, IdentifierColumnWarning, PolicyError
 from verifier.measure import measure
 from verifier.policy import load_policy
-from verifier.tables.counts import AttributeSpec, exact_number
+from verifier.tables.counts import AttributeSpec
 from verifier.tables.hierarchy import load_hierarchy
 from verifier.tables.load import load_table
+from verifier.tables.values import exact_number
 
 runner = CliRunner()
 

@@ -19,12 +19,12 @@ plans count it:
   quasi-identifiers and the attribute's columns with their ``COUNT(*)``, a 64-bit
   integer on both engines, fetched as Arrow. Missing values form groups of their own, so
   each result covers every row and holds every class; the classes are summed from the
-  first (:func:`verifier.tables.counts.count_tables_from_groups`, quasi-identifiers coded in
+  first (:func:`verifier.tables.engine_counts.count_tables_from_groups`, quasi-identifiers coded in
   Arrow). One statement per attribute, not one ``GROUPING SETS`` statement for all: the
   sets are then held one at a time, and on DuckDB the single scan was no faster
   (benchmarks/RESULTS.md, "Engines").
 
-Either way the counts reach :func:`verifier.tables.counts.count_tables_from_cells`, so coding,
+Either way the counts reach :func:`verifier.tables.engine_counts.count_tables_from_cells`, so coding,
 exact parsing of numerical values (once per distinct value), missing values and errors
 are those of the pandas path.
 """
@@ -44,18 +44,11 @@ import pyarrow.compute as pc
 from verifier.engines import EngineName, Phase, ignore_phase
 from verifier.engines.locate import release_locator
 from verifier.errors import DataError
-from verifier.tables.counts import (
-    AttributeSpec,
-    Cells,
-    Classes,
-    CountTable,
-    DenseCells,
-    check_columns,
-    count_tables_from_cells,
-    count_tables_from_groups,
-)
+from verifier.tables.counts import AttributeSpec, Classes, CountTable
+from verifier.tables.engine_counts import Cells, DenseCells, count_tables_from_cells, count_tables_from_groups
 from verifier.tables.load import check_csv, check_schema, csv_header, parquet_files, refuse_nan, release_format
 from verifier.tables.stream_counts import DenseLimit, StreamCounter
+from verifier.tables.values import check_columns
 
 __all__ = ["CLASS", "COUNT", "RELATION", "quote", "aggregation", "projection", "EngineReadError", "Runner", "Streamed",
            "Streamer", "Session", "SqlEngine", "first_lines"]

@@ -27,7 +27,8 @@ import pandas as pd
 
 from verifier.errors import DataError, InputFileNotFoundError
 from verifier.results import Level, Measurement, Witness
-from verifier.tables.counts import Classes, exact_number
+from verifier.tables.counts import Classes
+from verifier.tables.values import exact_number
 
 __all__ = ["COUNT_COLUMN", "PopulationTable", "load_population_table", "class_populations", "k_map", "delta_presence"]
 

@@ -13,7 +13,7 @@ Values as written
   ``1`` stays ``1`` when another cell of its column is empty. Only an *empty* cell is
   missing; ``NA``, ``null`` or ``None`` are values. Whitespace is data (never stripped).
   Only attributes declared numerical are parsed as numbers, exactly
-  (:func:`verifier.tables.counts.exact_number`).
+  (:func:`verifier.tables.values.exact_number`).
 * A row with more or fewer fields than the header, a repeated or empty header name, or a
   byte that is not valid in the file's encoding (UTF-8 by default, with or without a
   byte-order mark) is an error naming the line.

@@ -15,7 +15,7 @@ whatever the number of rows; the tables and dictionaries are bounded by :data:`D
 past which :class:`DenseLimit` is raised and the engine counts another way (many
 distinct quasi-identifier combinations, or many values per class).
 :meth:`StreamCounter.cells` hands the counts, keyed by the values as found, to
-:func:`verifier.tables.counts.count_tables_from_cells`, which codes, parses and checks the
+:func:`verifier.tables.engine_counts.count_tables_from_cells`, which codes, parses and checks the
 values exactly as for every other engine.
 
 Missing values are values of their own (a null is coded like any value); a float NaN is
@@ -39,8 +39,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from verifier.tables.counts import AttributeSpec, Cells, DenseCells
+from verifier.tables.counts import AttributeSpec
 from verifier.tables.distinct import distinct, runs
+from verifier.tables.engine_counts import Cells, DenseCells
 from verifier.tables.load import refuse_nan
 
 __all__ = ["BATCH_ROWS", "DENSE_CELLS", "SPARSE_SHARE", "PROBE_ROWS", "LOCAL_COMBINATIONS", "NARROW_ROWS",
@@ -112,7 +113,7 @@ class _Dictionary:
 
         The first values are coded in sorted order (Arrow's), which is usually the order
         the count tables code them in, so their dense columns need no reordering
-        (:func:`verifier.tables.counts.count_tables_from_cells`); values seen later are appended.
+        (:func:`verifier.tables.engine_counts.count_tables_from_cells`); values seen later are appended.
         """
         found = None if self.values is None else pc.index_in(local, value_set=self.values, skip_nulls=False)
         if found is None or found.null_count:

@@ -4,7 +4,7 @@ The release lists the original's records in the same order (row-aligned), or car
 column that names each record's original row; a record of the original that the release
 leaves out (matched by key) counts as suppressed. Every cell is text, as written
 (:mod:`verifier.tables.load`); numbers are parsed only where a model needs them
-(:func:`verifier.tables.counts.exact_number`).
+(:func:`verifier.tables.values.exact_number`).
 
 Each quasi-identifier has a :class:`Domain`: its hierarchy (:mod:`verifier.tables.hierarchy`) or,
 without one, the original's distinct values under one root ``*`` (ARX's default hierarchy,
@@ -36,8 +36,8 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from verifier.errors import DataError
-from verifier.tables.counts import exact_number
 from verifier.tables.hierarchy import Hierarchy
+from verifier.tables.values import exact_number
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -303,7 +303,7 @@ def test_a_dataset_directory_has_a_digest_of_its_files(tmp_path: Path) -> None:
 
 
 def test_pandas_reads_parquet_text_as_categories_with_the_values_as_written(tmp_path: Path) -> None:
-    from verifier.tables.counts import count_tables
+    from verifier.tables.counting import count_tables
     from verifier.tables.load import load_table
 
     frame = pd.DataFrame({"zip": ["2138", "02138", None, "2138", "02138 "],

@@ -24,7 +24,8 @@ from verifier._exact_max import exact_ints
 from verifier.errors import ExcludedRowsWarning, PolicyError
 from verifier.privacy._screen import screened_max
 from verifier.privacy.anonymity import alpha_k_anonymity, class_metrics, k_anonymity, prosecutor_risk
-from verifier.tables.counts import AttributeSpec, count_tables
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec
 
 
 def paper_classes():

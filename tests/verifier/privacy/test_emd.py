@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from verifier.errors import ExcludedRowsWarning, HierarchyError, PolicyError
 from verifier.privacy.t_closeness import emd, t_closeness
-from verifier.tables.counts import AttributeSpec, Classes, CountTable, count_tables
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec, Classes, CountTable
 from verifier.tables.hierarchy import Hierarchy, load_hierarchy
 
 DISEASES = load_hierarchy(Path(__file__).parents[2] / "data" / "disease_hierarchy.csv")

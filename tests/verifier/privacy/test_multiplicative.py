@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from verifier.privacy.multiplicative import multiplicative_t_closeness
 from verifier.tables.buckets import EqualFrequency, Groups, Ranges
-from verifier.tables.counts import AttributeSpec, CountTable, count_tables
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec, CountTable
 
 
 def table_of(rows: list[tuple[object, object]], kind: str = "numerical", order: tuple[object, ...] | None = None) -> CountTable:

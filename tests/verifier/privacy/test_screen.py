@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from verifier.privacy._screen import ClassCells, cells_of
-from verifier.tables.counts import AttributeSpec, count_tables
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec
 
 
 def _cells(classes: list[list[int]]) -> ClassCells:

@@ -33,7 +33,7 @@ from verifier.risk.histogram import SizeHistogram, sampling, size_histogram
 from verifier.risk.individual import individual_risks, uniform_weights
 from verifier.risk.population import estimate
 from verifier.risk.suda import suda2
-from verifier.tables.counts import count_tables
+from verifier.tables.counting import count_tables
 
 DATA = Path(__file__).parents[2] / "data" / "arx_adult_class_sizes.csv"
 

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from privcert.cli import app
 from verifier.risk.suda import suda2
-from verifier.tables.counts import count_tables
+from verifier.tables.counting import count_tables
 
 RELEASE = Path("privcert/data/hospital/release.csv")
 QI = ["zip", "diagnosis"]

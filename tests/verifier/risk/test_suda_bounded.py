@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from verifier.audit import audit
 from verifier.policy import parse_policy
 from verifier.risk.suda import suda2
-from verifier.tables.counts import count_tables
+from verifier.tables.counting import count_tables
 
 
 def _brute(rows: list[tuple[int, ...]]) -> set[tuple[tuple[int, ...], int]]:

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from verifier.errors import DataError, PolicyError
 from verifier.tables.buckets import DistinctValues, EqualFrequency, Groups, Ranges, bucketize
-from verifier.tables.counts import AttributeSpec, CountTable, count_tables
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec, CountTable
 
 
 def table_of(values: list[Any], kind: str = "numerical", order: tuple[Any, ...] | None = None) -> CountTable:

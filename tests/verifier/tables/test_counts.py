@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 
 from verifier.errors import DataError, ExcludedRowsWarning, PolicyError
 from verifier.results import jsonable
-from verifier.tables.counts import AttributeSpec, Classes, CountTable, _json_reprs, count_tables, qi_order
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec, Classes, CountTable, _json_reprs, qi_order
 
 QI = ["zip", "age"]
 
@@ -282,7 +283,7 @@ def test_classes_from_cells_rank_as_their_keys_sort(rows: list[tuple[Any, int]])
     it must be the rank a fresh sort of their keys gives."""
     import pyarrow as pa
 
-    from verifier.tables.counts import Cells, count_tables_from_cells
+    from verifier.tables.engine_counts import Cells, count_tables_from_cells
 
     distinct = list(dict.fromkeys(rows))[::-1]  # any numbering but the QI order
     keys = pa.table({"zip": [z for z, _ in distinct], "age": [a for _, a in distinct]})

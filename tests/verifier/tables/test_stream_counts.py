@@ -18,15 +18,9 @@ from hypothesis import strategies as st
 from verifier.errors import DataError, ExcludedRowsWarning
 from verifier.measure import measure_tables
 from verifier.tables import stream_counts
-from verifier.tables.counts import (
-    AttributeSpec,
-    Cells,
-    Classes,
-    CountTable,
-    DenseCells,
-    count_tables,
-    count_tables_from_cells,
-)
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec, Classes, CountTable
+from verifier.tables.engine_counts import Cells, DenseCells, count_tables_from_cells
 from verifier.tables.stream_counts import LOCAL_COMBINATIONS, DenseLimit, StreamCounter
 
 QI = ("zip", "age")

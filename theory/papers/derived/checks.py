@@ -73,7 +73,8 @@ def _measure(counts: tuple[tuple[tuple[str, int], ...], ...], l: int) -> tuple[t
     import pandas as pd
 
     from verifier.registry import MeasureOptions, Subject, models
-    from verifier.tables.counts import AttributeSpec, count_tables
+    from verifier.tables.counting import count_tables
+    from verifier.tables.counts import AttributeSpec
 
     rows = [(i, value) for i, row in enumerate(counts) for value, n in row for _ in range(n)]
     frame = pd.DataFrame(rows, columns=["q", "s"])

@@ -53,7 +53,7 @@ def _classes(sizes: tuple[int, ...]) -> Classes:
     """The classes of a release of one quasi-identifier whose classes hold ``sizes`` records."""
     import pandas as pd
 
-    from verifier.tables.counts import count_tables
+    from verifier.tables.counting import count_tables
 
     frame = pd.DataFrame({"q": [f"c{i}" for i, size in enumerate(sizes) for _ in range(size)]})
     with warnings.catch_warnings():  # a release of singletons is meant here, not a record identifier
