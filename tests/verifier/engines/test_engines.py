@@ -435,21 +435,21 @@ def test_duckdb_streams_each_quasi_identifier_when_two_combinations_share_a_hash
     assert {"zip", "sex", "disease"} <= dictionary_columns(path)
     specs = [AttributeSpec(("disease",))]
     calls: list[tuple[bool, set[str], bool]] = []
-    original = duckdb_engine._hashed
+    original = duckdb_engine._hash_pass
 
-    def spy(connection: Any, qi: Sequence[str], columns: Sequence[str], few: set[str],
-            combine: bool = True) -> tuple[dict[str, Any], pa.Table | None]:
-        found, classes = original(connection, qi, columns, few, combine=combine)
-        calls.append((combine, set(found), classes is not None))
+    def spy(connection: Any, plan: Any) -> tuple[dict[str, Any], pa.Table | None]:
+        found, classes = original(connection, plan)
+        calls.append((plan.combine, set(found), classes is not None))
         return found, classes
 
     def colliding(hashes: pa.ChunkedArray) -> bool:
         return len(hashes) == 9  # as if two of the 3 × 3 combinations of zip and sex hashed alike
 
-    with mock.patch.object(duckdb_engine, "_hashed", spy), mock.patch.object(duckdb_engine, "_collide", colliding):
+    with mock.patch.object(duckdb_engine, "_hash_pass", spy), mock.patch.object(duckdb_engine, "_collide", colliding):
         streamed = DuckDBEngine().count_tables(path, ["zip", "sex"], specs, source="release")
-    # the pass made again without the combinations, each quasi-identifier on its own, and that is the answer
-    assert calls == [(False, {"disease", "zip", "sex"}, False), (True, {"disease", "zip", "sex"}, False)]
+    # the combinations collide: the pass is made again without them, each quasi-identifier on its own, and that is
+    # the answer
+    assert calls == [(True, {"disease"}, False), (False, {"disease", "zip", "sex"}, False)]
     grouped = DuckDBEngine(dense_cells=0).count_tables(path, ["zip", "sex"], specs, source="release")
     assert streamed[0].keys.equals(grouped[0].keys) and np.array_equal(streamed[0].sizes, grouped[0].sizes)
     assert streamed[0].keys.isna().any().any()
