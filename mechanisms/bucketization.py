@@ -148,7 +148,7 @@ def _augmenting_path(
     """
     starts = [int(i) for i in np.flatnonzero(rows > 0)]
     reached_by: dict[int, int] = {}       # bucket -> class that reached it
-    taken_from: dict[int, int | None] = {i: None for i in starts}   # class -> bucket
+    taken_from: dict[int, int | None] = dict.fromkeys(starts)   # class -> bucket
     queue = deque(starts)
     while queue:
         i = queue.popleft()

@@ -64,7 +64,7 @@ def queries(max_n: int = 5, min_n: int = 1, readings: tuple[tuple[str, ...], ...
                         for reading in readings:
                             if "singleton_classes" in reading and smallest != 1:
                                 continue
-                            yield premise, conclusion, {**params, **{name: True for name in reading}}
+                            yield premise, conclusion, {**params, **dict.fromkeys(reading, True)}
 
 
 def _partitions(records: int) -> Iterator[tuple[tuple[int, ...], ...]]:

@@ -84,7 +84,7 @@ def test_suggested_one_minus_one_over_t_is_valid_but_not_tight() -> None:
     assert sympy.factor((1 - 1 / t) - claim("privcert:mult_to_emd").effective.rhs.subs(sympy.Symbol("t", positive=True), t)) \
         == (t - 1) / (t * (t + 1))
     best = Fraction(0)
-    for split in product(range(0, 4), repeat=4):
+    for split in product(range(4), repeat=4):
         counts = [{"a": split[0] + 1, "c": split[1] + 1}, {"a": split[2] + 1, "c": split[3] + 1}]
         found = release_levels(counts)
         t_level = found["multiplicative_t_closeness"]
