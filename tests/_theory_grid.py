@@ -137,7 +137,7 @@ def _levels(table: ProbabilityTable, classes: tuple[tuple[int, ...], ...], label
     if labels is not None:
         from theory.papers.derived.checks import release_levels
 
-        counts = [{"abcd"[v]: sum(labels[i] == v for i in c) for v in set(labels[i] for i in c)} for c in classes]
+        counts = [{"abcd"[v]: sum(labels[i] == v for i in c) for v in {labels[i] for i in c}} for c in classes]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             measured = release_levels(counts)
