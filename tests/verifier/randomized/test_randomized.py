@@ -1,4 +1,4 @@
-"""verifier.randomized against an all-subsets brute force, and its witnesses.
+"""verifier.randomized.levels against an all-subsets brute force, and its witnesses.
 
 Random mechanisms ``M`` (exact rows) and random data sets of N ≤ 12 records (a true value
 and a class per record) are measured twice: by the verifier on the sufficient statistics
