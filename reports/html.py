@@ -45,12 +45,12 @@ def _clipped(text: str, limit: int) -> str:
 
 
 def cell(value: Any, limit: int = CELL_LIMIT) -> str:
-    """A value for one line of a page: control and bidirectional characters escaped, at most ``limit`` characters.
+    r"""A value for one line of a page: control and bidirectional characters escaped, at most ``limit`` characters.
 
     >>> cell("flu\u202e0.5")
     'flu\\u202e0.5'
     >>> cell("x" * 300, 4)
-    'xxxx… (300 characters; the whole text is in the certificate\'s JSON)'
+    "xxxx… (300 characters; the whole text is in the certificate's JSON)"
     """
     from verifier.escape import safe
 
