@@ -108,13 +108,13 @@ def test_editing_a_module_no_check_runs_keeps_the_key(sources: Path) -> None:
         with (sources / unused).open("a", encoding="utf-8") as stream:
             stream.write("\n# edited\n")
     assert status_cache._hash(sources) == key
-    with (sources / "verifier" / "diversity.py").open("a", encoding="utf-8") as stream:
+    with (sources / "verifier" / "privacy" / "diversity.py").open("a", encoding="utf-8") as stream:
         stream.write("\n# edited\n")
     assert status_cache._hash(sources) != key
 
 
 def test_a_module_a_check_comes_to_import_joins_the_key(sources: Path) -> None:
-    used = sources / "verifier" / "diversity.py"
+    used = sources / "verifier" / "privacy" / "diversity.py"
     used.write_text(used.read_text(encoding="utf-8") + "\n\ndef _later():\n    from verifier.utility import loss\n",
                     encoding="utf-8")
     assert {"verifier/utility/loss.py", "verifier/utility/__init__.py"} <= set(status_cache.dependencies(sources))
