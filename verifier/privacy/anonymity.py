@@ -59,7 +59,7 @@ def k_anonymity(classes: Classes) -> Measurement:
     Examples
     --------
     >>> import pandas as pd
-    >>> from verifier.tables.counts import count_tables
+    >>> from verifier.tables.counting import count_tables
     >>> classes, _ = count_tables(pd.DataFrame({"zip": ["a", "a", "b"]}), ["zip"], [])
     >>> k_anonymity(classes).level.exact
     '1'

@@ -14,7 +14,8 @@ values (Domingo-Ferrer & Soria-Comas 2015, §6). A bucketing turns the values of
 * :class:`EqualFrequency`: Domingo-Ferrer & Soria-Comas 2015, §6.1–6.2 for a level ``t``: ``t + 1`` buckets of
   consecutive values, each holding as close as possible to ``N / (t + 1)`` records.
 
->>> from verifier.tables.counts import AttributeSpec, count_tables
+>>> from verifier.tables.counts import AttributeSpec
+>>> from verifier.tables.counting import count_tables
 >>> import pandas as pd
 >>> frame = pd.DataFrame({"q": [0] * 6, "x": [1, 2, 2, 3, 4, 5]})
 >>> _, (table,) = count_tables(frame, ["q"], [AttributeSpec(("x",), kind="numerical")])
