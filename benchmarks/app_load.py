@@ -62,7 +62,7 @@ def _memory(root: int) -> int:
         pid = stack.pop()
         stack.extend(children.get(pid, []))
         try:
-            total += int((Path(f"/proc/{pid}/statm").read_text().split()[1])) * 4096
+            total += int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * 4096
         except (OSError, IndexError, ValueError):
             pass
     return total

@@ -7,8 +7,8 @@ Usage (from the repository root, with the project's environment)::
 
 The release has ``rows`` rows, a quasi-identifier ``id`` unique on every row (``rows``
 classes of size 1) and ``salary`` with ``--values`` distinct values (uniform), declared
-numerical. For each size the script times :func:`verifier.counts.count_tables` and
-:func:`verifier.emd.t_closeness` with the ordered distance, in a child process of the
+numerical. For each size the script times :func:`verifier.tables.counting.count_tables` and
+:func:`verifier.privacy.t_closeness.t_closeness` with the ordered distance, in a child process of the
 current interpreter; with ``--before DIR`` it also runs the same child with ``DIR`` (a
 checkout of an earlier version, e.g. ``git archive main | tar -x -C DIR``) first on the
 import path, at ``--before-rows``, and checks that both give the same level and witness.
@@ -33,8 +33,9 @@ def child(rows: int, values: int, seed: int) -> dict[str, object]:
     import numpy as np
     import pandas as pd
 
-    from verifier.counts import AttributeSpec, count_tables
-    from verifier.emd import t_closeness
+    from verifier.privacy.t_closeness import t_closeness
+    from verifier.tables.counting import count_tables
+    from verifier.tables.counts import AttributeSpec
 
     rng = np.random.default_rng(seed)
     frame = pd.DataFrame({"id": np.arange(rows), "salary": 1000 + 10 * rng.integers(0, values, size=rows)})

@@ -37,7 +37,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -49,15 +49,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 from peers.pycanon_env import FUNCTIONS, PeerTimeoutError, PycanonEnv, pycanon_env  # noqa: E402
-
-from verifier.anonymity import alpha_k_anonymity, k_anonymity  # noqa: E402
-from verifier.counts import AttributeSpec, CountTable, count_tables  # noqa: E402
-from verifier.diversity import distinct_l_diversity, entropy_l_diversity, recursive_cl_diversity  # noqa: E402
-from verifier.emd import t_closeness  # noqa: E402
-from verifier.likeness import basic_beta_likeness, delta_disclosure, enhanced_beta_likeness  # noqa: E402
-from verifier.load import load_table  # noqa: E402
 from verifier.measure import measure  # noqa: E402
-from verifier.multiplicative import multiplicative_t_closeness  # noqa: E402
+from verifier.privacy.anonymity import alpha_k_anonymity, k_anonymity  # noqa: E402
+from verifier.privacy.diversity import distinct_l_diversity, entropy_l_diversity, recursive_cl_diversity  # noqa: E402
+from verifier.privacy.likeness import basic_beta_likeness, delta_disclosure, enhanced_beta_likeness  # noqa: E402
+from verifier.privacy.multiplicative import multiplicative_t_closeness  # noqa: E402
+from verifier.privacy.t_closeness import t_closeness  # noqa: E402
+from verifier.tables.counting import count_tables  # noqa: E402
+from verifier.tables.counts import AttributeSpec, CountTable  # noqa: E402
+from verifier.tables.load import load_table  # noqa: E402
 
 DATA = ROOT / "benchmarks" / "data"
 RESULTS = ROOT / "benchmarks" / "RESULTS.md"
@@ -286,7 +286,7 @@ def machine() -> dict[str, str]:
         "numpy": version("numpy"),
         "pandas": version("pandas"),
         "privcert": version("privcert"),
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
     }
 
 
@@ -353,7 +353,7 @@ def render(results: Sequence[dict[str, Any]]) -> str:
             f"{r['rows']:,} rows {r['machine']['date']}" + (f" (pyCANON {r['pycanon_date']})" if "pycanon_date" in r else "")
             for r in results),
         "- Data: `synthetic_release` (5 generalized quasi-identifiers, 2,304 possible classes; `diagnosis` with 20 "
-        "values, `income` with up to 2,000), loaded from CSV with `verifier.load.load_table`.",
+        "values, `income` with up to 2,000), loaded from CSV with `verifier.tables.load.load_table`.",
         "- Load average (1 min) at the start and end of each size: " + ", ".join(
             f"{r['rows']:,} rows {r['load_average'][0]:.1f} → {r['load_average'][1]:.1f}" for r in results)
         + f" on {os.cpu_count()} CPUs (other jobs shared the machine; a load above the CPU count inflates every "

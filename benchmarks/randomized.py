@@ -6,7 +6,7 @@ randomized response keeping the value with probability 1/2, else uniform over th
 values (Ekenstedt et al. 2022, Fig. 4).
 
 * floor: read the CSV + one group-by of the quasi-identifiers and the true value
-  (:func:`verifier.counts.count_tables`), the least any exact measurement must do;
+  (:func:`verifier.tables.counting.count_tables`), the least any exact measurement must do;
 * whole process: read + count tables + all randomized levels (stochastic t-closeness with
   the multiplicative distance, ε-LDP, ε-DP, (k,t)-closeness and (k,ε)-DP for k = 2, 5, 10,
   100), and the same with stochastic t-closeness under the equal-distance EMD as well;
@@ -31,10 +31,11 @@ import numpy as np
 import pandas as pd
 
 from mechanisms.randomized_response import ldp_randomized_response
-from verifier.counts import AttributeSpec, CountTable, count_tables
-from verifier.load import load_table
-from verifier.randomized import kt_curve
-from verifier.randomized_release import publisher_measurements
+from verifier.randomized.levels import kt_curve
+from verifier.randomized.publisher import publisher_measurements
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec, CountTable
+from verifier.tables.load import load_table
 
 KS = (2, 5, 10, 100)
 REPEAT = 3

@@ -55,7 +55,7 @@ def phases(master: str, settings: dict[str, str]) -> list[tuple[str, float]]:
         marks.append((name, time.perf_counter() - started))
 
     import verifier.engines.spark_engine as spark_engine
-    from verifier.counts import AttributeSpec
+    from verifier.tables.counts import AttributeSpec
 
     mark("privcert's engine imported (pyarrow, numpy, pandas)")
     import pyspark.sql  # noqa: F401 (timed)

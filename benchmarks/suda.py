@@ -31,8 +31,8 @@ from rich.progress import Progress
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from verifier.counts import count_tables  # noqa: E402
 from verifier.risk.suda import suda2  # noqa: E402
+from verifier.tables.counting import count_tables  # noqa: E402
 
 R_SCRIPT = """
 suppressMessages(library(sdcMicro))

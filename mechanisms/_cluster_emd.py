@@ -3,7 +3,7 @@
 The verifier measures a finished release from its count tables; the microaggregation
 algorithms need the EMD of many small candidate clusters while they build one, so this
 module computes it from the records' value ranks without building count tables. It is
-the same quantity as :func:`verifier.emd.emd` with the ``ordered`` distance (the tests
+the same quantity as :func:`verifier.privacy.t_closeness.emd` with the ``ordered`` distance (the tests
 check the two agree), written as an exact integer numerator over
 ``|C| · N · (m - 1)``:
 

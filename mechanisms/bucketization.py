@@ -10,7 +10,7 @@ between ``p_j / t`` and ``t · p_j`` (§6.3, step 4(b)). Table 1 of the paper le
 
 The construction here (integer ``t ≥ 1``):
 
-1. Buckets: :class:`verifier.buckets.EqualFrequency` with this ``t`` (the cuts of §6.2,
+1. Buckets: :class:`verifier.tables.buckets.EqualFrequency` with this ``t`` (the cuts of §6.2,
    never splitting a value's records), so the verifier measures the same buckets.
 2. Class sizes: ``g = (t+1)·l`` classes with ``e_i = ⌈iN/g⌉ - ⌈(i-1)N/g⌉`` (§6.2), ``l``
    as large as ``k`` allows (``l = ⌊N/((t+1)k)⌋``), smaller if no allocation exists, and
@@ -43,12 +43,13 @@ import pandas as pd
 from mechanisms.mdav import Orders, Pool, aggregate, qi_matrix, released_columns
 from mechanisms.microaggregation import numerical_column
 from mechanisms.sse import normalized_sse
-from verifier.anonymity import k_anonymity
-from verifier.buckets import EqualFrequency
-from verifier.counts import AttributeSpec, count_tables
 from verifier.errors import PolicyError
-from verifier.multiplicative import multiplicative_t_closeness
+from verifier.privacy.anonymity import k_anonymity
+from verifier.privacy.multiplicative import multiplicative_t_closeness
 from verifier.results import Measurement
+from verifier.tables.buckets import EqualFrequency
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec
 
 __all__ = ["Bucketization", "bucketize", "class_sizes", "allocation"]
 
@@ -147,7 +148,7 @@ def _augmenting_path(
     """
     starts = [int(i) for i in np.flatnonzero(rows > 0)]
     reached_by: dict[int, int] = {}       # bucket -> class that reached it
-    taken_from: dict[int, int | None] = {i: None for i in starts}   # class -> bucket
+    taken_from: dict[int, int | None] = dict.fromkeys(starts)   # class -> bucket
     queue = deque(starts)
     while queue:
         i = queue.popleft()
@@ -173,7 +174,7 @@ def _augmenting_path(
 
 
 def _buckets(frame: pd.DataFrame, sensitive: str, t: int, source: str) -> tuple[np.ndarray, tuple[str, ...]]:
-    """Each record's bucket under :class:`~verifier.buckets.EqualFrequency` ``(t)``, and the labels."""
+    """Each record's bucket under :class:`~verifier.tables.buckets.EqualFrequency` ``(t)``, and the labels."""
     everyone = "__all_records__"
     _, (table,) = count_tables(
         frame[[sensitive]].assign(**{everyone: 0}), [everyone], [AttributeSpec((sensitive,), kind="numerical")],

@@ -21,11 +21,12 @@ import pandas as pd
 from mechanisms.mdav import Orders, aggregate, qi_matrix, released_columns
 from mechanisms.sse import normalized_sse
 from mechanisms.t_closeness_microaggregation import ALGORITHMS, Algorithm, Partition, partition
-from verifier.anonymity import k_anonymity
-from verifier.counts import AttributeSpec, count_tables
-from verifier.emd import t_closeness
 from verifier.errors import DataError, PolicyError
+from verifier.privacy.anonymity import k_anonymity
+from verifier.privacy.t_closeness import t_closeness
 from verifier.results import Measurement
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec
 
 __all__ = ["Microaggregation", "Achieved", "microaggregate", "achieved", "numerical_column"]
 

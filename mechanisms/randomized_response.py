@@ -1,10 +1,10 @@
 """Randomized response on a nominal attribute: exact matrices and seeded releases.
 
-Each builder returns a :class:`verifier.mechanism.Mechanism`: the exact matrix
+Each builder returns a :class:`verifier.randomized.mechanism.Mechanism`: the exact matrix
 ``M[i, j] = Pr(Z(a_i) = a_j)`` over the attribute's values (its buckets are the values
-themselves), which samples a release (:meth:`~verifier.mechanism.Mechanism.sample`,
-seeded), composes (:meth:`~verifier.mechanism.Mechanism.then`) and is measured by
-:mod:`verifier.randomized`.
+themselves), which samples a release (:meth:`~verifier.randomized.mechanism.Mechanism.sample`,
+seeded), composes (:meth:`~verifier.randomized.mechanism.Mechanism.then`) and is measured by
+:mod:`verifier.randomized.levels`.
 
 * :func:`ldp_randomized_response`: Ekenstedt et al. 2022, Fig. 4. Keep the true value with probability
   ``p_LDP``, otherwise draw uniformly from all ``n`` values; its LDP level is
@@ -12,7 +12,7 @@ seeded), composes (:meth:`~verifier.mechanism.Mechanism.then`) and is measured b
   ``e^ε`` is met exactly by ``p_LDP = (e^ε - 1)/(e^ε - 1 + n)``.
 * :func:`tclo_randomized_response`: Ekenstedt et al. 2022, Fig. 5. Keep the true value with probability
   ``p_t``, otherwise draw from the empirical distribution of the data set.
-* :meth:`verifier.mechanism.Mechanism.then`: sequential composition (matrix product), Ekenstedt et al. 2022, Sec. V.C.
+* :meth:`verifier.randomized.mechanism.Mechanism.then`: sequential composition (matrix product), Ekenstedt et al. 2022, Sec. V.C.
 
 References
 ----------
@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from verifier.errors import DataError, MechanismError
-from verifier.mechanism import Mechanism
+from verifier.randomized.mechanism import Mechanism
 
 __all__ = [
     "ldp_randomized_response",

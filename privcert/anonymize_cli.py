@@ -79,7 +79,7 @@ def _number(text: str, option: str, domain: Domain) -> Fraction:
 def _load(data: Path, out: Path) -> pd.DataFrame:
     """The original table, once ``--out`` is known not to overwrite it and to name a table format."""
     from privcert.files import check_outputs
-    from verifier.load import load_table
+    from verifier.tables.load import load_table
 
     check_outputs({"--out": (out, "table")}, {"original": data})
     return load_table(data)
@@ -126,8 +126,8 @@ def microaggregate(
 ) -> None:
     """k-anonymous t-closeness by microaggregation (Soria-Comas et al. 2015)."""
     from mechanisms.microaggregation import microaggregate as run
-    from privcert.reporting import reporting_errors
     from privcert.files import write_table
+    from privcert.reporting import reporting_errors
 
     with reporting_errors():
         threshold = _number(t, "--t", _domain(lower=Fraction(0)))
@@ -156,8 +156,8 @@ def bucketize(
 ) -> None:
     """k-anonymous multiplicative t-closeness by bucketization (Domingo-Ferrer & Soria-Comas 2015, §6)."""
     from mechanisms.bucketization import bucketize as run
-    from privcert.reporting import reporting_errors
     from privcert.files import write_table
+    from privcert.reporting import reporting_errors
 
     with reporting_errors():
         original, columns = _load(data, out), _names(qi, "--qi")

@@ -1,6 +1,6 @@
 """``privcert anonymize noise``: a seeded release with additive Laplace or Gaussian noise, bucketed.
 
-Thin: parses the options, builds the mechanism with :mod:`verifier.noise_mechanism` over the
+Thin: parses the options, builds the mechanism with :mod:`verifier.randomized.noise` over the
 column's values, samples the release (each value replaced by the bucket its noisy value
 falls in) and writes the release and the published mechanism (TOML: noise, scale,
 boundaries, values) that ``privcert measure --mechanism`` reads.
@@ -19,7 +19,7 @@ from verifier.errors import DataError, MechanismError, PolicyError
 if TYPE_CHECKING:
     import pandas as pd
 
-    from verifier.mechanism import IntervalMechanism
+    from verifier.randomized.mechanism import IntervalMechanism
 
 __all__ = ["noise_command"]
 
@@ -40,7 +40,7 @@ def noise_command(
     The bucket probabilities are transcendental: levels measured on this mechanism are
     reported as exact lower and upper bounds (privcert docs randomized).
     """
-    from verifier.noise_mechanism import NOISES, NoiseSpec, parse_rational
+    from verifier.randomized.noise import NOISES, NoiseSpec, parse_rational
 
     def build(column: pd.Series) -> tuple[IntervalMechanism, str, pd.Series]:
         if noise not in NOISES:

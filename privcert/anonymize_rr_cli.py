@@ -20,7 +20,7 @@ from verifier.errors import DataError, MechanismError, PolicyError
 if TYPE_CHECKING:
     import pandas as pd
 
-    from verifier.mechanism import AnyMechanism
+    from verifier.randomized.mechanism import AnyMechanism
 
 __all__ = ["rr_command", "write_release", "OriginalData", "ReleaseOut", "ReleaseSeed"]
 
@@ -68,7 +68,7 @@ def rr_command(
         ldp_randomized_response,
         tclo_randomized_response,
     )
-    from verifier.mechanism import Mechanism, load_mechanism, mechanism_csv
+    from verifier.randomized.mechanism import Mechanism, load_mechanism, mechanism_csv
 
     def build(column: pd.Series) -> tuple[Mechanism, str, pd.Series]:
         if mechanism is not None:
@@ -110,9 +110,9 @@ def write_release(
     """
     import numpy as np
 
-    from privcert.reporting import reporting_errors
     from privcert.files import check_outputs, write_output, write_table
-    from verifier.load import load_table
+    from privcert.reporting import reporting_errors
+    from verifier.tables.load import load_table
 
     with reporting_errors():
         stem = out.name

@@ -24,22 +24,22 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas as pd
 
-    from verifier.audit import AuditResult
-    from verifier.buckets import Bucketing
-    from verifier.counts import AttributeSpec
-    from verifier.engines import Engine, EngineName
-    from verifier.hierarchy import Hierarchy
-    from verifier.measure import MeasureResult, ProgressCallback
-    from verifier.policy import Policy
-    from verifier.randomized_levels import MechanismChoice
     from reports.certify import Certificate
     from reports.utility_section import UtilitySection
     from reports.verification import Verification
+    from theory.mechanism_selection.release_plan import ReleasePlan
+    from verifier.audit import AuditResult
+    from verifier.engines import Engine, EngineName
+    from verifier.measure import MeasureResult, ProgressCallback
+    from verifier.policy import Policy
+    from verifier.randomized.modes import MechanismChoice
     from verifier.registry import ModelKind
+    from verifier.tables.buckets import Bucketing
+    from verifier.tables.counts import AttributeSpec
+    from verifier.tables.hierarchy import Hierarchy
     from verifier.utility import Pair, UtilityReport
     from verifier.utility.comparison import ReleaseComparison
     from verifier.utility.figure import Figure
-    from theory.mechanism_selection.release_plan import ReleasePlan
 
 __all__ = ["measure", "audit", "load_policy", "certify", "verify", "utility", "audit_utility", "compare", "plan"]
 
@@ -128,7 +128,7 @@ def audit(
     from theory.answers.auditor_mode import audit_release
     from verifier.audit import audit as run
     from verifier.errors import PolicyError
-    from verifier.randomized_levels import MechanismChoice
+    from verifier.randomized.modes import MechanismChoice
 
     parsed = policy if not isinstance(policy, (str, Path)) else load_policy(policy)
     if inputs is not None:
@@ -180,7 +180,7 @@ def audit_utility(result: AuditResult, original: str | Path, *, key: str | None 
         A table cannot be read or the two cannot be aligned (the message names the file, row and column).
     """
     from reports.utility_section import utility_section
-    from verifier.load import load_table
+    from verifier.tables.load import load_table
 
     release = Path(result.report.source)
     return utility_section(load_table(original, encoding=encoding), load_table(release, encoding=encoding),
@@ -278,7 +278,7 @@ def utility(
     MechanismError
         The mechanism file is malformed, or an original value of ``sensitive`` is not one of its values.
     """
-    from verifier.load import load_table
+    from verifier.tables.load import load_table
     from verifier.utility import align, utility_of
 
     names = (str(original) if isinstance(original, (str, Path)) else "original",
@@ -315,7 +315,7 @@ def compare(
         A table cannot be read or a release cannot be aligned with the original (the message names the file,
         row and column).
     """
-    from verifier.load import load_table
+    from verifier.tables.load import load_table
     from verifier.utility.comparison import compare as run
 
     tables = [(str(release), load_table(release, encoding=encoding)) for release in releases]
@@ -340,7 +340,7 @@ def plan(
     ``"inf"``), or read from ``policy``'s requirements on the attribute (``ldp`` for ε0,
     ``kt_closeness`` or ``stochastic_t_closeness`` for t0 and k), not both. ``sensitive`` defaults
     to the policy's ``[mechanism] attribute`` or its only sensitive attribute.
-    ``ReleasePlan.mechanism()`` is the chosen matrix; :func:`verifier.mechanism.mechanism_csv`
+    ``ReleasePlan.mechanism()`` is the chosen matrix; :func:`verifier.randomized.mechanism.mechanism_csv`
     writes it as the file ``anonymize rr --mechanism`` and a policy's ``[mechanism]`` read.
 
     >>> result = plan("examples/randomized/original.csv", "disease", t0=4, eps0="ln(5)", k=50)
@@ -361,7 +361,7 @@ def plan(
     from theory.mechanism_selection.release_plan import plan_release, targets_of
     from verifier.errors import DataError, PolicyError
     from verifier.literal import Domain, LiteralError, parse_exact
-    from verifier.load import load_table
+    from verifier.tables.load import load_table
 
     name = str(original) if isinstance(original, (str, Path)) else "original"
     frame = load_table(original, encoding=encoding) if isinstance(original, (str, Path)) else original
@@ -411,7 +411,7 @@ def _mechanism_utility(before: pd.DataFrame, after: pd.DataFrame, pair: Pair, me
 
     from theory.mechanism_selection.utility import utility as expected_utility
     from verifier.errors import DataError, MechanismError
-    from verifier.mechanism import load_mechanism
+    from verifier.randomized.mechanism import load_mechanism
     from verifier.utility.figure import Figure
 
     matrix = load_mechanism(mechanism)

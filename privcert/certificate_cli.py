@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from reports.statement import Statement
     from reports.utility_section import UtilitySection
     from verifier.audit import AuditResult
-    from verifier.counts import CountTable
+    from verifier.tables.counts import CountTable
 
 __all__ = ["keygen_command", "report_command", "verify_command", "write_certificate", "certificate_outputs",
            "check_signer"]

@@ -14,27 +14,27 @@ from __future__ import annotations
 
 import errno
 import gc
-from fractions import Fraction
 import os
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, TypeVar, cast
 
 import typer
 
 from privcert.anonymize_cli import app as anonymize_app
-from privcert.compare_cli import compare_command
 from privcert.certificate_cli import keygen_command, report_command, verify_command, write_certificate
+from privcert.compare_cli import compare_command
 from privcert.demo_cli import demo_command
 from privcert.docs_cli import docs_command
-from privcert.plan_cli import plan_command
-from privcert.serve_cli import serve_command
+from privcert.files import SCHEMA_VERSION, write_json
+from privcert.memory import keep_arrow_memory, keep_small_pages, reuse_freed_memory
 from privcert.options import (
     CertificateOption,
     EmbedCountsOption,
     EncodingOption,
-    HtmlOption,
     EngineOption,
+    HtmlOption,
     JsonOption,
     KOption,
     MasterOption,
@@ -45,27 +45,40 @@ from privcert.options import (
     QiHierarchyOption,
     QuietOption,
     RecordKeyOption,
+    ShorthandCommand,
     SignOption,
     SuppressedOption,
     ViolationsOption,
+    assignments,
+    hierarchy_files,
+    hierarchy_options,
+    shorthand_parameters,
+    split_names,
 )
-from privcert.files import SCHEMA_VERSION, write_json
-from privcert.memory import keep_arrow_memory, keep_small_pages, reuse_freed_memory
-from privcert.options import (ShorthandCommand, assignments, hierarchy_files, hierarchy_options, shorthand_parameters,
-                              split_names)
-from privcert.reporting import (BAD_INPUT, FAILED, INTERNAL, INTERRUPTED, PIPE_CLOSED, interrupt_outside_finalizers,
-                                make_console, reporting_errors, wrote)
+from privcert.plan_cli import plan_command
+from privcert.reporting import (
+    BAD_INPUT,
+    FAILED,
+    INTERNAL,
+    INTERRUPTED,
+    PIPE_CLOSED,
+    interrupt_outside_finalizers,
+    make_console,
+    reporting_errors,
+    wrote,
+)
+from privcert.serve_cli import serve_command
 from privcert.theory_cli import app as theory_app
 from privcert.utility_cli import utility_command
 from verifier.errors import PolicyError
 
 if TYPE_CHECKING:
 
-    from verifier.counts import AttributeSpec, Missing
-    from verifier.hierarchy import Hierarchy
     from verifier.engines import Engine
     from verifier.inputs import Inputs
     from verifier.measure import MeasureResult
+    from verifier.tables.counts import AttributeSpec, Missing
+    from verifier.tables.hierarchy import Hierarchy
 
 
 app = typer.Typer(
@@ -247,8 +260,8 @@ def _missing(text: str, option: str) -> Missing:
 def _specs(
     sensitive: str, numerical: list[str], ordinal: list[str], missing: list[str], joint: list[str]
 ) -> tuple[AttributeSpec, ...]:
-    from verifier.counts import AttributeSpec
     from verifier.policy import joint_spec
+    from verifier.tables.counts import AttributeSpec
 
     names = split_names(sensitive, "--sensitive")
     orders = assignments(ordinal, "--ordinal", names, lambda text, option: split_names(text, option))
@@ -355,9 +368,9 @@ def measure_command(
 ) -> None:
     """Measure every privacy model on a release and print the optimal levels."""
     from privcert.api import measure
+    from privcert.files import check_outputs
     from privcert.output import print_report
     from privcert.randomized_cli import mechanism_choice, print_randomized
-    from privcert.files import check_outputs
 
     with reporting_errors():
         check_outputs({"--json": (json_out, "json")}, {"release": data, "mechanism": mechanism,
@@ -470,13 +483,12 @@ def audit_command(
     With --original, also what the release cost against it (every utility model): printed, in the JSON and
     signed in the certificate."""
     from privcert.api import audit, audit_utility
-    from privcert.output import print_audit, summary
-    from privcert.utility_cli import print_utility
-    from privcert.randomized_cli import mechanism_choice, print_randomized
-    from verifier.policy import load_policy
-
     from privcert.certificate_cli import certificate_outputs, check_signer
     from privcert.files import check_outputs
+    from privcert.output import print_audit, summary
+    from privcert.randomized_cli import mechanism_choice, print_randomized
+    from privcert.utility_cli import print_utility
+    from verifier.policy import load_policy
 
     with reporting_errors():
         parsed = load_policy(policy)

@@ -36,9 +36,8 @@ def compare_command(
     from privcert.api import compare
     from privcert.files import SCHEMA_VERSION, check_outputs, write_json, write_output
     from privcert.options import hierarchy_files, hierarchy_options, split_names
-    from privcert.reporting import wrote
     from privcert.output import print_rows
-    from privcert.reporting import make_console, reporting_errors
+    from privcert.reporting import make_console, reporting_errors, wrote
     from reports.comparison import comparison_rows, render_comparison
     from verifier.errors import PolicyError
     from verifier.escape import safe

@@ -45,8 +45,8 @@ def _verified(certificate: Path, public_key: Path, release: Path) -> str:
 
 def _one(console: Console, out: Path, key: Path, name: str, folder: str, description: str) -> tuple[bool, list[Path]]:
     from privcert.api import audit
-    from privcert.reporting import reporting_errors, stage
     from privcert.output import print_audit
+    from privcert.reporting import reporting_errors, stage
 
     data = resources.files("privcert.data")
     with reporting_errors(), resources.as_file(data / folder / "policy.toml" if folder else data / "policy.toml") as policy:

@@ -14,8 +14,8 @@ from verifier.errors import PolicyError
 T = TypeVar("T")
 
 if TYPE_CHECKING:
-    from verifier.hierarchy import Hierarchy
     from verifier.registry import Model, Parameter
+    from verifier.tables.hierarchy import Hierarchy
 
 __all__ = ["JsonOption", "EncodingOption", "MechanismOption", "KOption", "ModeOption", "SignOption",
            "CertificateOption", "ViolationsOption", "EmbedCountsOption",
@@ -90,7 +90,7 @@ def hierarchy_files(values: list[str] | None) -> dict[str, str]:
 
 def hierarchy_options(values: list[str] | None, names: tuple[str, ...]) -> dict[str, Hierarchy]:
     """Repeated ``--hierarchy NAME=FILE`` options: each named column's hierarchy, read from its file."""
-    from verifier.hierarchy import load_hierarchy
+    from verifier.tables.hierarchy import load_hierarchy
 
     return assignments(values or [], "--hierarchy", names, lambda text, _: load_hierarchy(text))
 

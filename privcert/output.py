@@ -112,8 +112,7 @@ def print_report(console: Console, report: MeasureResult) -> None:
 def print_audit(console: Console, result: AuditResult, violations: int = 0) -> None:
     """One row per requirement: level, requirement, verdict, witness; then why each failure fails."""
     from verifier.audit import offending_classes
-    from verifier.display import exact_text
-    from verifier.display import attribute_label
+    from verifier.display import attribute_label, exact_text
 
     rows = []
     for check in result.checks:
@@ -139,8 +138,9 @@ def print_audit(console: Console, result: AuditResult, violations: int = 0) -> N
 
 
 def _as_expr(value: object) -> object:
-    import sympy
     from fractions import Fraction
+
+    import sympy
 
     if isinstance(value, Fraction):
         return sympy.Rational(value.numerator, value.denominator)

@@ -84,7 +84,7 @@ def plan_command(
     from privcert.output import print_rows
     from privcert.reporting import make_console, reporting_errors
     from verifier.errors import PolicyError
-    from verifier.mechanism import mechanism_csv
+    from verifier.randomized.mechanism import mechanism_csv
 
     with reporting_errors():
         check_outputs({"--json": (json_out, "json"), "--mechanism-out": (mechanism_out, "csv")},

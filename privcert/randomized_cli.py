@@ -1,7 +1,7 @@
 """CLI helpers for randomized releases: the ``--mechanism``, ``--k`` and ``--mode`` options, and the
 printed table of randomized levels.
 
-Thin: the options become a :class:`verifier.randomized_levels.MechanismChoice` (overrides of
+Thin: the options become a :class:`verifier.randomized.modes.MechanismChoice` (overrides of
 a policy's ``[mechanism]``); the levels are measured by :func:`privcert.api.measure` and
 :func:`privcert.api.audit`.
 """
@@ -17,7 +17,7 @@ from verifier.errors import PolicyError
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from verifier.randomized_levels import MechanismChoice, RandomizedLevels
+    from verifier.randomized.modes import MechanismChoice, RandomizedLevels
 
 __all__ = ["parse_ks", "mechanism_choice", "print_randomized"]
 
@@ -36,7 +36,7 @@ def parse_ks(text: str | None, option: str = "--k") -> tuple[int, ...]:
 def mechanism_choice(mechanism: Path | None, ks: str | None, mode: str | None,
                      attribute: str | None = None) -> MechanismChoice:
     """The ``--mechanism``, ``--k`` and ``--mode`` options as overrides of a policy's ``[mechanism]``."""
-    from verifier.randomized_levels import MechanismChoice
+    from verifier.randomized.modes import MechanismChoice
 
     return MechanismChoice(mechanism, mode, parse_ks(ks), attribute)
 

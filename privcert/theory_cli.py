@@ -82,9 +82,9 @@ def _level(text: str | None, option: str = "--level") -> sympy.Expr | None:
 def _in_domain(definition_id: str, value: sympy.Expr | None, option: str) -> None:
     """Exit 2 when a level lies outside its definition's domain (t ≥ 1 for multiplicative t, ...)."""
     import sympy
-    from verifier.display import formula
 
     from theory.definitions import definition
+    from verifier.display import formula
 
     if value is None:
         return
@@ -164,11 +164,11 @@ def implies(
 ) -> None:
     """Does A imply B? The best path, its composed f, and B's level for a given level of A."""
     import sympy
-    from verifier.display import formula
 
     from theory.answers.graph import build_graph
     from theory.definitions import definition
     from theory.status_cache import cached_statuses
+    from verifier.display import formula
 
     _definition(premise)
     _definition(conclusion)
@@ -230,6 +230,7 @@ def implies(
 def _headline(answer: Any) -> str:
     """``yes``, ``no``, ``only if N = 2``, or ``unknown: ...``: the answer before its details."""
     import sympy
+
     from verifier.display import condition
 
     together = condition(sympy.And(*answer.conditions)) if answer.conditions else "always"
@@ -277,11 +278,11 @@ def witness(
 ) -> None:
     """A table satisfying A at a fixed level whose B level exceeds BOUND."""
     import sympy
-    from verifier.display import exact_text
 
     from theory.answers.explain import level_text
     from theory.tables.witnesses import NoWitnessError, WitnessSizeError
     from theory.tables.witnesses import witness as find
+    from verifier.display import exact_text
 
     _definition(premise)
     _definition(conclusion)
@@ -330,10 +331,9 @@ def explain(
     as_json: bool = typer.Option(False, "--json", metavar="FILE|-", help="Print the list of implied guarantees as JSON."),
 ) -> None:
     """What the audit's measured levels imply about every other definition, with the derivation path."""
-    from verifier.errors import VerifierError
-
     from theory.answers.audit_levels import read_audit
     from theory.answers.explain import explain
+    from verifier.errors import VerifierError
 
     try:
         found = explain(read_audit(audit))

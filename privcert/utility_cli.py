@@ -57,10 +57,9 @@ def utility_command(
 ) -> None:
     """What a release cost: loss, entropy, precision, discernibility, class size, ambiguity, KL divergence, squared errors."""
     from privcert.api import utility
-    from privcert.files import SCHEMA_VERSION, write_json
+    from privcert.files import SCHEMA_VERSION, check_outputs, write_json
     from privcert.options import hierarchy_files, hierarchy_options, split_names
     from privcert.reporting import make_console, reporting_errors, wrote
-    from privcert.files import check_outputs
 
     with reporting_errors():
         check_outputs({"--json": (json_out, "json")}, {"original": original, "release": release,

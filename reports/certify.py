@@ -24,13 +24,13 @@ from reports.signing import sign
 from reports.statement import Statement, build_statement, rechecked
 
 if TYPE_CHECKING:
-    from theory.answers.audit_levels import AuditLevels
-    from theory.answers.graph import Graph
     from securesystemslib.signer import CryptoSigner
 
     from reports.utility_section import UtilitySection
+    from theory.answers.audit_levels import AuditLevels
+    from theory.answers.graph import Graph
     from verifier.audit import AuditResult
-    from verifier.counts import CountTable
+    from verifier.tables.counts import CountTable
 
 __all__ = ["Certificate", "certify", "implied_section", "premises"]
 

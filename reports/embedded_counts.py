@@ -2,7 +2,7 @@
 
 Every level of a deterministic release is a function of its count tables: the classes
 (quasi-identifier values and sizes) and, per sensitive attribute, the counts
-``n[class, value]`` (:mod:`verifier.counts`; docs/design.md, "Count tables are sparse").
+``n[class, value]`` (:mod:`verifier.tables.counts`; docs/design.md, "Count tables are sparse").
 A certificate that carries them can be re-measured by anyone who does not hold the
 release, and their SHA-256 ties them to the release for anyone who does.
 
@@ -16,9 +16,9 @@ The JSON form (serialized with RFC 8785 for the digest)::
 
 The form is canonical: a function of the release's values alone, whatever the engine
 that counted them and whatever the order of the rows. Classes are in the order of their
-quasi-identifier values (:func:`verifier.counts.qi_order`, the order witnesses are chosen
+quasi-identifier values (:func:`verifier.tables.counts.qi_order`, the order witnesses are chosen
 by), values in the attribute's order (sorted, or declared), and cells, the non-zero
-counts, sorted by class then value (as in :class:`~verifier.counts.CountTable`). Values keep their type: a string, ``null``, a
+counts, sorted by class then value (as in :class:`~verifier.tables.counts.CountTable`). Values keep their type: a string, ``null``, a
 boolean or a JSON integer (up to 2^53) stand for themselves; ``{"int": "..."}``,
 ``{"decimal": "..."}`` and ``{"float": "..."}`` carry the other numbers exactly; a joint
 attribute's value is the list of its parts; anything else is ``{"text": ...}``.
@@ -35,9 +35,9 @@ import numpy as np
 import pandas as pd
 
 from reports.statement import canonical
-from verifier.counts import AttributeSpec, Classes, CountTable, qi_order
 from verifier.display import attribute_label
 from verifier.results import jsonable
+from verifier.tables.counts import AttributeSpec, Classes, CountTable, qi_order
 
 if TYPE_CHECKING:
     from verifier.audit import AuditResult

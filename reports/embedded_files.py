@@ -12,7 +12,7 @@ print, a file of its choosing):
     "hierarchies": {"disease": {"sha256": "…", "paths": [[leaf, parent, …, root], …]}}
     "mechanism":   {"name": "mechanism.csv", "sha256": "…", "text": "value,flu,…\\n…"}
 
-A hierarchy's digest is :attr:`verifier.hierarchy.Hierarchy.digest` (its paths sorted by
+A hierarchy's digest is :attr:`verifier.tables.hierarchy.Hierarchy.digest` (its paths sorted by
 leaf), the one results name it by; a mechanism's is the SHA-256 of its file's UTF-8 text.
 """
 
@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from verifier.errors import VerifierError
-from verifier.hierarchy import Hierarchy
-from verifier.mechanism import AnyMechanism
-from verifier.randomized_levels import mechanism_from_text
+from verifier.randomized.mechanism import AnyMechanism
+from verifier.randomized.modes import mechanism_from_text
+from verifier.tables.hierarchy import Hierarchy
 
 __all__ = ["EmbeddedFileError", "encode_hierarchies", "decode_hierarchies", "encode_mechanism", "decode_mechanism"]
 

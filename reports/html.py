@@ -26,9 +26,9 @@ from typing import Any
 from markupsafe import Markup, escape
 
 from verifier.audit import AuditResult, reason_text
-from verifier.counts import CountTable
 from verifier.display import attribute_label
 from verifier.measure import MeasureResult
+from verifier.tables.counts import CountTable
 
 __all__ = ["FontFace", "View", "CELL_LIMIT", "BLOCK_LIMIT", "cell", "block", "breakable", "notebook_html", "render_html", "view"]
 
@@ -45,12 +45,12 @@ def _clipped(text: str, limit: int) -> str:
 
 
 def cell(value: Any, limit: int = CELL_LIMIT) -> str:
-    """A value for one line of a page: control and bidirectional characters escaped, at most ``limit`` characters.
+    r"""A value for one line of a page: control and bidirectional characters escaped, at most ``limit`` characters.
 
     >>> cell("flu\u202e0.5")
     'flu\\u202e0.5'
     >>> cell("x" * 300, 4)
-    'xxxx… (300 characters; the whole text is in the certificate\'s JSON)'
+    "xxxx… (300 characters; the whole text is in the certificate's JSON)"
     """
     from verifier.escape import safe
 
@@ -250,7 +250,6 @@ def view(
     from reports.declared import declared
     from reports.plots import figures, implication_map
     from reports.reading import implied_that_add
-
     from reports.statement import failure_sentence
 
     release = predicate.get("release")
@@ -306,9 +305,7 @@ def render_html(page: View, *, fonts: Sequence[FontFace] = (), date: str | None 
     """The page as HTML text (``fonts``: ``@font-face`` rules, for print; ``date``: PDF metadata dates)."""
     from importlib import resources
 
-    from jinja2 import Environment, select_autoescape
-
-    from jinja2 import FunctionLoader
+    from jinja2 import Environment, FunctionLoader, select_autoescape
 
     folder = resources.files("reports") / "templates"
     environment = Environment(autoescape=select_autoescape(default=True, default_for_string=True),

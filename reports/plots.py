@@ -39,10 +39,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from verifier.escape import safe
-from verifier.counts import Classes, CountTable
 from verifier.display import attribute_label
+from verifier.escape import safe
 from verifier.results import jsonable
+from verifier.tables.counts import Classes, CountTable
 
 if TYPE_CHECKING:
     from verifier.utility.comparison import ReleaseComparison

@@ -32,7 +32,7 @@ from reports.embedded_files import decode_hierarchies, encode_hierarchies
 if TYPE_CHECKING:
     import pandas as pd
 
-    from verifier.hierarchy import Hierarchy
+    from verifier.tables.hierarchy import Hierarchy
     from verifier.utility import UtilityReport
 
 __all__ = ["SECTION_KEYS", "UtilitySection", "utility_section", "recompute"]
@@ -81,7 +81,7 @@ def utility_section(
     Parameters
     ----------
     original, release
-        The two tables (:func:`verifier.load.load_table`).
+        The two tables (:func:`verifier.tables.load.load_table`).
     qi
         The quasi-identifiers (the certified policy's).
     names

@@ -48,15 +48,15 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import sympy
 
-from reports.embedded_counts import EmbeddedCountsError, counts_sha256, decode_counts, release_counts
 from reports.declared import declared_lines
+from reports.embedded_counts import EmbeddedCountsError, counts_sha256, decode_counts, release_counts
 from reports.embedded_files import EmbeddedFileError, decode_hierarchies, decode_mechanism
 from reports.signing import CertificateError, MalformedCertificateError, open_envelope
 from reports.statement import PREDICATE_KEYS, SCHEMAS, Statement, canonical, rechecked, sha256_file
 from verifier.audit import AuditResult, facts
 from verifier.errors import DataError, PolicyError, VerifierError
 from verifier.policy import Policy, Requirement, parse_policy
-from verifier.randomized_levels import MechanismChoice
+from verifier.randomized.modes import MechanismChoice
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -208,7 +208,7 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, original
     encoding = encoding or (certified_encoding if isinstance(certified_encoding, str) else "utf-8")
     tables = None
     if original is not None and data is not None and "utility" in predicate:
-        from verifier.load import load_table
+        from verifier.tables.load import load_table
 
         tables = (load_table(original, encoding=encoding), load_table(data, encoding=encoding))
     counted: tuple[int, int] = (0, 0)
@@ -631,7 +631,7 @@ def _restated(result: AuditResult, certified: Any) -> dict[str, Any]:
     soundness in the randomized levels' line), as facts by requirement."""
     from verifier.audit import decide
     from verifier.exact_grammar import read_exact
-    from verifier.randomized_levels import ImpliedLevel
+    from verifier.randomized.modes import ImpliedLevel
     from verifier.results import Level
 
     randomized = result.randomized

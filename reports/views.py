@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from reports.html import render_html, view
 from reports.statement import Statement
-from verifier.counts import CountTable
+from verifier.tables.counts import CountTable
 
 __all__ = ["Views", "render_views"]
 

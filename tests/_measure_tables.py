@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 from hypothesis import strategies as st
 
-from verifier.counts import AttributeSpec, Classes, CountTable, count_tables
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec, Classes, CountTable
 
 # Li et al. 2007, Table 2 ("A 3-Anonymous Version of Table 1") and Table 4 ("A 3-diverse version of
 # Table 3"): same generalized quasi-identifiers, rows 1-9 in the order printed.

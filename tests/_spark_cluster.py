@@ -10,7 +10,7 @@ meantime (``spark.port.maxRetries`` 0, so the URL given to the workers is the ma
 a daemon that could not bind its port is started again on new ports. Every wait is
 bounded, and a failure quotes the daemons' logs.
 
-Used by tests/test_spark_cluster.py and by benchmarks/engines.py (``spark-cluster``).
+Used by tests/verifier/engines/test_spark_cluster.py and by benchmarks/engines.py (``spark-cluster``).
 """
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ def queries(max_n: int = 5, min_n: int = 1, readings: tuple[tuple[str, ...], ...
                         for reading in readings:
                             if "singleton_classes" in reading and smallest != 1:
                                 continue
-                            yield premise, conclusion, {**params, **{name: True for name in reading}}
+                            yield premise, conclusion, {**params, **dict.fromkeys(reading, True)}
 
 
 def _partitions(records: int) -> Iterator[tuple[tuple[int, ...], ...]]:
@@ -137,7 +137,7 @@ def _levels(table: ProbabilityTable, classes: tuple[tuple[int, ...], ...], label
     if labels is not None:
         from theory.papers.derived.checks import release_levels
 
-        counts = [{"abcd"[v]: sum(labels[i] == v for i in c) for v in set(labels[i] for i in c)} for c in classes]
+        counts = [{"abcd"[v]: sum(labels[i] == v for i in c) for v in {labels[i] for i in c}} for c in classes]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             measured = release_levels(counts)

@@ -164,6 +164,7 @@ def statement(value: Any) -> str:
     'ε = ln(t^2)'
     """
     import sympy
+
     from verifier.display import formula
 
     relations = {sympy.Eq: "=", sympy.Le: "≤", sympy.Lt: "<", sympy.Ge: "≥", sympy.Gt: ">"}

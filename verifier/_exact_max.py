@@ -14,7 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from verifier.counts import Classes
+from verifier.tables.counts import Classes
 
 __all__ = ["INT64_SAFE", "screen_margin", "exact_argmax", "first_by_qi", "exact_ints"]
 
@@ -68,11 +68,11 @@ def exact_argmax(numerators: np.ndarray, denominators: np.ndarray) -> tuple[Frac
 
 
 def first_by_qi(classes: Classes, indices: Sequence[int] | np.ndarray) -> int:
-    """The class among ``indices`` whose quasi-identifier values sort first (:func:`~verifier.counts.qi_order`).
+    """The class among ``indices`` whose quasi-identifier values sort first (:func:`~verifier.tables.counts.qi_order`).
 
     Classes may be numbered by first appearance in the table, so the index itself can
     depend on row order; the QI values do not. The classes' order is computed once
-    (:attr:`~verifier.counts.Classes.qi_rank`); each call is then one ``argmin``.
+    (:attr:`~verifier.tables.counts.Classes.qi_rank`); each call is then one ``argmin``.
     """
     indices = np.asarray(indices, dtype=np.int64)
     return int(indices[np.argmin(classes.qi_rank[indices])])

@@ -157,11 +157,11 @@ class Reader:
         """A non-empty array of distinct scalar values.
 
         With ``numeric``, numbers only, each read exactly by the grammar of a numerical
-        cell (:func:`verifier.counts.exact_number`: ``0.1`` is one tenth, never a binary
+        cell (:func:`verifier.tables.values.exact_number`: ``0.1`` is one tenth, never a binary
         float); otherwise strings and numbers, a number standing for its text as written
         (``1`` matches the cell ``1``, ``0.10`` the cell ``0.10``).
         """
-        from verifier.counts import exact_number
+        from verifier.tables.values import exact_number
 
         expected = "a non-empty array of distinct " + ("numbers" if numeric else "strings or numbers")
         if not isinstance(value, list) or not value:

@@ -5,7 +5,7 @@ An audit is the policy's requirements run over one set of count tables
 :func:`~verifier.measure.measure`; a threshold only turns a level into pass/fail and
 never changes it. Every decision is exact: :meth:`~verifier.results.Level.satisfies`
 compares rationals as rationals and closed forms by certified evaluation. Entropy
-l-diversity is decided on integers (:func:`~verifier.diversity.entropy_l_satisfied`:
+l-diversity is decided on integers (:func:`~verifier.privacy.diversity.entropy_l_satisfied`:
 ``n^n·b^n ≥ a^n·Π c_i^{c_i}`` for ``l = a/b``), and the closed-form decision, when sympy
 can take it, must agree.
 """
@@ -23,17 +23,23 @@ import pandas as pd
 import sympy
 
 from verifier.certified import at_most
-from verifier.counts import Classes, CountTable, qi_order
 from verifier.display import approximate, exact_text
 from verifier.engines import Engine, EngineName
 from verifier.errors import PolicyError
 from verifier.measure import MeasureResult, ProgressCallback, measure, measure_tables
 from verifier.models.t_closeness import DISTANCES
 from verifier.policy import Policy, Requirement
-from verifier.randomized_levels import Implications, MechanismChoice, RandomizedLevels, mechanism_settings, randomized_levels
-from verifier.randomized_release import trivial_level
+from verifier.randomized.modes import (
+    Implications,
+    MechanismChoice,
+    RandomizedLevels,
+    mechanism_settings,
+    randomized_levels,
+)
+from verifier.randomized.publisher import trivial_level
 from verifier.registry import model
 from verifier.results import Level, Measurement
+from verifier.tables.counts import Classes, CountTable, qi_order
 
 Verdict = Literal["pass", "fail", "undecided"]
 
@@ -296,7 +302,7 @@ def audit(
     mechanism
         Overrides of the policy's ``[mechanism]`` table (file, mode, subset sizes), or a
         mechanism for a policy without one: the randomized levels are measured
-        (:func:`verifier.randomized_levels.randomized_levels`) and requirements on
+        (:func:`verifier.randomized.modes.randomized_levels`) and requirements on
         randomized models decided on them.
     implications
         The implication map for auditor mode (:func:`theory.answers.auditor_mode.audit_release`);

@@ -69,7 +69,7 @@ def at_most(value: sympy.Expr, bound: sympy.Expr) -> bool:
         return False
     left, right = _form(value), _form(bound)
     if left[0] == right[0] != "other":
-        return left[1] <= right[1]  # type: ignore[operator]
+        return left[1] <= right[1]
     previous, bits = iv.prec, 64
     try:
         while bits <= MAX_BITS:

@@ -21,11 +21,11 @@ from typing import TYPE_CHECKING, Any
 from verifier.errors import PolicyError
 
 if TYPE_CHECKING:
-    from verifier.emd import Distance
-    from verifier.hierarchy import Hierarchy
-    from verifier.mechanism import AnyMechanism
+    from verifier.privacy.t_closeness import Distance
+    from verifier.randomized.mechanism import AnyMechanism
     from verifier.risk.individual import ClassWeights
     from verifier.risk.population_table import PopulationTable
+    from verifier.tables.hierarchy import Hierarchy
 
 __all__ = ["Inputs", "inputs_of"]
 
@@ -52,7 +52,7 @@ class Inputs(Mapping[str, Any]):
     class_weights
         The weights summed per class (filled in by the measurement from ``weights``).
     mechanism
-        The mechanism of a randomized release (:data:`verifier.mechanism.AnyMechanism`).
+        The mechanism of a randomized release (:data:`verifier.randomized.mechanism.AnyMechanism`).
     subset_sizes
         The subset sizes k of (k,t)-closeness and (k,ε)-DP (integers ≥ 1).
     stochastic_distances
@@ -112,10 +112,10 @@ class Inputs(Mapping[str, Any]):
             if not isinstance(self.class_weights, ClassWeights):
                 self._fail("class_weights", "a ClassWeights", self.class_weights)
         if self.mechanism is not None:
-            from verifier.mechanism import IntervalMechanism, Mechanism
+            from verifier.randomized.mechanism import IntervalMechanism, Mechanism
 
             if not isinstance(self.mechanism, (Mechanism, IntervalMechanism)):
-                self._fail("mechanism", "a Mechanism (verifier.mechanism)", self.mechanism)
+                self._fail("mechanism", "a Mechanism (verifier.randomized.mechanism)", self.mechanism)
 
     @staticmethod
     def _fail(name: str, expected: str, found: object) -> None:

@@ -1,7 +1,7 @@
 """Measure every privacy model on a released table: one group-by, then count tables.
 
 :func:`measure` is the verifier's front door. It builds the classes and the count tables
-with a single call to :func:`~verifier.counts.count_tables`, or to an engine's
+with a single call to :func:`~verifier.tables.counting.count_tables`, or to an engine's
 ``count_tables`` for a path (:mod:`verifier.engines`: pandas, DuckDB or Spark; the only
 step that sees rows, docs/design.md, "Count tables are sparse"), then runs every model on every
 sensitive attribute, each alone and each declared joint attribute (Domingo-Ferrer & Soria-Comas 2015, §4), and
@@ -24,30 +24,37 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 from rich.console import Console
 from rich.progress import Progress
 
-from verifier.anonymity import ClassMetrics, class_metrics
-from verifier.buckets import Bucketing
-from verifier.counts import AttributeSpec, Classes, CountTable, count_tables
 from verifier.cpus import usable_cpus
-from verifier.engines import Engine, EngineName, get_engine
 from verifier.display import attribute_label
+from verifier.engines import Engine, EngineName, get_engine
 from verifier.errors import DataError, PolicyError
-from verifier.hierarchy import Hierarchy
 from verifier.inputs import Inputs, inputs_of
-from verifier.randomized_levels import Implications, MechanismChoice, RandomizedLevels, mechanism_settings, randomized_levels
-from verifier.registry import MeasureOptions, ModelKind, Model, Subject, models, subset_sizes
+from verifier.privacy.anonymity import ClassMetrics, class_metrics
+from verifier.randomized.modes import (
+    Implications,
+    MechanismChoice,
+    RandomizedLevels,
+    mechanism_settings,
+    randomized_levels,
+)
+from verifier.registry import MeasureOptions, Model, ModelKind, Subject, models, subset_sizes
 from verifier.results import Measurement
+from verifier.tables.buckets import Bucketing
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec, Classes, CountTable
+from verifier.tables.hierarchy import Hierarchy
 
 __all__ = ["MeasureResult", "measure", "measure_tables", "PROGRESS_ROWS", "ProgressCallback"]
 
@@ -95,7 +102,7 @@ class MeasureResult:
         the run, not the release, so not compared and not part of the results' JSON.
     randomized
         The levels of a randomized release, when a mechanism was given
-        (:mod:`verifier.randomized_levels`).
+        (:mod:`verifier.randomized.modes`).
     """
 
     source: str
@@ -217,7 +224,7 @@ def measure(
     mechanism
         The mechanism a randomized release was made with (its file, the attribute it
         randomizes, default the first; the mode and subset sizes): adds the
-        randomized levels (:func:`verifier.randomized_levels.randomized_levels`), at its subset
+        randomized levels (:func:`verifier.randomized.modes.randomized_levels`), at its subset
         sizes and every ``k`` ``requested`` names (:func:`verifier.registry.subset_sizes`).
     implications
         The implication map for auditor mode (:func:`theory.answers.auditor_mode.audit_release`).
@@ -277,7 +284,7 @@ def measure_tables(
     """Measure every model on count tables already built (for example read from a certificate).
 
     The same models, in the same order, as :func:`measure`, which is this function after
-    :func:`~verifier.counts.count_tables`: every measure is a function of the classes and
+    :func:`~verifier.tables.counting.count_tables`: every measure is a function of the classes and
     the counts ``n[class, value]`` (docs/design.md, "Count tables are sparse").
     """
     tables = tuple(tables)

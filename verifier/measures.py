@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import numpy as np
 
-    from verifier.counts import Classes, CountTable
     from verifier.registry import Subject
     from verifier.results import Comparison, Level, Measurement, Witness
+    from verifier.tables.counts import Classes, CountTable
 
 __all__ = ["EMPTY", "witness_class", "class_witness", "excluded_notes", "undefined", "is_empty", "attribute_table",
            "measurement"]
@@ -40,7 +40,7 @@ EMPTY = "the table has no equivalence class with rows"
 
 def witness_class(classes: Classes, indices: Sequence[int] | np.ndarray) -> int:
     """The class among ``indices`` (those attaining the level) that names the witness: the one whose
-    quasi-identifier values sort first (:func:`verifier.counts.qi_order`), whatever the rows' order."""
+    quasi-identifier values sort first (:func:`verifier.tables.counts.qi_order`), whatever the rows' order."""
     from verifier._exact_max import first_by_qi
 
     return first_by_qi(classes, indices)

@@ -24,16 +24,16 @@ from typing import Any, cast
 
 import sympy
 
-from verifier._mechanism_policy import MechanismPolicy, parse_mechanism_section
 from verifier._policy_reader import Reader, describe
 from verifier._risk_policy import RiskInputs, check_risk_requirement, parse_risk_section
-from verifier.buckets import Bucketing, EqualFrequency, Groups, Ranges
-from verifier.counts import AttributeKind, AttributeSpec, Missing
 from verifier.errors import HierarchyError, InputFileNotFoundError, PolicyError
-from verifier.hierarchy import Hierarchy, load_hierarchy
 from verifier.literal import Domain
+from verifier.randomized.mechanism_policy import MechanismPolicy, parse_mechanism_section
 from verifier.registry import Parameter, RequirementError, model, model_ids
-from verifier.text_file import read_text
+from verifier.tables.buckets import Bucketing, EqualFrequency, Groups, Ranges
+from verifier.tables.counts import AttributeKind, AttributeSpec, Missing
+from verifier.tables.hierarchy import Hierarchy, load_hierarchy
+from verifier.tables.text_file import read_text
 
 __all__ = ["Policy", "Requirement", "Sensitive", "load_policy", "parse_policy", "joint_spec"]
 

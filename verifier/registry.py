@@ -42,10 +42,10 @@ from verifier.literal import Domain
 from verifier.references import Source
 
 if TYPE_CHECKING:
-    from verifier.buckets import Bucketing
-    from verifier.counts import AttributeSpec, Classes, CountTable
-    from verifier.hierarchy import Hierarchy
     from verifier.results import Measurement
+    from verifier.tables.buckets import Bucketing
+    from verifier.tables.counts import AttributeSpec, Classes, CountTable
+    from verifier.tables.hierarchy import Hierarchy
 
 __all__ = [
     "Comparison",

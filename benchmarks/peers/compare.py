@@ -22,7 +22,7 @@ by all three tools with the same quasi-identifiers, at sampling fractions 1/100,
 It also runs ARX's estimators on the class-size histograms of ``HISTOGRAMS`` (small
 releases where Pitman's likelihood has no maximum). The figures, with where each came
 from (the tools' versions and commits, the commands), are written to ``--fixture``, the
-file ``tests/test_risk_peers.py`` checks privcert against; the tables of docs/risk.md
+file ``tests/verifier/risk/test_risk_peers.py`` checks privcert against; the tables of docs/risk.md
 ("Compared with ARX and sdcMicro") are printed.
 """
 
@@ -44,14 +44,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from verifier.anonymity import prosecutor_risk  # noqa: E402
-from verifier.counts import count_tables  # noqa: E402
-from verifier.load import load_table  # noqa: E402
+from verifier.privacy.anonymity import prosecutor_risk  # noqa: E402
 from verifier.risk.histogram import sampling, size_histogram  # noqa: E402
 from verifier.risk.individual import individual_risk, uniform_weights  # noqa: E402
 from verifier.risk.population import ESTIMATORS, estimate  # noqa: E402
 from verifier.risk.sample import marketer_risk, sample_uniqueness  # noqa: E402
 from verifier.risk.suda import suda2  # noqa: E402
+from verifier.tables.counting import count_tables  # noqa: E402
+from verifier.tables.load import load_table  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 BUILD = HERE / "build"

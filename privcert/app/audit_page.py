@@ -15,11 +15,26 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from privcert.app import jobs
-from privcert.app.policy_form import FormState, form_from_policy, model_fields, policy_from_form, policy_toml, \
-    suggest_roles
-from privcert.app.web import BadRequest, download, fragment, messages_names, page, read_form, save_upload, \
-    session_of, shown_name
+from privcert.app.policy_form import (
+    FormState,
+    form_from_policy,
+    model_fields,
+    policy_from_form,
+    policy_toml,
+    suggest_roles,
+)
 from privcert.app.sessions import Session, replace_names
+from privcert.app.web import (
+    BadRequest,
+    download,
+    fragment,
+    messages_names,
+    page,
+    read_form,
+    save_upload,
+    session_of,
+    shown_name,
+)
 
 __all__ = ["router", "EXAMPLES", "read_columns", "set_release"]
 

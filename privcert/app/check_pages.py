@@ -10,8 +10,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response
 
 from privcert.app import jobs
 from privcert.app.audit_page import RELEASES, read_columns, set_release
-from privcert.app.web import BadRequest, fragment, messages_names, page, read_form, save_upload, session_of, \
-    shown_name
+from privcert.app.web import BadRequest, fragment, messages_names, page, read_form, save_upload, session_of, shown_name
 
 __all__ = ["router"]
 

@@ -128,9 +128,14 @@ def plan(arguments: dict[str, Any], report: Callable[[str, int, int | None], Non
 
     from privcert.api import plan as run_plan
     from privcert.plan_cli import plan_lines
-    from theory.mechanism_selection.figures import figure6_points, figure7_points, plot_figure6, plot_figure7, \
-        save_figure
-    from verifier.mechanism import mechanism_csv
+    from theory.mechanism_selection.figures import (
+        figure6_points,
+        figure7_points,
+        plot_figure6,
+        plot_figure7,
+        save_figure,
+    )
+    from verifier.randomized.mechanism import mechanism_csv
 
     report("planning (exact)", 0, None)
     k = arguments.get("k")

@@ -7,7 +7,7 @@ reads one JSON spec on standard input::
      "calls": [{"function": "k_anonymity"},
                {"function": "t_closeness", "sensitive": "income"}]}
 
-loads the CSV the way privcert's ``verifier.load.load_table`` does (only an empty cell
+loads the CSV the way privcert's ``verifier.tables.load.load_table`` does (only an empty cell
 is missing; with ``index_col`` the first column becomes the index, so that index labels
 survive the trip), and prints one JSON object on standard output::
 

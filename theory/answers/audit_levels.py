@@ -39,10 +39,10 @@ from verifier.exact_grammar import GrammarError, read_exact
 
 if TYPE_CHECKING:
     from verifier.audit import AuditResult
-    from verifier.counts import CountTable
     from verifier.measure import MeasureResult
+    from verifier.randomized.modes import RandomizedLevels
     from verifier.results import Measurement
-    from verifier.randomized_levels import RandomizedLevels
+    from verifier.tables.counts import CountTable
 
 __all__ = ["MeasuredLevel", "AuditLevels", "Status", "load_audit", "read_audit"]
 

@@ -1,7 +1,7 @@
 """Auditor mode: the levels a measured, data-independent level guarantees, with their derivation.
 
 An auditor holds the release and the published mechanism, not the original data. The
-mechanism alone gives ε-LDP (:func:`verifier.randomized.ldp` over every row of ``M``);
+mechanism alone gives ε-LDP (:func:`verifier.randomized.levels.ldp` over every row of ``M``);
 the implication map then gives the strongest level of each other definition that ε-LDP
 guarantees for the release's number of records N, its smallest class (k-anonymity) and
 the requested subset sizes k (Ekenstedt et al. 2022, Thms. 2-4, Lemmas 2-3;
@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 
 import sympy
 
-from verifier.counts import CountTable
-from verifier.mechanism import AnyMechanism
-from verifier.randomized_levels import DerivationStep, ImpliedLevel
-from verifier.randomized_release import auditor_ldp
+from verifier.randomized.mechanism import AnyMechanism
+from verifier.randomized.modes import DerivationStep, ImpliedLevel
+from verifier.randomized.publisher import auditor_ldp
 from verifier.results import Level, Measurement
+from verifier.tables.counts import CountTable
 
 if TYPE_CHECKING:
     from theory.answers.graph import Graph

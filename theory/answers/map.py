@@ -41,7 +41,7 @@ _LIST_COLUMNS = 2
 UNITS_PER_INCH = 1.5
 """The map's scale: map units per inch of the figure (the figure widens with the layout)."""
 _MAP_HEIGHT = 13
-_SEARCH = [(dx * 0.35, dy * 0.3) for radius in range(0, 9) for dx in range(-radius, radius + 1)
+_SEARCH = [(dx * 0.35, dy * 0.3) for radius in range(9) for dx in range(-radius, radius + 1)
            for dy in range(-radius, radius + 1) if max(abs(dx), abs(dy)) == radius]
 """Offsets (data units) tried, nearest first, until a label overlaps nothing placed."""
 

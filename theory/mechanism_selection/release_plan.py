@@ -3,7 +3,7 @@
 :func:`theory.mechanism_selection.planner.plan` compares the three mechanisms of Sec. V.C on a
 frequency vector. :func:`plan_release` applies it to the counts of an attribute in an original
 table and turns the chosen mechanism into the exact matrix a release is sampled from
-(:class:`verifier.mechanism.Mechanism`, written as the CSV that ``anonymize rr --mechanism`` and
+(:class:`verifier.randomized.mechanism.Mechanism`, written as the CSV that ``anonymize rr --mechanism`` and
 a policy's ``[mechanism]`` read).
 
 The targets are a multiplicative t-closeness level ``t0`` for every subset of at least ``k``
@@ -40,8 +40,8 @@ from theory.mechanism_selection.matrices import Exact, exact
 from theory.mechanism_selection.planner import Choice, Plan, plan
 from verifier.display import exact_text, readable
 from verifier.errors import PolicyError
-from verifier.mechanism import Mechanism
 from verifier.policy import Requirement
+from verifier.randomized.mechanism import Mechanism
 
 __all__ = ["Targets", "ReleasePlan", "InfeasibleTargets", "plan_release", "rational_ratio_below", "targets_of",
            "RATIO_GRID", "MAX_VALUES"]

@@ -21,7 +21,7 @@ Public API (stable; used by ``privcert theory`` and the tests)::
     level(definition_id, table, size=None)   dispatch by registry id
     eps_of(T), ratio_of(eps), is_ratio_definition(definition_id)
 
-Every level is measured by :mod:`verifier.randomized` (the one implementation of these
+Every level is measured by :mod:`verifier.randomized.levels` (the one implementation of these
 levels): a probability table is handed over as the sufficient statistics of a randomized
 release, each distinct row a "true value" of a mechanism matrix, counted per class with
 multiplicities. Tests compare every function with an independent enumeration of all subsets.
@@ -42,10 +42,10 @@ import sympy
 
 from theory.definitions import definition, eps, sized
 from theory.tables.probability_table import ProbabilityTable
-from verifier import randomized
-from verifier.counts import CountTable
-from verifier.mechanism import Mechanism
-from verifier.randomized import Extreme, sufficient_table
+from verifier.randomized import levels as randomized
+from verifier.randomized.levels import Extreme, sufficient_table
+from verifier.randomized.mechanism import Mechanism
+from verifier.tables.counts import CountTable
 
 __all__ = [
     "Ratio",
@@ -110,7 +110,7 @@ def multiplicative_t(table: ProbabilityTable) -> Ratio:
     with the averages of Ekenstedt et al. 2022, Def. 4. This is also stochastic t-closeness
     (Domingo-Ferrer & Soria-Comas 2015, Def. 3) with the distance of their Def. 4: by their
     Prop. 2 the maximum over all bucket sets S is attained at single buckets. Measured by
-    :func:`verifier.randomized.multiplicative_t`.
+    :func:`verifier.randomized.levels.multiplicative_t`.
 
     References
     ----------
@@ -128,7 +128,7 @@ def kt_closeness_t(table: ProbabilityTable, k: int) -> Ratio:
 
     The extremes over K are the k records with the smallest and the largest probability
     of each bucket (Ekenstedt et al. 2022, Appendix B); measured by
-    :func:`verifier.randomized.kt_closeness`.
+    :func:`verifier.randomized.levels.kt_closeness`.
 
     References
     ----------
@@ -142,7 +142,7 @@ def k_eps_dp_ratio(table: ProbabilityTable, k: int) -> Ratio:
     r"""Optimal ``e^ε`` of (k, ε)-DP with Q returning the record distribution.
 
     ``Pr(Z(Q(D)) ∈ B_l) = Pr_D(B_l)`` (Ekenstedt et al. 2022, Appendix F), and ``D_{-K}``
-    removes any k records; measured by :func:`verifier.randomized.k_eps_dp`.
+    removes any k records; measured by :func:`verifier.randomized.levels.k_eps_dp`.
 
     References
     ----------
@@ -184,7 +184,7 @@ def ldp_ratio(table: ProbabilityTable) -> Ratio:
 
     .. math:: e^{\varepsilon} = \max_{l} \max_{i, j} \Pr(Z(c_i) \in B_l) / \Pr(Z(c_j) \in B_l)
 
-    Measured by :func:`verifier.randomized.ldp`.
+    Measured by :func:`verifier.randomized.levels.ldp`.
 
     References
     ----------

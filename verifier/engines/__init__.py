@@ -2,17 +2,17 @@
 
 Building the count tables is the only step of an audit that sees rows (docs/design.md,
 "Engines return count tables, nothing else"). An engine reads a release (CSV, Parquet, or a directory of Parquet files)
-and returns the :class:`~verifier.counts.Classes` and the
-:class:`~verifier.counts.CountTable` of each sensitive attribute; every measure after
+and returns the :class:`~verifier.tables.counts.Classes` and the
+:class:`~verifier.tables.counts.CountTable` of each sensitive attribute; every measure after
 that is the same code whatever the engine.
 
 * ``pandas`` (the default): a Parquet release is read a batch at a time and counted
-  densely as it comes (:mod:`verifier.stream_counts`); CSV, or a release with too many
-  (class, value) cells for that, is loaded into memory (:func:`verifier.load.load_table`)
-  and counted by :func:`verifier.counts.count_tables`.
+  densely as it comes (:mod:`verifier.tables.stream_counts`); CSV, or a release with too many
+  (class, value) cells for that, is loaded into memory (:func:`verifier.tables.load.load_table`)
+  and counted by :func:`verifier.tables.counting.count_tables`.
 * ``duckdb``: in-process, reads the files directly (CSV, Parquet, a directory of Parquet
   files) and streams the rows as Arrow record batches; they are counted densely as they
-  come (:mod:`verifier.stream_counts`), in memory bounded by a batch and the count tables.
+  come (:mod:`verifier.tables.stream_counts`), in memory bounded by a batch and the count tables.
   A release with too many (class, value) cells for that is counted by SQL group-bys,
   which spill to disk past DuckDB's memory limit.
 * ``spark``: Apache Spark (PySpark), on a cluster (``master``) or ``local[*]``.
@@ -22,7 +22,7 @@ per attribute (quasi-identifiers × the attribute's columns → ``COUNT(*)``, a 
 integer), fetched as Arrow; the classes are summed from the first. Whichever way the
 counts were taken, the attributes' distinct values are coded, parsed (numerical
 attributes, exactly) and checked in Python by the same functions as the pandas path
-(:func:`verifier.counts.count_tables_from_cells`).
+(:func:`verifier.tables.engine_counts.count_tables_from_cells`).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Literal, Protocol
 
-from verifier.counts import AttributeSpec, Classes, CountTable
 from verifier.errors import PolicyError
+from verifier.tables.counts import AttributeSpec, Classes, CountTable
 
 __all__ = ["ENGINES", "EngineName", "Engine", "Phase", "get_engine", "ignore_phase"]
 
@@ -65,7 +65,7 @@ class Engine(Protocol):
         encoding: str = "utf-8",
         phase: Phase = ignore_phase,
     ) -> tuple[Classes, tuple[CountTable, ...]]:
-        """The classes and one count table per attribute, as :func:`verifier.counts.count_tables` gives them."""
+        """The classes and one count table per attribute, as :func:`verifier.tables.counting.count_tables` gives them."""
         ...
 
 

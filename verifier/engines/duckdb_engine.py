@@ -3,8 +3,8 @@
 DuckDB (Raasveldt & Mühleisen 2019) reads CSV (every column as text: ``all_varchar``,
 strict field counts, no null padding, only the empty cell missing), a Parquet file, or a
 directory of Parquet files (Hive partition values as text). The rows it reads are
-streamed to Python as Arrow record batches of :data:`verifier.stream_counts.BATCH_ROWS` rows and counted densely
-as they come (:mod:`verifier.stream_counts`; the plans are in :mod:`verifier.engines.sql`),
+streamed to Python as Arrow record batches of :data:`verifier.tables.stream_counts.BATCH_ROWS` rows and counted densely
+as they come (:mod:`verifier.tables.stream_counts`; the plans are in :mod:`verifier.engines.sql`),
 so memory is a batch and the count tables, whatever the number of rows. A release whose
 dense tables would pass ``dense_cells`` (many distinct quasi-identifier combinations
 times many values) is counted by SQL group-bys instead: their memory is bounded by
@@ -32,10 +32,20 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from verifier.cpus import usable_cpus
-from verifier.engines.sql import CLASS, RELATION, EngineReadError, Session, SqlEngine, Streamed, first_lines, projection, quote
+from verifier.engines.sql import (
+    CLASS,
+    RELATION,
+    EngineReadError,
+    Session,
+    SqlEngine,
+    Streamed,
+    first_lines,
+    projection,
+    quote,
+)
 from verifier.errors import DataError, PolicyError
-from verifier.load import dictionary_columns, hive_columns, parquet_files
-from verifier.stream_counts import BATCH_ROWS, DENSE_CELLS
+from verifier.tables.load import dictionary_columns, hive_columns, parquet_files
+from verifier.tables.stream_counts import BATCH_ROWS, DENSE_CELLS
 
 if TYPE_CHECKING:
     from duckdb import DuckDBPyConnection
@@ -54,7 +64,7 @@ def _temp_directory() -> Path | None:
 
 def _dense_cells() -> int:
     """The dense bound unless told: ``PRIVCERT_DUCKDB_DENSE_CELLS`` (a whole number, ``0`` always groups),
-    else :data:`~verifier.stream_counts.DENSE_CELLS`."""
+    else :data:`~verifier.tables.stream_counts.DENSE_CELLS`."""
     chosen = os.environ.get("PRIVCERT_DUCKDB_DENSE_CELLS")
     if chosen is None:
         return DENSE_CELLS
@@ -92,7 +102,7 @@ class DuckDBEngine(SqlEngine):
         container or under ``taskset`` can be fewer than the machine's).
     dense_cells
         The most cells (8 bytes each) the release is counted in as it streams
-        (:data:`verifier.stream_counts.DENSE_CELLS`); a release that needs more is counted
+        (:data:`verifier.tables.stream_counts.DENSE_CELLS`); a release that needs more is counted
         by SQL group-bys instead, and ``0`` always counts by group-bys (default:
         ``PRIVCERT_DUCKDB_DENSE_CELLS``, else that bound).
     """
@@ -151,10 +161,10 @@ class DuckDBEngine(SqlEngine):
             shutil.rmtree(spill, ignore_errors=True)
 
 
-def _hashed(connection: DuckDBPyConnection, qi: Sequence[str], columns: Sequence[str], few: Collection[str], *,
-            combine: bool = True) -> tuple[dict[str, tuple[pa.Array, pa.Array]], pa.Table | None]:
+def _hashed(connection: DuckDBPyConnection, qi: Sequence[str], columns: Sequence[str],
+            few: Collection[str]) -> tuple[dict[str, tuple[pa.Array, pa.Array]], pa.Table | None]:
     """The distinct values of each text column among the quasi-identifiers ``qi`` and ``columns``
-    that Parquet stores as small dictionaries (``few``: :func:`verifier.load.dictionary_columns`),
+    that Parquet stores as small dictionaries (``few``: :func:`verifier.tables.load.dictionary_columns`),
     a missing value among them, and their hashes (DuckDB's ``hash``), for the columns whose
     hashes tell every two of their values apart; or, for the quasi-identifiers, their
     distinct combinations.
@@ -169,42 +179,87 @@ def _hashed(connection: DuckDBPyConnection, qi: Sequence[str], columns: Sequence
     hand over and to look up instead of one per quasi-identifier. That needs every
     quasi-identifier to be text, an integer or a boolean, whose groups are their values
     as written (DuckDB groups and hashes ``-0.0`` as ``0.0``, which the pandas engine keeps apart);
-    and every quasi-identifier must be one of ``few``; otherwise (or without ``combine``)
-    the table is ``None`` and each text quasi-identifier is hashed on its own, and when two
-    combinations share a hash, the pass is made again so. One pass over the release finds
-    the values of every column and the combinations (``GROUPING SETS``, one set a column
-    and one of the quasi-identifiers), and each is hashed once.
+    and every quasi-identifier must be one of ``few``; otherwise the table is ``None`` and
+    each text quasi-identifier is hashed on its own, and when two combinations share a
+    hash, the pass is made again so (:func:`_hash_pass`, one per :class:`_HashPlan`).
     """
     every = [column for column in dict.fromkeys([*qi, *columns]) if column in few]
-    types = dict(zip(every, map(str, connection.sql(f"SELECT {', '.join(map(quote, every))} FROM {RELATION} LIMIT 0")
-                                .types), strict=True)) if every else {}
-    combine = (combine and bool(qi) and CLASS not in (*qi, *columns)
-               and all(column in few and types[column] in _AS_WRITTEN for column in qi))
-    singles = [column for column in dict.fromkeys([*columns, *(() if combine else qi)]) if types.get(column) == "VARCHAR"]
-    sets = list(dict.fromkeys([*((column,) for column in singles), *([tuple(qi)] if combine else [])]))
+    types = _column_types(connection, every)
+    if (qi and CLASS not in (*qi, *columns)
+            and all(column in few and types[column] in _AS_WRITTEN for column in qi)):
+        found, classes = _hash_pass(connection, _HashPlan.of(qi, columns, types, combine=True))
+        if classes is not None:
+            return found, classes
+        # two combinations share a hash: each quasi-identifier on its own
+    return _hash_pass(connection, _HashPlan.of(qi, columns, types, combine=False))
+
+
+@dataclass(frozen=True)
+class _HashPlan:
+    """What one pass over the release hashes: each text column of ``singles`` on its own and, when
+    ``combine``, the combination of the quasi-identifiers ``qi``."""
+
+    qi: tuple[str, ...]
+    singles: tuple[str, ...]
+    combine: bool
+
+    @classmethod
+    def of(cls, qi: Sequence[str], columns: Sequence[str], types: dict[str, str], *, combine: bool) -> _HashPlan:
+        """The text columns (DuckDB's ``VARCHAR``) among ``columns``, and the quasi-identifiers' unless combined."""
+        wanted = dict.fromkeys([*columns, *(() if combine else qi)])
+        return cls(tuple(qi), tuple(column for column in wanted if types.get(column) == "VARCHAR"), combine)
+
+    @property
+    def sets(self) -> tuple[tuple[str, ...], ...]:
+        """The grouping sets: one a single column, and the quasi-identifiers when combined."""
+        return tuple(dict.fromkeys([*((column,) for column in self.singles), *([self.qi] if self.combine else [])]))
+
+
+def _column_types(connection: DuckDBPyConnection, columns: Sequence[str]) -> dict[str, str]:
+    """DuckDB's type of each of ``columns`` of the release (a query of no rows)."""
+    if not columns:
+        return {}
+    found = connection.sql(f"SELECT {', '.join(map(quote, columns))} FROM {RELATION} LIMIT 0").types
+    return dict(zip(columns, map(str, found), strict=True))
+
+
+def _hash_pass(connection: DuckDBPyConnection,
+               plan: _HashPlan) -> tuple[dict[str, tuple[pa.Array, pa.Array]], pa.Table | None]:
+    """One pass over the release finds the distinct values of every set of ``plan`` (``GROUPING SETS``),
+    each hashed once; a set two of whose values share a hash is left out (streamed as it is)."""
+    sets = plan.sets
     if not sets:
         return {}, None
     grouping = list(dict.fromkeys(column for chosen in sets for column in chosen))
     value = {column: f"value_{i}" for i, column in enumerate(grouping)}
+    found_sets = connection.sql(_grouping_sets(sets, grouping, value)).to_arrow_table()
+    found: dict[str, tuple[pa.Array, pa.Array]] = {}
+    classes = None
+    for i, chosen in enumerate(sets):
+        mine = found_sets.filter(pc.equal(found_sets["grouping_set"], _grouping_id(grouping, chosen)))
+        hashes = mine[f"hash_{i}"]
+        if _collide(hashes):
+            continue
+        if plan.combine and chosen == plan.qi:
+            classes = mine.select([value[column] for column in plan.qi]).rename_columns(list(plan.qi))
+            found[CLASS] = (pa.array(np.arange(mine.num_rows)), hashes.combine_chunks())
+        if len(chosen) == 1 and chosen[0] in plan.singles:
+            found[chosen[0]] = (mine[value[chosen[0]]].combine_chunks(), hashes.combine_chunks())
+    return found, classes
+
+
+def _grouping_sets(sets: Sequence[tuple[str, ...]], grouping: Sequence[str], value: dict[str, str]) -> str:
+    """The query of one pass: the distinct values of each set, which set they belong to, and their hash ``hash_i``."""
     grouped = (f"SELECT GROUPING({', '.join(map(quote, grouping))}) AS grouping_set, "
                f"{', '.join(f'{quote(column)} AS {value[column]}' for column in grouping)} FROM {RELATION} "
                f"GROUP BY GROUPING SETS ({', '.join('(' + ', '.join(map(quote, chosen)) + ')' for chosen in sets)})")
     hashes = ", ".join(f"hash({', '.join(value[column] for column in chosen)}) AS hash_{i}" for i, chosen in enumerate(sets))
-    found_sets = connection.sql(f"SELECT *, {hashes} FROM ({grouped})").to_arrow_table()
-    found, classes = {}, None
-    for i, chosen in enumerate(sets):
-        mask = sum(1 << (len(grouping) - 1 - place) for place, column in enumerate(grouping) if column not in chosen)
-        mine = found_sets.filter(pc.equal(found_sets["grouping_set"], mask))  # the rows of this set
-        if _collide(mine[f"hash_{i}"]):
-            continue
-        if combine and chosen == tuple(qi):
-            classes = mine.select([value[column] for column in qi]).rename_columns(list(qi))
-            found[CLASS] = (pa.array(np.arange(mine.num_rows)), mine[f"hash_{i}"].combine_chunks())
-        if len(chosen) == 1 and chosen[0] in singles:
-            found[chosen[0]] = (mine[value[chosen[0]]].combine_chunks(), mine[f"hash_{i}"].combine_chunks())
-    if combine and classes is None:  # two combinations share a hash: each quasi-identifier on its own
-        return _hashed(connection, qi, columns, few, combine=False)
-    return found, classes
+    return f"SELECT *, {hashes} FROM ({grouped})"
+
+
+def _grouping_id(grouping: Sequence[str], chosen: tuple[str, ...]) -> int:
+    """``GROUPING(grouping...)`` on the rows of the set ``chosen``: a bit set for each column not in it, the first highest."""
+    return sum(1 << (len(grouping) - 1 - place) for place, column in enumerate(grouping) if column not in chosen)
 
 
 def _collide(hashes: pa.ChunkedArray) -> bool:

@@ -17,8 +17,8 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-from verifier.counts import Locate
-from verifier.load import csv_header, parquet_dataset
+from verifier.tables.load import csv_header, parquet_dataset
+from verifier.tables.values import Locate
 
 __all__ = ["release_locator"]
 
@@ -45,7 +45,7 @@ def _batches(path: Path, kind: str, encoding: str, columns: Sequence[str]) -> It
 
 
 def release_locator(path: Path, kind: str, encoding: str) -> Locate:
-    """A :data:`~verifier.counts.Locate` that streams the release at ``path`` to find the first offending row."""
+    """A :data:`~verifier.tables.values.Locate` that streams the release at ``path`` to find the first offending row."""
 
     def locate(frame: pd.DataFrame, columns: Sequence[str], mask: np.ndarray) -> tuple[int, str]:
         columns = list(columns)

@@ -1,14 +1,14 @@
 """The pandas engine: a Parquet release counted a batch at a time, anything else loaded into memory.
 
 A Parquet release (a file or a dataset directory) is read in record batches and counted
-densely as they come (:mod:`verifier.stream_counts`), so memory is a batch and the count
+densely as they come (:mod:`verifier.tables.stream_counts`), so memory is a batch and the count
 tables, not the table. Its text columns of few distinct values are read as Arrow
 dictionaries, as Parquet stores them: the values are those written, their codes come
 with them, and only each batch's dictionary is looked up, never a string per row.
 
-The release is loaded whole (:func:`verifier.load.load_table`, the same dictionary columns
-as pandas categoricals) and counted by :func:`verifier.counts.count_tables` when it is
-CSV, when its dense tables would pass :data:`verifier.stream_counts.DENSE_CELLS`, or
+The release is loaded whole (:func:`verifier.tables.load.load_table`, the same dictionary columns
+as pandas categoricals) and counted by :func:`verifier.tables.counting.count_tables` when it is
+CSV, when its dense tables would pass :data:`verifier.tables.stream_counts.DENSE_CELLS`, or
 when the streamed count meets an error (a column not found, a value that is not a
 number, a missing sensitive value, ...): the whole table names the row at fault, with its
 index label, as it always has, and the warnings of a streamed count are given only when
@@ -25,17 +25,20 @@ from typing import Literal
 
 import pyarrow as pa
 
-from verifier.counts import AttributeSpec, Classes, CountTable, check_columns, count_tables, count_tables_from_cells
 from verifier.engines import Phase, ignore_phase
 from verifier.errors import DataError
-from verifier.load import check_schema, dictionary_columns, load_table, parquet_dataset, release_format
-from verifier.stream_counts import BATCH_ROWS, DenseLimit, StreamCounter
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec, Classes, CountTable
+from verifier.tables.engine_counts import count_tables_from_cells
+from verifier.tables.load import check_schema, dictionary_columns, load_table, parquet_dataset, release_format
+from verifier.tables.stream_counts import BATCH_ROWS, DenseLimit, StreamCounter
+from verifier.tables.values import check_columns
 
 __all__ = ["PandasEngine"]
 
 @dataclass(frozen=True)
 class PandasEngine:
-    """Parquet streamed into dense counts, or :func:`verifier.load.load_table` then :func:`verifier.counts.count_tables` (the default engine)."""
+    """Parquet streamed into dense counts, or :func:`verifier.tables.load.load_table` then :func:`verifier.tables.counting.count_tables` (the default engine)."""
 
     name: Literal["pandas"] = "pandas"
 

@@ -8,7 +8,7 @@ statement is the one DuckDB runs, and the grouped rows come back as Arrow.
 
 Spark decodes CSV leniently (an invalid byte becomes U+FFFD), so a CSV release is first
 checked for its encoding by one streaming pass on the driver
-(:func:`verifier.load.check_csv`); Parquet needs no such pass.
+(:func:`verifier.tables.load.check_csv`); Parquet needs no such pass.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import pyarrow as pa
 
 from verifier.engines.sql import RELATION, EngineReadError, Session, SqlEngine, first_lines
 from verifier.errors import DataError
-from verifier.load import check_csv, parquet_files
+from verifier.tables.load import check_csv, parquet_files
 
 if TYPE_CHECKING:
     from py4j.java_gateway import JavaGateway

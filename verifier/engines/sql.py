@@ -6,7 +6,7 @@ plans count it:
 
 * **Streamed** (DuckDB): :func:`projection` streams the quasi-identifiers and the
   attributes' columns as Arrow record batches, counted densely as they come by
-  :class:`verifier.stream_counts.StreamCounter` (each batch's text coded through a small
+  :class:`verifier.tables.stream_counts.StreamCounter` (each batch's text coded through a small
   dictionary of its own, no group-by over text; text that Parquet stores as small
   dictionaries is streamed as DuckDB's hashes of it and turned back into Arrow
   dictionaries of its distinct values; quasi-identifiers that all are such columns may
@@ -19,12 +19,12 @@ plans count it:
   quasi-identifiers and the attribute's columns with their ``COUNT(*)``, a 64-bit
   integer on both engines, fetched as Arrow. Missing values form groups of their own, so
   each result covers every row and holds every class; the classes are summed from the
-  first (:func:`verifier.counts.count_tables_from_groups`, quasi-identifiers coded in
+  first (:func:`verifier.tables.engine_counts.count_tables_from_groups`, quasi-identifiers coded in
   Arrow). One statement per attribute, not one ``GROUPING SETS`` statement for all: the
   sets are then held one at a time, and on DuckDB the single scan was no faster
   (benchmarks/RESULTS.md, "Engines").
 
-Either way the counts reach :func:`verifier.counts.count_tables_from_cells`, so coding,
+Either way the counts reach :func:`verifier.tables.engine_counts.count_tables_from_cells`, so coding,
 exact parsing of numerical values (once per distinct value), missing values and errors
 are those of the pandas path.
 """
@@ -41,13 +41,14 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from verifier.counts import (AttributeSpec, Cells, Classes, DenseCells, CountTable, check_columns, count_tables_from_cells,
-                             count_tables_from_groups)
 from verifier.engines import EngineName, Phase, ignore_phase
 from verifier.engines.locate import release_locator
 from verifier.errors import DataError
-from verifier.load import check_csv, check_schema, csv_header, parquet_files, refuse_nan, release_format
-from verifier.stream_counts import DenseLimit, StreamCounter
+from verifier.tables.counts import AttributeSpec, Classes, CountTable
+from verifier.tables.engine_counts import Cells, DenseCells, count_tables_from_cells, count_tables_from_groups
+from verifier.tables.load import check_csv, check_schema, csv_header, parquet_files, refuse_nan, release_format
+from verifier.tables.stream_counts import DenseLimit, StreamCounter
+from verifier.tables.values import check_columns
 
 __all__ = ["CLASS", "COUNT", "RELATION", "quote", "aggregation", "projection", "EngineReadError", "Runner", "Streamed",
            "Streamer", "Session", "SqlEngine", "first_lines"]
@@ -132,7 +133,7 @@ class Session:
     """The release registered as ``release``: statements run whole (``run``) or, when the engine can, streamed.
 
     A release is streamed and counted densely when the engine gives ``stream`` and the
-    dense tables fit in ``dense_cells`` cells (:mod:`verifier.stream_counts`); otherwise
+    dense tables fit in ``dense_cells`` cells (:mod:`verifier.tables.stream_counts`); otherwise
     it is counted by the group-bys of :func:`aggregation`.
     """
 
@@ -194,7 +195,7 @@ class SqlEngine(ABC):
 
 def _stream(session: Session, qi: Sequence[str], attributes: Sequence[AttributeSpec], source: str, phase: Phase,
             partitions: int) -> tuple[pa.Table, np.ndarray, list[Cells | DenseCells]] | None:
-    """The release counted densely as it streams (:mod:`verifier.stream_counts`); ``None`` when it cannot be."""
+    """The release counted densely as it streams (:mod:`verifier.tables.stream_counts`); ``None`` when it cannot be."""
     if session.stream is None or session.dense_cells <= 0:
         return None
     streamed = session.stream(qi, [column for spec in attributes for column in spec.columns])

@@ -1,6 +1,6 @@
 """k-anonymity, prosecutor risk and (α,k)-anonymity: the models of the class sizes.
 
-Measured by :mod:`verifier.anonymity`.
+Measured by :mod:`verifier.privacy.anonymity`.
 
 References
 ----------
@@ -29,19 +29,19 @@ __all__ = ["K_ANONYMITY", "PROSECUTOR_RISK", "ALPHA_K_ANONYMITY"]
 
 
 def _k_anonymity(subject: Subject) -> Iterator[Measurement]:
-    from verifier.anonymity import k_anonymity
+    from verifier.privacy.anonymity import k_anonymity
 
     yield k_anonymity(subject.classes)
 
 
 def _prosecutor_risk(subject: Subject) -> Iterator[Measurement]:
-    from verifier.anonymity import prosecutor_risk
+    from verifier.privacy.anonymity import prosecutor_risk
 
     yield prosecutor_risk(subject.classes, subject.options.risk_threshold)
 
 
 def _alpha_k_anonymity(subject: Subject) -> Iterator[Measurement]:
-    from verifier.anonymity import alpha_k_anonymity
+    from verifier.privacy.anonymity import alpha_k_anonymity
 
     yield alpha_k_anonymity(attribute_table(subject))
 

@@ -1,6 +1,6 @@
 """Distinct, entropy and recursive (c,l)-diversity: how many well-represented values each class holds.
 
-Measured by :mod:`verifier.diversity`.
+Measured by :mod:`verifier.privacy.diversity`.
 
 References
 ----------
@@ -23,8 +23,8 @@ from verifier.registry import MapDefinition, Model, Parameter, Subject, register
 from verifier.symbols import c, ell
 
 if TYPE_CHECKING:
-    from verifier.counts import CountTable
     from verifier.results import Measurement
+    from verifier.tables.counts import CountTable
 
 __all__ = ["DISTINCT_L_DIVERSITY", "ENTROPY_L_DIVERSITY", "RECURSIVE_CL_DIVERSITY"]
 
@@ -32,19 +32,19 @@ _MACHANAVAJJHALA = "Machanavajjhala et al. 2007"
 
 
 def _distinct(subject: Subject) -> Iterator[Measurement]:
-    from verifier.diversity import distinct_l_diversity
+    from verifier.privacy.diversity import distinct_l_diversity
 
     yield distinct_l_diversity(attribute_table(subject))
 
 
 def _entropy(subject: Subject) -> Iterator[Measurement]:
-    from verifier.diversity import entropy_l_diversity
+    from verifier.privacy.diversity import entropy_l_diversity
 
     yield entropy_l_diversity(attribute_table(subject))
 
 
 def _entropy_decide(measurement: Measurement, threshold: Any, table: CountTable | None) -> bool:
-    """Entropy l-diversity decided on integers (:func:`verifier.diversity.entropy_l_satisfied`), and
+    """Entropy l-diversity decided on integers (:func:`verifier.privacy.diversity.entropy_l_satisfied`), and
     the closed form's decision, when sympy can take it, must agree.
 
     Raises
@@ -52,7 +52,7 @@ def _entropy_decide(measurement: Measurement, threshold: Any, table: CountTable 
     RuntimeError
         The two decisions disagree (a defect, never expected).
     """
-    from verifier.diversity import entropy_l_satisfied
+    from verifier.privacy.diversity import entropy_l_satisfied
 
     assert table is not None
     passed = entropy_l_satisfied(table, threshold)
@@ -67,7 +67,7 @@ def _entropy_decide(measurement: Measurement, threshold: Any, table: CountTable 
 
 
 def _recursive(subject: Subject) -> Iterator[Measurement]:
-    from verifier.diversity import recursive_cl_diversity
+    from verifier.privacy.diversity import recursive_cl_diversity
 
     table = attribute_table(subject)
     requested = tuple(int(p["l"]) for p in subject.requested(RECURSIVE_CL_DIVERSITY.id) if "l" in p)

@@ -1,6 +1,6 @@
 """β-likeness (basic, enhanced) and δ-disclosure privacy: the relative gain of a value's frequency in a class.
 
-Measured by :mod:`verifier.likeness`. δ-disclosure is measured over every value of the
+Measured by :mod:`verifier.privacy.likeness`. δ-disclosure is measured over every value of the
 table, and, to compare with ARX and pyCANON, over the values present in each class.
 
 References
@@ -24,16 +24,16 @@ from verifier.registry import MapDefinition, Measure, Model, Subject, register
 from verifier.symbols import beta, delta
 
 if TYPE_CHECKING:
-    from verifier.counts import CountTable
     from verifier.results import Measurement
+    from verifier.tables.counts import CountTable
 
 __all__ = ["BASIC_BETA_LIKENESS", "ENHANCED_BETA_LIKENESS", "DELTA_DISCLOSURE", "DELTA_DISCLOSURE_PRESENT"]
 
 
 def _on_table(name: str) -> Measure:
-    """The measure that calls ``verifier.likeness.<name>`` on the attribute's count table."""
+    """The measure that calls ``verifier.privacy.likeness.<name>`` on the attribute's count table."""
     def measure(subject: Subject) -> Iterator[Measurement]:
-        from verifier import likeness
+        from verifier.privacy import likeness
 
         function: Callable[[CountTable], Measurement] = getattr(likeness, name)
         yield function(attribute_table(subject))

@@ -1,6 +1,6 @@
 """Multiplicative t-closeness: every bucket's probability within a factor t of the table's.
 
-Measured by :mod:`verifier.multiplicative` over the attribute's buckets (declared, or
+Measured by :mod:`verifier.privacy.multiplicative` over the attribute's buckets (declared, or
 one per distinct value).
 
 References
@@ -30,7 +30,7 @@ __all__ = ["MULTIPLICATIVE_T_CLOSENESS"]
 
 
 def _measure(subject: Subject) -> Iterator[Measurement]:
-    from verifier.multiplicative import multiplicative_t_closeness
+    from verifier.privacy.multiplicative import multiplicative_t_closeness
 
     table = attribute_table(subject)
     bucketing = subject.options.buckets.get(table.spec.columns[0]) if len(table.spec.columns) == 1 else None

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import sympy
-from typing import TYPE_CHECKING
 
 from verifier import symbols
 from verifier.literal import Domain

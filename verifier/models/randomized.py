@@ -2,9 +2,9 @@
 
 Each is a level of the mechanism a release was made with, measured from the original
 data's count table ``n[class, true value]`` and the mechanism's matrix
-``M[true value, bucket]`` (publisher mode, :mod:`verifier.randomized_release`); in auditor
+``M[true value, bucket]`` (publisher mode, :mod:`verifier.randomized.publisher`); in auditor
 mode only ε-LDP is measured and the others are implied by the theory
-(:mod:`verifier.randomized_levels`). Their inputs are ``mechanism`` (the matrix),
+(:mod:`verifier.randomized.modes`). Their inputs are ``mechanism`` (the matrix),
 ``subset_sizes`` (the k of (k,t)-closeness and (k,ε)-DP) and ``stochastic_distances``
 (the EMD distances of stochastic t-closeness besides the multiplicative one, with their
 hierarchies). Thresholds may be written ``ln(q)`` or ``e^x``; a level known only between
@@ -32,10 +32,10 @@ from verifier.registry import MapDefinition, Model, Parameter, RequirementError,
 from verifier.symbols import eps, t
 
 if TYPE_CHECKING:
-    from verifier.counts import AttributeSpec, CountTable
-    from verifier.hierarchy import Hierarchy
-    from verifier.mechanism import AnyMechanism
+    from verifier.randomized.mechanism import AnyMechanism
     from verifier.results import Measurement
+    from verifier.tables.counts import AttributeSpec, CountTable
+    from verifier.tables.hierarchy import Hierarchy
 
 __all__ = ["STOCHASTIC_DISTANCES", "STOCHASTIC_T_CLOSENESS", "LDP", "DP", "KT_CLOSENESS", "K_EPS_DP"]
 
@@ -52,7 +52,7 @@ def _inputs(subject: Subject) -> tuple[CountTable, AnyMechanism]:
 
 
 def _stochastic(subject: Subject) -> Iterator[Measurement]:
-    from verifier.randomized_release import stochastic_t_closeness_levels
+    from verifier.randomized.publisher import stochastic_t_closeness_levels
 
     table, mechanism = _inputs(subject)
     yield from stochastic_t_closeness_levels(table, mechanism, subject.options.inputs.stochastic_distances)
@@ -70,13 +70,13 @@ def _stochastic_check(parameters: dict[str, Any], attribute: AttributeSpec | Non
 
 
 def _ldp(subject: Subject) -> Iterator[Measurement]:
-    from verifier.randomized_release import ldp_level
+    from verifier.randomized.publisher import ldp_level
 
     yield ldp_level(*_inputs(subject))
 
 
 def _dp(subject: Subject) -> Iterator[Measurement]:
-    from verifier.randomized_release import dp_level
+    from verifier.randomized.publisher import dp_level
 
     found = dp_level(*_inputs(subject))
     if found is not None:
@@ -85,7 +85,7 @@ def _dp(subject: Subject) -> Iterator[Measurement]:
 
 def _sized(model: str) -> Any:
     def measure(subject: Subject) -> Iterator[Measurement]:
-        from verifier.randomized_release import subset_level
+        from verifier.randomized.publisher import subset_level
 
         table, mechanism = _inputs(subject)
         for k in subject.options.inputs.subset_sizes:

@@ -1,6 +1,6 @@
 """t-closeness with the Earth Mover's Distance: each class's distribution close to the table's.
 
-Measured by :mod:`verifier.emd` with the ordered distance for numerical and ordinal
+Measured by :mod:`verifier.privacy.t_closeness` with the ordered distance for numerical and ordinal
 attributes, the equal distance for categorical ones, and also the hierarchical distance
 when the attribute has a hierarchy.
 
@@ -25,9 +25,9 @@ from verifier.registry import MapDefinition, Model, Parameter, RequirementError,
 from verifier.symbols import t
 
 if TYPE_CHECKING:
-    from verifier.counts import AttributeSpec
-    from verifier.hierarchy import Hierarchy
     from verifier.results import Measurement
+    from verifier.tables.counts import AttributeSpec
+    from verifier.tables.hierarchy import Hierarchy
 
 __all__ = ["DISTANCES", "T_CLOSENESS", "check_distance"]
 
@@ -68,7 +68,7 @@ def _check(parameters: dict[str, Any], attribute: AttributeSpec | None, hierarch
 
 
 def _measure(subject: Subject) -> Iterator[Measurement]:
-    from verifier.emd import t_closeness
+    from verifier.privacy.t_closeness import t_closeness
 
     table = attribute_table(subject)
     if table.spec.ordered:

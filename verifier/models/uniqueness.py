@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import sympy
-from typing import TYPE_CHECKING
 
 from verifier.literal import Domain
 from verifier.references import Source
@@ -44,8 +44,7 @@ def _sample(subject: Subject) -> Iterator[Measurement]:
 
 def _population(subject: Subject) -> Iterator[Measurement]:
     from verifier.risk.histogram import frame_of, sampling, size_histogram
-    from verifier.risk.population import ESTIMATORS
-    from verifier.risk.population import population_uniqueness
+    from verifier.risk.population import ESTIMATORS, population_uniqueness
 
     rows = subject.classes.rows
     given = frame_of(rows, subject.options.inputs)

@@ -32,9 +32,9 @@ import numpy as np
 import sympy
 
 from verifier._exact_max import first_by_qi
-from verifier.counts import Classes
 from verifier.errors import DataError
 from verifier.results import Level, Measurement, Witness
+from verifier.tables.counts import Classes
 
 __all__ = ["ClassWeights", "uniform_weights", "individual_risks", "individual_risk", "risk_expression"]
 

@@ -25,9 +25,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from verifier.counts import Classes, exact_number
 from verifier.errors import DataError, InputFileNotFoundError
 from verifier.results import Level, Measurement, Witness
+from verifier.tables.counts import Classes
+from verifier.tables.values import exact_number
 
 __all__ = ["COUNT_COLUMN", "PopulationTable", "load_population_table", "class_populations", "k_map", "delta_presence"]
 
@@ -72,7 +73,7 @@ def load_population_table(path: str | Path, qi: tuple[str, ...] | None = None) -
         No ``count`` column, a count that is not a non-negative integer, or (when ``qi``
         is given) a quasi-identifier column missing (the message names file, column and row).
     """
-    from verifier.load import load_table
+    from verifier.tables.load import load_table
 
     path = Path(path)
     if not path.is_file():
@@ -114,7 +115,7 @@ class ClassPopulations:
     Attributes
     ----------
     sizes
-        ``F_k`` per class of the release (aligned with :attr:`verifier.counts.Classes.sizes`).
+        ``F_k`` per class of the release (aligned with :attr:`verifier.tables.counts.Classes.sizes`).
     total
         The population size (all counts of the table).
     unmatched

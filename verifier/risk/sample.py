@@ -1,7 +1,7 @@
 """Sample uniqueness, marketer and journalist risk: exact fractions of the class sizes.
 
 Three attackers (El Emam & Dankar 2008; Dankar et al. 2012): the *prosecutor* knows
-the target is in the release (:func:`verifier.anonymity.prosecutor_risk`); the
+the target is in the release (:func:`verifier.privacy.anonymity.prosecutor_risk`); the
 *journalist* does not, and matches the target against the population, so a record of
 class ``E`` is re-identified with probability ``1/F_E`` (``F_E`` people of the
 population share its quasi-identifiers); the *marketer* re-identifies as many records
@@ -22,10 +22,10 @@ from math import lcm
 import numpy as np
 
 from verifier._exact_max import first_by_qi
-from verifier.counts import Classes
+from verifier.results import Level, Measurement, Witness
 from verifier.risk.histogram import size_histogram
 from verifier.risk.population_table import ClassPopulations
-from verifier.results import Level, Measurement, Witness
+from verifier.tables.counts import Classes
 
 __all__ = ["sample_uniqueness", "marketer_risk", "journalist_risk", "records_above"]
 

@@ -45,7 +45,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-from verifier.counts import Classes
+from verifier.tables.counts import Classes
 
 __all__ = ["DIS_FRACTION", "SudaResult", "suda2"]
 

@@ -51,7 +51,7 @@ from verifier.utility.record_sse import record_sse
 if TYPE_CHECKING:
     import pandas as pd
 
-    from verifier.hierarchy import Hierarchy
+    from verifier.tables.hierarchy import Hierarchy
 
 __all__ = ["MODELS", "Figure", "Pair", "UtilityReport", "align", "measure_utility", "utility_of"]
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from verifier.counts import exact_number
+from verifier.tables.values import exact_number
 from verifier.utility.figure import Figure, arx_quality
 from verifier.utility.pair import Column, Pair
 

@@ -20,7 +20,7 @@ from verifier.utility.pair import SUPPRESSED
 if TYPE_CHECKING:
     import pandas as pd
 
-    from verifier.hierarchy import Hierarchy
+    from verifier.tables.hierarchy import Hierarchy
     from verifier.utility import UtilityReport
 
 __all__ = ["Candidate", "ReleaseComparison", "compare"]

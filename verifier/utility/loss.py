@@ -12,7 +12,7 @@ domains less than the mean of the LMs does. A domain of one leaf loses nothing (
 ARX: undefined).
 
 >>> import pandas as pd
->>> from verifier.hierarchy import Hierarchy
+>>> from verifier.tables.hierarchy import Hierarchy
 >>> from verifier.utility.pair import align
 >>> h = Hierarchy.from_rows([["21", "2*", "*"], ["22", "2*", "*"], ["35", "3*", "*"], ["36", "3*", "*"]])
 >>> pair = align(pd.DataFrame({"age": ["21", "22", "35", "36"]}), pd.DataFrame({"age": ["2*", "2*", "35", "*"]}),

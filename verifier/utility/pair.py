@@ -3,10 +3,10 @@
 The release lists the original's records in the same order (row-aligned), or carries a key
 column that names each record's original row; a record of the original that the release
 leaves out (matched by key) counts as suppressed. Every cell is text, as written
-(:mod:`verifier.load`); numbers are parsed only where a model needs them
-(:func:`verifier.counts.exact_number`).
+(:mod:`verifier.tables.load`); numbers are parsed only where a model needs them
+(:func:`verifier.tables.values.exact_number`).
 
-Each quasi-identifier has a :class:`Domain`: its hierarchy (:mod:`verifier.hierarchy`) or,
+Each quasi-identifier has a :class:`GeneralizationDomain`: its hierarchy (:mod:`verifier.tables.hierarchy`) or,
 without one, the original's distinct values under one root ``*`` (ARX's default hierarchy,
 ``StatisticsQuality.getHierarchies``); when the release holds labels that generalize the
 original's values (``30-39``, ``[30,40)``, ``478**``, :func:`label_members`), the hierarchy
@@ -31,25 +31,25 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
-from verifier.counts import exact_number
 from verifier.errors import DataError
-from verifier.hierarchy import Hierarchy
+from verifier.tables.hierarchy import Hierarchy
+from verifier.tables.values import exact_number
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["Domain", "Column", "Pair", "align", "label_members", "SUPPRESSED"]
+__all__ = ["GeneralizationDomain", "Column", "Pair", "align", "label_members", "SUPPRESSED"]
 
 SUPPRESSED = "*"
 """The default suppression mark (ARX's ``QualityConfiguration`` default)."""
 
 
 @dataclass(frozen=True)
-class Domain:
+class GeneralizationDomain:
     """A quasi-identifier's generalization domain: the leaves, and every node with the leaves under it.
 
     Attributes
@@ -126,7 +126,7 @@ class Column:
     name: str
     original: tuple[str, ...]
     release: tuple[str | None, ...]
-    domain: Domain
+    domain: GeneralizationDomain
 
     def generalization_problem(self, where: Pair) -> str | None:
         """``None`` when every released cell is its original value or an ancestor of it (or suppressed); else
@@ -353,7 +353,7 @@ def align(
     Parameters
     ----------
     original, release
-        The two tables (as read by :func:`verifier.load.load_table`).
+        The two tables (as read by :func:`verifier.tables.load.load_table`).
     qi
         The quasi-identifier columns (in both tables).
     hierarchies
@@ -390,13 +390,13 @@ def align(
         values: list[str] = before  # type: ignore[assignment]
         after = _column(release, name, sources[1])
         if name in hierarchies:
-            domain = Domain(hierarchies[name])
+            domain = GeneralizationDomain(hierarchies[name])
         elif (found := _inferred_hierarchy(name, values, [None if p is None else after[p] for p in positions],
                                            suppressed)) is not None:
-            domain = Domain(found[0])
+            domain = GeneralizationDomain(found[0])
             inferred.append(found[1])
         else:
-            domain = Domain(_default_hierarchy(name, values, suppressed))
+            domain = GeneralizationDomain(_default_hierarchy(name, values, suppressed))
         for index, value in enumerate(values):
             if not domain.is_leaf(value):
                 raise DataError(f"{sources[0]}, row {index + 1}, column {name!r}: {value!r} is not a leaf of the "

@@ -7,7 +7,7 @@ over the quasi-identifiers); Sweeney's precision is ``1 - raw``. ARX
 ``max = 1``) reports the same ``1 - raw`` as its quality, per attribute and for the mean.
 
 >>> import pandas as pd
->>> from verifier.hierarchy import Hierarchy
+>>> from verifier.tables.hierarchy import Hierarchy
 >>> from verifier.utility.pair import align
 >>> h = Hierarchy.from_rows([["21", "2*", "*"], ["22", "2*", "*"], ["35", "3*", "*"], ["36", "3*", "*"]])
 >>> pair = align(pd.DataFrame({"age": ["21", "22", "35", "36"]}), pd.DataFrame({"age": ["2*", "2*", "35", "*"]}),

@@ -15,8 +15,8 @@ Li et al. 2007 (EMD), Domingo-Ferrer & Soria-Comas 2015, Def. 4 and Ekenstedt et
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from functools import cache, partial
 from itertools import combinations_with_replacement, product
@@ -33,7 +33,7 @@ from theory.tables import levels
 from theory.tables.probability_table import ProbabilityTable
 
 if TYPE_CHECKING:
-    from verifier.hierarchy import Hierarchy
+    from verifier.tables.hierarchy import Hierarchy
 
 __all__ = ["CHECKS", "VALUES", "Counts", "release_levels", "sample_releases", "spread_family", "singleton_value_family",
            "released", "bound_of"]
@@ -47,7 +47,7 @@ _HIERARCHY = (("a", "ab", "*"), ("b", "ab", "*"), ("c", "cd", "*"), ("d", "cd", 
 
 @cache
 def _hierarchy() -> Hierarchy:
-    from verifier.hierarchy import Hierarchy
+    from verifier.tables.hierarchy import Hierarchy
 
     return Hierarchy.from_rows(_HIERARCHY)
 
@@ -72,8 +72,9 @@ def _measure(counts: tuple[tuple[tuple[str, int], ...], ...], l: int) -> tuple[t
     """
     import pandas as pd
 
-    from verifier.counts import AttributeSpec, count_tables
     from verifier.registry import MeasureOptions, Subject, models
+    from verifier.tables.counting import count_tables
+    from verifier.tables.counts import AttributeSpec
 
     rows = [(i, value) for i, row in enumerate(counts) for value, n in row for _ in range(n)]
     frame = pd.DataFrame(rows, columns=["q", "s"])

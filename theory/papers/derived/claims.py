@@ -100,7 +100,7 @@ from __future__ import annotations
 import sympy
 
 from theory.claims.claim import Assumption, Claim, NotImplies, equation
-from theory.definitions import N, alpha, beta, c, delta, eps, ell, k, k0, risk, t, t1
+from theory.definitions import N, alpha, beta, c, delta, ell, eps, k, k0, risk, t, t1
 from verifier.references import PRIVCERT, Source
 
 __all__ = ["CLAIMS", "SIZES", "emd_d", "tv", "n_min", "ONE_CLASS", "ONE_RECORD", "SINGLETON_CLASSWISE",

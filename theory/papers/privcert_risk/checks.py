@@ -14,13 +14,12 @@ Dankar, El Emam, Neisa & Roffey 2012, Sec. 2 (sample uniques).
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterator
 from fractions import Fraction
 from functools import cache
 from itertools import combinations_with_replacement, product
 from typing import TYPE_CHECKING
-
-import warnings
 
 import sympy
 
@@ -30,7 +29,7 @@ from theory.papers.check_steps import result
 from verifier.symbols import journalist, k, risk, uniques
 
 if TYPE_CHECKING:
-    from verifier.counts import Classes
+    from verifier.tables.counts import Classes
 
 __all__ = ["CHECKS", "Levels", "small_releases"]
 
@@ -54,7 +53,7 @@ def _classes(sizes: tuple[int, ...]) -> Classes:
     """The classes of a release of one quasi-identifier whose classes hold ``sizes`` records."""
     import pandas as pd
 
-    from verifier.counts import count_tables
+    from verifier.tables.counting import count_tables
 
     frame = pd.DataFrame({"q": [f"c{i}" for i, size in enumerate(sizes) for _ in range(size)]})
     with warnings.catch_warnings():  # a release of singletons is meant here, not a record identifier
@@ -66,7 +65,7 @@ def _measure(sizes: tuple[int, ...], population: tuple[int, ...] | None) -> Leve
     """The levels the verifier measures on the release of classes ``sizes`` with population counts ``population``."""
     import numpy as np
 
-    from verifier.anonymity import k_anonymity, prosecutor_risk
+    from verifier.privacy.anonymity import k_anonymity, prosecutor_risk
     from verifier.risk.population_table import ClassPopulations, k_map
     from verifier.risk.sample import journalist_risk, marketer_risk, sample_uniqueness
 

@@ -1,0 +1,153 @@
+"""Counting a streamed release densely (verifier/tables/stream_counts.py): the same count tables as counting rows."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Callable
+from typing import Any
+from unittest import mock
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from verifier.errors import DataError, ExcludedRowsWarning
+from verifier.measure import measure_tables
+from verifier.tables import stream_counts
+from verifier.tables.counting import count_tables
+from verifier.tables.counts import AttributeSpec, Classes, CountTable
+from verifier.tables.engine_counts import Cells, DenseCells, count_tables_from_cells
+from verifier.tables.stream_counts import LOCAL_COMBINATIONS, DenseLimit, StreamCounter
+
+QI = ("zip", "age")
+SPECS = (
+    AttributeSpec(("disease",)),
+    AttributeSpec(("salary",), kind="numerical", missing="exclude"),
+    AttributeSpec(("job",), missing="value"),
+    AttributeSpec(("disease", "job"), missing="value"),
+)
+
+
+@st.composite
+def _releases(draw: st.DrawFn) -> pd.DataFrame:
+    rows = draw(st.integers(1, 40))
+
+    def column(values: list[Any]) -> list[Any]:
+        return draw(st.lists(st.sampled_from(values), min_size=rows, max_size=rows))
+
+    return pd.DataFrame({
+        "zip": column(["476**", "4790*", "02138", "2138", None]),
+        "age": column([20, 30, None]),
+        "disease": column(["flu", "gastritis", "colitis"]),
+        "salary": column(["3", "2.50", "2.5", "9007199254740993", "9007199254740992", None]),
+        "job": column(["nurse", "clerk", None]),
+    })
+
+
+def _measured(classes: Classes, tables: tuple[CountTable, ...]) -> str:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExcludedRowsWarning)
+        return json.dumps(measure_tables(classes, tables).to_json()["measurements"], sort_keys=True)
+
+
+def _batches(frame: pd.DataFrame, sizes: list[int], dictionary: bool) -> list[pa.RecordBatch]:
+    """The release as record batches of the given sizes; text columns as Arrow dictionaries when ``dictionary``."""
+    table = pa.Table.from_pandas(frame, preserve_index=False)
+    if dictionary:
+        table = pa.table({name: column.dictionary_encode() if pa.types.is_string(column.type) else column
+                          for name, column in zip(table.column_names, table.columns, strict=True)})
+    batches, start = [], 0
+    for size in [*sizes, len(frame)]:
+        if start < len(frame):
+            batches.extend(table.slice(start, size).to_batches())
+            start += size
+    return batches
+
+
+@pytest.mark.parametrize("local", [0, LOCAL_COMBINATIONS])
+@settings(max_examples=40, deadline=None)
+@given(frame=_releases(), sizes=st.lists(st.integers(1, 9), max_size=8), dictionary=st.booleans(),
+       streamed=st.booleans())
+def test_counting_batches_densely_equals_counting_the_rows(local: int, frame: pd.DataFrame, sizes: list[int],
+                                                          dictionary: bool, streamed: bool) -> None:
+    # local = 0: a batch's classes are numbered through the combinations of its dictionaries only when
+    # these are fewer than its rows (else row by row); the default: nearly always through them
+    counter = StreamCounter(QI, SPECS, source="release")
+    with mock.patch.object(stream_counts, "LOCAL_COMBINATIONS", local):
+        if streamed:  # coded on a second thread while counted
+            counter.add_all(_batches(frame, sizes, dictionary))
+        else:
+            for batch in _batches(frame, sizes, dictionary):
+                counter.add(batch)
+    assert _outcome(lambda: count_tables_from_cells(*counter.cells(), QI, SPECS, source="release")) == \
+        _outcome(lambda: count_tables(frame, QI, SPECS, source="release"))
+
+
+def _outcome(count: Callable[[], tuple[Classes, tuple[CountTable, ...]]]) -> str:
+    """What was measured on the count tables, or the error that counting raised."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ExcludedRowsWarning)
+            classes, tables = count()
+    except DataError as error:
+        return str(error)
+    return f"{classes.rows} rows in {classes.count} classes: {_measured(classes, tables)}"
+
+
+def test_a_dictionary_value_no_row_holds_is_neither_a_class_nor_a_value() -> None:
+    batch = pa.record_batch({
+        "zip": pa.DictionaryArray.from_arrays(pa.array([0, 0, 2], pa.int32()), pa.array(["a", "unused", "b"])),
+        "disease": pa.DictionaryArray.from_arrays(pa.array([1, None, 1], pa.int32()), pa.array(["unused", "flu"])),
+    })
+    counter = StreamCounter(["zip"], [AttributeSpec(("disease",), missing="value")], source="release")
+    counter.add(batch)
+    classes, (table,) = count_tables_from_cells(*counter.cells(), ["zip"], [AttributeSpec(("disease",), missing="value")])
+    assert classes.keys["zip"].tolist() == ["a", "b"] and classes.sizes.tolist() == [2, 1]
+    assert table.values == ("flu", None) and table.count.tolist() == [1, 1, 1]
+
+
+def test_past_the_dense_limit_counting_stops() -> None:
+    frame = pd.DataFrame({"zip": [str(i) for i in range(100)], "salary": np.arange(100) % 10})
+    counter = StreamCounter(["zip"], [AttributeSpec(("salary",), kind="numerical")], source="release", limit=300)
+    with pytest.raises(DenseLimit, match="more than 300 dense cells"):
+        counter.add(pa.RecordBatch.from_pandas(frame, preserve_index=False))
+
+
+def test_rows_are_kept_until_they_reach_an_eighth_of_the_cells_then_counted_densely() -> None:
+    generator = np.random.default_rng(3)
+    frame = pd.DataFrame({"zip": generator.choice(["a", "b", None], 4000), "age": generator.choice([20, 30, 40, 50, 60], 4000),
+                          "disease": generator.choice(["flu", "colitis"], 4000),
+                          "salary": [str(i) for i in range(4000)], "job": generator.choice(["nurse", None], 4000)})
+    specs = (AttributeSpec(("disease",)), AttributeSpec(("salary",), kind="numerical"))
+    counter = StreamCounter(QI, specs, source="release")
+    for batch in _batches(frame, [500] * 7, False):
+        counter.add(batch)
+    keys, sizes, (disease, salary) = counter.cells()
+    assert isinstance(disease, DenseCells) and isinstance(salary, Cells)
+    assert _outcome(lambda: count_tables_from_cells(keys, sizes, [disease, salary], QI, specs)) == \
+        _outcome(lambda: count_tables(frame, QI, specs, source="data"))
+
+
+def test_a_dense_table_counts_in_int32_until_its_rows_could_pass_int32_then_in_int64() -> None:
+    generator = np.random.default_rng(4)
+    frame = pd.DataFrame({"zip": generator.choice(["a", "b", None], 3000), "age": generator.choice([20, 30], 3000),
+                          "disease": generator.choice(["flu", "colitis", "angina"], 3000)})
+    specs = (AttributeSpec(("disease",)),)
+    counter = StreamCounter(QI, specs, source="release")
+    kinds = []
+    with mock.patch.object(stream_counts, "NARROW_ROWS", 1200):  # int32's bound, made small
+        for batch in _batches(frame, [500] * 5, False):
+            counter.add(batch)
+            kinds.append(counter.cells()[2][0].counts.dtype)
+    assert kinds == [np.int32, np.int32, np.int64, np.int64, np.int64, np.int64]  # 1,500 rows > 1,200: widened
+    assert _outcome(lambda: count_tables_from_cells(*counter.cells(), QI, specs)) == \
+        _outcome(lambda: count_tables(frame, QI, specs, source="data"))
+    narrow = StreamCounter(QI, specs, source="release")
+    narrow.add(_batches(frame, [500], False)[0])
+    assert narrow.cells()[2][0].counts.dtype == np.int32
+    _, (table,) = count_tables_from_cells(*narrow.cells(), QI, specs)
+    assert table.count.dtype == np.int64 and int(table.count.sum()) == 500  # a count table counts in int64
