@@ -331,12 +331,11 @@ def explain(
     as_json: bool = typer.Option(False, "--json", metavar="FILE|-", help="Print the list of implied guarantees as JSON."),
 ) -> None:
     """What the audit's measured levels imply about every other definition, with the derivation path."""
-    from theory.answers.audit_levels import read_audit
-    from theory.answers.explain import explain
+    from theory.answers.explain import explain_file
     from verifier.errors import VerifierError
 
     try:
-        found = explain(read_audit(audit))
+        found = explain_file(audit)
     except VerifierError as error:
         _fail(str(error))
     if as_json:

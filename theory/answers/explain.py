@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import sympy
 
-from theory.answers.audit_levels import AuditLevels, MeasuredLevel, load_audit, read_audit
+from theory.answers.audit_levels import AuditLevels, MeasuredLevel, read_audit
 from theory.definitions import definition, definitions
 from verifier.display import exact_text, readable
 from verifier.errors import DataError
@@ -42,7 +42,7 @@ from verifier.registry import model
 if TYPE_CHECKING:
     from theory.answers.graph import Graph
 
-__all__ = ["DEF5_READING", "Measured", "Step", "Implied", "Nothing", "Explanation", "explain", "explain_file", "load_audit",
+__all__ = ["DEF5_READING", "Measured", "Step", "Implied", "Nothing", "Explanation", "explain", "explain_file",
            "level_text", "AuditLevels", "MeasuredLevel"]
 
 _SIZED_AT = {"kt_closeness": "N-1", "k_eps_dp": "1"}
