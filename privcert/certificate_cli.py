@@ -94,7 +94,7 @@ def write_certificate(result: AuditResult, release: Path, policy: Path, key: Pat
 
 def _write_views(statement: Statement, tables: tuple[CountTable, ...], envelope_text: str | None,
                  certificate_name: str, command: str | None, html: Path | None, pdf: Path | None,
-                 checked: str | None = None, quiet: bool = False) -> None:
+                 checked: str | None = None, quiet: bool = False, revised: tuple[str, ...] = ()) -> None:
     from privcert.files import write_output
     from reports.views import render_views
 
@@ -103,7 +103,8 @@ def _write_views(statement: Statement, tables: tuple[CountTable, ...], envelope_
     with stage(f"rendering the {' and the '.join(v for v, p in (('HTML', html), ('PDF', pdf)) if p is not None)}",
                quiet=quiet):
         views = render_views(statement, tables=tables, envelope_text=envelope_text, certificate_name=certificate_name,
-                             verify_command=command, html=html is not None, pdf=pdf is not None, checked=checked)
+                             verify_command=command, html=html is not None, pdf=pdf is not None, checked=checked,
+                             revised=revised)
     if html is not None and views.html is not None:
         write_output(html, views.html, option="--html")
     if pdf is not None and views.pdf is not None:
@@ -142,7 +143,8 @@ def report_command(
         text = certificate.read_text(encoding="utf-8")
         document = read_json(text, str(certificate))
         key = None if public_key is None else load_public_key(public_key.read_text(encoding="utf-8"), str(public_key))
-        checked = None
+        checked: str | None = None
+        revised: tuple[str, ...] = ()
         if key is not None:
             found = verify(document, key)
             if not found.valid:
@@ -155,6 +157,7 @@ def report_command(
                 typer.echo(safe(found.summary()) + "; the view says it is not verified")
             elif found.revised:
                 typer.echo(safe(found.summary()))
+                revised = found.revised
         statement = unverified_statement(document) if checked is None or found.statement is None else found.statement
     except MalformedCertificateError as error:
         raise _bad_input(f"{certificate}: {error}") from error
@@ -171,7 +174,8 @@ def report_command(
     command = _verify_command(certificate.name, public_key.name if public_key else "PUBLIC_KEY",
                               None if tables else statement.subject_name)
     try:
-        _write_views(statement, tuple(tables), text, certificate.name, command, html, pdf, checked=checked)
+        _write_views(statement, tuple(tables), text, certificate.name, command, html, pdf, checked=checked,
+                     revised=revised)
     except (OSError, CertificateError, VerifierError) as error:
         raise _bad_input(f"cannot write the views: {error}") from error
     wrote(html, pdf)

@@ -227,6 +227,7 @@ def view(
     envelope: Mapping[str, Any] | None = None,
     verify_command: str | None = None,
     checked: str | None = None,
+    revised: Sequence[str] = (),
     title: str | None = None,
 ) -> View:
     """Gather the page's content.
@@ -246,6 +247,9 @@ def view(
         The key id of the public key with which every check of ``verify`` held before rendering (the signer),
         or ``None``: not verified (``privcert report`` without ``--public-key``); the page then carries a "not
         verified" banner at the top, and the envelope's key id (an unsigned hint) is never shown as the signer.
+    revised
+        The claims a verified level rests on that this privcert has since revised
+        (:attr:`reports.verification.Verification.revised`): the banner at the top names them.
     """
     from reports.declared import declared
     from reports.plots import figures, implication_map
@@ -296,6 +300,7 @@ def view(
         "figures": figures(predicate, tables),
         "signature": signature,
         "verified": envelope is None or checked is not None,
+        "revised": [cell(claim) for claim in revised] if checked is not None else [],
         "declared": declared(predicate),
         "verify_command": verify_command,
     })

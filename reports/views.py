@@ -34,16 +34,18 @@ def render_views(
     html: bool,
     pdf: bool,
     checked: str | None = None,
+    revised: Sequence[str] = (),
 ) -> Views:
     """Render the HTML page and/or the PDF of ``statement``.
 
     ``envelope_text`` is the signed certificate as written (``None`` for an unsigned
     audit); the PDF carries it as an attachment named ``certificate_name``. ``checked`` is the key id with which
-    every check of ``verify`` held (:func:`reports.html.view`); ``None`` renders a "not verified" view.
+    every check of ``verify`` held (:func:`reports.html.view`); ``None`` renders a "not verified" view. ``revised``:
+    the claims a verified level rests on that this privcert has since revised (:attr:`Verification.revised`).
     """
     envelope = None if envelope_text is None else json.loads(envelope_text)
     page = view(statement.predicate, tables=tables, envelope=envelope, verify_command=verify_command, checked=checked,
-                subject={"name": statement.subject_name, "sha256": statement.subject_sha256})
+                revised=revised, subject={"name": statement.subject_name, "sha256": statement.subject_sha256})
     document = None
     if pdf:
         from reports.pdf import document_date, render_pdf

@@ -150,6 +150,7 @@ def test_an_unverified_view_says_so_at_the_top_and_never_names_the_hint_as_signe
         html = out.read_text()
         if key:
             assert "NOT VERIFIED" not in html and "the-regulators-key" not in html
+            assert "CLAIMS SINCE REVISED" not in html  # nothing it rests on was revised
         else:
             body = html[html.index("<body>"):]
             assert body.index("NOT VERIFIED") < body.index("<h1>")
