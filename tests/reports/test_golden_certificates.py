@@ -226,5 +226,10 @@ def test_a_claim_refuted_since_leaves_a_certificate_naming_its_catalog_valid_and
     shown = CliRunner().invoke(app, ["report", str(folder / "cert.json"), "--public-key", str(folder / "key.pub"),
                                      "--html", str(tmp_path / "view.html")])
     assert shown.exit_code == 0 and "1 claim(s) it rests on have since been revised" in shown.output, shown.output
+    page = (tmp_path / "view.html").read_text(encoding="utf-8")  # the page says it too, at the top
+    assert 'id="claims-revised"' in page and "ekenstedt2022:thm3a (no longer a proven claim" in page
+    assert 'id="not-verified"' not in page
+    # the randomized table's ids and parameters break after an underscore, never inside a word (PDF)
+    assert '<span class="word">data_</span><wbr><span class="word">independent = True</span>' in page
     found, output = _verify("v2", "randomized-auditor", ())
     assert found == 4 and "ekenstedt2022:thm3a" in output, output
