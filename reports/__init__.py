@@ -16,7 +16,7 @@ from typing import Any
 
 _EXPORTS = {
     "CertificateError": "reports.signing",
-    "generate_keys": "reports.signing",
+    "new_key_pair": "reports.signing",
     "load_public_key": "reports.signing",
     "load_signer": "reports.signing",
     "open_envelope": "reports.signing",
@@ -26,9 +26,8 @@ _EXPORTS = {
     "Statement": "reports.statement",
     "build_statement": "reports.statement",
     "canonical": "reports.statement",
-    "Finding": "reports.verification",
-    "check_measurements": "reports.verification",
-    "check_release": "reports.verification",
+    "Verification": "reports.verification",
+    "verify": "reports.verification",
 }
 
 __all__ = list(_EXPORTS)

@@ -455,3 +455,11 @@ def test_an_unwritable_output_folder_is_bad_input(workdir: Path) -> None:
     done = runner.invoke(app, ["measure", str(workdir / "release.csv"), "--qi", "zip,age", "--sensitive", "disease",
                                "--json", str(workdir / "no-such-folder" / "out.json")])
     assert done.exit_code == 2 and "cannot write" in done.stderr and "no-such-folder" in done.stderr
+
+
+def test_every_name_the_package_exports_exists() -> None:
+    """``reports`` imports its names on first use: each one it lists must be found where it says."""
+    import reports
+
+    for name in reports.__all__:
+        assert getattr(reports, name) is not None, name
