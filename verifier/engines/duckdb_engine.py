@@ -7,8 +7,9 @@ streamed to Python as Arrow record batches of :data:`verifier.tables.stream_coun
 as they come (:mod:`verifier.tables.stream_counts`; the plans are in :mod:`verifier.engines.sql`),
 so memory is a batch and the count tables, whatever the number of rows. A release whose
 dense tables would pass ``dense_cells`` (many distinct quasi-identifier combinations
-times many values) is counted by SQL group-bys instead: their memory is bounded by
-``memory_limit``, past which the hash aggregation spills to ``temp_directory``.
+times many values) is counted by SQL group-bys instead, their results fetched in
+batches too: their memory is bounded by ``memory_limit``, past which the hash
+aggregation spills to ``temp_directory``.
 
 The command line sets these through the environment: ``PRIVCERT_DUCKDB_MEMORY_LIMIT``,
 ``PRIVCERT_DUCKDB_TEMP_DIRECTORY`` and ``PRIVCERT_DUCKDB_DENSE_CELLS`` (``0``: always the
@@ -132,6 +133,12 @@ class DuckDBEngine(SqlEngine):
             except duckdb.Error as error:
                 raise EngineReadError(_message(str(error))) from error
 
+        def fetch(statement: str) -> Generator[pa.RecordBatch, None, None]:
+            try:
+                yield from connection.sql(statement).to_arrow_reader(BATCH_ROWS)
+            except duckdb.Error as error:
+                raise EngineReadError(_message(str(error))) from error
+
         def stream(qi: Sequence[str], columns: Sequence[str]) -> Streamed:
             wanted = list(dict.fromkeys(columns))
             try:
@@ -155,7 +162,7 @@ class DuckDBEngine(SqlEngine):
 
         try:
             run(f"CREATE VIEW release AS SELECT * FROM {_reader(path, kind, header, encoding)}")
-            yield Session(run, stream, self.dense_cells)
+            yield Session(run, stream, self.dense_cells, fetch)
         finally:
             connection.close()
             shutil.rmtree(spill, ignore_errors=True)

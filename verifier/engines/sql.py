@@ -17,10 +17,11 @@ plans count it:
 * **Grouped** (Spark, and DuckDB past ``dense_cells``): the statements of
   :func:`aggregation`, one per sensitive attribute: the distinct combinations of the
   quasi-identifiers and the attribute's columns with their ``COUNT(*)``, a 64-bit
-  integer on both engines, fetched as Arrow. Missing values form groups of their own, so
-  each result covers every row and holds every class; the classes are summed from the
-  first (:func:`verifier.tables.engine_counts.count_tables_from_groups`, quasi-identifiers coded in
-  Arrow). One statement per attribute, not one ``GROUPING SETS`` statement for all: the
+  integer on both engines, fetched as Arrow record batches (:meth:`Session.batches`)
+  and counted as they come (:class:`verifier.tables.engine_counts.GroupCounter`: a
+  batch's text is coded in Arrow and dropped, so memory is a batch and a few integers per
+  row of the result). Missing values form groups of their own, so each result covers
+  every row and holds every class; the classes are summed from the first. One statement per attribute, not one ``GROUPING SETS`` statement for all: the
   sets are then held one at a time, and on DuckDB the single scan was no faster
   (benchmarks/RESULTS.md, "Engines").
 
@@ -32,20 +33,19 @@ are those of the pandas path.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Generator, Mapping, Sequence
+from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, closing
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 
 from verifier.engines import EngineName, Phase, ignore_phase
 from verifier.engines.locate import release_locator
 from verifier.errors import DataError
 from verifier.tables.counts import AttributeSpec, Classes, CountTable
-from verifier.tables.engine_counts import Cells, DenseCells, count_tables_from_cells, count_tables_from_groups
+from verifier.tables.engine_counts import Cells, DenseCells, GroupCounter, count_tables_from_cells
 from verifier.tables.load import check_csv, check_schema, csv_header, parquet_files, refuse_nan, release_format
 from verifier.tables.stream_counts import DenseLimit, StreamCounter
 from verifier.tables.values import check_columns
@@ -106,6 +106,9 @@ class EngineReadError(Exception):
 Runner = Callable[[str], pa.Table]
 """Runs one statement on the registered ``release`` view and returns the result as Arrow."""
 
+Fetcher = Callable[[str], Iterable[pa.RecordBatch]]
+"""Runs one statement on the registered ``release`` view and yields its result as Arrow record batches."""
+
 CLASS = "privcert_class"
 """The column a :class:`Streamed` may carry in place of the quasi-identifiers: each row's class number."""
 
@@ -134,12 +137,21 @@ class Session:
 
     A release is streamed and counted densely when the engine gives ``stream`` and the
     dense tables fit in ``dense_cells`` cells (:mod:`verifier.tables.stream_counts`); otherwise
-    it is counted by the group-bys of :func:`aggregation`.
+    it is counted by the group-bys of :func:`aggregation`, fetched in batches when the
+    engine gives ``fetch``.
     """
 
     run: Runner
     stream: Streamer | None = None
     dense_cells: int = 0
+    fetch: Fetcher | None = None
+
+    def batches(self, statement: str) -> Iterator[pa.RecordBatch]:
+        """The result of ``statement`` in record batches: fetched so when the engine can, else run whole and split."""
+        if self.fetch is not None:
+            yield from self.fetch(statement)
+        else:
+            yield from self.run(statement).to_batches()
 
 
 class SqlEngine(ABC):
@@ -183,18 +195,16 @@ class SqlEngine(ABC):
                 counted = _stream(session, qi, attributes, str(path), phase, partitions)
                 if counted is None:
                     floats = {field.name for field in schema if pa.types.is_floating(field.type)}
-                    groups = _group(session, qi, attributes, floats, str(path), phase, partitions)
+                    counted = _group(session, qi, attributes, floats, str(path), phase, partitions)
         except EngineReadError as error:
             if kind == "csv":
                 check_csv(path, encoding)
             raise DataError(f"{path}: cannot read the file as {kind.upper()} with --engine {self.name}: {error}") from error
-        if counted is not None:
-            return count_tables_from_cells(*counted, qi, attributes, source=source, locate=locate)
-        return count_tables_from_groups(groups, qi, attributes, count=COUNT, source=source, locate=locate)
+        return count_tables_from_cells(*counted, qi, attributes, source=source, locate=locate)
 
 
 def _stream(session: Session, qi: Sequence[str], attributes: Sequence[AttributeSpec], source: str, phase: Phase,
-            partitions: int) -> tuple[pa.Table, np.ndarray, list[Cells | DenseCells]] | None:
+            partitions: int) -> tuple[pa.Table, np.ndarray, Sequence[Cells | DenseCells]] | None:
     """The release counted densely as it streams (:mod:`verifier.tables.stream_counts`); ``None`` when it cannot be."""
     if session.stream is None or session.dense_cells <= 0:
         return None
@@ -216,18 +226,20 @@ def _stream(session: Session, qi: Sequence[str], attributes: Sequence[AttributeS
 
 
 def _group(session: Session, qi: Sequence[str], attributes: Sequence[AttributeSpec], floats: Collection[str],
-           source: str, phase: Phase, partitions: int) -> list[pa.Table]:
-    """One :func:`aggregation` per attribute (one over the quasi-identifiers alone when there is none;
-    ``floats``: the release's floating-point columns)."""
+           source: str, phase: Phase, partitions: int) -> tuple[pa.Table, np.ndarray, Sequence[Cells | DenseCells]]:
+    """The release counted by one :func:`aggregation` per attribute (one over the quasi-identifiers alone
+    when there is none; ``floats``: the release's floating-point columns), each result counted batch by batch."""
     sets = [spec.columns for spec in attributes] or [()]
-    groups = []
+    counter = GroupCounter(qi, attributes, count=COUNT, source=source)
     for done, columns in enumerate(sets):
         phase("scan", done, len(sets), f"aggregations over {partitions:,} partition(s)")
-        groups.append(session.run(aggregation(qi, columns, floats)))
-        refuse_nan(source, groups[-1], rows=False)
-    rows = pc.sum(groups[0].column(COUNT)).as_py() or 0
+        for batch in session.batches(aggregation(qi, columns, floats)):
+            refuse_nan(source, batch, rows=False)
+            counter.add(done, batch)
+    keys, sizes, cells = counter.cells()
+    rows = int(sizes.sum())
     phase("group", len(sets), len(sets), f"aggregations, {rows:,} rows in {partitions:,} partition(s)")
-    return groups
+    return keys, sizes, cells
 
 
 def first_lines(text: str, lines: int = 3) -> str:

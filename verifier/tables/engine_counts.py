@@ -2,8 +2,8 @@
 
 An engine (:mod:`verifier.engines`) hands over, per attribute, the non-empty cells with
 the attribute's distinct values as found (:class:`Cells`), a dense ``class × value``
-table of them (:class:`DenseCells`), or the rows of its group-bys as Arrow tables
-(:func:`count_tables_from_groups`). :func:`count_tables_from_cells` codes, parses and
+table of them (:class:`DenseCells`), or the rows of its group-bys as Arrow record batches
+(:class:`GroupCounter`). :func:`count_tables_from_cells` codes, parses and
 checks each distinct value once, with the functions that read rows, then spreads the
 codes over the cells.
 """
@@ -19,6 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from verifier.cpus import usable_cpus
+from verifier.errors import DataError
 from verifier.tables.counting import (
     combined_ids,
     count_attribute,
@@ -30,74 +31,132 @@ from verifier.tables.counting import (
 from verifier.tables.counts import BLOCK_CELLS, AttributeSpec, Classes, CountTable, qi_order
 from verifier.tables.values import Locate, first_row, value_codes
 
-__all__ = ["Cells", "DenseCells", "count_tables_from_cells", "count_tables_from_groups"]
+__all__ = ["Cells", "DenseCells", "GroupCounter", "count_tables_from_cells"]
 
 
-def count_tables_from_groups(
-    groups: Sequence[pa.Table],
-    qi: Sequence[str],
-    attributes: Sequence[AttributeSpec],
-    *,
-    count: str,
-    source: str = "data",
-    locate: Locate = first_row,
-) -> tuple[Classes, tuple[CountTable, ...]]:
-    """Build the classes and count tables from group-bys done elsewhere (an engine), as Arrow tables.
+class GroupCounter:
+    """Counts an engine's group-bys, batch by batch, into the cells of :func:`count_tables_from_cells`.
+
+    Each group-by (one per attribute, in the order of ``attributes``; one over the
+    quasi-identifiers alone when there is no attribute) holds the distinct combinations of
+    the QI columns and the attribute's columns, and their numbers of rows in the column
+    ``count`` (``SELECT qi..., columns..., COUNT(*) ... GROUP BY qi..., columns...``).
+    Missing values are groups of their own, so every group-by covers every row and holds
+    every class. Its rows arrive as Arrow record batches, in any number and order
+    (:meth:`add`).
 
     Parameters
     ----------
-    groups
-        One per attribute, in the order of ``attributes`` (one over the quasi-identifiers
-        alone when there is no attribute): the distinct combinations of the QI columns and
-        the attribute's columns, and their numbers of rows in the column ``count``
-        (``SELECT qi..., columns..., COUNT(*) ... GROUP BY qi..., columns...``). Missing
-        values are groups of their own, so every group-by covers every row and holds
-        every class.
     qi, attributes, source
         As for :func:`count_tables`.
     count
         The name of the count column.
-    locate
-        Finds the release row that an error message names (the groups hold distinct
-        values, not rows).
-
-    Returns
-    -------
-    (Classes, tuple of CountTable)
-        The same as :func:`count_tables` on the rows, except the class numbering: classes
-        are numbered in the order of their quasi-identifier values (:func:`qi_order`),
-        not by first appearance. No measure depends on the numbering.
 
     Notes
     -----
-    The quasi-identifier values stay in Arrow: each column is coded against the distinct
-    values of the first group-by (a hash lookup in Arrow, no Python object per row), the
-    codes are combined into class numbers as :func:`count_tables` does, and each
-    attribute's distinct values are found in Arrow too; :func:`count_tables_from_cells`
-    does the rest.
+    A batch's text is not kept: its distinct QI combinations and its distinct values of
+    the attribute are (each coded in Arrow, a hash lookup, no Python object per row), and
+    for each of its rows the place of its combination and of its value among those kept,
+    and its count. :meth:`cells` codes what was kept once more, across batches, so memory
+    is one batch, the kept distinct rows and three integers a row of the group-bys,
+    however many rows they have (DuckDB's spill to disk bounds the rest).
     """
-    qi = tuple(qi)
-    weights = [group.column(count).to_numpy().astype(np.int64, copy=False) for group in groups]
-    refuse_empty(int(weights[0].sum()), source)
-    dictionaries = [pc.unique(_no_nan(groups[0].column(column))) for column in qi]
-    codes = [np.concatenate([_positions(group.column(column), dictionary) for group in groups])
-             for column, dictionary in zip(qi, dictionaries, strict=True)]
-    bounds = np.cumsum([0] + [group.num_rows for group in groups])
-    ids = combined_ids(zip(codes, map(len, dictionaries), strict=True), int(bounds[-1]))
-    first = first_occurrences(ids[:bounds[1]])
-    keys = pa.table({column: dictionary.take(pa.array(column_codes[first]))
-                     for column, dictionary, column_codes in zip(qi, dictionaries, codes, strict=True)})
-    del codes
-    sizes = sums(ids[:bounds[1]], weights[0], len(first))
-    cells = []
-    for number, spec in enumerate(attributes):
-        group = groups[number].select(list(spec.columns))
-        raw = combined_ids(((encoded.indices.to_numpy(zero_copy_only=False), len(encoded.dictionary))
-                             for encoded in (pc.dictionary_encode(column.combine_chunks(), null_encoding="encode")
-                                             for column in group.columns)), group.num_rows)
-        cells.append(Cells(values=group.take(pa.array(first_occurrences(raw))), class_index=ids[bounds[number]:bounds[number + 1]],
-                           value_index=raw, count=weights[number]))
-    return count_tables_from_cells(keys, sizes, cells, qi, attributes, source=source, locate=locate)
+
+    def __init__(self, qi: Sequence[str], attributes: Sequence[AttributeSpec], *, count: str, source: str = "data"):
+        self.qi = tuple(qi)
+        self.attributes = tuple(attributes)
+        self.count = count
+        self.source = source
+        self._classes = _DistinctRows()
+        self._values = [_DistinctRows() for _ in self.attributes]
+        sets = max(len(self.attributes), 1)
+        self._class_places: list[list[np.ndarray]] = [[] for _ in range(sets)]
+        self._value_places: list[list[np.ndarray]] = [[] for _ in range(sets)]
+        self._weights: list[list[np.ndarray]] = [[] for _ in range(sets)]
+
+    def add(self, number: int, batch: pa.RecordBatch | pa.Table) -> None:
+        """Count rows of the group-by of attribute ``number`` (``0`` for the one over the quasi-identifiers alone)."""
+        self._class_places[number].append(self._classes.add([_no_nan(batch.column(column)) for column in self.qi]))
+        self._weights[number].append(_narrow(batch.column(self.count).to_numpy().astype(np.int64, copy=False)))
+        if self.attributes:
+            columns = self.attributes[number].columns
+            self._value_places[number].append(self._values[number].add([batch.column(column) for column in columns]))
+
+    def cells(self) -> tuple[pa.Table, np.ndarray, list[Cells]]:
+        """The classes' keys (one row a class), their sizes and each attribute's cells (see :class:`Cells`).
+
+        What was counted is handed over, not copied: the counter is empty afterwards.
+
+        Raises
+        ------
+        DataError
+            When the release has no rows, or when its group-bys disagree on the classes'
+            sizes (the release changed between them).
+        """
+        weights = [_joined(parts) for parts in self._weights]
+        refuse_empty(int(weights[0].sum()), self.source)
+        keys, class_ids = self._classes.distinct(self.qi)
+        class_index = [class_ids[_joined(parts)] for parts in self._class_places]
+        sizes = sums(class_index[0], weights[0], keys.num_rows)
+        for index, count in zip(class_index[1:], weights[1:], strict=True):
+            if not np.array_equal(sums(index, count, keys.num_rows), sizes):
+                raise DataError(f"{self.source}: the group-bys of the release do not hold the same classes: the "
+                                "release changed while it was being read")
+        cells = []
+        for number, spec in enumerate(self.attributes):
+            values, value_ids = self._values[number].distinct(spec.columns)
+            cells.append(Cells(values=values, class_index=class_index[number],
+                               value_index=value_ids[_joined(self._value_places[number])], count=weights[number]))
+        return keys, sizes, cells
+
+
+def _joined(parts: list[np.ndarray]) -> np.ndarray:
+    """The arrays of ``parts`` end to end as one int64 array; ``parts`` is emptied as they are joined (half the memory)."""
+    joined = np.empty(sum(map(len, parts)), dtype=np.int64)
+    start = 0
+    while parts:
+        part = parts.pop(0)
+        joined[start:start + len(part)] = part
+        start += len(part)
+    return joined
+
+
+class _DistinctRows:
+    """The distinct rows of some columns across batches: each batch's own distinct rows are kept, and
+    :meth:`add` gives each row's place among all rows kept so far."""
+
+    def __init__(self) -> None:
+        self._parts: list[list[pa.Array]] = []
+        self._kept = 0
+
+    def add(self, columns: Sequence[pa.Array | pa.ChunkedArray]) -> np.ndarray:
+        """Keep the distinct rows of ``columns`` (one array each, of equal lengths); each row's place among those kept."""
+        ids = _row_ids(columns)
+        first = pa.array(first_occurrences(ids))
+        self._parts.append([column.take(first) for column in columns])
+        places = ids + self._kept
+        self._kept += len(first)
+        return _narrow(places)
+
+    def distinct(self, names: Sequence[str]) -> tuple[pa.Table, np.ndarray]:
+        """The distinct rows across every batch (columns ``names``), and each kept row's row among them."""
+        columns = [pa.chunked_array([part[number] for part in self._parts]) for number in range(len(names))]
+        ids = _row_ids(columns)
+        first = pa.array(first_occurrences(ids))
+        return pa.table({name: column.take(first) for name, column in zip(names, columns, strict=True)}), ids
+
+
+def _row_ids(columns: Sequence[pa.Array | pa.ChunkedArray]) -> np.ndarray:
+    """Number the rows' combinations of values of ``columns`` by first appearance (missing values one value a column)."""
+    encoded = [pc.dictionary_encode(column.combine_chunks() if isinstance(column, pa.ChunkedArray) else column,
+                                    null_encoding="encode") for column in columns]
+    return combined_ids(((codes.indices.to_numpy(zero_copy_only=False), len(codes.dictionary)) for codes in encoded),
+                        len(columns[0]))
+
+
+def _narrow(values: np.ndarray) -> np.ndarray:
+    """Non-negative int64 ``values`` as int32 when they fit (half the memory while they wait to be counted)."""
+    return values.astype(np.int32) if not len(values) or int(values.max()) < 1 << 31 else values
 
 
 @dataclass(frozen=True)
@@ -196,14 +255,6 @@ def count_tables_from_cells(
                                spec, source, cell.count, locate, raw=cell.value_index)
                    for cell, spec in zip(cells, attributes, strict=True))
     return found, tables
-
-
-def _positions(values: pa.ChunkedArray, dictionary: pa.Array) -> np.ndarray:
-    """The position of each value in ``dictionary`` (NULL included), looked up in Arrow."""
-    found = pc.index_in(_no_nan(values), value_set=dictionary, skip_nulls=False)
-    if found.null_count:
-        raise ValueError("every group-by must hold the same classes")
-    return found.to_numpy(zero_copy_only=False)
 
 
 def _no_nan(values: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:

@@ -327,7 +327,7 @@ def _read_parquet(path: Path, categories: Collection[str]) -> pd.DataFrame:
     return frame
 
 
-def refuse_nan(source: str, table: pa.Table, *, rows: bool = True) -> None:
+def refuse_nan(source: str, table: pa.Table | pa.RecordBatch, *, rows: bool = True) -> None:
     """Refuse a float NaN: it is neither a value nor a missing cell (a null is).
 
     The error names the column and, when ``rows`` (the table is the release, not its

@@ -1,4 +1,5 @@
-"""Counting a streamed release densely (verifier/tables/stream_counts.py): the same count tables as counting rows."""
+"""Counting what an engine hands over: a streamed release densely (verifier/tables/stream_counts.py) and its
+group-bys batch by batch (verifier/tables/engine_counts.py): the same count tables as counting the rows."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from verifier.measure import measure_tables
 from verifier.tables import stream_counts
 from verifier.tables.counting import count_tables
 from verifier.tables.counts import AttributeSpec, Classes, CountTable
-from verifier.tables.engine_counts import Cells, DenseCells, count_tables_from_cells
+from verifier.tables.engine_counts import Cells, DenseCells, GroupCounter, count_tables_from_cells
 from verifier.tables.stream_counts import LOCAL_COMBINATIONS, DenseLimit, StreamCounter
 
 QI = ("zip", "age")
@@ -85,6 +86,34 @@ def test_counting_batches_densely_equals_counting_the_rows(local: int, frame: pd
                 counter.add(batch)
     assert _outcome(lambda: count_tables_from_cells(*counter.cells(), QI, SPECS, source="release")) == \
         _outcome(lambda: count_tables(frame, QI, SPECS, source="release"))
+
+
+@settings(max_examples=40, deadline=None)
+@given(frame=_releases(), sizes=st.lists(st.integers(1, 9), max_size=8), order=st.randoms(use_true_random=False))
+def test_counting_group_bys_batch_by_batch_equals_counting_the_rows(frame: pd.DataFrame, sizes: list[int],
+                                                                   order: Any) -> None:
+    # each attribute's group-by in its own order, cut in batches: the distinct rows are coded across batches
+    counter = GroupCounter(QI, SPECS, count="n", source="release")
+    for number, spec in enumerate(SPECS):
+        grouped = frame.groupby([*QI, *spec.columns], dropna=False, sort=False).size().reset_index(name="n")
+        rows = list(range(len(grouped)))
+        order.shuffle(rows)
+        for batch in _batches(grouped.iloc[rows].reset_index(drop=True), sizes, False):
+            counter.add(number, batch)
+    assert _outcome(lambda: count_tables_from_cells(*counter.cells(), QI, SPECS, source="release")) == \
+        _outcome(lambda: count_tables(frame, QI, SPECS, source="release"))
+
+
+def test_group_bys_that_disagree_on_the_classes_are_refused() -> None:
+    specs = (AttributeSpec(("disease",)), AttributeSpec(("job",)))
+    counter = GroupCounter(["zip"], specs, count="n", source="release")
+    counter.add(0, pa.record_batch({"zip": ["a", "b"], "disease": ["flu", "flu"], "n": [2, 1]}))
+    counter.add(1, pa.record_batch({"zip": ["a", "b", "b"], "job": ["nurse", "nurse", "clerk"], "n": [2, 1, 1]}))
+    with pytest.raises(DataError, match="release: the group-bys of the release do not hold the same classes"):
+        counter.cells()
+    empty = GroupCounter(["zip"], specs[:1], count="n", source="release")
+    with pytest.raises(DataError, match="release: .*no rows"):
+        empty.cells()
 
 
 def _outcome(count: Callable[[], tuple[Classes, tuple[CountTable, ...]]]) -> str:
