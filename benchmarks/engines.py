@@ -18,7 +18,8 @@ Python timer around it; peak memory is the maximum resident set that ``time`` re
   ``groupby(qi + [S], observed=True, dropna=False, sort=False).size()`` for each;
 * ``pandas``, ``duckdb``: ``privcert measure FILE --qi ... --sensitive disease,salary
   --numerical salary --engine E --json OUT --quiet``, every model on both attributes;
-* ``pandas@before``, ``duckdb@before`` (with ``--before DIR``, an earlier checkout made
+* ``pandas@before``, ``duckdb@before`` (and, when ``--only`` names it, ``duckdb-spill@before``)
+  (with ``--before DIR``, an earlier checkout made
   with ``git archive <commit> | tar -x -C DIR``): the same command with ``DIR`` first on
   the import path; both versions' measurements must be identical.
 
@@ -203,7 +204,7 @@ def commands(path: Path, shape: str, before: Path | None, out: Path, master: str
                                                 "PRIVCERT_DUCKDB_MEMORY_LIMIT": spill_limit,
                                                 "PRIVCERT_DUCKDB_TEMP_DIRECTORY": str(SPILL)})}
     for source, suffix in [(ROOT, ""), *([(before, "@before")] if before else [])]:
-        for label in ("pandas", "duckdb", *(variants if not suffix else ())):
+        for label in ("pandas", "duckdb", *(variants if not suffix else ("duckdb-spill",))):
             engine, extra, env = variants.get(label, (label, [], {}))
             found[label + suffix] = ([python, "-m", "privcert", "measure", str(path), "--qi", ",".join(qi_of(shape)),
                                       "--sensitive", ",".join(SENSITIVE), "--numerical", "salary", "--engine", engine,
