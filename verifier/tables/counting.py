@@ -114,7 +114,9 @@ def flag_identifiers(frame: pd.DataFrame, qi: Sequence[str], source: str) -> Non
 
 
 def first_occurrences(ids: np.ndarray) -> np.ndarray:
-    """Row positions where each class first appears (ids are numbered by first appearance)."""
+    """Row positions where each class first appears (ids are numbered by first appearance; none when there is no row)."""
+    if not ids.size:
+        return np.zeros(0, dtype=np.int64)
     running = np.maximum.accumulate(ids)
     return np.flatnonzero(np.r_[True, running[1:] > running[:-1]])
 

@@ -39,6 +39,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from verifier.tables.counting import refuse_empty
 from verifier.tables.counts import AttributeSpec
 from verifier.tables.distinct import distinct, runs
 from verifier.tables.engine_counts import Cells, DenseCells
@@ -379,7 +380,14 @@ class StreamCounter:
             counts.add(tally)
 
     def cells(self) -> tuple[pa.Table, np.ndarray, list[Cells | DenseCells]]:
-        """The classes' keys, their sizes and each attribute's counts (values as found, only those counted)."""
+        """The classes' keys, their sizes and each attribute's counts (values as found, only those counted).
+
+        Raises
+        ------
+        DataError
+            When no row was counted (the release has none).
+        """
+        refuse_empty(self.rows, self.source)
         sizes = self.sizes.table[:self.classes.size, 0]
         occupied = np.flatnonzero(sizes)  # a dictionary read from the file may hold values no row has
         renumber = np.full(sizes.size, -1, dtype=np.int64)

@@ -511,3 +511,19 @@ def test_a_hash_that_was_not_there_when_the_values_were_read_is_an_error() -> No
     assert decoded.column("zip").to_pylist() == [None, "a", None] and decoded.column("age").to_pylist() == [1, 2, 3]
     with pytest.raises(EngineReadError, match="the release changed while it was being read"):
         duckdb_engine._unhashed(pa.record_batch({"zip": pa.array([13], pa.uint64())}), {"zip": (values, hashes)})
+
+
+@pytest.mark.parametrize("kind", ["csv", "parquet"])
+@pytest.mark.parametrize("plan", ["pandas", "streamed", "grouped", "spark"])
+def test_a_release_of_no_rows_is_refused_on_every_plan(plan: str, kind: str, spark: SparkEngine,
+                                                        tmp_path: Path) -> None:
+    path = tmp_path / f"release.{kind}"
+    frame = pd.DataFrame({"zip": pd.Series([], dtype=object), "disease": pd.Series([], dtype=object)})
+    if kind == "csv":
+        path.write_text("zip,disease\n", encoding="utf-8")
+    else:
+        frame.to_parquet(path)
+    engine = {"pandas": get_engine("pandas"), "streamed": DuckDBEngine(), "grouped": DuckDBEngine(dense_cells=0),
+              "spark": spark}[plan]
+    with pytest.raises(DataError, match=f"^{path}: the table has no rows$"):
+        engine.count_tables(path, ["zip"], [AttributeSpec(("disease",))], source=str(path))

@@ -112,7 +112,9 @@ def test_group_bys_that_disagree_on_the_classes_are_refused() -> None:
     with pytest.raises(DataError, match="release: the group-bys of the release do not hold the same classes"):
         counter.cells()
     empty = GroupCounter(["zip"], specs[:1], count="n", source="release")
-    with pytest.raises(DataError, match="release: .*no rows"):
+    empty.add(0, pa.record_batch({"zip": pa.array([], pa.string()), "disease": pa.array([], pa.string()),
+                                  "n": pa.array([], pa.int64())}))  # a result of no rows may still come as a batch
+    with pytest.raises(DataError, match="release: the table has no rows"):
         empty.cells()
 
 
