@@ -342,7 +342,7 @@ def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[st
     out = DATA / f"engines_{shape}_{rows}_json"
     out.mkdir(exist_ok=True)
     wanted = [label for label in commands(path, shape, before, out)
-              if (label == "duckdb-bare" and yardstick) or (label in only if only else label not in OPTIONAL)]
+              if (label == "duckdb-bare" and yardstick) or (label in only if only else label.removesuffix("@before") not in OPTIONAL)]
     runs: dict[str, list[dict[str, float]]] = {label: [] for label in wanted}
     for source in (ROOT, *([before] if before else [])):
         compile_sources(source)

@@ -168,8 +168,8 @@ class DenseCells:
     values
         The attribute's distinct values as found, as for :class:`Cells`.
     counts
-        Rows per (table row, table column), int32 or int64; rows and columns no class or
-        value names are empty.
+        Rows per (table row, table column), in a signed integer type that holds them (int16,
+        int32 or int64); rows and columns no class or value names are empty.
     rows
         Each class's row of ``counts`` (classes in the order of the keys).
     columns
@@ -290,8 +290,8 @@ def _count_dense(cells: DenseCells, rows: np.ndarray, classes: Classes, spec: At
         chosen = rows[start:start + per_block]
         dense = np.take(cells.counts[:, :columns.size], chosen, axis=0) if in_order else \
             cells.counts[np.ix_(chosen, columns)]
-        if merged:
-            dense = np.add.reduceat(dense, starts, axis=1)
+        if merged:  # in int64: two cells together may pass the table's own type
+            dense = np.add.reduceat(dense.astype(np.int64), starts, axis=1)
         if spread:
             dense, found = np.zeros((dense.shape[0], m), dtype=np.int64), dense
             dense[:, targets] = found

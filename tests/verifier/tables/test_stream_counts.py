@@ -163,22 +163,36 @@ def test_rows_are_kept_until_they_reach_an_eighth_of_the_cells_then_counted_dens
         _outcome(lambda: count_tables(frame, QI, specs, source="data"))
 
 
-def test_a_dense_table_counts_in_int32_until_its_rows_could_pass_int32_then_in_int64() -> None:
+def test_a_dense_table_is_held_in_the_narrowest_type_its_cells_bound_allows() -> None:
     generator = np.random.default_rng(4)
     frame = pd.DataFrame({"zip": generator.choice(["a", "b", None], 3000), "age": generator.choice([20, 30], 3000),
                           "disease": generator.choice(["flu", "colitis", "angina"], 3000)})
     specs = (AttributeSpec(("disease",)),)
-    counter = StreamCounter(QI, specs, source="release")
-    kinds = []
-    with mock.patch.object(stream_counts, "NARROW_ROWS", 1200):  # int32's bound, made small
+    kinds, bounds = [], []
+    with mock.patch.object(stream_counts, "COUNT_TYPES", (np.int8, np.int16, np.int64)):  # int8 passed at 127
+        counter = StreamCounter(QI, specs, source="release")
         for batch in _batches(frame, [500] * 5, False):
             counter.add(batch)
             kinds.append(counter.cells()[2][0].counts.dtype)
-    assert kinds == [np.int32, np.int32, np.int64, np.int64, np.int64, np.int64]  # 1,500 rows > 1,200: widened
+            bounds.append(counter.counts[0].bound)
+    # 18 cells of about 167 rows each: the bound (the sum of each batch's largest cell, at least the largest
+    # cell) passes int8's 127 on the way, and each table is held in the narrowest type that reaches its bound
+    assert kinds[0] == np.int8 and kinds[-1] == np.int16
+    assert kinds == [next(kind for kind in (np.int8, np.int16) if np.iinfo(kind).max >= bound) for bound in bounds]
+    assert bounds == sorted(bounds) and bounds[-1] >= int(frame.value_counts(dropna=False).max())
     assert _outcome(lambda: count_tables_from_cells(*counter.cells(), QI, specs)) == \
         _outcome(lambda: count_tables(frame, QI, specs, source="data"))
     narrow = StreamCounter(QI, specs, source="release")
     narrow.add(_batches(frame, [500], False)[0])
-    assert narrow.cells()[2][0].counts.dtype == np.int32
+    assert narrow.cells()[2][0].counts.dtype == np.int16
     _, (table,) = count_tables_from_cells(*narrow.cells(), QI, specs)
     assert table.count.dtype == np.int64 and int(table.count.sum()) == 500  # a count table counts in int64
+
+
+def test_a_dense_table_is_widened_before_a_count_could_pass_its_type() -> None:
+    grid = stream_counts._Grid(stream_counts._Budget(1 << 20), 0, np.int16)
+    grid.fit(2, 2)[0, 0] = 32_767
+    assert grid.hold(32_767).dtype == np.int16
+    assert grid.hold(32_768).dtype == np.int32 and grid.table[0, 0] == 32_767
+    assert grid.hold(1 << 31).dtype == np.int64 and grid.table[0, 0] == 32_767
+    assert grid.hold(5).dtype == np.int64  # never narrowed again
