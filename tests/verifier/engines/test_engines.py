@@ -527,3 +527,16 @@ def test_a_release_of_no_rows_is_refused_on_every_plan(plan: str, kind: str, spa
               "spark": spark}[plan]
     with pytest.raises(DataError, match=f"^{path}: the table has no rows$"):
         engine.count_tables(path, ["zip"], [AttributeSpec(("disease",))], source=str(path))
+
+
+def test_the_group_by_plan_counts_the_classes_alone_when_no_attribute_is_measured(tmp_path: Path) -> None:
+    path = tmp_path / "release.csv"
+    path.write_text("zip,age\n476**,2*\n476**,2*\n4790*,>=40\n,2*\n476**,2*\n", encoding="utf-8")
+    grouped, tables = DuckDBEngine(dense_cells=0).count_tables(path, ["zip", "age"], [], source="release")
+    expected, _ = get_engine("pandas").count_tables(path, ["zip", "age"], [], source="release")
+    assert tables == () and grouped.rows == 5 and grouped.count == 3
+
+    def sized(found: Classes) -> list[tuple[str, str, int]]:
+        return sorted(("(missing)" if pd.isna(z) else z, a, int(n))
+                      for z, a, n in zip(found.keys["zip"], found.keys["age"], found.sizes))
+    assert sized(grouped) == sized(expected) == [("(missing)", "2*", 1), ("476**", "2*", 3), ("4790*", ">=40", 1)]
