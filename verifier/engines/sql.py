@@ -46,7 +46,7 @@ from verifier.engines.locate import release_locator
 from verifier.errors import DataError
 from verifier.tables.counts import AttributeSpec, Classes, CountTable
 from verifier.tables.engine_counts import Cells, DenseCells, GroupCounter, count_tables_from_cells
-from verifier.tables.load import check_csv, check_schema, csv_header, parquet_files, refuse_nan, release_format
+from verifier.tables.load import check_csv, check_schema, csv_header, parquet_files, release_format
 from verifier.tables.stream_counts import DenseLimit, StreamCounter
 from verifier.tables.values import check_columns
 
@@ -234,7 +234,6 @@ def _group(session: Session, qi: Sequence[str], attributes: Sequence[AttributeSp
     for done, columns in enumerate(sets):
         phase("scan", done, len(sets), f"aggregations over {partitions:,} partition(s)")
         for batch in session.batches(aggregation(qi, columns, floats)):
-            refuse_nan(source, batch, rows=False)
             counter.add(done, batch)
     keys, sizes, cells = counter.cells()
     rows = int(sizes.sum())

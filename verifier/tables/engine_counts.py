@@ -29,6 +29,7 @@ from verifier.tables.counting import (
     sums,
 )
 from verifier.tables.counts import BLOCK_CELLS, AttributeSpec, Classes, CountTable, qi_order
+from verifier.tables.load import refuse_nan
 from verifier.tables.values import Locate, first_row, value_codes
 
 __all__ = ["Cells", "DenseCells", "GroupCounter", "count_tables_from_cells"]
@@ -75,8 +76,15 @@ class GroupCounter:
         self._weights: list[list[np.ndarray]] = [[] for _ in range(sets)]
 
     def add(self, number: int, batch: pa.RecordBatch | pa.Table) -> None:
-        """Count rows of the group-by of attribute ``number`` (``0`` for the one over the quasi-identifiers alone)."""
-        self._class_places[number].append(self._classes.add([_no_nan(batch.column(column)) for column in self.qi]))
+        """Count rows of the group-by of attribute ``number`` (``0`` for the one over the quasi-identifiers alone).
+
+        Raises
+        ------
+        DataError
+            When a floating-point column holds NaN (:func:`verifier.tables.load.refuse_nan`).
+        """
+        refuse_nan(self.source, batch, rows=False)
+        self._class_places[number].append(self._classes.add([batch.column(column) for column in self.qi]))
         self._weights[number].append(_narrow(batch.column(self.count).to_numpy().astype(np.int64, copy=False)))
         if self.attributes:
             columns = self.attributes[number].columns
@@ -255,13 +263,6 @@ def count_tables_from_cells(
                                spec, source, cell.count, locate, raw=cell.value_index)
                    for cell, spec in zip(cells, attributes, strict=True))
     return found, tables
-
-
-def _no_nan(values: pa.Array | pa.ChunkedArray) -> pa.Array | pa.ChunkedArray:
-    """Floating-point NaN as a missing value, as pandas reads it (one class for NaN and NULL)."""
-    if not pa.types.is_floating(values.type):
-        return values
-    return pc.if_else(pc.is_nan(values), pa.scalar(None, values.type), values)
 
 
 def _count_dense(cells: DenseCells, rows: np.ndarray, classes: Classes, spec: AttributeSpec, source: str,

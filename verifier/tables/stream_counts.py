@@ -363,7 +363,7 @@ class StreamCounter:
 
     def _encode(self, batch: pa.RecordBatch) -> dict[str, pa.DictionaryArray]:
         """Each column as a dictionary of its own (the batch's distinct values); reads no state, so any thread may."""
-        refuse_nan(self.source, pa.Table.from_batches([batch]), rows=False)
+        refuse_nan(self.source, batch, rows=False)
         return {column: _dictionary(batch.column(column)) for column in self.columns}
 
     def _number(self, columns: dict[str, pa.DictionaryArray]) -> _Numbered:

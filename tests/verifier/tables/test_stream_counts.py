@@ -116,6 +116,9 @@ def test_group_bys_that_disagree_on_the_classes_are_refused() -> None:
                                   "n": pa.array([], pa.int64())}))  # a result of no rows may still come as a batch
     with pytest.raises(DataError, match="release: the table has no rows"):
         empty.cells()
+    floats = GroupCounter(["score"], specs[:1], count="n", source="release")
+    with pytest.raises(DataError, match="release: column 'score': holds the float NaN"):
+        floats.add(0, pa.record_batch({"score": [1.5, float("nan")], "disease": ["flu", "flu"], "n": [1, 1]}))
 
 
 def _outcome(count: Callable[[], tuple[Classes, tuple[CountTable, ...]]]) -> str:
