@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -41,7 +41,10 @@ if TYPE_CHECKING:
     from verifier.utility.comparison import ReleaseComparison
     from verifier.utility.figure import Figure
 
-__all__ = ["measure", "audit", "load_policy", "certify", "verify", "utility", "audit_utility", "compare", "plan"]
+__all__ = ["measure", "audit", "audited_release", "load_policy", "certify", "verify", "utility", "audit_utility",
+           "compare", "plan"]
+
+Given = TypeVar("Given")
 
 
 def load_policy(path: str | Path) -> Policy:
@@ -127,18 +130,32 @@ def audit(
     """
     from theory.answers.auditor_mode import audit_release
     from verifier.audit import audit as run
-    from verifier.errors import PolicyError
     from verifier.randomized.modes import MechanismChoice
 
     parsed = policy if not isinstance(policy, (str, Path)) else load_policy(policy)
     if inputs is not None:
         parsed = _with_risk_inputs(parsed, inputs)
-    release = data if data is not None else parsed.data
-    if release is None:
-        raise PolicyError(f"{parsed.source}: no release given: pass DATA or set data.path in the policy")
+    release = audited_release(data, parsed)
     return run(release, parsed, source=None if not isinstance(release, (str, Path)) else str(release),
                progress=progress, mechanism=mechanism or MechanismChoice(), implications=audit_release,
                engine=engine, encoding=encoding)
+
+
+def audited_release(data: Given | None, policy: Policy) -> Given | Path:
+    """The release an audit reads: ``data`` when given, else the policy's ``data.path``.
+
+    Raises
+    ------
+    PolicyError
+        When neither names one.
+    """
+    from verifier.errors import PolicyError
+
+    if data is not None:
+        return data
+    if policy.data is None:
+        raise PolicyError(f"{policy.source}: no release given: pass DATA or set data.path in the policy")
+    return policy.data
 
 
 _AUDIT_INPUTS = ("sampling_fraction", "population", "population_table", "weights")

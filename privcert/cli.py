@@ -291,20 +291,16 @@ def _specs(
     return tuple(specs)
 
 
-def _run_metadata(data: Path | None, timings: dict[str, float], engine: str,
-                  digest: Future[str] | None = None) -> dict[str, Any]:
+def _run_metadata(data: Path, digest: Future[str], timings: dict[str, float], engine: str) -> dict[str, Any]:
     """Facts about this run, kept apart from the results so that two audits compare equal (``digest``: the
     input's SHA-256 from :func:`_digest_meanwhile`)."""
     from datetime import UTC, datetime
-
-    from reports.statement import sha256_file
 
     return {
         "tool": "privcert",
         "version": _version(),
         "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "input": None if data is None else {"path": str(data),
-                                            "sha256": digest.result() if digest else sha256_file(data)},
+        "input": {"path": str(data), "sha256": digest.result()},
         "engine": engine,
         "timings": timings,
     }
@@ -335,10 +331,10 @@ def _digest_meanwhile(data: Path) -> Future[str]:
     return found
 
 
-def _document(report: MeasureResult, data: Path | None, results: dict[str, Any] | None = None,
-              digest: Future[str] | None = None) -> dict[str, Any]:
+def _document(report: MeasureResult, data: Path, digest: Future[str],
+              results: dict[str, Any] | None = None) -> dict[str, Any]:
     """The JSON document of a run: the results (``report``'s, or an audit's) and the ``run`` facts."""
-    run = _run_metadata(data, dict(report.timings), report.engine, digest)
+    run = _run_metadata(data, digest, dict(report.timings), report.engine)
     return {"schema_version": SCHEMA_VERSION, **(results or report.to_json()), "run": run}
 
 
@@ -420,7 +416,7 @@ def measure_command(
                          kinds=("risk",) if risk else (), inputs=inputs, parameters=parameters,
                          engine=_engine(engine, master),
                          encoding=encoding, progress=False if quiet else None)
-        document = _document(report, data, digest=digest)
+        document = _document(report, data, digest)
         if inputs:
             document["run"]["inputs"] = inputs.describe()
         if not write_json(document, json_out):
@@ -513,7 +509,7 @@ def audit_command(
 
     With --original, also what the release cost against it (every utility model): printed, in the JSON and
     signed in the certificate."""
-    from privcert.api import audit, audit_utility
+    from privcert.api import audit, audit_utility, audited_release
     from privcert.certificate_cli import certificate_outputs, check_signer
     from privcert.files import check_outputs
     from privcert.output import print_audit, summary
@@ -529,8 +525,7 @@ def audit_command(
                        "mechanism": mechanism or (parsed.mechanism.file if parsed.mechanism else None)})
         check_signer(sign)
         hierarchies = _utility_inputs(original, key, hierarchy, suppressed, parsed.qi)
-        given = data or parsed.data  # the release audit reads (it refuses a policy and command naming none)
-        digest = None if given is None else _digest_meanwhile(given)
+        digest = _digest_meanwhile(audited_release(data, parsed))
         result = audit(data, parsed, mechanism=mechanism_choice(mechanism, k, mode), engine=_engine(engine, master),
                        encoding=encoding, progress=False if quiet else None)
         randomized = result.randomized
@@ -553,7 +548,7 @@ def audit_command(
                           embed_counts=not publisher and embed_counts is not False, utility=cost, encoding=encoding,
                           quiet=quiet)
         document = result.to_json() | ({} if cost is None else {"utility": cost.to_json()})
-        if not write_json(_document(result.report, release, document, digest), json_out):
+        if not write_json(_document(result.report, release, digest, document), json_out):
             console = make_console()
             console.file.write(summary(result.report) + "\n")
             print_audit(console, result, violations)
