@@ -27,6 +27,7 @@ from markupsafe import Markup, escape
 
 from verifier.audit import AuditResult, reason_text
 from verifier.display import attribute_label
+from verifier.lookalike import shown
 from verifier.measure import MeasureResult
 from verifier.tables.counts import CountTable
 
@@ -88,7 +89,9 @@ class View:
 
 
 def _attribute(value: Any) -> str:
-    return attribute_label(tuple(value) if isinstance(value, list) else value)
+    if isinstance(value, list):
+        return attribute_label(tuple(shown(part) for part in value))
+    return attribute_label(None if value is None else shown(value))
 
 
 def _detail(measurement: Mapping[str, Any]) -> str:
@@ -175,22 +178,25 @@ def _readable(item: Mapping[str, Any]) -> dict[str, Any]:
         return dict(item)
 
 
-def _how(level: Mapping[str, Any]) -> str:
-    """How a randomized level was found, from its facts: measured, or implied from a measured premise by claims."""
+def _how(level: Mapping[str, Any], publisher: bool) -> str:
+    """How a randomized level was found, from its facts: computed from the declared mechanism (on the original
+    data in publisher mode), or implied from such a level by claims."""
     if level.get("reason") or level.get("notes"):
         return str(level.get("reason") or "; ".join(map(str, level.get("notes") or ())))
     premise = level.get("premise")
+    source = "from the declared mechanism" + (", on the original data" if publisher else "")
     if not level.get("implied") or not isinstance(premise, Mapping):
-        return "measured"
+        return source
     path = " → ".join(f"{step.get('claim')} ({step.get('status')})" for step in level.get("derivation") or ()
                       if isinstance(step, Mapping))
-    return f"implied from the measured {premise.get('model')} = {premise.get('exact')} by {path}"
+    return f"implied from {premise.get('model')} = {premise.get('exact')} ({source}) by {path}"
 
 
 def _randomized(section: Mapping[str, Any]) -> dict[str, Any]:
+    publisher = section.get("mode") == "publisher"
     rows = [{"model": m.get("model"), "exact": m.get("exact"),
              "parameters": ", ".join(f"{k} = {v}" for k, v in (m.get("parameters") or {}).items()),
-             "how": _how(m)}
+             "how": _how(m, publisher)}
             for m in section.get("measurements", []) if isinstance(m, Mapping)]
     return {"mode": section.get("mode"), "mechanism": section.get("mechanism"), "rows": rows}
 
@@ -251,7 +257,7 @@ def view(
         The claims a verified level rests on that this privcert has since revised
         (:attr:`reports.verification.Verification.revised`): the banner at the top names them.
     """
-    from reports.declared import declared
+    from reports.declared import declared, lookalikes, unaudited
     from reports.plots import figures, implication_map
     from reports.reading import implied_that_add
     from reports.statement import failure_sentence
@@ -276,19 +282,29 @@ def view(
                      "keyid": cell(checked) if checked is not None else
                      f"not verified (the envelope names {cell(first.get('keyid'), 80)}, an unsigned hint)"}
     verdict = predicate.get("verdict")
+    inputs = declared(predicate)
+    randomized = predicate.get("randomized")
+    publisher = isinstance(randomized, Mapping) and randomized.get("mode") == "publisher"
+    failed = sum(1 for r in rows if r["passed"] is False)
     return View({
         "title": title or ("Privacy certificate" if envelope is not None else "Privacy audit" if verdict else "Privacy measurements"),
         "tool_version": cell((predicate.get("tool") or {}).get("version", ""), 80),
         "time": None if predicate.get("time") is None else cell(predicate.get("time"), 80),
         "verdict": verdict,
-        "failed": sum(1 for r in rows if r["passed"] is False),
+        "failed": failed,
+        # made of counts and fixed words only
+        "verdict_sentence": Markup(_verdict_sentence(verdict, len(rows) + len(stated), failed, len(stated),  # noqa: S704
+                                                     inputs.count, publisher)),
+        "lookalikes": [{"role": role, "text": found.text()} for role, found in lookalikes(predicate)],
+        "lookalike_names": [found.name for _, found in lookalikes(predicate)],
+        "unaudited": [{"name": shown(name), "identifier": flagged} for name, flagged in unaudited(predicate)],
         "stated": len(stated),
         "rows": rows,
         "failures": failures,
         "subject": None if subject is None else {key: cell(value) for key, value in subject.items()},
         "release": None if not isinstance(release, Mapping) else {
             "rows": cell(release.get("rows"), 40), "classes": cell(release.get("classes"), 40),
-            "quasi_identifiers": release.get("quasi_identifiers") or []},
+            "quasi_identifiers": [shown(name) for name in release.get("quasi_identifiers") or []]},
         "policy": predicate.get("policy"),
         "counts": None if not isinstance(counts, Mapping) else {"sha256": cell(counts.get("sha256")),
                                                                 "embedded": "tables" in counts},
@@ -301,9 +317,29 @@ def view(
         "signature": signature,
         "verified": envelope is None or checked is not None,
         "revised": [cell(claim) for claim in revised] if checked is not None else [],
-        "declared": declared(predicate),
+        "declared": inputs,
         "verify_command": verify_command,
     })
+
+
+def _verdict_sentence(verdict: Any, total: int, failed: int, stated: int, declared: int, publisher: bool) -> str:
+    """The sentence beside the verdict: what holds, how many requirements are the publisher's statement, how many
+    declared inputs it rests on, and in publisher mode that the levels were measured on the original data."""
+    given = f"; it holds given {declared} declared input{'' if declared == 1 else 's'} (listed directly below)" \
+        if declared else ""
+    if publisher:
+        source = ("; the levels were measured on the original data (publisher mode), which the certificate does not "
+                  "carry: only a reader holding it can measure them again")
+    elif declared:
+        source = "; with them, each level below is re-measured from the release and compared exactly with its threshold"
+    else:
+        source = "; each level below was measured from the release and compared exactly with its threshold"
+    if verdict == "pass":
+        statements = (f", of which {stated} of {total} requirements are the publisher's statement (not re-measured)"
+                      if stated else "")
+        return f"The release meets its policy: every requirement of the policy holds{statements}{given}{source}."
+    return (f"The release does not meet its policy: {failed} of {total} requirements fail (see why below); the others "
+            f"hold{given}{source}.")
 
 
 def render_html(page: View, *, fonts: Sequence[FontFace] = (), date: str | None = None) -> str:
@@ -318,7 +354,11 @@ def render_html(page: View, *, fonts: Sequence[FontFace] = (), date: str | None 
                               loader=FunctionLoader(lambda name: (folder / name).read_text(encoding="utf-8")))
     environment.filters.update(cell=cell, block=block, breakable=breakable)
     template = environment.get_template("certificate.html.j2")
-    return template.render(**page.context, fonts=list(fonts), date=date)
+    page_text = template.render(**page.context, fonts=list(fonts), date=date)
+    for name in page.context.get("lookalike_names", ()):
+        # wherever else the name appears (a sentence, the policy, a figure's text), it is written escaped too
+        page_text = page_text.replace(str(escape(name)), shown(name)).replace(name, shown(name))
+    return page_text
 
 
 def notebook_html(item: AuditResult | MeasureResult) -> str:

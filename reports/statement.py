@@ -51,9 +51,9 @@ __all__ = [
 ]
 
 STATEMENT_TYPE = "https://in-toto.io/Statement/v1"
-SCHEMA_VERSION = "3"
+SCHEMA_VERSION = "4"
 """The schema of the certificates this privcert issues (docs/certificates.md, "Compatibility")."""
-SCHEMAS = ("2", "3")
+SCHEMAS = ("2", "3", "4")
 """Every schema ever released: ``verify`` reads each of them, for ever."""
 
 
@@ -168,6 +168,8 @@ PREDICATE_KEYS: Mapping[str, tuple[str, ...]] = {
           "measurements", "failures", "verdict", "implied", "randomized", "publisher_statements", "utility"),
     "3": ("tool", "schema_version", "time", "policy", "release", "hierarchies", "mechanism", "counts",
           "measurements", "verdict", "implied", "randomized", "publisher_statements", "utility", "catalog"),
+    "4": ("tool", "schema_version", "time", "policy", "release", "hierarchies", "mechanism", "counts",
+          "measurements", "verdict", "implied", "randomized", "publisher_statements", "utility", "catalog"),
 }
 """Every key a predicate of each schema may have (docs/certificates.md: which are re-derived and which are the
 publisher's statements). ``verify`` rejects any other: a signed field nobody checks must not pass for a certified
@@ -197,6 +199,7 @@ def build_predicate(
     utility: Mapping[str, Any] | None = None,
     catalog: Mapping[str, Any] | None = None,
     encoding: str = "utf-8",
+    columns: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """The predicate of the statement certifying ``result`` (parameters: :func:`build_statement`): facts only.
 
@@ -226,7 +229,8 @@ def build_predicate(
         "policy": {"source": Path(policy.source).name, "text": text,
                    "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()},
         "release": {"rows": result.report.rows, "classes": result.report.classes,
-                    "quasi_identifiers": list(result.report.qi), "encoding": encoding},
+                    "quasi_identifiers": list(result.report.qi), "encoding": encoding,
+                    **({} if columns is None else {"columns": list(columns)})},
         "hierarchies": encode_hierarchies(policy.hierarchies),
         "measurements": measured,
         "verdict": "pass" if result.passed else "fail",
@@ -282,6 +286,9 @@ def build_statement(
     encoding
         The text encoding the release was read in.
     """
+    from verifier.tables.load import release_columns
+
     predicate = build_predicate(result, policy_text, time=time, counts=counts, implied=implied, mechanism=mechanism,
-                                utility=utility, catalog=catalog, encoding=encoding)
+                                utility=utility, catalog=catalog, encoding=encoding,
+                                columns=release_columns(release, encoding))
     return Statement(release.name, sha256_file(release), predicate)

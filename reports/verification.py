@@ -10,7 +10,7 @@ checked (and why):
 3. **hierarchies** and **mechanism**: the files the policy names, carried by content, have
    their stated SHA-256 (:mod:`reports.embedded_files`; no file the policy names is read);
 4. **release**: with the release (``data``), its bytes have the subject's SHA-256 (at any
-   path); without it, not checked. In publisher mode (schema 3) the levels were measured on the
+   path); without it, not checked. In publisher mode (every schema) the levels were measured on the
    original, which is measured again when given (``original``; no certificate names its digest);
 5. **count tables**: recomputed from the release, or the embedded ones, have the stated
    SHA-256 (the canonical form of :mod:`reports.embedded_counts`, the same from every
@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import sympy
 
-from reports.declared import declared_lines
+from reports.declared import declared_lines, name_lines
 from reports.embedded_counts import EmbeddedCountsError, counts_sha256, decode_counts, release_counts
 from reports.embedded_files import EmbeddedFileError, decode_hierarchies, decode_mechanism
 from reports.signing import CertificateError, MalformedCertificateError, open_envelope
@@ -67,7 +67,7 @@ if TYPE_CHECKING:
 __all__ = ["Outcome", "Line", "Verification", "verify", "VALID", "FAILED_VERDICT", "INVALID", "INCOMPLETE",
            "FLOAT_TOLERANCE"]
 
-Outcome = Literal["holds", "fails", "not checked", "publisher's statement"]
+Outcome = Literal["holds", "fails", "not checked", "publisher's statement", "look-alike"]
 
 VALID = 0
 """Exit code: the certificate is valid and its verdict is PASS."""
@@ -133,8 +133,9 @@ class Verification:
         if not self.valid:
             return "INVALID: the certificate does not hold (see the lines above)"
         if not self.complete:
-            return ("INCOMPLETE: the signature holds, but the measurements were not re-measured (the certificate "
-                    "embeds no count tables: pass --data RELEASE)")
+            why = next((line.detail for line in self.lines if line.subject == "measurements"),
+                       "the certificate embeds no count tables: pass --data RELEASE")
+            return f"INCOMPLETE: the signature holds, but the measurements were not re-measured ({why})"
         revised = (f"; {len(self.revised)} claim(s) it rests on have since been revised (see the implied levels)"
                    if self.revised else "")
         return f"VALID: every re-checkable statement holds; certified verdict {self.verdict_text()}{revised}"
@@ -150,12 +151,14 @@ class Verification:
 
     def verdict_text(self) -> str:
         """``PASS``, or ``PASS, of which 2 of 7 requirements are the publisher's statement`` when the verdict rests
-        on statements; ``given what the publisher declared`` when it rests on declared inputs too."""
+        on statements; ``it holds given 3 declared inputs`` when it rests on declared inputs too
+        (:mod:`reports.declared`)."""
         text = str(self.verdict).upper()
         if self.stated:
             text += f", of which {self.stated} of {self.requirements} requirements are the publisher's statement"
-        if any(line.subject == "declared inputs" for line in self.lines):
-            text += "; it holds given what the publisher declared (listed above)"
+        count = sum(1 for line in self.lines if line.subject == "declared inputs")
+        if count:
+            text += f"; it holds given {count} declared input{'' if count == 1 else 's'} (listed above)"
         return text
 
 
@@ -221,6 +224,7 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, original
             lines += compared
         lines += _utility(statement, original, tables if _held(lines, "release") else None)
         lines += _statements(predicate)
+        lines += name_lines(predicate)
         lines += declared_lines(predicate)
     except (KeyError, TypeError, AttributeError, ValueError) as error:
         lines.append(Line("content", "fails", f"a signed field is not of the shape privcert writes ({type(error).__name__}: "
@@ -252,10 +256,10 @@ def _audit_again(statement: Statement, data: Path | None, engine: Any, encoding:
     choice = _certified_choice(predicate.get("randomized"), mechanism,
                                None if mechanism is None else predicate["mechanism"]["name"])
     counts = predicate.get("counts")
-    if statement.schema != "2" and choice.mode == "publisher":
+    if choice.mode == "publisher":  # of every schema: schema 2 cannot say which file its levels were measured on
         return _publisher(statement, policy, certified, choice, data, original, engine, encoding, lines)
     if data is not None:
-        lines.append(_release_line(statement, data))
+        lines.append(_release_line(statement, data, encoding))
         if lines[-1].outcome == "fails":
             return None, lines
         from theory.answers.auditor_mode import audit_release
@@ -300,20 +304,38 @@ def _audit_again(statement: Statement, data: Path | None, engine: Any, encoding:
     return (result, certified), lines
 
 
-def _release_line(statement: Statement, data: Path) -> Line:
+def _release_line(statement: Statement, data: Path, encoding: str = "utf-8") -> Line:
+    """The release has the subject's SHA-256 and (schema 4) the certified header, names and order."""
+    from verifier.lookalike import shown
+    from verifier.tables.load import release_columns
+
     found = sha256_file(data)
     if found != statement.subject_sha256:
         return Line("release", "fails", f"{data} has SHA-256 {found}; the certificate is about {statement.subject_name} "
                                         f"with SHA-256 {statement.subject_sha256}")
+    release = statement.predicate.get("release")
+    certified = release.get("columns") if isinstance(release, Mapping) else None
+    if certified is not None:
+        try:
+            columns = list(release_columns(data, encoding))
+        except DataError as error:
+            return Line("release", "fails", f"its header cannot be read in the certified encoding: {error}")
+        if columns != certified:
+            return Line("release", "fails", f"{data.name} has the columns {', '.join(map(shown, columns))}; the "
+                                            f"certificate was issued for {', '.join(map(shown, certified))}")
+        return Line("release", "holds", f"{data}: SHA-256 {found[:16]}… and the {len(columns)} columns as the "
+                                        "certificate states")
     return Line("release", "holds", f"{data}: SHA-256 {found[:16]}… as the certificate states")
 
 
 def _publisher(statement: Statement, policy: Policy, certified: Policy, choice: MechanismChoice, data: Path | None,
                original: Path | None, engine: Any, encoding: str,
                lines: list[Line]) -> tuple[tuple[AuditResult, Policy] | None, list[Line]]:
-    """Publisher mode (schema 3): the subject is the published release; the levels were measured on the original
-    data, which the certificate neither carries nor names by a digest (a digest would confirm guesses of personal
-    data offline). They are measured again from ``original`` when the reader has it."""
+    """Publisher mode: the levels were measured on the original data, which the certificate neither carries nor
+    names by a digest (a digest would confirm guesses of personal data offline). They are measured again from
+    ``original`` when the reader has it, never from the release or from count tables, which a certificate of
+    schema 2 may embed (its subject was the audited file, and nothing it signs says whether that file was the
+    original: a publisher-mode audit of the release re-signed as schema 2 must not pass for the original's)."""
     from theory.answers.auditor_mode import audit_release
     from verifier.audit import audit
 
@@ -321,7 +343,7 @@ def _publisher(statement: Statement, policy: Policy, certified: Policy, choice: 
         lines.append(Line("release", "not checked", f"no --data; the certificate names the published release "
                                                     f"{statement.subject_name}, SHA-256 {statement.subject_sha256[:16]}…"))
     else:
-        lines.append(_release_line(statement, data))
+        lines.append(_release_line(statement, data, encoding))
         if lines[-1].outcome == "fails":
             return None, lines
     if original is None:

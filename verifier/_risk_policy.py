@@ -19,9 +19,9 @@ from verifier._policy_reader import Reader
 from verifier.errors import DataError, InputFileNotFoundError
 from verifier.risk.population_table import PopulationTable, load_population_table
 
-__all__ = ["RiskInputs", "parse_risk_section", "check_risk_requirement"]
+__all__ = ["RiskInputs", "parse_risk_section", "check_risk_requirement", "RISK_KEYS"]
 
-_KEYS = ("sampling_fraction", "population", "population_table", "weights")
+RISK_KEYS = ("sampling_fraction", "population", "population_table", "weights")
 
 
 @dataclass(frozen=True)
@@ -53,7 +53,7 @@ def parse_risk_section(read: Reader, section: Any, qi: tuple[str, ...], base: Pa
     if section is None:
         return RiskInputs()
     body = read.table(section, "risk")
-    read.keys(body, "risk", allowed=_KEYS)
+    read.keys(body, "risk", allowed=RISK_KEYS)
     if "sampling_fraction" in body and "population" in body:
         read.fail("risk", "sampling_fraction or population, not both", "both")
     fraction = (read.fraction(body["sampling_fraction"], "risk.sampling_fraction", Fraction(0), Fraction(1),

@@ -35,7 +35,7 @@ from verifier.tables.counts import AttributeKind, AttributeSpec, Missing
 from verifier.tables.hierarchy import Hierarchy, load_hierarchy
 from verifier.tables.text_file import read_text
 
-__all__ = ["Policy", "Requirement", "Sensitive", "load_policy", "parse_policy", "joint_spec"]
+__all__ = ["Policy", "Requirement", "Sensitive", "load_policy", "parse_policy", "joint_spec", "schema_keys"]
 
 @dataclass(frozen=True)
 class Sensitive:
@@ -211,7 +211,26 @@ class Policy:
 
 
 _TOP = ("data", "sensitive", "joint", "measure", "require", "mechanism", "risk")
+_DATA_KEYS = ("qi", "path")
 _SENSITIVE_KEYS = ("kind", "missing", "order", "domain", "hierarchy", "buckets")
+_BUCKET_KEYS = ("edges", "ranges", "groups", "equal_frequency")
+_MEASURE_KEYS = ("l", "risk_threshold")
+_JOINT_KEYS = ("attributes",)
+_REQUIRE_KEYS = ("model", "threshold", "attribute")
+
+
+def schema_keys() -> tuple[str, ...]:
+    """Every key the policy's schema has, as the reader checks them: ``data.qi``, ``sensitive.*.domain`` (``*``
+    for a table's own name), ``sensitive.*.buckets.edges``, ``require.k`` (each parameter of each registered
+    model), ... (:mod:`verifier.declarations` classifies each)."""
+    from verifier._risk_policy import RISK_KEYS
+    from verifier.randomized.mechanism_policy import MECHANISM_KEYS
+
+    parameters = dict.fromkeys(p.name for m in model_ids() for p in model(m).parameters)
+    return (*(f"data.{k}" for k in _DATA_KEYS), "sensitive.*", *(f"sensitive.*.{k}" for k in _SENSITIVE_KEYS),
+            *(f"sensitive.*.buckets.{k}" for k in _BUCKET_KEYS), *(f"joint.{k}" for k in _JOINT_KEYS),
+            *(f"measure.{k}" for k in _MEASURE_KEYS), *(f"require.{k}" for k in (*_REQUIRE_KEYS, *parameters)),
+            *(f"mechanism.{k}" for k in MECHANISM_KEYS), *(f"risk.{k}" for k in RISK_KEYS))
 _MISSING_ORDER = ("error", "value", "exclude")
 
 
@@ -257,7 +276,7 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
     read.keys(document, "", allowed=_TOP, required=("data", "sensitive", "require"))
 
     data = read.table(document["data"], "data")
-    read.keys(data, "data", allowed=("qi", "path"), required=("qi",))
+    read.keys(data, "data", allowed=_DATA_KEYS, required=("qi",))
     qi = read.names(data["qi"], "data.qi")
     path = base / read.string(data["path"], "data.path") if "path" in data else None
 
@@ -270,7 +289,7 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
     joint = _joint(read, document.get("joint"), by_name)
 
     measure = read.table(document.get("measure", {}), "measure")
-    read.keys(measure, "measure", allowed=("l", "risk_threshold"))
+    read.keys(measure, "measure", allowed=_MEASURE_KEYS)
     l_values = _l_values(read, measure.get("l", 2))
     risk = (
         read.fraction(measure["risk_threshold"], "measure.risk_threshold", Fraction(0), Fraction(1), lower_open=True)
@@ -346,7 +365,7 @@ def _bucket_bound(read: Reader, value: Any, key: str, kind: str) -> Any:
 def _buckets(read: Reader, value: Any, key: str, kind: str) -> Bucketing:
     """``buckets = {edges = [...]}``, ``{ranges = [[lo, hi], ...]}``, ``{groups = {...}}`` or ``{equal_frequency = t}``."""
     body = read.table(value, key)
-    options = ("edges", "ranges", "groups", "equal_frequency")
+    options = _BUCKET_KEYS
     read.keys(body, key, allowed=options)
     if len(body) != 1:
         read.fail(key, f"exactly one of the keys {', '.join(options)}", f"{len(body)} of them")
@@ -386,7 +405,7 @@ def _joint(read: Reader, section: Any, by_name: Mapping[str, Sensitive]) -> tupl
     if section is None:
         return ()
     section = read.table(section, "joint")
-    read.keys(section, "joint", allowed=("attributes",), required=("attributes",))
+    read.keys(section, "joint", allowed=_JOINT_KEYS, required=("attributes",))
     groups = section["attributes"]
     if not isinstance(groups, list):
         read.fail("joint.attributes", "an array of arrays of sensitive attribute names", describe(groups))
@@ -437,7 +456,7 @@ def _requirement(
     declared = model(read.choice(body.get("model"), f"{key}.model", model_ids()))
     on_attribute = declared.scope == "attribute"
     named = tuple(p.name for p in declared.parameters)
-    allowed = ("model", "threshold", *(("attribute",) if on_attribute else ()), *named)
+    allowed = (*(k for k in _REQUIRE_KEYS if k != "attribute" or on_attribute), *named)
     required = ("model", "threshold", *(("attribute",) if on_attribute else ()),
                 *(p.name for p in declared.parameters if p.required))
     read.keys(body, key, allowed=allowed, required=required, what=declared.id)

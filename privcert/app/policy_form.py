@@ -21,6 +21,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from verifier.identifier_names import looks_like_identifier
+
 __all__ = ["ModelField", "ParameterField", "Column", "FormState", "model_fields", "suggest_roles", "policy_from_form",
            "policy_toml", "form_from_policy", "ROLES"]
 
@@ -28,8 +30,6 @@ ROLES = ("quasi-identifier", "sensitive", "left out")
 MAX_REQUIREMENTS = 200
 """The most requirement rows a posted form is read for."""
 KINDS = ("categorical", "numerical")
-_IDENTIFIER = re.compile(r"(^|[_\W])(id|ids|identifier|uuid|guid|ssn|email|e_?mail|name|phone|passport|mrn)($|[_\W])",
-                         re.IGNORECASE)
 _SENSITIVE = re.compile(r"diagnos|disease|illness|condition|salary|income|wage|religion|health|stay|treatment|drug",
                         re.IGNORECASE)
 
@@ -115,7 +115,7 @@ def suggest_roles(names: Sequence[str], rows: int, distinct: Mapping[str, int], 
     for name in names:
         if rows > 1 and distinct.get(name) == rows:
             columns.append(Column(name, "left out", note=f"identifier: unique on every one of the {rows:,} rows read"))
-        elif _IDENTIFIER.search(name):
+        elif looks_like_identifier(name):
             columns.append(Column(name, "left out", note="identifier: named like one"))
         elif _SENSITIVE.search(name):
             columns.append(Column(name, "sensitive", "numerical" if numeric.get(name) else "categorical",

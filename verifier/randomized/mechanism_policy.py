@@ -19,10 +19,12 @@ from typing import Any, Literal, cast
 
 from verifier._policy_reader import Reader, describe
 
-__all__ = ["MechanismPolicy", "Mode", "MODES", "parse_mechanism_section"]
+__all__ = ["MechanismPolicy", "Mode", "MODES", "MECHANISM_KEYS", "parse_mechanism_section"]
 
 Mode = Literal["publisher", "auditor"]
 MODES: tuple[str, ...] = ("publisher", "auditor")
+MECHANISM_KEYS = ("file", "attribute", "mode", "k")
+"""The keys of the ``[mechanism]`` table."""
 
 
 @dataclass(frozen=True)
@@ -40,7 +42,7 @@ def parse_mechanism_section(read: Reader, value: Any, sensitive: Sequence[str], 
     if value is None:
         return None
     body = read.table(value, "mechanism")
-    read.keys(body, "mechanism", allowed=("file", "attribute", "mode", "k"), required=("file", "attribute"))
+    read.keys(body, "mechanism", allowed=MECHANISM_KEYS, required=("file", "attribute"))
     attribute = read.string(body["attribute"], "mechanism.attribute")
     if attribute not in sensitive:
         read.fail("mechanism.attribute", f"one of the declared sensitive attributes {list(sensitive)}", repr(attribute))

@@ -175,6 +175,26 @@ def csv_header(path: Path, encoding: str = "utf-8") -> list[str]:
     return header
 
 
+def release_columns(path: Path, encoding: str = "utf-8") -> tuple[str, ...]:
+    """The release's column names in their order: a CSV file's header; a Parquet file's schema; a dataset's
+    first file's schema, then its Hive partition columns.
+
+    Raises
+    ------
+    DataError
+        The file cannot be read as its format, or its header is empty or repeats a name.
+    """
+    if release_format(path) == "csv":
+        return tuple(csv_header(path, encoding))
+    try:
+        if path.is_dir():
+            files = parquet_files(path)
+            return (*pq.read_schema(files[0]).names, *hive_columns(path, files))
+        return tuple(pq.read_schema(path).names)
+    except (OSError, pa.ArrowInvalid) as error:
+        raise DataError(f"{path}: cannot read the file as Parquet: {error}") from error
+
+
 def check_csv(path: Path, encoding: str = "utf-8", *, fields: bool = True) -> None:
     """Check a CSV release by streaming it (never whole in memory), with the errors of :func:`load_table`.
 
