@@ -578,6 +578,8 @@ def _randomized(statement: Statement, result: AuditResult, named: Graph | None) 
     certified = facts(predicate.get("randomized"))
     derived = None if result.randomized is None else facts(result.randomized.to_json())
     line = _same("randomized levels", certified, derived)
+    if line.outcome == "holds" and derived is not None:
+        line = Line("randomized levels", "holds", f"computed from the declared mechanism, {line.detail}")
     if line.outcome == "holds" or derived is None or derived["mode"] != "auditor" or not (
             isinstance(certified, Mapping) and isinstance(certified.get("measurements"), list)):
         return line, ()
@@ -593,7 +595,8 @@ def _randomized(statement: Statement, result: AuditResult, named: Graph | None) 
     if found.failure is not None:
         return Line("randomized levels", "fails", found.failure), ()
     measured = len(entries) - len(implied)
-    return Line("randomized levels", "holds", f"{measured} measured level(s) re-derived and identical; "
+    return Line("randomized levels", "holds", f"{measured} level(s) computed from the declared mechanism, re-derived "
+                                              "and identical; "
                                               f"{len(implied)} implied level(s), each sound: " + (
         _revised(found.revised) if found.revised else "its claims are in this privcert's catalog and give its level "
                                                       "(or a stronger one) from the re-measured ε-LDP")), found.revised

@@ -63,14 +63,14 @@ def test_a_good_certificate_of_a_randomized_release_verifies(tmp_path: Path, mod
     monkeypatch.chdir(tmp_path.parent)
     done = _verify(certificate, *_arguments(tmp_path, mode))
     assert done.exit_code == 0, done.output
-    assert "randomized levels: holds (re-derived and identical)" in done.stdout
+    assert "randomized levels: holds (computed from the declared mechanism, re-derived and identical)" in done.stdout
     assert "mechanism mechanism.csv carried by content" in done.stdout
     if mode == "auditor":  # the count tables are embedded
         embedded = _verify(certificate)
         assert embedded.exit_code == 0, embedded.output
         assert embedded.stdout.startswith("signature: holds")
         assert "measurements: holds (3 item(s), re-derived and identical)" in embedded.stdout
-        assert "randomized levels: holds (re-derived and identical)" in embedded.stdout
+        assert "randomized levels: holds (computed from the declared mechanism, re-derived and identical)" in embedded.stdout
 
 
 def _kt_at_2(predicate: dict[str, Any]) -> dict[str, Any]:
