@@ -35,13 +35,14 @@ __all__ = ["Step", "Stated", "Soundness", "Derive", "soundness"]
 
 @dataclass(frozen=True)
 class Step:
-    """One certified step: the claim, from which definition to which, and the bounds stated (``None``: not
-    stated, schema 2 and the randomized levels)."""
+    """One certified step: the claim, from which definition to which, the bounds stated (``None``: not
+    stated, schema 2 and the randomized levels) and the claim's status as signed (``None``: not stated)."""
 
     claim: str
     premise: str
     conclusion: str
     bounds: tuple[str, ...] | None = None
+    status: str | None = None
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,18 @@ class Stated:
     key: Hashable
     level: sympy.Expr
     steps: tuple[Step, ...]
+    premise: str | None = None
+    """The definition of the measured level it is implied from: its steps must be a path from it to
+    :attr:`definition` (``None``: not checked)."""
+
+    def path_failure(self) -> str | None:
+        """Why the steps are not a path from the premise to the definition (``None``: they are)."""
+        ends = [self.premise, *(end for step in self.steps for end in (step.premise, step.conclusion)),
+                self.definition]
+        if self.premise is None or not self.steps or all(a == b for a, b in zip(ends[::2], ends[1::2], strict=True)):
+            return None
+        chain = " → ".join(f"{step.premise}–{step.conclusion}" for step in self.steps)
+        return f"{self.label}: its derivation ({chain}) is not a path from {self.premise} to {self.definition}"
 
 
 @dataclass(frozen=True)
@@ -85,6 +98,9 @@ def soundness(stated: Sequence[Stated], derive: Derive, named: Graph | None) -> 
     named
         The catalog the certificate names (its snapshot), or ``None``.
     """
+    broken = next((why for item in stated if (why := item.path_failure()) is not None), None)
+    if broken is not None:
+        return Soundness(broken)
     today = catalog()
     failing = _unsound(stated, today, derive, "this privcert's catalog", named)
     if not failing:
@@ -110,7 +126,7 @@ def _edges(step: Step, graph: Graph, named: Graph | None) -> list[Edge]:
     With stated bounds, the edges must have them, unless ``named`` (the catalog the certificate names) has them:
     the claim has been restated since, and its edges in ``graph`` are used as they are now."""
     edges = [edge for edge in graph.usable() if edge.claim_id == step.claim and edge.premise == step.premise
-             and edge.conclusion == step.conclusion]
+             and edge.conclusion == step.conclusion and step.status in (None, edge.status)]
     if step.bounds is None or not edges:
         return edges
     matching = [edge for edge in edges if str(edge.f) in step.bounds]
@@ -134,6 +150,11 @@ def _unsound(stated: Sequence[Stated], graph: Graph, derive: Derive, whose: str,
             found = _edges(step, graph, named)
             if not found:
                 current = step_bounds(graph, step.claim, step.premise, step.conclusion)
+                statuses = sorted({edge.status for edge in graph.usable() if edge.claim_id == step.claim
+                                   and edge.premise == step.premise and edge.conclusion == step.conclusion})
+                if current and step.status not in statuses:
+                    reasons.setdefault(item.label, f"{item.label}: the claim {step.claim} is {' or '.join(statuses)} "
+                                                   f"in {whose}, the certificate states it {step.status!r}")
                 reasons.setdefault(item.label, (
                     f"{item.label}: the claim {step.claim} has the bound(s) {current} in {whose}, the certificate "
                     f"states {list(step.bounds or ())}" if current else

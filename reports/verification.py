@@ -538,8 +538,8 @@ def _implied(certified: Any, result: AuditResult, named: Graph | None) -> tuple[
                                                        "re-measured level"), ()
         stated.append(Stated(f"item {number} ({name})", name, name, read_exact(item["level"], f"implied[{number}].level"),
                              tuple(Step(step["claim"], step["from"], step["to"],
-                                        tuple(step["bounds"]) if "bounds" in step else None)
-                                   for step in item["derivation"])))
+                                        tuple(step["bounds"]) if "bounds" in step else None, str(step["status"]))
+                                   for step in item["derivation"]), premise=str(item["from"]["model"])))
 
     def derive(graph: Graph) -> dict[Hashable, list[sympy.Expr]]:
         reached: dict[Hashable, list[sympy.Expr]] = {}
@@ -625,8 +625,8 @@ def _implied_randomized(implied: Sequence[tuple[int, Mapping[str, Any]]], result
         if not _agree(entry.get("level"), _number(level)):
             floats.append(f"{label}: the level {entry.get('level')!r} is not its exact value {entry['exact']}")
         stated.append(Stated(label, entry["model"], (entry["model"], canonical(entry["parameters"])), level,
-                             tuple(Step(step["claim"], step["premise"], step["conclusion"])
-                                   for step in entry["derivation"])))
+                             tuple(Step(step["claim"], step["premise"], step["conclusion"], status=str(step["status"]))
+                                   for step in entry["derivation"]), premise=str(premise.model)))
     assert premise.attribute is not None  # ε-LDP is of the mechanism's attribute
     table = result.report.tables[premise.attribute]
     mechanism = decode_mechanism(predicate["mechanism"])

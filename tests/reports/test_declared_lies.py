@@ -177,3 +177,33 @@ def test_a_schema_2_publisher_certificate_never_reads_measured_from_the_release(
     html = (tmp_path / "view.html").read_text()
     assert "measured from the release" not in html
     assert "measured on the original data" in html
+
+
+def _guarantee(statement: dict[str, Any]) -> dict[str, Any]:
+    return next(item for item in statement["predicate"]["implied"] if item.get("implied") is not False)
+
+
+def test_a_claim_status_re_signed_otherwise_than_the_catalog_is_invalid(tmp_path: Path) -> None:
+    """Was: valid (exit 1, 0 with --allow-fail): a step's status was never compared with the catalog's, so any text passed."""
+    certificate = _issue(tmp_path, TABLE4 / "release.csv", TABLE4 / "policy.toml")
+    first = _guarantee(_payload(certificate))["derivation"][0]
+    assert first["status"] == "proven"
+    forged = _resign(certificate, lambda s: _guarantee(s)["derivation"][0].update(status="proven beyond doubt"))
+    done = _verify(forged, "--allow-fail")
+    assert done.exit_code == 4, done.output
+    assert (f"the claim {first['claim']} is proven in this privcert's catalog, the certificate states it 'proven "
+            "beyond doubt'") in done.stdout
+
+
+def test_a_derivation_that_is_not_a_path_is_invalid(tmp_path: Path) -> None:
+    """Was: valid (exit 1, 0 with --allow-fail): a step repeated (each claim genuine) was accepted, the chain never followed."""
+    certificate = _issue(tmp_path, TABLE4 / "release.csv", TABLE4 / "policy.toml")
+
+    def repeat(statement: dict[str, Any]) -> None:
+        steps = _guarantee(statement)["derivation"]
+        steps.insert(0, dict(steps[0]))
+
+    done = _verify(_resign(certificate, repeat), "--allow-fail")
+    assert done.exit_code == 4, done.output
+    assert ("implied guarantees: fails (item 1 (k_anonymity): its derivation (distinct_l_diversity–k_anonymity → "
+            "distinct_l_diversity–k_anonymity) is not a path from distinct_l_diversity to k_anonymity)") in done.stdout
