@@ -51,6 +51,7 @@ import sympy
 from reports.declared import declared_lines, name_lines
 from reports.embedded_counts import EmbeddedCountsError, counts_sha256, decode_counts, release_counts
 from reports.embedded_files import EmbeddedFileError, decode_hierarchies, decode_mechanism
+from reports.shapes import SHAPES, unknown_key
 from reports.signing import CertificateError, MalformedCertificateError, open_envelope
 from reports.statement import PREDICATE_KEYS, SCHEMAS, Statement, canonical, rechecked, sha256_file
 from verifier.audit import AuditResult, facts
@@ -200,8 +201,10 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, original
     predicate = statement.predicate
     schema = statement.schema
     unknown = sorted(set(predicate) - set(PREDICATE_KEYS[schema]))
-    if unknown or predicate.get("schema_version") != schema:
+    nested = unknown_key(predicate, SHAPES[schema])
+    if unknown or nested or predicate.get("schema_version") != schema:
         detail = (f"signed fields nobody re-checks: {unknown}" if unknown else
+                  f"a signed field nobody re-checks: {nested} (schema {schema} has no such key)" if nested else
                   f"schema_version {predicate.get('schema_version')!r} in a predicate of type {statement.predicate_type}")
         return Verification(statement, (*lines, Line("fields", "fails", detail)))
     lines.append(Line("fields", "holds", f"schema {schema} (this privcert reads {', '.join(SCHEMAS)}); every signed "

@@ -23,6 +23,7 @@ from privcert.cli import app
 ROOT = Path(__file__).resolve().parents[2]
 TABLE4 = ROOT / "examples" / "table4"
 RANDOMIZED = ROOT / "examples" / "randomized"
+INPUTS = ROOT / "tests" / "golden" / "inputs"
 
 
 def _inputs(folder: Path, source: Path, policy: str, release: str | None = None) -> tuple[Path, Path]:
@@ -207,3 +208,46 @@ def test_a_derivation_that_is_not_a_path_is_invalid(tmp_path: Path) -> None:
     assert done.exit_code == 4, done.output
     assert ("implied guarantees: fails (item 1 (k_anonymity): its derivation (distinct_l_diversity–k_anonymity → "
             "distinct_l_diversity–k_anonymity) is not a path from distinct_l_diversity to k_anonymity)") in done.stdout
+
+
+def _objects(value: Any, shape: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """The paths of every object of a predicate whose keys are fields (:data:`reports.shapes.SHAPES`)."""
+    from reports.shapes import ANY, _Map
+
+    if shape == ANY:
+        return []
+    if isinstance(shape, _Map):
+        return [found for key, item in value.items() for found in _objects(item, shape.shape, (*path, key))]
+    if isinstance(shape, list):
+        return [found for number, item in enumerate(value) for found in _objects(item, shape[0], (*path, number))]
+    if not isinstance(value, dict):
+        return []
+    return [path, *(found for key, item in value.items() for found in _objects(item, shape[key], (*path, key)))]
+
+
+@pytest.mark.parametrize(("source", "policy", "objects"), [
+    (INPUTS / "table5.csv", INPUTS / "risk-population.toml", 35),
+    (RANDOMIZED / "release.csv", RANDOMIZED / "auditor.toml", 71)])
+def test_a_key_added_at_any_depth_is_invalid(tmp_path: Path, source: Path, policy: Path, objects: int) -> None:
+    """Was: a key added inside a publisher's statement, an implied level, its steps, the release, the policy,
+    the count tables, the tool or the catalog verified (only the predicate's top level was checked)."""
+    from reports.shapes import SHAPES
+    from reports.signing import load_public_key, load_signer, sign
+    from reports.statement import Statement
+    from reports.verification import INVALID, verify
+
+    certificate = _issue(tmp_path, source, policy)
+    statement = _payload(certificate)
+    signer = load_signer((tmp_path / "key").read_bytes(), "key")
+    public = load_public_key((tmp_path / "key.pub").read_text(), "key.pub")
+    paths = _objects(statement["predicate"], SHAPES["4"])
+    assert len(paths) == objects
+    for path in paths:
+        forged = json.loads(json.dumps(statement))
+        target = forged["predicate"]
+        for part in path:
+            target = target[part]
+        target["unchecked"] = True
+        found = verify(sign(Statement.from_json(forged), signer), public)
+        assert found.exit_code() == INVALID, (path, [line.text() for line in found.lines])
+        assert found.lines[-1].subject == "fields" or any(line.outcome == "fails" for line in found.lines), path
