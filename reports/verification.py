@@ -143,10 +143,12 @@ class Verification:
 
     def to_json(self) -> dict[str, Any]:
         """What ``verify --json`` writes: the outcome, the verdict with how many requirements are statements, the
-        lines."""
+        declared inputs it holds given, the lines."""
         return {"valid": self.valid, "complete": self.complete, "exit_code": self.exit_code(),
                 "verdict": self.verdict if self.valid else None, "requirements": self.requirements,
-                "publisher_statements": self.stated, "revised_claims": list(self.revised), "summary": self.summary(),
+                "publisher_statements": self.stated, "revised_claims": list(self.revised),
+                "declared_inputs": [line.detail for line in self.lines if line.subject == "declared inputs"],
+                "summary": self.summary(),
                 "lines": [{"subject": line.subject, "outcome": line.outcome, "detail": line.detail}
                           for line in self.lines]}
 
@@ -211,12 +213,20 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, original
                                          "field is re-derived below or named as the publisher's"))
     release = predicate.get("release")
     certified_encoding = release.get("encoding") if isinstance(release, Mapping) else None
-    encoding = encoding or (certified_encoding if isinstance(certified_encoding, str) else "utf-8")
+    given, encoding = encoding, encoding or (certified_encoding if isinstance(certified_encoding, str) else "utf-8")
     tables = None
     if original is not None and data is not None and "utility" in predicate:
         from verifier.tables.load import load_table
 
-        tables = (load_table(original, encoding=encoding), load_table(data, encoding=encoding))
+        try:
+            released = load_table(data, encoding=encoding)
+        except DataError as error:
+            if given is not None or sha256_file(data) != statement.subject_sha256:
+                raise
+            return Verification(statement, (*lines, Line("release", "fails", (
+                f"{data.name} has the certified SHA-256, but the encoding the certificate states ({encoding}) does "
+                f"not read it: {error}"))))
+        tables = (load_table(original, encoding=encoding), released)
     counted: tuple[int, int] = (0, 0)
     revised: tuple[str, ...] = ()
     try:

@@ -58,6 +58,10 @@ def test_a_padded_domain_is_declared_at_the_top_of_every_view(tmp_path: Path) ->
     assert ("declared inputs: publisher's statement (domain of salary: 101 values from 0 to 100000; the release has "
             "9, from 3000 to 11000 (92 declared values not in it))") in done.stdout
     assert "certified verdict PASS; it holds given 3 declared inputs" in done.stdout
+    assert _verify(certificate, "--json", str(tmp_path / "verify.json")).exit_code == 0
+    listed = json.loads((tmp_path / "verify.json").read_text())["declared_inputs"]
+    assert [item.split(":")[0] for item in listed] == ["domain of salary", "hierarchy of disease",
+                                                       "the release's encoding"]
     html = (tmp_path / "cert.html").read_text()
     body = html[html.index("<body>"):]
     assert "holds given 3 declared inputs" in body and "each level below was measured from the release" not in body
@@ -251,3 +255,15 @@ def test_a_key_added_at_any_depth_is_invalid(tmp_path: Path, source: Path, polic
         found = verify(sign(Statement.from_json(forged), signer), public)
         assert found.exit_code() == INVALID, (path, [line.text() for line in found.lines])
         assert found.lines[-1].subject == "fields" or any(line.outcome == "fails" for line in found.lines), path
+
+
+def test_a_forged_encoding_is_invalid_with_the_original_too(tmp_path: Path) -> None:
+    """Was: exit 2 with --original (the original was read first, in the forged encoding: bad input), 4 without."""
+    certificate = _issue(tmp_path, TABLE4 / "release.csv", TABLE4 / "policy.toml", "--original",
+                         str(TABLE4 / "original.csv"), "--hierarchy", f"zip={TABLE4 / 'zip_hierarchy.csv'}",
+                         "--hierarchy", f"age={TABLE4 / 'age_hierarchy.csv'}")
+    forged = _resign(certificate, lambda s: s["predicate"]["release"].update(encoding="utf-16"))
+    done = _verify(forged, "--data", str(tmp_path / "release.csv"), "--original", str(tmp_path / "original.csv"))
+    assert done.exit_code == 4, done.output
+    assert ("release: fails (release.csv has the certified SHA-256, but the encoding the certificate states (utf-16) "
+            "does not read it") in done.stdout
