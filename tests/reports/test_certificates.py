@@ -294,7 +294,7 @@ def test_verify_accepts_the_release_at_another_path_and_from_another_engine(work
 @pytest.mark.parametrize(("change", "where"), [
     (lambda s: s["predicate"]["release"].update(rows=30000), "release facts"),
     (lambda s: s["predicate"]["implied"].append(
-        {"definition": "dp", "implied": True, "level": "1/10", "readable": "ε = 1/10",
+        {"definition": "dp", "implied": True, "level": "1/10",
          "from": {"model": "k_anonymity", "attribute": None, "level": "3"},
          "derivation": [{"claim": "paper:invented", "status": "proven", "from": "k_anonymity", "to": "dp"}]}),
      "implied guarantees"),

@@ -157,6 +157,9 @@ def downgraded(tmp_path: Path) -> Path:
         predicate.pop("catalog")
         predicate["release"].pop("encoding")
         predicate["release"].pop("columns", None)
+        for item in predicate["implied"]:  # schema 2 states no bounds
+            for step in item.get("derivation", []):
+                step.pop("bounds", None)
 
     return _resign(certificate, downgrade)
 
@@ -267,3 +270,28 @@ def test_a_forged_encoding_is_invalid_with_the_original_too(tmp_path: Path) -> N
     assert done.exit_code == 4, done.output
     assert ("release: fails (release.csv has the certified SHA-256, but the encoding the certificate states (utf-16) "
             "does not read it") in done.stdout
+
+
+GOLDEN = ROOT / "tests" / "golden"
+
+
+def test_the_utility_sections_hierarchies_are_declared() -> None:
+    """Was: not among the declared inputs; a padded zip hierarchy moved the utility figures unseen."""
+    folder = GOLDEN / "v3" / "utility-original"
+    done = runner.invoke(app, ["verify", str(folder / "cert.json"), "--public-key", str(folder / "key.pub"),
+                               "--allow-fail"])
+    assert done.exit_code == 0, done.output
+    assert ("declared inputs: publisher's statement (utility hierarchy of age: 3 levels, 9 leaves; leaves per node, "
+            "root first: level 0: *") in done.stdout
+    assert "declared inputs: publisher's statement (the utility section's suppression mark: '*')" in done.stdout
+
+
+def test_a_level_from_the_declared_mechanism_never_reads_measured(tmp_path: Path) -> None:
+    folder = GOLDEN / "v4" / "randomized-auditor"
+    done = runner.invoke(app, ["report", str(folder / "cert.json"), "--public-key", str(folder / "key.pub"), "--html",
+                               str(tmp_path / "view.html")])
+    assert done.exit_code == 0, done.output
+    html = (tmp_path / "view.html").read_text()
+    assert '<td class="reason">from the declared mechanism</td>' in html and ">measured<" not in html
+    assert "mechanism mechanism.csv</bdi></strong>: <bdi>value,asthma,cold,flu,hiv" in html
+    assert "ε = ln(5), from the declared mechanism" in html

@@ -102,7 +102,7 @@ def test_html_holds_no_element_made_from_them(hostile: Hostile) -> None:
     html = hostile.certified.html.read_text(encoding="utf-8")
     allowed = {"html", "head", "meta", "title", "style", "body", "header", "h1", "h2", "h3", "p", "span", "dl", "dt", "dd",
                "section", "ul", "li", "div", "table", "thead", "tbody", "tr", "th", "td", "bdi", "wbr", "figure",
-               "figcaption", "pre", "code", "strong", "svg", "g", "path", "text", "defs", "clippath", "rect",
+               "figcaption", "pre", "code", "strong", "em", "a", "svg", "g", "path", "text", "defs", "clippath", "rect",
                "use", "metadata", "rdf:rdf", "cc:work", "dc:type", "dc:date", "dc:format", "dc:creator", "cc:agent",
                "dc:title", "polyline", "line", "tspan"}
     found = {tag for tag, _ in tags_of(html)}
@@ -115,7 +115,10 @@ def test_html_holds_no_element_made_from_them(hostile: Hostile) -> None:
     # made inert: a right-to-left override in a value is shown escaped, so it cannot reverse the text after it
     assert "\u202e" not in html and "\u200f" not in html
     isolated = [re.sub(r"<[^>]*>", "", inner) for inner in re.findall(r'<bdi dir="auto">(.*?)</bdi>', html)]
-    assert safe(hostile.bidi) in isolated  # in an isolate of its own (the page may break it after _ and +)
+    # in an isolate of its own (the page may break it after _ and +); a name that may pass for another is escaped
+    from verifier.lookalike import lookalike, shown
+
+    assert (shown(hostile.bidi) if lookalike(hostile.bidi) else safe(hostile.bidi)) in isolated
 
 
 def test_pdf_renders_them(hostile: Hostile, tmp_path: Path) -> None:
