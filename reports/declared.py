@@ -196,9 +196,9 @@ def _policy(predicate: Mapping[str, Any]) -> dict[str, Any]:
         return {}
 
 
-def _from_policy(predicate: Mapping[str, Any], path: tuple[str, ...], what: str, value: Any) -> DeclaredInput:
-    """One declared key of the signed policy, summarized by what it is."""
-    document = _policy(predicate)
+def _from_policy(predicate: Mapping[str, Any], document: Mapping[str, Any], path: tuple[str, ...], what: str,
+                 value: Any) -> DeclaredInput:
+    """One declared key of the signed policy (``document``, parsed), summarized by what it is."""
     if path[0] == "sensitive":
         name = path[1]
         if what == "hierarchy":
@@ -206,7 +206,9 @@ def _from_policy(predicate: Mapping[str, Any], path: tuple[str, ...], what: str,
             if item is not None:
                 return item
         if what in ("domain", "order"):
-            numeric = (document.get("sensitive") or {}).get(name, {}).get("kind") == "numerical"
+            tables = document.get("sensitive")
+            body = tables.get(name) if isinstance(tables, Mapping) else None
+            numeric = isinstance(body, Mapping) and body.get("kind") == "numerical"
             return _values(f"{what} of {shown(name)}", value, _release_values(predicate, name), numeric)
         return DeclaredInput(f"{what} of {shown(name)}", _clip(_toml(value)))
     if path[0] == "require":
@@ -229,15 +231,16 @@ def declared(predicate: Mapping[str, Any]) -> Declared:
     """The publisher's declared inputs in ``predicate`` (see the module docstring)."""
     items = []
     mechanism = predicate.get("mechanism")
-    for path, found in present(_policy(predicate)):
+    document = _policy(predicate)
+    for path, found in present(document):
         if found.source != "declared":
             continue
         if found.key == "mechanism.file" and isinstance(mechanism, Mapping):
             continue  # shown from its content below
-        value: Any = _policy(predicate)
+        value: Any = document
         for part in path:
             value = value[int(part) - 1] if isinstance(value, list) else value[part]
-        items.append(_from_policy(predicate, path, found.what, value))
+        items.append(_from_policy(predicate, document, path, found.what, value))
     if isinstance(mechanism, Mapping) and isinstance(mechanism.get("text"), str):
         items.append(_mechanism(mechanism, predicate.get("randomized")))
     release = predicate.get("release")
@@ -268,8 +271,10 @@ def _audited(predicate: Mapping[str, Any]) -> list[tuple[str, str]]:
     qi = release.get("quasi_identifiers") if isinstance(release, Mapping) else None
     document = _policy(predicate)
     found = [("quasi-identifier", str(name)) for name in qi or ()]
-    found += [("sensitive attribute", str(name)) for name in document.get("sensitive") or {}]
-    weights = (document.get("risk") or {}).get("weights")
+    sensitive = document.get("sensitive")
+    found += [("sensitive attribute", str(name)) for name in (sensitive if isinstance(sensitive, Mapping) else ())]
+    risk = document.get("risk")
+    weights = risk.get("weights") if isinstance(risk, Mapping) else None
     return [*found, *([("weights column", str(weights))] if isinstance(weights, str) else [])]
 
 

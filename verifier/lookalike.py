@@ -39,7 +39,9 @@ class Lookalike:
 
 
 def _escaped(name: str) -> str:
-    return "".join(char if " " <= char <= "~" else char.encode("unicode_escape").decode("ascii") for char in name)
+    """Each character outside printable ASCII, and the backslash, as its Python escape (so the form reads back)."""
+    return "".join(char if " " <= char <= "~" and char != "\\" else char.encode("unicode_escape").decode("ascii")
+                   for char in name)
 
 
 def lookalike(name: str) -> Lookalike | None:
