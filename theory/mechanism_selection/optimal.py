@@ -77,6 +77,8 @@ Prior = Literal["data", "uniform"]
 _DENOMINATORS = (10**6, 10**9, 10**12)
 """Entries are rationalized with denominators up to one of these, times ``1/(e^ε0 − 1)`` and ``1/(t0 − 1)``."""
 _MAX_DENOMINATOR = 10**15
+_LOOSE = 10**6
+"""A ratio (``e^ε0`` or ``t0``) above this is not given to the floating-point solver."""
 _MIXES = (Fraction(0), Fraction(1, 2**30), Fraction(1, 2**20), Fraction(1, 2**10), Fraction(1, 2**4), Fraction(1))
 """The weights of the uniform mechanism tried, in order, to keep a rounded solution within the targets."""
 
@@ -311,7 +313,10 @@ def optimal_mechanism(counts: Sequence[int], t0: Fraction, ratio: Fraction | Non
         bound_ratio = implied if ratio is None else min(ratio, implied)
     frequencies = [Fraction(c, records) for c in counts]
     weights = frequencies if prior == "data" else [Fraction(1, n)] * n
-    program = _build(counts, weights, t0, bound_ratio, k, reading)
+    # A bound beyond _LOOSE is left out of the LP (a relaxation: its dual bound stays valid) and enforced by the
+    # exact check alone, which mixing with the uniform mechanism then meets (every entry ≥ weight/n).
+    program = _build(counts, weights, t0, None if bound_ratio is None or bound_ratio > _LOOSE else bound_ratio, k,
+                     "auditor" if t0 > _LOOSE else reading)
     x, bound, seconds = _solve(program)
     slack = min([s for s in ((bound_ratio - 1) if bound_ratio is not None else None, t0 - 1) if s is not None and s > 0],
                 default=Fraction(1))

@@ -29,6 +29,7 @@ Ekenstedt et al. 2022, Sec. V.C-D, Defs. 4, 6, 7, Thm. 3 (corrected), eqs. (1), 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -46,10 +47,13 @@ from verifier.policy import Requirement
 from verifier.randomized.mechanism import Mechanism
 
 __all__ = ["Targets", "Data", "DISCLOSURE", "HEADER", "PlanRow", "Certification", "ReleasePlan", "InfeasibleTargets", "plan_release", "rational_ratio_below", "targets_of",
-           "RATIO_DIGITS", "MAX_VALUES"]
+           "RATIO_DIGITS", "RATIO_CAP", "MAX_VALUES"]
 
 RATIO_DIGITS = 6
 """An irrational ``e^ε0`` (ε0 ≥ 1/10) is replaced by the largest multiple of ``10^-RATIO_DIGITS`` below it."""
+RATIO_CAP = 10**12
+"""The largest ``e^ε`` planned for: ε0 above ``ln(RATIO_CAP)`` is planned as ``e^ε = RATIO_CAP``."""
+RATIO_CAP_EPSILON = sympy.log(RATIO_CAP)
 MAX_VALUES = 100
 """The most values a plan is made for: each mechanism is an exact n×n sympy matrix (40 values take about 10 s)."""
 
@@ -345,7 +349,9 @@ def rational_ratio_below(eps0: sympy.Expr) -> sympy.Expr:
     Otherwise the largest multiple of ``10^-d`` below it, ``d = 6`` for ``ε0 ≥ 1/10`` and one more digit
     per decade below (``d = 6 + ⌈−log10 ε0⌉ − 1``), so that the ε built for is within a relative
     ``10^-5`` of ε0 however small ε0 is (sympy's ``floor`` evaluates with certified precision;
-    ``e^ε0`` is irrational there, so never a multiple of ``10^-d``).
+    ``e^ε0`` is irrational there, so never a multiple of ``10^-d``; a rational ε0 is evaluated as mpmath's
+    outward-rounded interval, whose lower end is below ``e^ε0`` whatever its size). An ``e^ε0`` above
+    :data:`RATIO_CAP` is planned as ``RATIO_CAP`` (a stricter target, which no release's utility can tell apart).
 
     >>> rational_ratio_below(sympy.log(5)), rational_ratio_below(sympy.Rational(1, 2))
     (5, 1648721/1000000)
@@ -354,15 +360,34 @@ def rational_ratio_below(eps0: sympy.Expr) -> sympy.Expr:
     """
     if eps0 == sympy.oo:
         return sympy.oo
+    if bool(eps0 > RATIO_CAP_EPSILON):
+        return sympy.Integer(RATIO_CAP)
     ratio = sympy.simplify(sympy.exp(eps0))
     if ratio.is_Rational:
         return ratio
     digits = RATIO_DIGITS + max(0, int(sympy.ceiling(-sympy.log(eps0, 10))) - 1) if bool(eps0 > 0) else RATIO_DIGITS
     grid = 10**digits
+    if eps0.is_Rational:
+        return sympy.Rational(math.floor(_exp_lower(Fraction(int(eps0.p), int(eps0.q)), digits) * grid), grid)
     below = sympy.Rational(sympy.floor(ratio * grid), grid)
     if not bool(below < ratio):
         raise ArithmeticError(f"cannot place e^{exact_text(eps0)} above {below}")
     return below
+
+
+def _exp_lower(value: Fraction, digits: int) -> Fraction:
+    """A rational at most ``e^value`` and within ``10^-(digits+10)`` of it, relatively: the lower end of mpmath's
+    interval evaluation (outward rounding at a precision covering ``e^value``'s integer digits and ``digits``)."""
+    from mpmath import iv
+
+    saved = iv.prec
+    iv.prec = int(abs(value) * 2) + 4 * (digits + 10) + 64
+    try:
+        interval = iv.exp(iv.mpf(value.numerator) / iv.mpf(value.denominator))
+    finally:
+        iv.prec = saved
+    sign, mantissa, exponent, _ = interval._mpi_[0]  # the lower end as mpmath's raw (sign, man, exp, bc)
+    return (-1) ** int(sign) * Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
 
 
 def _targets(t0: Exact, eps0: Exact, k: int, records: int) -> Targets:
