@@ -41,9 +41,12 @@ targets only).
 **Exactness.** The LP is solved in floating point by HiGHS (:func:`scipy.optimize.linprog`); the
 solution is then made exact: every entry rationalized with a bounded denominator, each row
 repaired to sum to exactly 1, and the matrix re-measured with the verifier's own exact levels
-(:func:`verifier.randomized.levels.ldp`, :func:`verifier.randomized.levels.kt_closeness`); while a
-target is crossed the matrix is mixed with the uniform one (``e^ε = 1``, ``t = 1``, strictly inside
-every constraint), by the smallest weight ``2^-j`` that re-measures within the targets. The solver's
+(:func:`verifier.randomized.levels.ldp`, :func:`verifier.randomized.levels.kt_closeness`); when rounding
+crosses a target the solution is first mixed with the uniform mechanism (``e^ε = 1``, ``t = 1``, strictly
+inside every constraint) by the smallest weight of ``0, 2^-30, 2^-20, 2^-10, 2^-4, 1`` that re-measures
+within the targets; a known mechanism that meets them exactly (the paper's) is taken instead when its
+objective is larger than the rounded one's. A bound above ``10^6`` is left to the exact check (the LP
+without it is a relaxation). The solver's
 dual values give an exact upper bound on the objective over every feasible mechanism
 (Lagrangian duality, evaluated in rationals: ``Σ_x y_x − Σ_j min(0, d_j)`` with ``y`` the row-sum
 duals, ``d`` the reduced costs computed exactly, every variable in ``[0, 1]``), so
