@@ -19,6 +19,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from privcert.cli import app
@@ -296,3 +298,25 @@ def test_the_auditor_flow_certifies_auditor_plans_on_the_bundled_original(t0: st
         document, (audit, _, _) = _flow(folder, EXAMPLE / "original.csv", policy, extra, "auditor")
         assert all(r["auditor"] for r in document["requirements"])
         assert audit.exit_code == 0, (extra, audit.output)  # type: ignore[attr-defined]
+
+
+@settings(max_examples=25, deadline=None)
+@given(counts=st.lists(st.integers(1, 30), min_size=2, max_size=5),
+       t0=st.fractions(Fraction(11, 10), Fraction(6)).map(lambda f: f.limit_denominator(12)),
+       ratio=st.one_of(st.none(), st.fractions(Fraction(11, 10), Fraction(8)).map(lambda f: f.limit_denominator(12))),
+       k=st.integers(1, 6), reading=st.sampled_from(["auditor", "publisher"]),
+       prior=st.sampled_from(["data", "uniform"]))
+def test_every_optimum_meets_its_targets_and_beats_randomized_response(
+        counts: list[int], t0: Fraction, ratio: Fraction | None, k: int, reading: str, prior: str) -> None:
+    k = min(k, sum(counts) - 1)
+    best = optimal_mechanism(counts, t0, ratio, k, reading, prior)  # type: ignore[arg-type]
+    assert _meets(best.matrix, counts, t0, ratio, k, reading)
+    assert all(sum(row) == 1 and min(row) >= 0 for row in best.matrix)
+    assert best.objective <= best.bound
+    n, records = len(counts), sum(counts)
+    weights = [Fraction(c, records) for c in counts] if prior == "data" else [Fraction(1, n)] * n
+    # Fig. 4 at the auditor's e^ε is feasible in both readings (its exact t is at most the t its ε implies)
+    bound = (t0 * records - k) / (records - k)
+    r = bound if ratio is None else min(ratio, bound)
+    keep = r / (r - 1 + n)
+    assert best.objective >= sum(weights, Fraction(0)) * keep

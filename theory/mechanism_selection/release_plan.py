@@ -473,7 +473,7 @@ def plan_release(
     >>> result.paper_best.name, result.paper_best.p_ldp, result.paper_best.utility
     ('ldp', 10/29, 39/58)
     >>> result.written.name, result.written.utility, result.row("optimal-publisher").utility
-    ('optimal', 39/58, 3/4)
+    ('optimal', 39/58, 39/58)
     """
     present = sorted(((value, int(count)) for value, count in counts.items() if count), key=lambda item: str(item[0]))
     if any(count < 0 for _, count in present):
