@@ -174,12 +174,14 @@ class _Program:
         self.variables += count
         return first
 
-    def dense(self, part: list[list[tuple[int, Fraction]]]) -> np.ndarray:
-        out = np.zeros((len(part), self.variables))
-        for i, terms in enumerate(part):
-            for j, value in terms:
-                out[i, j] += float(value)
-        return out
+    def sparse(self, part: list[list[tuple[int, Fraction]]]) -> Any:
+        """The constraints ``part`` as a float CSR matrix (repeated entries added)."""
+        from scipy.sparse import csr_matrix
+
+        rows = [i for i, terms in enumerate(part) for _ in terms]
+        columns = [j for terms in part for j, _ in terms]
+        values = [float(value) for terms in part for _, value in terms]
+        return csr_matrix((values, (rows, columns)), shape=(len(part), self.variables))
 
     def bound(self, upper_duals: np.ndarray, row_duals: np.ndarray) -> Fraction:
         """The exact Lagrangian bound from (float) duals: valid for any ``y_ub ≥ 0``."""
@@ -235,10 +237,8 @@ def _solve(program: _Program) -> tuple[np.ndarray, Fraction, float]:
     cost = np.zeros(program.variables)
     for j, value in program.objective:
         cost[j] -= float(value)
-    a_eq = np.zeros((len(program.rows), program.variables))
-    for i, row in enumerate(program.rows):
-        a_eq[i, row] = 1.0
-    a_ub = program.dense(program.upper) if program.upper else None
+    a_eq = program.sparse([[(j, Fraction(1)) for j in row] for row in program.rows])
+    a_ub = program.sparse(program.upper) if program.upper else None
     started = time.perf_counter()
     result = linprog(cost, A_ub=a_ub, b_ub=None if a_ub is None else np.zeros(len(program.upper)),
                      A_eq=a_eq, b_eq=np.ones(len(program.rows)), bounds=(0, 1), method="highs",
