@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from reports.certify import Certificate
     from reports.utility_section import UtilitySection
     from reports.verification import Verification
+    from theory.mechanism_selection.optimal import Reading
     from theory.mechanism_selection.release_plan import ReleasePlan
     from verifier.audit import AuditResult
     from verifier.engines import Engine, EngineName
@@ -349,20 +350,28 @@ def plan(
     k: int | None = None,
     policy: str | Path | Policy | None = None,
     encoding: str = "utf-8",
+    audience: Reading = "auditor",
+    data_dependent: bool = False,
 ) -> ReleasePlan:
-    """The randomized-response mechanism with the best expected utility that meets a t and an ε target on one
-    attribute of ``original`` (Ekenstedt et al. 2022, Sec. V.C-D; :func:`theory.mechanism_selection.release_plan.plan_release`).
+    """The mechanism with the best expected utility that meets a t and an ε target on one attribute of ``original``,
+    over every matrix, beside the three of Ekenstedt et al. 2022, Sec. V.C-D
+    (:func:`theory.mechanism_selection.release_plan.plan_release`).
 
     The targets are given (``t0``, ``eps0``, ``k``; text such as ``"2"``, ``"ln(39/19)"``, ``"0.7"``,
     ``"inf"``), or read from ``policy``'s requirements on the attribute (``ldp`` for ε0,
     ``kt_closeness`` or ``stochastic_t_closeness`` for t0 and k), not both. ``sensitive`` defaults
     to the policy's ``[mechanism] attribute`` or its only sensitive attribute.
-    ``ReleasePlan.mechanism()`` is the chosen matrix; :func:`verifier.randomized.mechanism.mechanism_csv`
-    writes it as the file ``anonymize rr --mechanism`` and a policy's ``[mechanism]`` read.
+    ``audience`` is who certifies the release (``auditor``: from the published mechanism alone;
+    ``publisher``: with the original); ``data_dependent`` lets the written mechanism be computed from
+    the original's counts (it may then disclose them). ``ReleasePlan.mechanism()`` is the written matrix;
+    :func:`verifier.randomized.mechanism.mechanism_csv` writes it as the file ``anonymize rr --mechanism``
+    and a policy's ``[mechanism]`` read.
 
     >>> result = plan("examples/randomized/original.csv", "disease", t0=4, eps0="ln(5)", k=50)
-    >>> result.chosen.name, result.chosen.p_ldp, result.chosen.exp_epsilon, result.chosen.utility
-    ('ldp', 10/23, 53/13, 53/92)
+    >>> result.paper_best.name, result.paper_best.p_ldp, result.paper_best.utility
+    ('ldp', 10/23, 53/92)
+    >>> result.written.name, result.written.certified_by, result.row("optimal-publisher").utility
+    ('optimal', 'auditor', 449/700)
 
     Raises
     ------
@@ -415,7 +424,8 @@ def plan(
     if column.isna().any():
         raise DataError(f"{name}: column {attribute!r} has missing values; a randomized release needs a value per record")
     counts = {value: int(count) for value, count in column.value_counts(sort=False).items()}
-    return plan_release(counts, target_t, target_eps, size, attribute=attribute)
+    return plan_release(counts, target_t, target_eps, size, attribute=attribute, audience=audience,
+                        data_dependent=data_dependent)
 
 
 def _mechanism_utility(before: pd.DataFrame, after: pd.DataFrame, pair: Pair, mechanism: Path, sensitive: str,

@@ -1,54 +1,21 @@
 """``privcert plan``: the randomized-response mechanism that meets a t and an ε target with the most utility.
 
-Thin: parses the options, calls :func:`privcert.api.plan` (Ekenstedt et al. 2022, Sec. V.C-D),
-prints the three mechanisms and the chosen one, and writes the chosen matrix as the mechanism
-CSV that ``privcert anonymize rr --mechanism`` and a policy's ``[mechanism]`` read.
+Thin: parses the options, calls :func:`privcert.api.plan` (the optimum over every matrix beside the
+three mechanisms of Ekenstedt et al. 2022, Sec. V.C-D), prints them with who can certify each and what
+each matrix discloses, and writes the chosen matrix as the mechanism CSV that ``privcert anonymize rr
+--mechanism`` and a policy's ``[mechanism]`` read.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from privcert.options import EncodingOption, JsonOption
 
-if TYPE_CHECKING:
-    from theory.mechanism_selection.release_plan import ReleasePlan
-
-__all__ = ["plan_command", "plan_lines"]
-
-
-def plan_lines(result: ReleasePlan) -> tuple[list[str], tuple[str, ...], list[tuple[str, ...]]]:
-    """The text form: summary lines, then the header and rows of the mechanisms' table."""
-    from verifier.display import exact_text, readable
-    from verifier.escape import safe
-
-    targets = result.targets
-    values = ", ".join(f"{safe(str(value))} {count}" for value, count in zip(result.values, result.counts))
-    lines = [
-        f"plan for {safe(result.attribute)}: N = {result.records} records, values {values}",
-        f"targets: t0 = {exact_text(targets.t0)} for every subset of >= {targets.k} records, "
-        f"eps0 = {readable(targets.eps0)}",
-        f"e^eps_t = (t0*N - k)/(N - k) = {readable(result.plan.exp_epsilon_t)}: the e^eps whose LDP implies t0 "
-        "(Ekenstedt et al. 2022, Thm. 3 corrected)",
-    ]
-    if result.rounded:
-        lines.append(f"e^eps0 is irrational: the mechanisms are built for e^eps <= {readable(result.exp_epsilon_bound)}")
-    header = ("mechanism", "p_t", "p_LDP", "e^eps", "t bound", "meets", "utility")
-    rows: list[tuple[str, ...]] = [
-        (str(choice.name),
-         "-" if choice.p_t is None else exact_text(choice.p_t),
-         "-" if choice.p_ldp is None else exact_text(choice.p_ldp),
-         readable(choice.exp_epsilon),
-         readable(choice.t),
-         "yes" if choice.meets else "no (" + ", ".join(
-             what for what, ok in (("t", choice.meets_t), ("eps", choice.meets_epsilon)) if not ok) + ")",
-         readable(choice.utility))
-        for choice in result.plan.choices
-    ]
-    return lines, header, rows
+__all__ = ["plan_command"]
 
 
 def plan_command(
@@ -64,6 +31,13 @@ def plan_command(
         "--k", metavar="K", min=1, help="t0 holds for every subset of at least K records (default 1).")] = None,
     policy: Annotated[Path | None, typer.Option(
         "--policy", metavar="FILE", help="Read the targets from this policy's ldp and kt_closeness requirements.")] = None,
+    audience: Annotated[str, typer.Option(
+        "--for", metavar="WHO",
+        help="Who certifies the release: auditor (default; from the published mechanism alone) or publisher "
+             "(a publisher-mode audit, with the original).")] = "auditor",
+    data_dependent: Annotated[bool, typer.Option(
+        "--data-dependent", help="Write the audience's optimum computed from the original's counts (more useful; "
+        "its matrix may disclose them). Default: the data-independent optimum.")] = False,
     mechanism_out: Annotated[Path | None, typer.Option(
         "--mechanism-out", metavar="FILE", help="Write the chosen mechanism as a mechanism CSV.")] = None,
     figures: Annotated[Path | None, typer.Option(
@@ -72,10 +46,12 @@ def plan_command(
     json_out: JsonOption = None,
     encoding: EncodingOption = "utf-8",
 ) -> None:
-    """Choose the randomized-response mechanism with the best utility for a t and an ε target.
+    """Choose the mechanism with the best utility for a t and an ε target, over every matrix.
 
-    Compares Ekenstedt et al. 2022, Sec. V.C's three mechanisms (ε-LDP randomized response alone,
-    t-closeness randomized response then ε-LDP, t-closeness alone) on the attribute's counts, exactly.
+    Solves for the optimum (a linear program, made exact and re-measured) and compares it with Ekenstedt
+    et al. 2022, Sec. V.C's three mechanisms (ε-LDP randomized response alone, t-closeness randomized
+    response then ε-LDP, t-closeness alone) on the attribute's counts, exactly; says which requirement an
+    auditor-mode audit certifies and which needs publisher mode, and what each matrix discloses.
     Exit 2 when only noise independent of the data meets the targets. --figures DIR draws
     Figs. 6-7 of the paper (the three mechanisms' utility against p_y(a_1) and against t0).
     """
@@ -97,16 +73,21 @@ def plan_command(
                 raise PolicyError("without ORIGINAL only --figures DIR (with --t and --k) is drawn; give ORIGINAL to plan")
             _figures(figures, t0 or "2", 100, 5 if k is None else k)
             return
-        result = plan(original, sensitive, t0=t0, eps0=eps0, k=k, policy=policy, encoding=encoding)
+        if audience not in ("auditor", "publisher"):
+            raise PolicyError(f"--for: expected auditor or publisher, found {audience!r}")
+        result = plan(original, sensitive, t0=t0, eps0=eps0, k=k, policy=policy, encoding=encoding,
+                      audience="publisher" if audience == "publisher" else "auditor", data_dependent=data_dependent)
         if mechanism_out is not None:
             write_output(mechanism_out, mechanism_csv(result.mechanism()), option="--mechanism-out")
         if not write_json({"schema_version": SCHEMA_VERSION, **result.to_json()}, json_out):
-            lines, header, rows = plan_lines(result)
             console = make_console()
-            console.file.write("\n".join(lines) + "\n")
-            print_rows(console, "mechanisms (Ekenstedt et al. 2022, Sec. V.C; utility: eq. (4))", header, rows,
-                       fold="utility")
-            console.file.write(f"chosen: {result.chosen.name}"
+            console.file.write("\n".join(result.lines()) + "\n")
+            print_rows(console, "mechanisms (Ekenstedt et al. 2022, Sec. V.C, and the optima over every matrix; "
+                       "utility: eq. (4))", result.header, [row.cells() for row in result.rows], fold="utility")
+            written = result.written
+            console.file.write("".join(f"{item.line()}\n" for item in result.requirements()))
+            console.file.write(f"matrix: {result.disclosure}\n")
+            console.file.write(f"chosen: {written.name}"
                                + (f" (written to {mechanism_out})" if mechanism_out is not None else "") + "\n")
         if figures is not None:
             _figures(figures, str(result.targets.t0), result.records, result.targets.k)

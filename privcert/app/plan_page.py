@@ -1,5 +1,7 @@
 """The Plan page: ``privcert plan`` on an uploaded (or bundled) original, its targets typed in or read from a
-policy, in a job; the three mechanisms compared, Figs. 6-7 for these values, the chosen mechanism's CSV."""
+policy, for an auditor or a publisher, in a job; the optima over every matrix beside the paper's three
+mechanisms (the page renders :func:`privcert.api.plan`'s typed result), the chosen matrix and its CSV,
+Figs. 6-7 for these values."""
 
 from __future__ import annotations
 
@@ -27,8 +29,8 @@ async def plan_page(request: Request) -> Response:
 
 @router.post("/plan", response_class=HTMLResponse)
 async def plan(request: Request) -> Response:
-    """``privcert plan ORIGINAL --sensitive ATTR (--t T0 [--eps E0] [--k K] | --policy FILE) --mechanism-out FILE
-    --figures DIR`` on the dropped (or bundled) original."""
+    """``privcert plan ORIGINAL --sensitive ATTR (--t T0 [--eps E0] [--k K] | --policy FILE) [--for WHO]
+    [--data-dependent] --mechanism-out FILE --figures DIR`` on the dropped (or bundled) original."""
     form = await read_form(request)
     session = session_of(request)
     original = await save_upload(session, form.get("original"), "original", RELEASES, "original")
@@ -48,8 +50,12 @@ async def plan(request: Request) -> Response:
     targets = {name: str(form.get(name, "")).strip() or None for name in ("sensitive", "t0", "eps0", "k")}
     if targets["k"] is not None and not (targets["k"].isdigit() and int(targets["k"]) >= 1):
         raise BadRequest(f"k: expected a whole number >= 1, found {targets['k']!r}")
+    audience = str(form.get("audience", "") or "auditor")
+    if audience not in ("auditor", "publisher"):
+        raise BadRequest(f"audience: expected auditor or publisher, found {audience!r}")
     out = session.new_path("plan", ".csv", name="mechanism.csv")
     arguments = {"original": str(original), "policy": None if policy is None else str(policy), **targets,
+                 "audience": audience, "data_dependent": form.get("data_dependent") == "on",
                  "mechanism": str(out), "names": messages_names(session)}
     job = jobs.start(session.state, "plan", arguments)
     return fragment(request, "_job.j2", job=job)

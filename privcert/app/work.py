@@ -122,12 +122,12 @@ def compare(arguments: dict[str, Any], report: Callable[[str, int, int | None], 
 
 
 def plan(arguments: dict[str, Any], report: Callable[[str, int, int | None], None]) -> dict[str, Any]:
-    """``privcert plan ORIGINAL --sensitive ATTR (--t T0 [--eps E0] [--k K] | --policy FILE) --mechanism-out FILE
-    --figures DIR``: the mechanisms' table, the chosen matrix's CSV and Figs. 6-7 for the plan's N, k, t0."""
+    """``privcert plan ORIGINAL --sensitive ATTR (--t T0 [--eps E0] [--k K] | --policy FILE) [--for WHO]
+    [--data-dependent] --mechanism-out FILE --figures DIR``: the plan's text from its typed result (summary,
+    table, requirements, disclosure, the written matrix), the matrix's CSV and Figs. 6-7 for the plan's N, k, t0."""
     from fractions import Fraction
 
     from privcert.api import plan as run_plan
-    from privcert.plan_cli import plan_lines
     from theory.mechanism_selection.figures import (
         figure6_points,
         figure7_points,
@@ -140,10 +140,11 @@ def plan(arguments: dict[str, Any], report: Callable[[str, int, int | None], Non
     report("planning (exact)", 0, None)
     k = arguments.get("k")
     result = run_plan(arguments["original"], arguments.get("sensitive"), t0=arguments.get("t0"),
-                      eps0=arguments.get("eps0"), k=None if k is None else int(k), policy=arguments.get("policy"))
+                      eps0=arguments.get("eps0"), k=None if k is None else int(k), policy=arguments.get("policy"),
+                      audience="publisher" if arguments.get("audience") == "publisher" else "auditor",
+                      data_dependent=bool(arguments.get("data_dependent")))
     out = Path(arguments["mechanism"])
     out.write_text(mechanism_csv(result.mechanism()), encoding="utf-8")
-    lines, header, rows = plan_lines(result)
     figures = []
     t0, records, size = result.targets.t0, result.records, result.targets.k
     if t0.is_Rational and 1 <= size < records:
@@ -157,9 +158,13 @@ def plan(arguments: dict[str, Any], report: Callable[[str, int, int | None], Non
             png, svg = save_figure(figure, out.parent, name)
             text = svg.read_text(encoding="utf-8")
             figures.append({"name": name, "svg": text[text.index("<svg"):], "png": _link(png), "svg_link": _link(svg)})
-    return {"lines": lines, "header": [*header, "chosen"],
-            "rows": [[*row, "yes" if row[0] == result.chosen.name else ""] for row in rows],
-            "chosen": result.chosen.name, "mechanism": _link(out), "figures": figures}
+    written = result.written
+    return {"lines": list(result.lines()), "header": list(result.header),
+            "rows": [list(row.cells()) for row in result.rows], "chosen": written.name, "audience": result.audience,
+            "requirements": [item.line() for item in result.requirements()], "disclosure": result.disclosure,
+            "labels": [str(value) for value in result.values],
+            "matrix": [[str(entry) for entry in row] for row in written.matrix],
+            "mechanism": _link(out), "figures": figures}
 
 
 KINDS: dict[str, Callable[[dict[str, Any], Callable[[str, int, int | None], None]], dict[str, Any]]] = {

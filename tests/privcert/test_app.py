@@ -381,8 +381,9 @@ def plan_rows(text: str) -> list[list[str]]:
 
 
 def test_plan_gives_the_clis_table_mechanism_and_figures(client: TestClient) -> None:
+    import html
+
     from privcert.api import plan
-    from privcert.plan_cli import plan_lines
     from verifier.randomized.mechanism import mechanism_csv
 
     token = csrf(client, "/plan")
@@ -392,15 +393,36 @@ def test_plan_gives_the_clis_table_mechanism_and_figures(client: TestClient) -> 
                                              "k": "50"}, files={"original": ("original.csv", original, "text/csv")})
     text = finished(client, started.text)
     expected = plan(RANDOMIZED / "original.csv", "disease", t0=4, eps0="ln(5)", k=50)
-    _, _, rows = plan_lines(expected)
-    assert plan_rows(text) == [[*row, "yes" if row[0] == "ldp" else ""] for row in rows]
-    assert rows[0][-1] == "53/92 ≈ 0.5761" and "<strong>Chosen: ldp.</strong>" in text
+    rows = [row.cells() for row in expected.rows]
+    assert plan_rows(text)[:len(rows)] == [[*row, "yes" if row[0] == "optimal" else ""] for row in rows]
+    assert [row[0] for row in rows] == ["ldp", "tclo+ldp", "tclo", "optimal", "optimal-auditor", "optimal-publisher"]
+    assert rows[0][-1] == "53/92 ≈ 0.5761" and rows[-1][-1] == "449/700 ≈ 0.6414"
+    assert "<strong>Chosen: optimal</strong>, for auditor" in text
+    assert "kt_closeness (k = 50) <= 4 (this mechanism: 4): an auditor-mode audit certifies it" in html.unescape(text)
+    assert "Its matrix: data-independent: a function of n, N, k and the targets only." in text
+    matrix = text.split('id="plan-matrix"', 1)[1].split("</table>", 1)[0]
+    assert re.findall(r"<td>([^<]*)</td>", matrix)[:4] == ["53/92", "13/92", "13/92", "13/92"]
     link = re.search(r'href="/files/([^"]+/mechanism\.csv)"', text)
     assert link is not None
     assert client.get(f"/files/{link.group(1)}").text == mechanism_csv(expected.mechanism())
     assert text.count("<svg") == 2 and "Fig. 6: t0=4, n=2, N=2000, k=50" in text
     png = re.search(r'href="/files/([^"]+/fig7\.png)"', text)
     assert png is not None and client.get(f"/files/{png.group(1)}").content.startswith(b"\x89PNG")
+
+
+def test_plan_for_a_publisher_with_the_data_writes_the_publishers_optimum(client: TestClient) -> None:
+    import html
+
+    token = csrf(client, "/plan")
+    text = finished(client, client.post("/plan", data={
+        "csrf": token, "example": "demo", "sensitive": "disease", "t0": "2", "k": "3", "audience": "publisher",
+        "data_dependent": "on"}).text)
+    assert "<strong>Chosen: optimal-publisher</strong>, for publisher" in text
+    assert "only a publisher-mode audit (with the original) can certify it" in text
+    assert "Its matrix: computed from the original's value counts: the matrix may disclose them." in html.unescape(text)
+    bad = client.post("/plan", data={"csrf": token, "example": "demo", "sensitive": "disease", "t0": "2",
+                                     "audience": "everyone"})
+    assert bad.status_code == 422 and "audience: expected auditor or publisher, found 'everyone'" in bad.text
 
 
 def test_plan_reads_the_targets_from_a_policy_and_shows_the_clis_refusal(client: TestClient) -> None:
@@ -411,7 +433,7 @@ def test_plan_reads_the_targets_from_a_policy_and_shows_the_clis_refusal(client:
     with (RANDOMIZED / "original.csv").open("rb") as original, (RANDOMIZED / "planned.toml").open("rb") as policy:
         text = finished(client, client.post("/plan", data={"csrf": token}, files={
             "original": ("original.csv", original, "text/csv"), "policy": ("planned.toml", policy)}).text)
-    assert plan_rows(text)[0][-1] == "yes" and "eps0 = ln(5) ≈ 1.609" in text
+    assert plan_rows(text)[3][-1] == "yes" and "eps0 = ln(5) ≈ 1.609" in text
     with pytest.raises(InfeasibleTargets) as refusal:
         plan(RANDOMIZED / "original.csv", "disease", t0=1, eps0="ln(5)")
     failed = finished(client, client.post("/plan", data={"csrf": token, "example": "demo", "sensitive": "disease",

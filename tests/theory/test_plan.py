@@ -54,12 +54,22 @@ def test_plan_on_the_bundled_original(tmp_path: Path) -> None:
     mechanisms = {m["name"]: m for m in document["mechanisms"]}
     ldp = mechanisms["ldp"]
     # p_LDP = (e^ε - 1)/(e^ε - 1 + n) = (40/13)/(40/13 + 4) = 10/23; keep 10/23 + 13/92 = 53/92, change 13/92.
-    assert (ldp["p_ldp"]["exact"], ldp["exp_epsilon"]["exact"], ldp["meets"]) == ("10/23", "53/13", True)
+    assert (ldp["p_ldp"]["exact"], ldp["exp_epsilon"]["exact"], ldp["certified_by"]) == ("10/23", "53/13", "auditor")
+    # (k, t) exact on the original: column asthma, T = 2000·13/92 + 384·40/92, the 50 records of largest entry keep it.
+    assert (ldp["t"]["exact"], ldp["auditor_t"]["exact"]) == ("1325/427", "4")
     # eq. (2) corrected: p_t = min(1 - 1/t0, (t0 - 1) f_min/(1 - f_min)) = min(3/4, 3·204/1796) = 153/449.
     assert mechanisms["tclo"]["p_t"]["exact"] == "153/449"
     assert mechanisms["tclo"]["exp_epsilon"]["exact"] == "449/74" and not mechanisms["tclo"]["meets_epsilon"]
-    assert mechanisms["tclo+ldp"]["p_ldp"]["exact"] == "1/2" and mechanisms["tclo+ldp"]["meets"]
-    assert document["chosen"] == "ldp"
+    assert mechanisms["tclo"]["data"] == "histogram" and mechanisms["tclo"]["certified_by"] == "neither"
+    assert mechanisms["tclo+ldp"]["p_ldp"]["exact"] == "1/2" and mechanisms["tclo+ldp"]["certified_by"] == "auditor"
+    assert (document["paper_chosen"], document["chosen"], document["for"]) == ("ldp", "optimal", "auditor")
+    # The data-independent optimum over every matrix under e^ε ≤ 53/13 is randomized response (Fig. 4) itself;
+    # the optima from the counts gain: the auditor's 23797/39500, the publisher's (exact t on the original) 449/700.
+    assert mechanisms["optimal"]["utility"]["exact"] == "53/92" and mechanisms["optimal"]["data"] == "independent"
+    assert mechanisms["optimal-auditor"]["utility"]["exact"] == "23797/39500"
+    assert (mechanisms["optimal-publisher"]["utility"]["exact"], mechanisms["optimal-publisher"]["certified_by"]) == (
+        "449/700", "publisher")
+    assert [r["auditor"] for r in document["requirements"]] == [True, True]
     written = load_mechanism(out)
     assert written.values == written.buckets == tuple(COUNTS)
     assert written.matrix[0] == (Fraction(53, 92), Fraction(13, 92), Fraction(13, 92), Fraction(13, 92))
@@ -72,6 +82,8 @@ def test_every_utility_is_eq4_of_its_matrix() -> None:
     for choice in result.plan.choices:
         matrix = result.mechanism(choice).matrix
         assert _utility(matrix, list(COUNTS.values())) == Fraction(str(choice.utility)), choice.name
+    for row in result.rows:
+        assert _utility(result.mechanism(row).matrix, list(COUNTS.values())) == Fraction(str(row.utility)), row.name
 
 
 def test_targets_from_a_policy_are_the_explicit_ones(tmp_path: Path) -> None:
@@ -100,8 +112,11 @@ def test_the_text_form(tmp_path: Path) -> None:
                                  "--eps", "ln(5)", "--k", "50"])
     assert result.exit_code == 0, result.output
     assert "e^eps_t = (t0*N - k)/(N - k) = 53/13 ≈ 4.077" in result.stdout
-    assert "mechanism: tclo  p_t: 153/449  p_LDP: -  e^eps: 449/74 ≈ 6.068  t bound: 4  meets: no (eps)" in result.stdout
-    assert result.stdout.rstrip().endswith("chosen: ldp")
+    assert ("mechanism: tclo  p_t: 153/449  p_LDP: -  e^eps: 449/74 ≈ 6.068  t (exact): 4  t (from eps): 3517/592 ≈ 5.941"
+            "  certified by: neither  matrix: histogram") in result.stdout
+    assert "kt_closeness (k = 50) <= 4 (this mechanism: 4): an auditor-mode audit certifies it" in result.stdout
+    assert "matrix: data-independent: a function of n, N, k and the targets only" in result.stdout
+    assert result.stdout.rstrip().endswith("chosen: optimal")
 
 
 @pytest.mark.parametrize(("options", "message"), [
@@ -132,13 +147,13 @@ def test_an_irrational_e_eps0_is_met_by_a_rational_below_it() -> None:
     assert below == sympy.Rational(1648721, 10**6)
     assert below < sympy.exp(sympy.Rational(1, 2)) < below + sympy.Rational(1, 10**6)
     result = plan_release(COUNTS, 4, sympy.Rational(1, 2), 50)
-    assert result.rounded and result.chosen.exp_epsilon == below
+    assert result.rounded and result.paper_best.exp_epsilon == below == result.written.exp_epsilon
     assert plan_release(COUNTS, 4, sympy.log(5), 50).rounded is False
 
 
 def test_a_single_value_needs_no_noise() -> None:
     result = plan_release({"flu": 10}, 2, sympy.log(2), 3)
-    assert result.chosen.utility == 1
+    assert result.paper_best.utility == 1 == result.written.utility
 
 
 def test_library_refusals_are_policy_errors() -> None:
@@ -159,8 +174,8 @@ def test_the_chosen_mechanism_meets_the_targets_and_is_the_most_useful(
         k = 1
     eps0 = sympy.oo if ratio is None else sympy.log(sympy.Rational(ratio.numerator, ratio.denominator))
     result = plan_release({f"v{i}": c for i, c in enumerate(counts)}, t0, eps0, k)
-    chosen = result.chosen
-    matrix = result.mechanism().matrix
+    chosen = result.paper_best
+    matrix = result.mechanism(chosen).matrix
     # ε-LDP from the matrix (largest ratio within a column), and the targets, with Fractions.
     ldp = max(max(row[z] for row in matrix) / min(row[z] for row in matrix) for z in range(len(matrix)))
     assert Fraction(str(chosen.exp_epsilon)) == ldp
@@ -170,8 +185,11 @@ def test_the_chosen_mechanism_meets_the_targets_and_is_the_most_useful(
     assert all(c.utility <= chosen.utility for c in useful)
     assert len(set(matrix)) > 1  # the release depends on the data
     assert Fraction(str(chosen.utility)) == _utility(matrix, list(result.counts))
-
-
+    # The written mechanism: the data-independent optimum, certified from ε alone, at least as useful as Fig. 4.
+    written = result.mechanism().matrix
+    assert written == result.row("optimal").matrix
+    assert result.written.certified_by == "auditor" and result.written.data == "independent"
+    assert result.written.utility >= result.row("ldp").utility
 def test_anonymize_rr_samples_with_the_planned_mechanism(tmp_path: Path) -> None:
     planned = tmp_path / "planned.csv"
     _plan("--t", "4", "--eps", "ln(5)", "--k", "50", "--mechanism-out", str(planned))
@@ -277,13 +295,17 @@ def test_the_worked_setting_of_section_VD_through_the_command_line() -> None:
     assert document["exp_epsilon_t"]["exact"] == "39/19"
     assert round(document["epsilon_t"]["decimal"], 1) == 0.7  # the paper's rounded ε_t
     found = {m["name"]: tuple(None if m[f] is None else m[f]["exact"] for f in ("p_t", "p_ldp", "exp_epsilon", "t", "utility"))
-             + (m["meets"],) for m in document["mechanisms"]}
+             + (m["certified_by"],) for m in document["mechanisms"][:3]}
     assert found == {
-        "ldp": (None, "10/29", "39/19", "29/19", "39/58", True),
-        "tclo+ldp": ("1/2", "10/29", "17/12", "29/24", "17/29", True),
-        "tclo": ("1/2", None, "3", "2", "3/4", False),
+        "ldp": (None, "10/29", "39/19", "29/19", "39/58", "auditor"),
+        "tclo+ldp": ("1/2", "10/29", "17/12", "29/24", "17/29", "auditor"),
+        "tclo": ("1/2", None, "3", "2", "3/4", "neither"),  # e^ε = 3 > e^ε0 = 39/19
     }
-    assert document["chosen"] == "ldp"
+    assert (document["paper_chosen"], document["chosen"]) == ("ldp", "optimal")
+    # Two values, uniform: randomized response at e^ε0 is the optimum of every reading (the merging argument
+    # leaves a 2×2 matrix; its column ratios bound both diagonals: a ≤ e^ε (1 − b), b ≤ e^ε (1 − a)).
+    optima = {m["name"]: m["utility"]["exact"] for m in document["mechanisms"][3:]}
+    assert optima == {"optimal": "39/58", "optimal-auditor": "39/58", "optimal-publisher": "39/58"}
 
 
 def test_the_printed_theorem_3_would_miss_the_worked_target() -> None:

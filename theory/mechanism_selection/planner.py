@@ -60,7 +60,7 @@ from theory.mechanism_selection.matrices import (
 )
 from theory.mechanism_selection.utility import utility
 
-__all__ = ["ChoiceName", "Choice", "Plan", "plan", "implied_t", "exp_epsilon_for_t"]
+__all__ = ["ChoiceName", "Choice", "Plan", "plan", "implied_t", "exp_epsilon_for_t", "at_most"]
 
 ChoiceName = Literal["ldp", "tclo+ldp", "tclo"]
 
@@ -193,7 +193,7 @@ def _number(value: sympy.Expr | None) -> dict[str, Any] | None:
     return {"exact": sympy.sstr(value), "float": float(value.evalf(17))}
 
 
-def _at_most(low: sympy.Expr, high: sympy.Expr) -> bool:
+def at_most(low: sympy.Expr, high: sympy.Expr) -> bool:
     """Decide ``low <= high`` exactly: equal closed forms simplify to a zero difference,
     others are told apart by sympy's certified numerical evaluation (which refuses to guess)."""
     if low == high or high == sympy.oo:
@@ -272,13 +272,13 @@ def plan(t0: Exact, eps0: Exact, N: int, k: int, frequencies: Sequence[Exact]) -
                 matrix,
                 ratio,
                 level,
-                _at_most(level, target_t),
-                _at_most(ratio, target_ratio),
+                at_most(level, target_t),
+                at_most(ratio, target_ratio),
                 utility(matrix, f),
             )
         )
     best = None
     for choice in sorted(choices, key=lambda c: (c.p_t is not None) + (c.p_ldp is not None)):
-        if choice.meets and (best is None or not _at_most(choice.utility, best.utility)):
+        if choice.meets and (best is None or not at_most(choice.utility, best.utility)):
             best = choice
     return Plan(target_t, target_eps, N, k, f, ratio_t, tuple(choices), best)

@@ -29,27 +29,34 @@ Ekenstedt et al. 2022, Sec. V.C-D, Defs. 4, 6, 7, Thm. 3 (corrected), eqs. (1), 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import sympy
 
 from theory.mechanism_selection.matrices import Exact, exact
-from theory.mechanism_selection.planner import Choice, Plan, plan
+from theory.mechanism_selection.optimal import Optimum, Prior, Reading, measure, optimal_mechanism
+from theory.mechanism_selection.planner import Choice, Plan, at_most, implied_t, plan
 from verifier.display import exact_text, readable
 from verifier.errors import PolicyError
+from verifier.escape import safe
 from verifier.policy import Requirement
 from verifier.randomized.mechanism import Mechanism
 
-__all__ = ["Targets", "ReleasePlan", "InfeasibleTargets", "plan_release", "rational_ratio_below", "targets_of",
-           "RATIO_GRID", "MAX_VALUES"]
+__all__ = ["Targets", "Data", "DISCLOSURE", "HEADER", "PlanRow", "Certification", "ReleasePlan", "InfeasibleTargets", "plan_release", "rational_ratio_below", "targets_of",
+           "RATIO_DIGITS", "RATIO_CAP", "MAX_VALUES"]
 
-RATIO_GRID = 10**6
-"""An irrational ``e^ε0`` is replaced by the largest multiple of ``1/RATIO_GRID`` below it."""
+RATIO_DIGITS = 6
+"""An irrational ``e^ε0`` (ε0 ≥ 1/10) is replaced by the largest multiple of ``10^-RATIO_DIGITS`` below it."""
+RATIO_CAP = 10**12
+"""The largest ``e^ε`` planned for: ε0 above ``ln(RATIO_CAP)`` is planned as ``e^ε = RATIO_CAP``."""
+RATIO_CAP_EPSILON = sympy.log(RATIO_CAP)
 MAX_VALUES = 100
-"""The most values a plan is made for: each mechanism is an exact n×n sympy matrix (40 values take about 10 s)."""
+"""The most values a plan is made for: each mechanism is an exact n×n sympy matrix (40 values take about 10 s), and
+the three optima are linear programs of about 3n² variables (100 values take about 40 s)."""
 
 
 class InfeasibleTargets(PolicyError):
@@ -78,9 +85,113 @@ class Targets:
         return {"t0": exact_text(self.t0), "eps0": exact_text(self.eps0), "k": self.k}
 
 
+Data = Literal["independent", "histogram", "counts"]
+"""What a mechanism's matrix is computed from besides ``n``, ``N``, ``k`` and the targets: nothing, the original's
+value frequencies written into it (Fig. 5), or the original's counts through an optimization."""
+
+DISCLOSURE: dict[Data, str] = {
+    "independent": "data-independent: a function of n, N, k and the targets only",
+    "histogram": "publishes the original's histogram: the matrix holds the value frequencies p_y (Fig. 5)",
+    "counts": "computed from the original's value counts: the matrix may disclose them",
+}
+"""What each kind of mechanism discloses through its matrix (which the certificate carries)."""
+
+HEADER = ("mechanism", "p_t", "p_LDP", "e^eps", "t (exact)", "t (from eps)", "certified by", "matrix", "utility")
+"""The columns of :meth:`PlanRow.cells`."""
+
+
+@dataclass(frozen=True)
+class PlanRow:
+    """One mechanism of a plan: what it achieves, exactly, and who can certify it.
+
+    Attributes
+    ----------
+    name
+        ``ldp``, ``tclo+ldp``, ``tclo`` (Ekenstedt et al. 2022, Sec. V.C) or an optimum's name
+        (:attr:`theory.mechanism_selection.optimal.Optimum.name`).
+    p_t, p_ldp
+        The paper's keep-probabilities (``None`` for an optimum or a stage not used).
+    matrix
+        The exact mechanism over the attribute's values.
+    exp_epsilon
+        ε-LDP over every row (Def. 6), exact: what an auditor measures on the mechanism.
+    t
+        The exact (k, t)-closeness level on the original (Def. 7): what a publisher-mode audit measures.
+    auditor_t
+        The (k, t) level ε-LDP guarantees, ``(k + (N − k) e^ε)/N`` (Thm. 3 corrected): what an
+        auditor-mode audit certifies from the mechanism alone.
+    meets_epsilon, meets_t, meets_auditor_t
+        ``e^ε ≤ e^ε0``, ``t ≤ t0`` and ``auditor_t ≤ t0``, decided exactly.
+    data
+        What the matrix is computed from (:data:`DISCLOSURE`).
+    utility
+        eq. (4) on the original's frequencies.
+    gap
+        For an optimum, the proven gap to the best objective of its linear program; ``None`` otherwise.
+    """
+
+    name: str
+    p_t: sympy.Expr | None
+    p_ldp: sympy.Expr | None
+    matrix: tuple[tuple[Fraction, ...], ...]
+    exp_epsilon: sympy.Expr
+    t: sympy.Expr
+    auditor_t: sympy.Expr
+    meets_epsilon: bool
+    meets_t: bool
+    meets_auditor_t: bool
+    data: Data
+    utility: sympy.Expr
+    gap: Fraction | None = None
+
+    @property
+    def certified_by(self) -> Literal["auditor", "publisher", "neither"]:
+        """``auditor`` when an auditor-mode audit certifies both targets (then a publisher-mode one does too),
+        ``publisher`` when only a publisher-mode audit (with the original) can, ``neither`` otherwise."""
+        if not self.meets_epsilon:
+            return "neither"
+        return "auditor" if self.meets_auditor_t else "publisher" if self.meets_t else "neither"
+
+    def cells(self) -> tuple[str, ...]:
+        """The row as text, one cell per column of :data:`HEADER`."""
+        return (self.name, "-" if self.p_t is None else exact_text(self.p_t),
+                "-" if self.p_ldp is None else exact_text(self.p_ldp), readable(self.exp_epsilon), readable(self.t),
+                readable(self.auditor_t), self.certified_by, self.data, readable(self.utility))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "p_t": _number(self.p_t), "p_ldp": _number(self.p_ldp),
+                "exp_epsilon": _number(self.exp_epsilon), "epsilon": _number(sympy.log(self.exp_epsilon)),
+                "t": _number(self.t), "auditor_t": _number(self.auditor_t), "meets_epsilon": self.meets_epsilon,
+                "meets_t": self.meets_t, "meets_auditor_t": self.meets_auditor_t, "certified_by": self.certified_by,
+                "data": self.data, "discloses": DISCLOSURE[self.data], "utility": _number(self.utility),
+                "gap": None if self.gap is None else {"exact": str(self.gap), "decimal": float(self.gap)},
+                "matrix": [[str(entry) for entry in row] for row in self.matrix]}
+
+
+@dataclass(frozen=True)
+class Certification:
+    """One target of the written mechanism, and which audit mode certifies it."""
+
+    model: str
+    threshold: sympy.Expr
+    level: sympy.Expr
+    auditor: bool
+    publisher: bool
+
+    def line(self) -> str:
+        """The requirement and who can certify it, as text."""
+        who = ("an auditor-mode audit certifies it from the mechanism alone" if self.auditor else
+               "only a publisher-mode audit (with the original) can certify it" if self.publisher else "not met")
+        return f"{self.model} <= {exact_text(self.threshold)} (this mechanism: {readable(self.level)}): {who}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"model": self.model, "threshold": exact_text(self.threshold), "level": _number(self.level),
+                "auditor": self.auditor, "publisher": self.publisher}
+
+
 @dataclass(frozen=True)
 class ReleasePlan:
-    """The three mechanisms for one attribute of an original table, and the chosen one.
+    """The mechanisms for one attribute of an original table, and the one to write.
 
     Attributes
     ----------
@@ -91,11 +202,19 @@ class ReleasePlan:
     targets
         What the release must guarantee.
     exp_epsilon_bound
-        The ``e^ε`` the mechanisms are built not to exceed: ``e^ε0`` when it is rational, the
-        largest multiple of ``10^-6`` below it otherwise, ``oo`` with no ε requirement.
+        The ``e^ε`` the mechanisms are built not to exceed: ``e^ε0`` when it is rational, a rational
+        just below it otherwise (:func:`rational_ratio_below`), ``oo`` with no ε requirement.
     plan
-        The planner's outcome on the frequencies ``counts / N`` (every choice with its exact
-        parameters, achieved ``e^ε`` and ``t`` bound and utility, eq. (4)).
+        The planner's outcome on the frequencies ``counts / N`` (the paper's three mechanisms).
+    audience
+        Who is to certify the release: ``auditor`` (from the published mechanism alone) or ``publisher``.
+    data_dependent
+        Whether the written mechanism may be computed from the original's counts.
+    optima
+        The linear programs' optima: ``optimal`` (data-independent), ``optimal-auditor`` and
+        ``optimal-publisher`` (from the counts), each exact and re-measured.
+    rows
+        The paper's three mechanisms, then the optima, as compared in the table.
     """
 
     attribute: str
@@ -104,6 +223,10 @@ class ReleasePlan:
     targets: Targets
     exp_epsilon_bound: sympy.Expr
     plan: Plan
+    audience: Reading
+    data_dependent: bool
+    optima: tuple[Optimum, ...]
+    rows: tuple[PlanRow, ...]
 
     @property
     def records(self) -> int:
@@ -111,51 +234,101 @@ class ReleasePlan:
         return sum(self.counts)
 
     @property
+    def header(self) -> tuple[str, ...]:
+        """The table's columns (:data:`HEADER`), one per cell of :meth:`PlanRow.cells`."""
+        return HEADER
+
+    @property
     def rounded(self) -> bool:
         """Whether ``e^ε0`` is irrational and the mechanisms are built for a rational below it."""
         return self.exp_epsilon_bound != sympy.oo and self.exp_epsilon_bound != sympy.exp(self.targets.eps0)
 
     @property
-    def chosen(self) -> Choice:
-        """The most useful choice that meets both targets (:func:`plan_release` guarantees one)."""
+    def disclosure(self) -> str:
+        """What the written mechanism's matrix discloses (:data:`DISCLOSURE`)."""
+        return DISCLOSURE[self.written.data]
+
+    @property
+    def solver_seconds(self) -> float:
+        """The LP solver's time over the three optima."""
+        return sum(optimum.seconds for optimum in self.optima)
+
+    @property
+    def paper_best(self) -> Choice:
+        """The most useful of the paper's choices that meets both targets (:func:`plan_release` guarantees one)."""
         assert self.plan.best is not None
         return self.plan.best
 
-    def mechanism(self, choice: Choice | None = None) -> Mechanism:
-        """The exact matrix of ``choice`` (default: the chosen one) over the attribute's values."""
-        picked = self.chosen if choice is None else choice
-        rows = tuple(tuple(_fraction(entry) for entry in picked.matrix.row(i)) for i in range(picked.matrix.rows))
-        parameters = ", ".join(f"{name}={exact_text(value)}" for name, value in (("p_t", picked.p_t), ("p_LDP", picked.p_ldp))
-                               if value is not None)
-        return Mechanism(self.values, self.values, rows, f"planned {picked.name} randomized response ({parameters})")
+    @property
+    def written(self) -> PlanRow:
+        """The mechanism the plan writes: the audience's optimum, data-independent unless :attr:`data_dependent`."""
+        name = "optimal" if not self.data_dependent else f"optimal-{self.audience}"
+        return self.row(name)
+
+    def row(self, name: str) -> PlanRow:
+        """The row called ``name``."""
+        for row in self.rows:
+            if row.name == name:
+                return row
+        raise KeyError(f"no mechanism {name!r}; the plan has {[row.name for row in self.rows]}")
+
+    def requirements(self) -> tuple[Certification, ...]:
+        """The targets of the written mechanism and which audit mode certifies each."""
+        written, out = self.written, []
+        if self.targets.eps0 != sympy.oo:
+            out.append(Certification("ldp", self.targets.eps0, sympy.log(written.exp_epsilon), written.meets_epsilon,
+                                    written.meets_epsilon))
+        out.append(Certification(f"kt_closeness (k = {self.targets.k})", self.targets.t0,
+                                written.auditor_t if written.meets_auditor_t else written.t, written.meets_auditor_t,
+                                written.meets_t))
+        return tuple(out)
+
+    def lines(self) -> tuple[str, ...]:
+        """The plan's summary as text: the data, the targets, the bounds used, who the plan is for."""
+        targets = self.targets
+        values = ", ".join(f"{safe(str(value))} {count}" for value, count in zip(self.values, self.counts))
+        lines = [
+            f"plan for {safe(self.attribute)}: N = {self.records} records, values {values}",
+            f"targets: t0 = {exact_text(targets.t0)} for every subset of >= {targets.k} records, "
+            f"eps0 = {readable(targets.eps0)}",
+            f"e^eps_t = (t0*N - k)/(N - k) = {readable(self.plan.exp_epsilon_t)}: the e^eps whose LDP implies t0 "
+            "(Ekenstedt et al. 2022, Thm. 3 corrected)",
+        ]
+        if self.rounded:
+            lines.append(f"e^eps0 is irrational: the mechanisms are built for e^eps <= {readable(self.exp_epsilon_bound)}")
+        lines.append(f"for: {self.audience}" + (" (certifies from the published mechanism alone)"
+                                                if self.audience == "auditor" else " (audits with the original)"))
+        return tuple(lines)
+
+    def mechanism(self, choice: Choice | PlanRow | None = None) -> Mechanism:
+        """The exact matrix of ``choice`` (default: the written one) over the attribute's values."""
+        if isinstance(choice, Choice):
+            rows = tuple(tuple(_fraction(entry) for entry in choice.matrix.row(i)) for i in range(choice.matrix.rows))
+            parameters = ", ".join(f"{name}={exact_text(value)}" for name, value in (("p_t", choice.p_t),
+                                                                                   ("p_LDP", choice.p_ldp))
+                                   if value is not None)
+            return Mechanism(self.values, self.values, rows, f"planned {choice.name} randomized response ({parameters})")
+        picked = self.written if choice is None else choice
+        return Mechanism(self.values, self.values, picked.matrix,
+                         f"planned {picked.name} mechanism ({DISCLOSURE[picked.data]})")
 
     def to_json(self) -> dict[str, Any]:
         """The plan as JSON: exact values as text (``exact_text``) beside their decimals."""
-        chosen = self.chosen
         return {
             "attribute": self.attribute,
             "N": self.records,
             "values": [{"value": str(v), "count": c} for v, c in zip(self.values, self.counts)],
             "targets": self.targets.to_json(),
+            "for": self.audience,
+            "data_dependent": self.data_dependent,
             "exp_epsilon_bound": _number(self.exp_epsilon_bound),
             "exp_epsilon_t": _number(self.plan.exp_epsilon_t),
             "epsilon_t": _number(self.plan.epsilon_t),
-            "mechanisms": [
-                {
-                    "name": c.name,
-                    "p_t": _number(c.p_t),
-                    "p_ldp": _number(c.p_ldp),
-                    "exp_epsilon": _number(c.exp_epsilon),
-                    "epsilon": _number(c.epsilon),
-                    "t": _number(c.t),
-                    "meets_t": c.meets_t,
-                    "meets_epsilon": c.meets_epsilon,
-                    "meets": c.meets,
-                    "utility": _number(c.utility),
-                }
-                for c in self.plan.choices
-            ],
-            "chosen": chosen.name,
+            "mechanisms": [row.to_json() for row in self.rows],
+            "paper_chosen": self.paper_best.name,
+            "chosen": self.written.name,
+            "requirements": [item.to_json() for item in self.requirements()],
+            "optima": [optimum.to_json() for optimum in self.optima],
         }
 
 
@@ -174,21 +347,48 @@ def _fraction(entry: sympy.Expr) -> Fraction:
 def rational_ratio_below(eps0: sympy.Expr) -> sympy.Expr:
     """The ``e^ε`` a mechanism file can hold for a target ε0: ``e^ε0`` itself when rational.
 
-    Otherwise ``floor(e^ε0 · 10^6) / 10^6`` (sympy's ``floor`` evaluates with certified
-    precision; ``e^ε0`` is irrational there, so never a multiple of ``10^-6``).
+    Otherwise the largest multiple of ``10^-d`` below it, ``d = 6`` for ``ε0 ≥ 1/10`` and one more digit
+    per decade below (``d = 6 + ⌈−log10 ε0⌉ − 1``), so that the ε built for is within a relative
+    ``10^-5`` of ε0 however small ε0 is (sympy's ``floor`` evaluates with certified precision;
+    ``e^ε0`` is irrational there, so never a multiple of ``10^-d``; a rational ε0 is evaluated as mpmath's
+    outward-rounded interval, whose lower end is below ``e^ε0`` whatever its size). An ``e^ε0`` above
+    :data:`RATIO_CAP` is planned as ``RATIO_CAP`` (a stricter target, which no release's utility can tell apart).
 
     >>> rational_ratio_below(sympy.log(5)), rational_ratio_below(sympy.Rational(1, 2))
     (5, 1648721/1000000)
+    >>> rational_ratio_below(sympy.Rational(1, 10**7))
+    10000001/10000000
     """
     if eps0 == sympy.oo:
         return sympy.oo
+    if bool(eps0 > RATIO_CAP_EPSILON):
+        return sympy.Integer(RATIO_CAP)
     ratio = sympy.simplify(sympy.exp(eps0))
     if ratio.is_Rational:
         return ratio
-    below = sympy.Rational(sympy.floor(ratio * RATIO_GRID), RATIO_GRID)
+    digits = RATIO_DIGITS + max(0, int(sympy.ceiling(-sympy.log(eps0, 10))) - 1) if bool(eps0 > 0) else RATIO_DIGITS
+    grid = 10**digits
+    if eps0.is_Rational:
+        return sympy.Rational(math.floor(_exp_lower(Fraction(int(eps0.p), int(eps0.q)), digits) * grid), grid)
+    below = sympy.Rational(sympy.floor(ratio * grid), grid)
     if not bool(below < ratio):
         raise ArithmeticError(f"cannot place e^{exact_text(eps0)} above {below}")
     return below
+
+
+def _exp_lower(value: Fraction, digits: int) -> Fraction:
+    """A rational at most ``e^value`` and within ``10^-(digits+10)`` of it, relatively: the lower end of mpmath's
+    interval evaluation (outward rounding at a precision covering ``e^value``'s integer digits and ``digits``)."""
+    from mpmath import iv
+
+    saved = iv.prec
+    iv.prec = int(abs(value) * 2) + 4 * (digits + 10) + 64
+    try:
+        interval = iv.exp(iv.mpf(value.numerator) / iv.mpf(value.denominator))
+    finally:
+        iv.prec = saved
+    sign, mantissa, exponent, _ = interval._mpi_[0]  # the lower end as mpmath's raw (sign, man, exp, bc)
+    return (-1) ** int(sign) * Fraction(int(mantissa)) * Fraction(2) ** int(exponent)
 
 
 def _targets(t0: Exact, eps0: Exact, k: int, records: int) -> Targets:
@@ -228,6 +428,7 @@ def _refusal(result: Plan, targets: Targets, ratio: sympy.Expr) -> str | None:
 
 def plan_release(
     counts: Mapping[Hashable, int], t0: Exact, eps0: Exact, k: int = 1, *, attribute: str = "",
+    audience: Reading = "auditor", data_dependent: bool = False,
 ) -> ReleasePlan:
     """Choose the randomized-response mechanism for an attribute with these counts (Ekenstedt et al. 2022, Sec. V.C).
 
@@ -244,12 +445,18 @@ def plan_release(
         The subset size ``t0`` is required for; 1 (every subset) by default.
     attribute
         The attribute's name, for messages and the JSON form.
+    audience
+        ``auditor`` (default): the written mechanism's targets are certified from the mechanism alone
+        (auditor mode); ``publisher``: a publisher-mode audit, with the original, certifies them.
+    data_dependent
+        Let the written mechanism be computed from the original's counts (the audience's optimum on the
+        original's frequencies; its matrix may disclose them). By default it is the data-independent optimum.
 
     Returns
     -------
     ReleasePlan
-        The three mechanisms with their exact parameters, achieved levels and utilities, and
-        the chosen one (the most useful that meets both targets).
+        The three mechanisms of the paper and the three optima (data-independent, auditor's and
+        publisher's), each with its exact levels in both readings and its utility, and the one written.
 
     Raises
     ------
@@ -264,8 +471,10 @@ def plan_release(
     50 records each, ``ε0 = ε_t = ln(39/19)`` (the paper rounds it to 0.7):
 
     >>> result = plan_release({"a1": 50, "a2": 50}, 2, sympy.log(sympy.Rational(39, 19)), 5)
-    >>> result.chosen.name, result.chosen.p_ldp, result.chosen.utility
+    >>> result.paper_best.name, result.paper_best.p_ldp, result.paper_best.utility
     ('ldp', 10/29, 39/58)
+    >>> result.written.name, result.written.utility, result.row("optimal-publisher").utility
+    ('optimal', 39/58, 39/58)
     """
     present = sorted(((value, int(count)) for value, count in counts.items() if count), key=lambda item: str(item[0]))
     if any(count < 0 for _, count in present):
@@ -277,6 +486,8 @@ def plan_release(
                           "group the values into fewer categories first")
     if records < 2:
         raise PolicyError(f"{attribute or 'the attribute'}: a plan needs at least 2 records, found {records}")
+    if audience not in ("auditor", "publisher"):
+        raise PolicyError(f"the plan's audience must be 'auditor' or 'publisher', found {audience!r}")
     targets = _targets(t0, eps0, k, records)
     ratio = rational_ratio_below(targets.eps0)
     frequencies = [sympy.Rational(count, records) for _, count in present]
@@ -284,7 +495,55 @@ def plan_release(
     refusal = _refusal(result, targets, ratio)
     if refusal is not None:
         raise InfeasibleTargets(f"{attribute or 'the attribute'}: {refusal}")
-    return ReleasePlan(attribute, tuple(v for v, _ in present), tuple(c for _, c in present), targets, ratio, result)
+    values, numbers = tuple(v for v, _ in present), tuple(c for _, c in present)
+    target_t = _rational_below(targets.t0)
+    bound = None if ratio == sympy.oo else _rational(ratio)
+    data: dict[str, Data] = {"ldp": "independent", "tclo+ldp": "histogram", "tclo": "histogram"}
+    papers = {c.name: _matrix(c.matrix) for c in result.choices}
+    readings: tuple[tuple[Reading, Prior], ...] = (("auditor", "uniform"), ("auditor", "data"), ("publisher", "data"))
+    optima = tuple(optimal_mechanism(numbers, target_t, bound, k, reading, prior,
+                                     [m for name, m in papers.items() if prior == "data" or data[name] == "independent"])
+                   for reading, prior in readings)
+    rows = tuple(
+        [_row(c.name, c.p_t, c.p_ldp, _matrix(c.matrix), data[c.name], None, numbers, targets) for c in result.choices]
+        + [_row(o.name, None, None, o.matrix, "counts" if o.data_dependent else "independent", o.gap, numbers, targets)
+           for o in optima])
+    return ReleasePlan(attribute, values, numbers, targets, ratio, result, audience, data_dependent, optima, rows)
+
+
+def _rational(value: sympy.Expr) -> Fraction:
+    return Fraction(int(value.p), int(value.q))
+
+
+def _rational_below(value: sympy.Expr) -> Fraction:
+    """``value`` itself when rational, else a rational at most ``10^-12`` below it (decided with certified precision)."""
+    if value.is_Rational:
+        return _rational(value)
+    below = sympy.Rational(sympy.floor(value * 10**12), 10**12)
+    if not bool(below < value):
+        raise ArithmeticError(f"cannot place {exact_text(value)} above {below}")
+    return _rational(below)
+
+
+def _matrix(matrix: sympy.ImmutableMatrix) -> tuple[tuple[Fraction, ...], ...]:
+    return tuple(tuple(_fraction(entry) for entry in matrix.row(i)) for i in range(matrix.rows))
+
+
+def _row(name: str, keep_t: sympy.Expr | None, keep_ldp: sympy.Expr | None, matrix: tuple[tuple[Fraction, ...], ...],
+         data: Data, gap: Fraction | None, counts: tuple[int, ...], targets: Targets) -> PlanRow:
+    """A mechanism re-measured exactly in both readings (the verifier's ε-LDP over every row and (k, t) on the
+    original; the (k, t) level ε-LDP guarantees), and its utility (eq. (4))."""
+    records = sum(counts)
+    exp_epsilon, t = (sympy.oo if value is None else sympy.Rational(value.numerator, value.denominator)
+                      for value in measure(matrix, counts, targets.k))
+    auditor_t = implied_t(exp_epsilon, records, targets.k)
+    utility = sum((max(Fraction(counts[y], records) * matrix[y][z] for y in range(len(counts)))
+                   for z in range(len(counts))), Fraction(0))
+    return PlanRow(name, keep_t, keep_ldp, matrix, exp_epsilon, t, auditor_t,
+                   targets.eps0 == sympy.oo or at_most(exp_epsilon, sympy.exp(targets.eps0)), bool(t <= targets.t0),
+                   bool(auditor_t <= targets.t0), data, sympy.Rational(utility.numerator, utility.denominator), gap)
+
+
 
 
 def targets_of(requirements: Sequence[Requirement], attribute: str, smallest_class: Callable[[], int],
