@@ -339,7 +339,8 @@ def test_explore_answers_as_the_theory_cli(client: TestClient) -> None:
     refused = client.post("/explore/implies", data={"csrf": token, "premise": "multiplicative_t_closeness",
                                                      "conclusion": "ldp", "bound": "3", "param-N": "4",
                                                      "param-k": "2"}).text
-    assert ": no</strong>" in refused and "<code>43/88</code>" in refused
+    assert ("<strong>No: multiplicative t-closeness (with k-anonymity) does not imply ε-local differential "
+            "privacy.</strong>") in refused and "<code>43/88</code>" in refused
     explained = client.post("/explore/explain", data={"csrf": token, "records": "100",
                                                        "levels": "k_anonymity = 5"}).text
     assert "prosecutor_risk</strong>: R = 1/5" in explained

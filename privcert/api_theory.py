@@ -1,0 +1,610 @@
+"""The theory's answers as typed results: does A imply B, a witness table, what measured levels imply, the map.
+
+:mod:`privcert.api` re-exports these functions. The command line (``privcert theory ...``) and the
+workbench's Explore page only render their results (text, JSON, HTML), so the two cannot answer one
+question differently. Every function reads one implication graph, built once per process from the
+claims' cached checked statuses (:func:`theory.status_cache.cached_statuses`), under one lock: the
+theory's first work (checking statuses, reading sources) is not safe in two threads at once.
+
+References
+----------
+Ekenstedt et al. 2022, Definitions 1-3, Figs. 1-2 (the implication map and its level maps).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
+
+from verifier.errors import VerifierError
+
+if TYPE_CHECKING:
+    import sympy
+
+    from theory.answers.audit_levels import AuditLevels
+    from theory.answers.explain import Explanation
+    from theory.answers.graph import Edge, Graph
+    from verifier.audit import AuditResult
+    from verifier.references import Source
+
+__all__ = ["QueryError", "ClaimSource", "PathStep", "Implication", "Witness", "MapNode", "MapEdge", "ImplicationMap",
+           "implies", "witness", "explain", "implication_map", "theory_graph"]
+
+_lock = threading.RLock()
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+class QueryError(VerifierError, ValueError):
+    """A theory question that cannot be answered as asked: an unknown definition, a level outside its definition's
+    domain, parameters no table has, a guaranteed level that depends on a parameter not given, no witness table.
+    The message names the field (``level``, ``bound``, ``parameters``), what was expected and what was found."""
+
+
+def _serialized(function: Callable[_P, _R]) -> Callable[_P, _R]:
+    """``function`` run with the theory to itself (see the module docstring)."""
+
+    @functools.wraps(function)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with _lock:
+            return function(*args, **kwargs)
+
+    return run
+
+
+@functools.cache
+def _graph() -> Graph:
+    from theory.answers.graph import build_graph
+    from theory.status_cache import cached_statuses
+
+    return build_graph(cached_statuses())
+
+
+@_serialized
+def theory_graph() -> Graph:
+    """The implication graph (built once per process from the cached checked statuses)."""
+    return _graph()
+
+
+def _sstr(value: object) -> str | None:
+    import sympy
+
+    return None if value is None else sympy.sstr(value)
+
+
+def _name(definition_id: str) -> str:
+    from theory.definitions import definition
+
+    return definition(definition_id).name
+
+
+def _checked_definition(definition_id: str) -> None:
+    from theory.definitions import UnknownDefinitionError, definition
+
+    try:
+        definition(definition_id)
+    except UnknownDefinitionError as error:
+        raise QueryError(str(error)) from None
+
+
+@dataclass(frozen=True)
+class ClaimSource:
+    """A claim an answer rests on: its id and where it is printed (paper by authors and year, section, item)."""
+
+    claim: str
+    source: Source
+
+    @property
+    def reference(self) -> str | None:
+        """The paper's full reference (authors, title, venue, year), as docs/references.md gives it."""
+        return self.source.reference
+
+    @property
+    def reference_key(self) -> str | None:
+        """The paper's key in claim ids (``ekenstedt2022``)."""
+        from verifier.references import reference
+
+        found = reference(self.source.paper)
+        return None if found is None else found.key
+
+    def to_json(self) -> dict[str, Any]:
+        return {"claim": self.claim, "source": str(self.source), "paper": self.source.paper,
+                "reference": self.reference, "reference_key": self.reference_key}
+
+
+def _relation(conclusion: str) -> str:
+    from theory.definitions import definition
+
+    return "≥" if definition(conclusion).direction == "larger_is_stronger" else "≤"
+
+
+def _bound_text(conclusion: str, f: sympy.Expr) -> str:
+    """``ε ≤ ln(t)``: the conclusion's level against a level map."""
+    from theory.definitions import definition
+    from verifier.display import formula
+
+    return f"{formula(definition(conclusion).level)} {_relation(conclusion)} {formula(f)}"
+
+
+def _when(conditions: tuple[sympy.Basic, ...]) -> str:
+    """Conditions in words: the relations solved where they can be (``N = 2``), then the assumptions a reading
+    needs (``Assumption(singleton_classes)``: ``singleton classes``); ``always`` when there are none."""
+    import sympy
+
+    from verifier.display import condition
+
+    assumed = [str(c.args[0]).replace("_", " ") for c in conditions if isinstance(c, sympy.core.function.AppliedUndef)]
+    relations = [c for c in conditions if not isinstance(c, sympy.core.function.AppliedUndef)]
+    said = condition(sympy.And(*relations)) if relations else "always"
+    parts = ([] if said == "always" else [said]) + assumed
+    return " and ".join(parts) if parts else "always"
+
+
+def _at(definition_id: str) -> str:
+    """``k-anonymity at k``: a definition by its name at its level symbol."""
+    from theory.definitions import definition
+    from verifier.display import formula
+
+    item = definition(definition_id)
+    return f"{item.name} at {formula(item.level)}"
+
+
+def _sized(definition_id: str, size: str | None) -> str:
+    return definition_id if size is None else f"{definition_id}(k={size})"
+
+
+@dataclass(frozen=True)
+class PathStep:
+    """One step of a derivation: a claim taking ``premise`` to ``conclusion`` with the level map ``f``
+    (the conclusion's level in the premise's level symbol), and its value once the levels are known."""
+
+    claim: ClaimSource
+    premise: str
+    conclusion: str
+    premise_size: sympy.Expr | None
+    conclusion_size: sympy.Expr | None
+    f: sympy.Expr
+    value: sympy.Expr | None
+
+    @property
+    def sentence(self) -> str:
+        """``k-anonymity at k implies prosecutor re-identification risk at R ≤ 1/k``: the step in words."""
+        return f"{_at(self.premise)} implies {_name(self.conclusion)} at {_bound_text(self.conclusion, self.f)}"
+
+    def text(self) -> str:
+        """``A(k=5) → B: f  [claim: source]``: the step as the command line prints it."""
+        from verifier.display import formula
+
+        return (f"{_sized(self.premise, _sstr(self.premise_size))} → "
+                f"{_sized(self.conclusion, _sstr(self.conclusion_size))}: {formula(self.f)}  "
+                f"[{self.claim.claim}: {self.claim.source}]")
+
+    def to_json(self) -> dict[str, Any]:
+        from verifier.display import formula
+
+        return {"claim": self.claim.claim, "source": str(self.claim.source), "reference": self.claim.reference,
+                "from": self.premise, "to": self.conclusion, "from_size": _sstr(self.premise_size),
+                "to_size": _sstr(self.conclusion_size), "f": _sstr(self.f), "formula": formula(self.f),
+                "value": _sstr(self.value), "sentence": self.sentence}
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A table satisfying ``premise`` whose ``conclusion`` level exceeds ``bound``, re-measured exactly
+    (:func:`theory.tables.witnesses.witness`); levels in each definition's own units (t, or ε)."""
+
+    premise: str
+    conclusion: str
+    bound: sympy.Expr
+    premise_level: sympy.Expr
+    conclusion_level: sympy.Expr
+    exceeds: bool
+    family: str
+    table: Mapping[str, Any]
+    detail: str
+
+    @property
+    def summary(self) -> str:
+        """``A at t = 1; B at ε = ln(299), beyond ε = 5``."""
+        from theory.answers.explain import level_text
+
+        return (f"{self.premise} at {level_text(self.premise, self.premise_level)}; {self.conclusion} at "
+                f"{level_text(self.conclusion, self.conclusion_level)}, beyond {level_text(self.conclusion, self.bound)}")
+
+    def to_json(self) -> dict[str, Any]:
+        from verifier.display import exact_text
+
+        return {"premise": self.premise, "conclusion": self.conclusion, "bound": exact_text(self.bound),
+                "premise_level": exact_text(self.premise_level), "conclusion_level": exact_text(self.conclusion_level),
+                "exceeds": self.exceeds, "family": self.family, "table": dict(self.table), "detail": self.detail,
+                "summary": self.summary}
+
+
+@dataclass(frozen=True)
+class Implication:
+    """The answer to "does A imply B?" (:func:`implies`).
+
+    Attributes
+    ----------
+    holds
+        ``"yes"`` (a path of proven or corrected claims), ``"no"`` (a non-implication claim, in ``evidence``)
+        or ``"unknown"``.
+    headline
+        The answer before its details: ``yes``, ``only if N = 2``, ``no``, ``unknown: no claim connects them``.
+    f
+        The composed level map (B's level in A's level symbol), when it holds.
+    level, value
+        A's level when given, and B's level it guarantees.
+    conditions
+        The conditions the path needs that the parameters did not decide.
+    path, evidence
+        The derivation's steps; the non-implication claims of a "no".
+    witness, witness_error
+        When a bound was given and the answer is not "yes": a table beyond it, or why there is none.
+    """
+
+    premise: str
+    conclusion: str
+    holds: Literal["yes", "no", "unknown"]
+    f: sympy.Expr | None
+    level: sympy.Expr | None
+    value: sympy.Expr | None
+    conditions: tuple[sympy.Basic, ...]
+    path: tuple[PathStep, ...]
+    evidence: tuple[ClaimSource, ...]
+    detail: str
+    witness: Witness | None = None
+    witness_error: str | None = None
+
+    @property
+    def when(self) -> str:
+        """The conditions in words (``N = 2``), ``always`` when there are none."""
+        return _when(self.conditions)
+
+    @property
+    def headline(self) -> str:
+        if self.holds == "yes":
+            return "yes" if self.when == "always" else f"only if {self.when}"
+        if self.holds == "no":
+            return "no"
+        return "unknown: no claim connects them" if not self.path and not self.evidence else "unknown"
+
+    @property
+    def bound(self) -> str | None:
+        """B's level against the composed map (``ε ≤ ln(t)``), when it holds."""
+        return None if self.f is None else _bound_text(self.conclusion, self.f)
+
+    @property
+    def guaranteed(self) -> str | None:
+        """``ε = 2 (e^ε = e^2 ≈ 7.389) for dp at ε = 1 (...)``: B's level for A's given level."""
+        from theory.answers.explain import level_text
+
+        if self.value is None:
+            return None
+        return (f"{level_text(self.conclusion, self.value)} for {self.premise} at "
+                f"{level_text(self.premise, self.level)}")
+
+    @property
+    def sentence(self) -> str:
+        """The answer in one sentence, with the definitions' names."""
+        premise, conclusion = _name(self.premise), _name(self.conclusion)
+        if self.holds == "yes":
+            opening = "Yes" if self.when == "always" else f"Only if {self.when}"
+            if self.bound is None:
+                return f"{opening}: {premise} implies {conclusion}."
+            return f"{opening}: {_at(self.premise)} implies {conclusion} at {self.bound}."
+        if self.holds == "no":
+            return f"No: {premise} does not imply {conclusion}."
+        if not self.path and not self.evidence:
+            return f"Unknown: no claim connects {premise} and {conclusion}."
+        return f"Unknown: the claims found do not decide whether {premise} implies {conclusion}."
+
+    def lines(self) -> list[str]:
+        """The answer as the command line prints it."""
+        lines = [f"{self.premise} ⇒ {self.conclusion}: {self.headline}"]
+        if self.bound is not None:
+            lines.append(f"bound: {self.bound}")
+        if self.guaranteed is not None:
+            lines.append(f"guaranteed: {self.guaranteed}")
+        lines.extend(f"  {step.text()}" for step in self.path)
+        if self.holds != "yes":
+            lines.append(self.detail)
+        if self.witness is not None:
+            lines.append(f"witness ({self.witness.family}): {self.witness.summary}")
+        if self.witness_error is not None:
+            lines.append(f"witness: {self.witness_error}")
+        return lines
+
+    def to_json(self) -> dict[str, Any]:
+        import sympy
+
+        return {"premise": self.premise, "conclusion": self.conclusion, "holds": self.holds,
+                "headline": self.headline, "sentence": self.sentence, "f": _sstr(self.f), "bound": self.bound,
+                "level": _sstr(self.level), "value": _sstr(self.value),
+                "value_number": None if self.value is None else float(self.value.evalf(17)),
+                "guaranteed": self.guaranteed, "conditions": [sympy.sstr(c) for c in self.conditions],
+                "when": self.when, "path": [step.to_json() for step in self.path],
+                "evidence": [item.claim for item in self.evidence],
+                "evidence_sources": [item.to_json() for item in self.evidence], "detail": self.detail,
+                "witness": None if self.witness is None else self.witness.to_json(),
+                "witness_error": self.witness_error}
+
+
+def _exact_level(value: sympy.Expr | Fraction | int | None) -> sympy.Expr | None:
+    import sympy
+
+    return None if value is None else sympy.sympify(value)
+
+
+def _in_domain(definition_id: str, value: sympy.Expr | None, field: str) -> None:
+    import sympy
+
+    from theory.definitions import definition
+    from verifier.display import formula
+
+    if value is None:
+        return
+    item = definition(definition_id)
+    if value != sympy.oo and not bool(item.domain.contains(value)):
+        raise QueryError(f"{field}: the {formula(item.level)} of {definition_id} lies in {formula(item.domain)}, "
+                         f"found {value}")
+
+
+def _claim_source(claim_id: str) -> ClaimSource:
+    from theory.claims.catalog import claim
+
+    return ClaimSource(claim_id, claim(claim_id).source)
+
+
+@_serialized
+def implies(premise: str, conclusion: str, params: Mapping[str, int] | None = None,
+            level: sympy.Expr | Fraction | int | None = None, *,
+            bound: sympy.Expr | Fraction | int | None = None) -> Implication:
+    """Does ``premise`` imply ``conclusion`` under ``params`` (``N``, the sizes of
+    :data:`theory.answers.graph.SIZE_PARAMETERS`, the assumptions, true)? The best path, its composed level map,
+    and the conclusion's level guaranteed by the premise's ``level``; with ``bound`` and an answer other than
+    "yes", a witness table whose conclusion level exceeds it (:func:`witness`).
+
+    >>> answer = implies("dp", "ldp", level=1)
+    >>> answer.headline, answer.guaranteed
+    ('only if N = 2', 'ε = 2 (e^ε = e^2 ≈ 7.389) for dp at ε = 1 (e^ε = e ≈ 2.718)')
+
+    Raises
+    ------
+    QueryError
+        An unknown definition id (the message lists the valid ones), a level outside the premise's domain,
+        parameters no table has, or a guaranteed level that depends on a parameter not given.
+    """
+    _checked_definition(premise)
+    _checked_definition(conclusion)
+    given = _exact_level(level)
+    _in_domain(premise, given, "level")
+    graph = _graph()
+    try:
+        answer = graph.implies(premise, conclusion, dict(params or {}), given)
+    except ValueError as error:
+        raise QueryError(str(error)) from None
+    if answer.value is not None and answer.value.free_symbols:
+        missing = ", ".join(sorted(str(symbol) for symbol in answer.value.free_symbols))
+        raise QueryError(f"level: the guaranteed level of {conclusion} depends on {missing}; give each as a "
+                         "parameter NAME=VALUE")
+    path = tuple(PathStep(ClaimSource(s.claim_id, s.source), s.premise, s.conclusion, s.premise_size,
+                          s.conclusion_size, s.f, s.value) for s in answer.path)
+    evidence = tuple(_claim_source(claim) for claim in answer.evidence)
+    found, problem = None, None
+    if bound is not None and answer.holds != "yes":
+        try:
+            found = _witness(premise, conclusion, bound, params)
+        except QueryError as error:
+            problem = str(error)
+    return Implication(premise, conclusion, answer.holds, answer.f, given, answer.value, answer.conditions, path,
+                       evidence, answer.detail, found, problem)
+
+
+def _own_units(definition_id: str, ratio_level: object) -> sympy.Expr:
+    """A theory level (ratio space: t, or e^ε) in the definition's own units (t, or ε = ln of the ratio)."""
+    import sympy
+
+    from theory.tables.levels import is_ratio_definition
+
+    value = sympy.sympify(ratio_level)
+    if is_ratio_definition(definition_id):
+        return sympy.oo if value == sympy.oo else sympy.log(value)
+    return value
+
+
+def _witness(premise: str, conclusion: str, bound: sympy.Expr | Fraction | int,
+             params: Mapping[str, int] | None) -> Witness:
+    import sympy
+
+    from theory.tables.witnesses import NoWitnessError, WitnessSizeError
+    from theory.tables.witnesses import witness as find
+
+    _checked_definition(premise)
+    _checked_definition(conclusion)
+    value = sympy.sympify(bound)
+    try:
+        found = find(premise, conclusion, value, params=dict(params or {}))
+    except WitnessSizeError as error:
+        raise QueryError(f"parameters: {error}") from None
+    except NoWitnessError as error:
+        raise QueryError(str(error)) from None
+    except (OverflowError, sympy.PrecisionExhausted) as error:
+        raise QueryError(f"bound {value}: too large to build a witness table exactly ({type(error).__name__})") \
+            from None
+    return Witness(premise, conclusion, value, _own_units(premise, found.premise_level),
+                   _own_units(conclusion, found.conclusion_level), found.exceeds, found.family, found.table.to_json(),
+                   found.detail)
+
+
+@_serialized
+def witness(premise: str, conclusion: str, bound: sympy.Expr | Fraction | int,
+            params: Mapping[str, int] | None = None) -> Witness:
+    """A table satisfying ``premise`` at a level independent of ``bound`` whose ``conclusion`` level exceeds
+    ``bound`` (the conclusion's own units: t, or ε), re-measured exactly (:func:`theory.tables.witnesses.witness`).
+
+    Raises
+    ------
+    QueryError
+        An unknown definition, the pair implies under these parameters (the message cites the claim), no
+        witness family covers it, or the table would be too large to build exactly.
+    """
+    return _witness(premise, conclusion, bound, params)
+
+
+@_serialized
+def explain(levels: AuditLevels | AuditResult | str | Path) -> Explanation:
+    """What measured levels imply about every other definition, each with its derivation
+    (:func:`theory.answers.explain.explain`): ``levels`` are an audit's, or the JSON file of
+    ``privcert audit --json`` or ``privcert measure --json``.
+
+    Raises
+    ------
+    VerifierError
+        The file is not a results document, or a level lies outside its definition's domain (the message
+        names the measurement).
+    """
+    from theory.answers.audit_levels import AuditLevels, read_audit
+    from theory.answers.explain import explain as run
+
+    if isinstance(levels, (str, Path)):
+        read = read_audit(levels)
+    elif isinstance(levels, AuditLevels):
+        read = levels
+    else:
+        read = AuditLevels.of(levels)
+    return run(read, _graph())
+
+
+@dataclass(frozen=True)
+class MapNode:
+    """A definition on the map: where it is drawn (map units) and whether any claim relates it."""
+
+    id: str
+    name: str
+    x: float
+    y: float
+    isolated: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "x": self.x, "y": self.y, "isolated": self.isolated}
+
+
+@dataclass(frozen=True)
+class MapEdge:
+    """An arrow of the map: a claim relating two definitions, numbered as the drawing's list numbers it."""
+
+    number: int
+    claim: ClaimSource
+    premise: str
+    conclusion: str
+    f: sympy.Expr | None
+    conditions: tuple[sympy.Basic, ...]
+    status: str
+    reverse: bool
+    label: str
+
+    @property
+    def kind(self) -> Literal["implication", "non_implication"]:
+        return "non_implication" if self.f is None else "implication"
+
+    @property
+    def when(self) -> str:
+        """The claim's conditions in words (``N ≥ 3``, ``singleton classes``), ``always`` when it has none."""
+        return _when(self.conditions)
+
+    @property
+    def bound(self) -> str:
+        """``ε ≤ ln(t)``, or ``does not imply``."""
+        return "does not imply" if self.f is None else _bound_text(self.conclusion, self.f)
+
+    @property
+    def sentence(self) -> str:
+        """The arrow in words: ``k-anonymity at k implies k-map at K ≥ k``, with its conditions and status."""
+        claim = (f"{_name(self.premise)} does not imply {_name(self.conclusion)}" if self.f is None else
+                 f"{_at(self.premise)} implies {_name(self.conclusion)} at {self.bound}")
+        when = "" if self.when == "always" else f" (when {self.when})"
+        status = {"corrected": " (as corrected here)", "refuted": " (printed, refuted here)",
+                  "unknown": " (not decided by the checks)"}.get(self.status, "")
+        reverse = " (the equivalence read backwards)" if self.reverse else ""
+        return f"{claim}{when}{status}{reverse}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"number": self.number, **self.claim.to_json(), "premise": self.premise, "conclusion": self.conclusion,
+                "kind": self.kind, "f": _sstr(self.f), "bound": self.bound, "when": self.when,
+                "status": self.status, "reverse": self.reverse, "label": self.label, "sentence": self.sentence}
+
+
+@dataclass(frozen=True)
+class ImplicationMap:
+    """The implication map (Ekenstedt et al. 2022, Figs. 1-2) as data: its definitions where they are drawn, its
+    numbered arrows, and the closed-form bound claims listed under it (by the definition they bound).
+    :meth:`draw` draws it from this data and the graph (:func:`theory.answers.map.render_map`)."""
+
+    nodes: tuple[MapNode, ...]
+    edges: tuple[MapEdge, ...]
+    bounds: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def around(self, definition_id: str) -> tuple[tuple[MapEdge, ...], tuple[MapEdge, ...]]:
+        """The arrows leaving ``definition_id`` and those reaching it from another definition.
+
+        Raises
+        ------
+        QueryError
+            An unknown definition id.
+        """
+        _checked_definition(definition_id)
+        outgoing = tuple(edge for edge in self.edges if edge.premise == definition_id)
+        incoming = tuple(edge for edge in self.edges
+                         if edge.conclusion == definition_id and edge.premise != definition_id)
+        return outgoing, incoming
+
+    def draw(self, out: str | Path, *, key: bool = True) -> Path:
+        """Draw the map to ``out`` (SVG; ``.png`` and ``.pdf`` by their suffix) and return the path; without
+        ``key``, the numbered list and the legend under the map are left out (a page lists them as text)."""
+        from theory.answers.map import render_map
+
+        with _lock:
+            return render_map(_graph(), out, dict(self.bounds), key=key)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"nodes": [node.to_json() for node in self.nodes], "edges": [edge.to_json() for edge in self.edges],
+                "bounds": {definition_id: list(lines) for definition_id, lines in self.bounds}}
+
+
+def _map_edge(number: int, edge: Edge) -> MapEdge:
+    from theory.answers.map import edge_label
+
+    return MapEdge(number, ClaimSource(edge.claim_id, edge.source), edge.premise, edge.conclusion, edge.f,
+                   edge.conditions, edge.status, edge.reverse, edge_label(edge))
+
+
+@functools.cache
+def _map() -> ImplicationMap:
+    from theory.answers.map import positions
+    from theory.claims.catalog import all_claims
+    from theory.definitions import definitions
+    from theory.status_cache import cached_statuses
+
+    graph, outcomes = _graph(), cached_statuses()
+    where = positions(graph)
+    connected = {e.premise for e in graph.edges} | {e.conclusion for e in graph.edges}
+    nodes = tuple(MapNode(item.id, item.name, where[item.id][0], where[item.id][1], item.id not in connected)
+                  for item in definitions())
+    edges = tuple(_map_edge(number, edge) for number, edge in enumerate(graph.edges, start=1))
+    bounds: dict[str, tuple[str, ...]] = {}
+    for item in all_claims():
+        if item.kind == "bound" and item.conclusion is not None:
+            bounds[item.conclusion] = (*bounds.get(item.conclusion, ()), f"{item.id}: {outcomes[item.id].status}")
+    return ImplicationMap(nodes, edges, tuple(bounds.items()))
+
+
+@_serialized
+def implication_map() -> ImplicationMap:
+    """The implication map as data (built once per process)."""
+    return _map()
