@@ -432,7 +432,7 @@ def _witness(premise: str, conclusion: str, bound: sympy.Expr | Fraction | int,
         found = find(premise, conclusion, value, params=dict(params or {}))
     except WitnessSizeError as error:
         raise QueryError(f"parameters: {error}") from None
-    except NoWitnessError as error:
+    except (NoWitnessError, ValueError) as error:  # a ValueError: parameters no witness family reads
         raise QueryError(str(error)) from None
     except (OverflowError, sympy.PrecisionExhausted) as error:
         raise QueryError(f"bound {value}: too large to build a witness table exactly ({type(error).__name__})") \
