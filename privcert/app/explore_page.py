@@ -64,13 +64,9 @@ def _parameters() -> dict[str, Any]:
     return {"sizes": ("N", *SIZE_PARAMETERS), "assumptions": sorted(theory_graph().assumptions())}
 
 
-ROW = 46
-"""Height of one neighbour's row in the neighbourhood drawing (SVG units)."""
-
-
 def neighbourhood(definition_id: str) -> dict[str, Any]:
-    """A definition and the arrows touching it, laid out for the neighbourhood drawing: the definitions that
-    imply it in rows above it, those it implies in rows below, each row with its arrow's bound and number.
+    """A definition and the arrows touching it, for its drawing: the definitions that imply it (drawn above it)
+    and those it implies (below), each with its arrow's bound and number, and the papers they cite.
 
     Raises
     ------
@@ -80,23 +76,19 @@ def neighbourhood(definition_id: str) -> dict[str, Any]:
     from privcert.api import QueryError, implication_map
     from theory.definitions import definition
 
-    found = implication_map()
     try:
-        outgoing, incoming = found.around(definition_id)
+        outgoing, incoming = implication_map().around(definition_id)
     except QueryError as error:
         raise BadRequest(str(error)) from error
-    rows_in = [_row(edge, edge.premise, index) for index, edge in enumerate(incoming)]
-    centre = ROW * len(rows_in) + (24 if rows_in else 0)
-    rows_out = [_row(edge, edge.conclusion, index, top=centre + ROW + 24) for index, edge in enumerate(outgoing)]
-    height = centre + ROW + (24 + ROW * len(rows_out) if rows_out else 0) + 8
-    return {"item": definition(definition_id), "incoming": rows_in, "outgoing": rows_out, "centre": centre,
-            "height": height, "row": ROW, "sources": _references(edge.claim for edge in (*incoming, *outgoing))}
+    return {"item": definition(definition_id), "incoming": [_row(edge, edge.premise) for edge in incoming],
+            "outgoing": [_row(edge, edge.conclusion) for edge in outgoing],
+            "sources": _references(edge.claim for edge in (*incoming, *outgoing))}
 
 
-def _row(edge: MapEdge, other: str, index: int, top: int = 0) -> dict[str, Any]:
+def _row(edge: MapEdge, other: str) -> dict[str, Any]:
     from theory.definitions import definition
 
-    return {"edge": edge, "id": other, "name": definition(other).name, "y": top + ROW * index}
+    return {"edge": edge, "id": other, "name": definition(other).name}
 
 
 def _references(claims: Iterable[ClaimSource]) -> list[Reference]:
@@ -115,8 +107,24 @@ async def explore_page(request: Request, definition: str = "k_anonymity") -> Res
     svg = await run_in_threadpool(map_svg)
     parameters = await run_in_threadpool(_parameters)
     around = await run_in_threadpool(neighbourhood, definition)
-    arrows = (await run_in_threadpool(implication_map)).edges
-    return page(request, "explore.j2", svg=svg, definitions=_definitions(), arrows=arrows, **around, **parameters)
+    found = await run_in_threadpool(implication_map)
+    return page(request, "explore.j2", svg=svg, definitions=_definitions(), arrows=found.edges, bounds=found.bounds,
+                **around, **parameters)
+
+
+@functools.cache
+def _full_map() -> str:
+    from privcert.api import implication_map
+
+    with tempfile.TemporaryDirectory(prefix="privcert-map-") as folder:
+        return implication_map().draw(Path(folder) / "map.svg").read_text(encoding="utf-8")
+
+
+@router.get("/explore/map.svg")
+async def full_map() -> Response:
+    """The whole map at full size with its numbered list and legend, as ``privcert theory map`` writes it (the
+    browser zooms and scrolls it)."""
+    return Response(await run_in_threadpool(_full_map), media_type="image/svg+xml")
 
 
 @router.get("/explore/definition", response_class=HTMLResponse)

@@ -88,7 +88,8 @@ def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ..
 
     ``bounds`` maps a definition id to lines about its closed-form bound claims, listed
     under the map (Soria-Comas et al. 2015, Props. 1-2 for EMD t-closeness). Without ``key``
-    the title, the numbered list and the legend are left out (a page gives them as text).
+    the title, the numbered list and the legend are left out (a page gives them as text) and the
+margins cropped.
     matplotlib is imported here, on the first drawing, with the Agg backend.
     """
     import matplotlib
@@ -139,7 +140,7 @@ def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ..
         if key:
             _list(figure, lines, notes, rows)
             _legend(axes)
-        figure.savefig(out, format=out.suffix.lstrip(".") or "svg")
+        figure.savefig(out, format=out.suffix.lstrip(".") or "svg", **({} if key else {"bbox_inches": "tight"}))
         plt.close(figure)
     return out
 
