@@ -140,7 +140,7 @@ margins cropped.
         if key:
             _list(figure, lines, notes, rows)
             _legend(axes)
-        figure.savefig(out, format=out.suffix.lstrip(".") or "svg", **({} if key else {"bbox_inches": "tight"}))
+        figure.savefig(out, format=out.suffix.lstrip(".") or "svg", bbox_inches=None if key else "tight")
         plt.close(figure)
     return out
 
