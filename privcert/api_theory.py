@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from theory.answers.audit_levels import AuditLevels
     from theory.answers.explain import Explanation
-    from theory.answers.graph import Edge, Graph
+    from theory.answers.graph import Edge, Graph, Step
     from verifier.audit import AuditResult
     from verifier.references import Source
 
@@ -160,16 +160,27 @@ def _sized(definition_id: str, size: str | None) -> str:
 
 @dataclass(frozen=True)
 class PathStep:
-    """One step of a derivation: a claim taking ``premise`` to ``conclusion`` with the level map ``f``
-    (the conclusion's level in the premise's level symbol), and its value once the levels are known."""
+    """One step of a derivation (:class:`theory.answers.graph.Step`): a claim taking its premise to its conclusion
+    with the level map ``f`` (the conclusion's level in the premise's level symbol), and its value once the levels
+    are known."""
 
-    claim: ClaimSource
-    premise: str
-    conclusion: str
-    premise_size: sympy.Expr | None
-    conclusion_size: sympy.Expr | None
-    f: sympy.Expr
-    value: sympy.Expr | None
+    step: Step
+
+    @property
+    def claim(self) -> ClaimSource:
+        return ClaimSource(self.step.claim_id, self.step.source)
+
+    @property
+    def premise(self) -> str:
+        return self.step.premise
+
+    @property
+    def conclusion(self) -> str:
+        return self.step.conclusion
+
+    @property
+    def f(self) -> sympy.Expr:
+        return self.step.f
 
     @property
     def sentence(self) -> str:
@@ -180,17 +191,17 @@ class PathStep:
         """``A(k=5) → B: f  [claim: source]``: the step as the command line prints it."""
         from verifier.display import formula
 
-        return (f"{_sized(self.premise, _sstr(self.premise_size))} → "
-                f"{_sized(self.conclusion, _sstr(self.conclusion_size))}: {formula(self.f)}  "
+        return (f"{_sized(self.premise, _sstr(self.step.premise_size))} → "
+                f"{_sized(self.conclusion, _sstr(self.step.conclusion_size))}: {formula(self.f)}  "
                 f"[{self.claim.claim}: {self.claim.source}]")
 
     def to_json(self) -> dict[str, Any]:
         from verifier.display import formula
 
         return {"claim": self.claim.claim, "source": str(self.claim.source), "reference": self.claim.reference,
-                "from": self.premise, "to": self.conclusion, "from_size": _sstr(self.premise_size),
-                "to_size": _sstr(self.conclusion_size), "f": _sstr(self.f), "formula": formula(self.f),
-                "value": _sstr(self.value), "sentence": self.sentence}
+                "from": self.premise, "to": self.conclusion, "from_size": _sstr(self.step.premise_size),
+                "to_size": _sstr(self.step.conclusion_size), "f": _sstr(self.f), "formula": formula(self.f),
+                "value": _sstr(self.step.value), "sentence": self.sentence}
 
 
 @dataclass(frozen=True)
@@ -393,8 +404,7 @@ def implies(premise: str, conclusion: str, params: Mapping[str, int] | None = No
         missing = ", ".join(sorted(str(symbol) for symbol in answer.value.free_symbols))
         raise QueryError(f"level: the guaranteed level of {conclusion} depends on {missing}; give each as a "
                          "parameter NAME=VALUE")
-    path = tuple(PathStep(ClaimSource(s.claim_id, s.source), s.premise, s.conclusion, s.premise_size,
-                          s.conclusion_size, s.f, s.value) for s in answer.path)
+    path = tuple(PathStep(step) for step in answer.path)
     evidence = tuple(_claim_source(claim) for claim in answer.evidence)
     found, problem = None, None
     if bound is not None and answer.holds != "yes":
