@@ -254,7 +254,7 @@ class Implication:
     conditions
         The conditions the path needs that the parameters did not decide.
     path, evidence
-        The derivation's steps; the non-implication claims of a "no".
+        The derivation's steps; the claims a "no" rests on (the map's arrows, numbered as on it).
     witness, witness_error
         When a bound was given and the answer is not "yes": a table beyond it, or why there is none.
     """
@@ -267,7 +267,7 @@ class Implication:
     value: sympy.Expr | None
     conditions: tuple[sympy.Basic, ...]
     path: tuple[PathStep, ...]
-    evidence: tuple[ClaimSource, ...]
+    evidence: tuple[MapEdge, ...]
     detail: str
     witness: Witness | None = None
     witness_error: str | None = None
@@ -340,7 +340,7 @@ class Implication:
                 "value_number": None if self.value is None else float(self.value.evalf(17)),
                 "guaranteed": self.guaranteed, "conditions": [sympy.sstr(c) for c in self.conditions],
                 "when": self.when, "path": [step.to_json() for step in self.path],
-                "evidence": [item.claim for item in self.evidence],
+                "evidence": [item.claim.claim for item in self.evidence],
                 "evidence_sources": [item.to_json() for item in self.evidence], "detail": self.detail,
                 "witness": None if self.witness is None else self.witness.to_json(),
                 "witness_error": self.witness_error}
@@ -364,12 +364,6 @@ def _in_domain(definition_id: str, value: sympy.Expr | None, field: str) -> None
     if value != sympy.oo and not bool(item.domain.contains(value)):
         raise QueryError(f"{field}: the {formula(item.level)} of {definition_id} lies in {formula(item.domain)}, "
                          f"found {value}")
-
-
-def _claim_source(claim_id: str) -> ClaimSource:
-    from theory.claims.catalog import claim
-
-    return ClaimSource(claim_id, claim(claim_id).source)
 
 
 @_serialized
@@ -405,7 +399,10 @@ def implies(premise: str, conclusion: str, params: Mapping[str, int] | None = No
         raise QueryError(f"level: the guaranteed level of {conclusion} depends on {missing}; give each as a "
                          "parameter NAME=VALUE")
     path = tuple(PathStep(step) for step in answer.path)
-    evidence = tuple(_claim_source(claim) for claim in answer.evidence)
+    arrows: dict[str, MapEdge] = {}
+    for number, edge in enumerate(graph.edges, start=1):
+        arrows.setdefault(edge.claim_id, _map_edge(number, edge))
+    evidence = tuple(arrows[claim] for claim in answer.evidence)
     found, problem = None, None
     if bound is not None and answer.holds != "yes":
         try:

@@ -181,7 +181,7 @@ async def implies(request: Request) -> Response:
     """Does A imply B? (``privcert theory implies A B --param ... --level ... --bound ...``)."""
     form = await read_form(request)
     answer = await run_in_threadpool(_answer, form)
-    sources = _references((*(step.claim for step in answer.path), *answer.evidence))
+    sources = _references((*(step.claim for step in answer.path), *(edge.claim for edge in answer.evidence)))
     return fragment(request, "_implies.j2", answer=answer, sources=sources)
 
 

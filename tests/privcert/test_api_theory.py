@@ -46,13 +46,16 @@ def test_a_no_cites_its_paper_by_authors_and_year() -> None:
     answer = implies("k_anonymity", "distinct_l_diversity")
     assert (answer.holds, answer.headline, answer.sentence) == (
         "no", "no", "No: k-anonymity does not imply distinct l-diversity.")
-    assert [item.to_json() for item in answer.evidence] == [{
-        "claim": "machanavajjhala2007:homogeneity", "source": "Machanavajjhala et al. 2007, Sec. 3.1, homogeneity attack",
-        "paper": "Machanavajjhala et al. 2007",
+    assert answer.to_json()["evidence_sources"] == [{
+        "number": 60, "claim": "machanavajjhala2007:homogeneity",
+        "source": "Machanavajjhala et al. 2007, Sec. 3.1, homogeneity attack", "paper": "Machanavajjhala et al. 2007",
         "reference": "Ashwin Machanavajjhala, Daniel Kifer, Johannes Gehrke and Muthuramakrishnan Venkitasubramaniam. "
                      "\"ℓ-diversity: Privacy beyond k-anonymity.\" ACM Transactions on Knowledge Discovery from Data "
                      "1(1), article 3, 2007.",
-        "reference_key": "machanavajjhala2007"}]
+        "reference_key": "machanavajjhala2007", "premise": "k_anonymity", "conclusion": "distinct_l_diversity",
+        "kind": "non_implication", "f": None, "bound": "does not imply", "when": "always", "status": "proven",
+        "reverse": False, "label": "[machanavajjhala2007:homogeneity] k_anonymity ⇏ distinct_l_diversity",
+        "sentence": "k-anonymity does not imply distinct l-diversity"}]
 
 
 def test_unknown_says_no_claim_connects_them() -> None:
