@@ -43,7 +43,7 @@ _R = TypeVar("_R")
 class QueryError(VerifierError, ValueError):
     """A theory question that cannot be answered as asked: an unknown definition, a level outside its definition's
     domain, parameters no table has, a guaranteed level that depends on a parameter not given, no witness table.
-    The message names the field (``level``, ``bound``, ``parameters``), what was expected and what was found."""
+    The message names the field (``level``, ``bound``, ``parameter N``), what was expected and what was found."""
 
 
 def _serialized(function: Callable[_P, _R]) -> Callable[_P, _R]:
@@ -431,6 +431,7 @@ def _witness(premise: str, conclusion: str, bound: sympy.Expr | Fraction | int,
 
     from theory.tables.witnesses import NoWitnessError, WitnessSizeError
     from theory.tables.witnesses import witness as find
+    from verifier.display import exact_text
 
     _checked_definition(premise)
     _checked_definition(conclusion)
@@ -438,12 +439,12 @@ def _witness(premise: str, conclusion: str, bound: sympy.Expr | Fraction | int,
     try:
         found = find(premise, conclusion, value, params=dict(params or {}))
     except WitnessSizeError as error:
-        raise QueryError(f"parameters: {error}") from None
+        raise QueryError(f"parameter {error}") from None
     except (NoWitnessError, ValueError) as error:  # a ValueError: parameters no witness family reads
         raise QueryError(str(error)) from None
     except (OverflowError, sympy.PrecisionExhausted) as error:
-        raise QueryError(f"bound {value}: too large to build a witness table exactly ({type(error).__name__})") \
-            from None
+        raise QueryError(f"bound {exact_text(value)}: too large to build a witness table exactly "
+                         f"({type(error).__name__})") from None
     return Witness(premise, conclusion, value, _own_units(premise, found.premise_level),
                    _own_units(conclusion, found.conclusion_level), found.exceeds, found.family, found.table.to_json(),
                    found.detail)
