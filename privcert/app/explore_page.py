@@ -28,9 +28,11 @@ if TYPE_CHECKING:
     from privcert.api import ClaimSource, Implication, MapEdge
     from verifier.references import Reference
 
-__all__ = ["router", "map_svg", "neighbourhood"]
+__all__ = ["router", "map_svg", "neighbourhood", "MAP_CSP"]
 
 router = APIRouter()
+MAP_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'"
+"""The full-size map, opened as its own document: matplotlib's style attributes, nothing else (no script)."""
 
 
 def map_svg() -> str:
@@ -124,7 +126,8 @@ def _full_map() -> str:
 async def full_map() -> Response:
     """The whole map at full size with its numbered list and legend, as ``privcert theory map`` writes it (the
     browser zooms and scrolls it)."""
-    return Response(await run_in_threadpool(_full_map), media_type="image/svg+xml")
+    return Response(await run_in_threadpool(_full_map), media_type="image/svg+xml",
+                    headers={"Content-Security-Policy": MAP_CSP})
 
 
 @router.get("/explore/definition", response_class=HTMLResponse)

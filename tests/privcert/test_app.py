@@ -379,6 +379,7 @@ def test_explore_draws_the_map_to_fit_and_a_neighbourhood_large(client: TestClie
     assert '<p class="nb-centre">k-anonymity</p>' in page
     full = client.get("/explore/map.svg")
     assert full.headers["content-type"] == "image/svg+xml" and "numbers refer to the list below" in full.text
+    assert full.headers["content-security-policy"] == "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'"
 
 
 def test_explore_answers_as_json(client: TestClient) -> None:

@@ -58,7 +58,7 @@ def questions() -> list[tuple[str, str, dict[str, str]]]:
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
     with tempfile.TemporaryDirectory() as root, \
-            TestClient(create_app(Settings(root=Path(root), warm=False))) as made:
+            TestClient(create_app(Settings(root=Path(root), warm=False)), base_url="http://127.0.0.1:8000") as made:
         yield made
 
 
