@@ -12,7 +12,7 @@ False
 :func:`verifier.audit.audit` with the theory's implication map wired in for auditor mode
 (a randomized release audited from the release and its mechanism alone, Ekenstedt et al.
 2022), which the verifier cannot import. The theory's answers (:func:`implies`, :func:`witness`,
-:func:`explain`, :func:`implication_map`) are in :mod:`privcert.api_theory`, writing a certificate and its
+:func:`explain`; :func:`implication_map`) are in :mod:`privcert.api_theory` and :mod:`privcert.api_map`, writing a certificate and its
 views (:func:`write_certificate`) in :mod:`privcert.api_certificate`; both are re-exported here.
 """
 
@@ -24,21 +24,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from privcert.api_certificate import WrittenCertificate, verify_command_line, write_certificate, write_views
-from privcert.api_theory import (
-    ClaimSource,
-    Implication,
-    ImplicationMap,
-    MapEdge,
-    MapNode,
-    PathStep,
-    QueryError,
-    Witness,
-    explain,
-    implication_map,
-    implies,
-    theory_graph,
-    witness,
-)
+from privcert.api_claims import ClaimSource, QueryError, theory_graph
+from privcert.api_map import ImplicationMap, MapEdge, MapNode, implication_map
+from privcert.api_theory import Implication, PathStep, Witness, explain, implies, witness
 
 if TYPE_CHECKING:
     import pandas as pd

@@ -1,10 +1,10 @@
-"""The theory's answers as typed results: does A imply B, a witness table, what measured levels imply, the map.
+"""The theory's answers as typed results: does A imply B, a witness table, what measured levels imply.
 
 :mod:`privcert.api` re-exports these functions. The command line (``privcert theory ...``) and the
 workbench's Explore page only render their results (text, JSON, HTML), so the two cannot answer one
 question differently. Every function reads one implication graph, built once per process from the
-claims' cached checked statuses (:func:`theory.status_cache.cached_statuses`), under one lock: the
-theory's first work (checking statuses, reading sources) is not safe in two threads at once.
+claims' cached checked statuses (:func:`theory.status_cache.cached_statuses`), one call at a time
+(:mod:`privcert.api_claims`); the map is :mod:`privcert.api_map`.
 
 References
 ----------
@@ -13,149 +13,36 @@ Ekenstedt et al. 2022, Definitions 1-3, Figs. 1-2 (the implication map and its l
 
 from __future__ import annotations
 
-import functools
-import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Literal
 
-from verifier.errors import VerifierError
+from privcert.api_claims import (
+    ClaimSource,
+    QueryError,
+    at_level,
+    bound_text,
+    checked_definition,
+    name_of,
+    serialized,
+    shared_graph,
+    sized_text,
+    sstr,
+    when_text,
+)
 
 if TYPE_CHECKING:
     import sympy
 
+    from privcert.api_map import MapEdge
     from theory.answers.audit_levels import AuditLevels
     from theory.answers.explain import Explanation
-    from theory.answers.graph import Edge, Graph, Step
+    from theory.answers.graph import Step
     from verifier.audit import AuditResult
-    from verifier.references import Source
 
-__all__ = ["QueryError", "ClaimSource", "PathStep", "Implication", "Witness", "MapNode", "MapEdge", "ImplicationMap",
-           "implies", "witness", "explain", "implication_map", "theory_graph"]
-
-_lock = threading.RLock()
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
-
-
-class QueryError(VerifierError, ValueError):
-    """A theory question that cannot be answered as asked: an unknown definition, a level outside its definition's
-    domain, parameters no table has, a guaranteed level that depends on a parameter not given, no witness table.
-    The message names the field (``level``, ``bound``, ``parameter N``), what was expected and what was found."""
-
-
-def _serialized(function: Callable[_P, _R]) -> Callable[_P, _R]:
-    """``function`` run with the theory to itself (see the module docstring)."""
-
-    @functools.wraps(function)
-    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        with _lock:
-            return function(*args, **kwargs)
-
-    return run
-
-
-@functools.cache
-def _graph() -> Graph:
-    from theory.answers.graph import build_graph
-    from theory.status_cache import cached_statuses
-
-    return build_graph(cached_statuses())
-
-
-@_serialized
-def theory_graph() -> Graph:
-    """The implication graph (built once per process from the cached checked statuses)."""
-    return _graph()
-
-
-def _sstr(value: object) -> str | None:
-    import sympy
-
-    return None if value is None else sympy.sstr(value)
-
-
-def _name(definition_id: str) -> str:
-    from theory.definitions import definition
-
-    return definition(definition_id).name
-
-
-def _checked_definition(definition_id: str) -> None:
-    from theory.definitions import UnknownDefinitionError, definition
-
-    try:
-        definition(definition_id)
-    except UnknownDefinitionError as error:
-        raise QueryError(str(error)) from None
-
-
-@dataclass(frozen=True)
-class ClaimSource:
-    """A claim an answer rests on: its id and where it is printed (paper by authors and year, section, item)."""
-
-    claim: str
-    source: Source
-
-    @property
-    def reference(self) -> str | None:
-        """The paper's full reference (authors, title, venue, year), as docs/references.md gives it."""
-        return self.source.reference
-
-    @property
-    def reference_key(self) -> str | None:
-        """The paper's key in claim ids (``ekenstedt2022``)."""
-        from verifier.references import reference
-
-        found = reference(self.source.paper)
-        return None if found is None else found.key
-
-    def to_json(self) -> dict[str, Any]:
-        return {"claim": self.claim, "source": str(self.source), "paper": self.source.paper,
-                "reference": self.reference, "reference_key": self.reference_key}
-
-
-def _relation(conclusion: str) -> str:
-    from theory.definitions import definition
-
-    return "≥" if definition(conclusion).direction == "larger_is_stronger" else "≤"
-
-
-def _bound_text(conclusion: str, f: sympy.Expr) -> str:
-    """``ε ≤ ln(t)``: the conclusion's level against a level map."""
-    from theory.definitions import definition
-    from verifier.display import formula
-
-    return f"{formula(definition(conclusion).level)} {_relation(conclusion)} {formula(f)}"
-
-
-def _when(conditions: tuple[sympy.Basic, ...]) -> str:
-    """Conditions in words: the relations solved where they can be (``N = 2``), then the assumptions a reading
-    needs (``Assumption(singleton_classes)``: ``singleton classes``); ``always`` when there are none."""
-    import sympy
-
-    from verifier.display import condition
-
-    assumed = [str(c.args[0]).replace("_", " ") for c in conditions if isinstance(c, sympy.core.function.AppliedUndef)]
-    relations = [c for c in conditions if not isinstance(c, sympy.core.function.AppliedUndef)]
-    said = condition(sympy.And(*relations)) if relations else "always"
-    parts = ([] if said == "always" else [said]) + assumed
-    return " and ".join(parts) if parts else "always"
-
-
-def _at(definition_id: str) -> str:
-    """``k-anonymity at k``: a definition by its name at its level symbol."""
-    from theory.definitions import definition
-    from verifier.display import formula
-
-    item = definition(definition_id)
-    return f"{item.name} at {formula(item.level)}"
-
-
-def _sized(definition_id: str, size: str | None) -> str:
-    return definition_id if size is None else f"{definition_id}(k={size})"
+__all__ = ["PathStep", "Implication", "Witness", "implies", "witness", "explain"]
 
 
 @dataclass(frozen=True)
@@ -185,23 +72,23 @@ class PathStep:
     @property
     def sentence(self) -> str:
         """``k-anonymity at k implies prosecutor re-identification risk at R ≤ 1/k``: the step in words."""
-        return f"{_at(self.premise)} implies {_name(self.conclusion)} at {_bound_text(self.conclusion, self.f)}"
+        return f"{at_level(self.premise)} implies {name_of(self.conclusion)} at {bound_text(self.conclusion, self.f)}"
 
     def text(self) -> str:
         """``A(k=5) → B: f  [claim: source]``: the step as the command line prints it."""
         from verifier.display import formula
 
-        return (f"{_sized(self.premise, _sstr(self.step.premise_size))} → "
-                f"{_sized(self.conclusion, _sstr(self.step.conclusion_size))}: {formula(self.f)}  "
+        return (f"{sized_text(self.premise, sstr(self.step.premise_size))} → "
+                f"{sized_text(self.conclusion, sstr(self.step.conclusion_size))}: {formula(self.f)}  "
                 f"[{self.claim.claim}: {self.claim.source}]")
 
     def to_json(self) -> dict[str, Any]:
         from verifier.display import formula
 
         return {"claim": self.claim.claim, "source": str(self.claim.source), "reference": self.claim.reference,
-                "from": self.premise, "to": self.conclusion, "from_size": _sstr(self.step.premise_size),
-                "to_size": _sstr(self.step.conclusion_size), "f": _sstr(self.f), "formula": formula(self.f),
-                "value": _sstr(self.step.value), "sentence": self.sentence}
+                "from": self.premise, "to": self.conclusion, "from_size": sstr(self.step.premise_size),
+                "to_size": sstr(self.step.conclusion_size), "f": sstr(self.f), "formula": formula(self.f),
+                "value": sstr(self.step.value), "sentence": self.sentence}
 
 
 @dataclass(frozen=True)
@@ -275,7 +162,7 @@ class Implication:
     @property
     def when(self) -> str:
         """The conditions in words (``N = 2``), ``always`` when there are none."""
-        return _when(self.conditions)
+        return when_text(self.conditions)
 
     @property
     def headline(self) -> str:
@@ -288,7 +175,7 @@ class Implication:
     @property
     def bound(self) -> str | None:
         """B's level against the composed map (``ε ≤ ln(t)``), when it holds."""
-        return None if self.f is None else _bound_text(self.conclusion, self.f)
+        return None if self.f is None else bound_text(self.conclusion, self.f)
 
     @property
     def guaranteed(self) -> str | None:
@@ -303,12 +190,12 @@ class Implication:
     @property
     def sentence(self) -> str:
         """The answer in one sentence, with the definitions' names."""
-        premise, conclusion = _name(self.premise), _name(self.conclusion)
+        premise, conclusion = name_of(self.premise), name_of(self.conclusion)
         if self.holds == "yes":
             opening = "Yes" if self.when == "always" else f"Only if {self.when}"
             if self.bound is None:
                 return f"{opening}: {premise} implies {conclusion}."
-            return f"{opening}: {_at(self.premise)} implies {conclusion} at {self.bound}."
+            return f"{opening}: {at_level(self.premise)} implies {conclusion} at {self.bound}."
         if self.holds == "no":
             return f"No: {premise} does not imply {conclusion}."
         if not self.path and not self.evidence:
@@ -335,8 +222,8 @@ class Implication:
         import sympy
 
         return {"premise": self.premise, "conclusion": self.conclusion, "holds": self.holds,
-                "headline": self.headline, "sentence": self.sentence, "f": _sstr(self.f), "bound": self.bound,
-                "level": _sstr(self.level), "value": _sstr(self.value),
+                "headline": self.headline, "sentence": self.sentence, "f": sstr(self.f), "bound": self.bound,
+                "level": sstr(self.level), "value": sstr(self.value),
                 "value_number": None if self.value is None else float(self.value.evalf(17)),
                 "guaranteed": self.guaranteed, "conditions": [sympy.sstr(c) for c in self.conditions],
                 "when": self.when, "path": [step.to_json() for step in self.path],
@@ -366,7 +253,7 @@ def _in_domain(definition_id: str, value: sympy.Expr | None, field: str) -> None
                          f"found {value}")
 
 
-@_serialized
+@serialized
 def implies(premise: str, conclusion: str, params: Mapping[str, int] | None = None,
             level: sympy.Expr | Fraction | int | None = None, *,
             bound: sympy.Expr | Fraction | int | None = None) -> Implication:
@@ -385,11 +272,11 @@ def implies(premise: str, conclusion: str, params: Mapping[str, int] | None = No
         An unknown definition id (the message lists the valid ones), a level outside the premise's domain,
         parameters no table has, or a guaranteed level that depends on a parameter not given.
     """
-    _checked_definition(premise)
-    _checked_definition(conclusion)
+    checked_definition(premise)
+    checked_definition(conclusion)
     given = _exact_level(level)
     _in_domain(premise, given, "level")
-    graph = _graph()
+    graph = shared_graph()
     try:
         answer = graph.implies(premise, conclusion, dict(params or {}), given)
     except ValueError as error:
@@ -399,9 +286,11 @@ def implies(premise: str, conclusion: str, params: Mapping[str, int] | None = No
         raise QueryError(f"level: the guaranteed level of {conclusion} depends on {missing}; give each as a "
                          "parameter NAME=VALUE")
     path = tuple(PathStep(step) for step in answer.path)
+    from privcert.api_map import map_edge
+
     arrows: dict[str, MapEdge] = {}
     for number, edge in enumerate(graph.edges, start=1):
-        arrows.setdefault(edge.claim_id, _map_edge(number, edge))
+        arrows.setdefault(edge.claim_id, map_edge(number, edge))
     evidence = tuple(arrows[claim] for claim in answer.evidence)
     found, problem = None, None
     if bound is not None and answer.holds != "yes":
@@ -433,8 +322,8 @@ def _witness(premise: str, conclusion: str, bound: sympy.Expr | Fraction | int,
     from theory.tables.witnesses import witness as find
     from verifier.display import exact_text
 
-    _checked_definition(premise)
-    _checked_definition(conclusion)
+    checked_definition(premise)
+    checked_definition(conclusion)
     value = sympy.sympify(bound)
     try:
         found = find(premise, conclusion, value, params=dict(params or {}))
@@ -450,7 +339,7 @@ def _witness(premise: str, conclusion: str, bound: sympy.Expr | Fraction | int,
                    found.detail)
 
 
-@_serialized
+@serialized
 def witness(premise: str, conclusion: str, bound: sympy.Expr | Fraction | int,
             params: Mapping[str, int] | None = None) -> Witness:
     """A table satisfying ``premise`` at a level independent of ``bound`` whose ``conclusion`` level exceeds
@@ -465,7 +354,7 @@ def witness(premise: str, conclusion: str, bound: sympy.Expr | Fraction | int,
     return _witness(premise, conclusion, bound, params)
 
 
-@_serialized
+@serialized
 def explain(levels: AuditLevels | AuditResult | str | Path) -> Explanation:
     """What measured levels imply about every other definition, each with its derivation
     (:func:`theory.answers.explain.explain`): ``levels`` are an audit's, or the JSON file of
@@ -486,133 +375,6 @@ def explain(levels: AuditLevels | AuditResult | str | Path) -> Explanation:
         read = levels
     else:
         read = AuditLevels.of(levels)
-    return run(read, _graph())
+    return run(read, shared_graph())
 
 
-@dataclass(frozen=True)
-class MapNode:
-    """A definition on the map: where it is drawn (map units) and whether any claim relates it."""
-
-    id: str
-    name: str
-    x: float
-    y: float
-    isolated: bool
-
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "x": self.x, "y": self.y, "isolated": self.isolated}
-
-
-@dataclass(frozen=True)
-class MapEdge:
-    """An arrow of the map: a claim relating two definitions, numbered as the drawing's list numbers it."""
-
-    number: int
-    claim: ClaimSource
-    premise: str
-    conclusion: str
-    f: sympy.Expr | None
-    conditions: tuple[sympy.Basic, ...]
-    status: str
-    reverse: bool
-    label: str
-
-    @property
-    def kind(self) -> Literal["implication", "non_implication"]:
-        return "non_implication" if self.f is None else "implication"
-
-    @property
-    def when(self) -> str:
-        """The claim's conditions in words (``N ≥ 3``, ``singleton classes``), ``always`` when it has none."""
-        return _when(self.conditions)
-
-    @property
-    def bound(self) -> str:
-        """``ε ≤ ln(t)``, or ``does not imply``."""
-        return "does not imply" if self.f is None else _bound_text(self.conclusion, self.f)
-
-    @property
-    def sentence(self) -> str:
-        """The arrow in words: ``k-anonymity at k implies k-map at K ≥ k``, with its conditions and status."""
-        claim = (f"{_name(self.premise)} does not imply {_name(self.conclusion)}" if self.f is None else
-                 f"{_at(self.premise)} implies {_name(self.conclusion)} at {self.bound}")
-        when = "" if self.when == "always" else f" (when {self.when})"
-        status = {"corrected": " (as corrected here)", "refuted": " (printed, refuted here)",
-                  "unknown": " (not decided by the checks)"}.get(self.status, "")
-        reverse = " (the equivalence read backwards)" if self.reverse else ""
-        return f"{claim}{when}{status}{reverse}"
-
-    def to_json(self) -> dict[str, Any]:
-        return {"number": self.number, **self.claim.to_json(), "premise": self.premise, "conclusion": self.conclusion,
-                "kind": self.kind, "f": _sstr(self.f), "bound": self.bound, "when": self.when,
-                "status": self.status, "reverse": self.reverse, "label": self.label, "sentence": self.sentence}
-
-
-@dataclass(frozen=True)
-class ImplicationMap:
-    """The implication map (Ekenstedt et al. 2022, Figs. 1-2) as data: its definitions where they are drawn, its
-    numbered arrows, and the closed-form bound claims listed under it (by the definition they bound).
-    :meth:`draw` draws it from this data and the graph (:func:`theory.answers.map.render_map`)."""
-
-    nodes: tuple[MapNode, ...]
-    edges: tuple[MapEdge, ...]
-    bounds: tuple[tuple[str, tuple[str, ...]], ...]
-
-    def around(self, definition_id: str) -> tuple[tuple[MapEdge, ...], tuple[MapEdge, ...]]:
-        """The arrows leaving ``definition_id`` and those reaching it from another definition.
-
-        Raises
-        ------
-        QueryError
-            An unknown definition id.
-        """
-        _checked_definition(definition_id)
-        outgoing = tuple(edge for edge in self.edges if edge.premise == definition_id)
-        incoming = tuple(edge for edge in self.edges
-                         if edge.conclusion == definition_id and edge.premise != definition_id)
-        return outgoing, incoming
-
-    def draw(self, out: str | Path, *, key: bool = True) -> Path:
-        """Draw the map to ``out`` (SVG; ``.png`` and ``.pdf`` by their suffix) and return the path; without
-        ``key``, the numbered list and the legend under the map are left out (a page lists them as text)."""
-        from theory.answers.map import render_map
-
-        with _lock:
-            return render_map(_graph(), out, dict(self.bounds), key=key)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"nodes": [node.to_json() for node in self.nodes], "edges": [edge.to_json() for edge in self.edges],
-                "bounds": {definition_id: list(lines) for definition_id, lines in self.bounds}}
-
-
-def _map_edge(number: int, edge: Edge) -> MapEdge:
-    from theory.answers.map import edge_label
-
-    return MapEdge(number, ClaimSource(edge.claim_id, edge.source), edge.premise, edge.conclusion, edge.f,
-                   edge.conditions, edge.status, edge.reverse, edge_label(edge))
-
-
-@functools.cache
-def _map() -> ImplicationMap:
-    from theory.answers.map import positions
-    from theory.claims.catalog import all_claims
-    from theory.definitions import definitions
-    from theory.status_cache import cached_statuses
-
-    graph, outcomes = _graph(), cached_statuses()
-    where = positions(graph)
-    connected = {e.premise for e in graph.edges} | {e.conclusion for e in graph.edges}
-    nodes = tuple(MapNode(item.id, item.name, where[item.id][0], where[item.id][1], item.id not in connected)
-                  for item in definitions())
-    edges = tuple(_map_edge(number, edge) for number, edge in enumerate(graph.edges, start=1))
-    bounds: dict[str, tuple[str, ...]] = {}
-    for item in all_claims():
-        if item.kind == "bound" and item.conclusion is not None:
-            bounds[item.conclusion] = (*bounds.get(item.conclusion, ()), f"{item.id}: {outcomes[item.id].status}")
-    return ImplicationMap(nodes, edges, tuple(bounds.items()))
-
-
-@_serialized
-def implication_map() -> ImplicationMap:
-    """The implication map as data (built once per process)."""
-    return _map()
