@@ -11,7 +11,9 @@ False
 :func:`measure` and :func:`audit` are :func:`verifier.measure.measure` and
 :func:`verifier.audit.audit` with the theory's implication map wired in for auditor mode
 (a randomized release audited from the release and its mechanism alone, Ekenstedt et al.
-2022), which the verifier cannot import.
+2022), which the verifier cannot import. The theory's answers (:func:`implies`, :func:`witness`,
+:func:`explain`; :func:`implication_map`) are in :mod:`privcert.api_theory` and :mod:`privcert.api_map`, writing a certificate and its
+views (:func:`write_certificate`) in :mod:`privcert.api_certificate`; both are re-exported here.
 """
 
 from __future__ import annotations
@@ -20,6 +22,11 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
+
+from privcert.api_certificate import WrittenCertificate, verify_command_line, write_certificate, write_views
+from privcert.api_claims import ClaimSource, QueryError, theory_graph
+from privcert.api_map import ImplicationMap, MapEdge, MapNode, implication_map
+from privcert.api_theory import Implication, PathStep, Witness, explain, implies, witness
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -43,7 +50,9 @@ if TYPE_CHECKING:
     from verifier.utility.figure import Figure
 
 __all__ = ["measure", "audit", "audited_release", "load_policy", "certify", "verify", "utility", "audit_utility",
-           "compare", "plan"]
+           "compare", "plan", "write_certificate", "write_views", "verify_command_line", "WrittenCertificate",
+           "implies", "witness", "explain", "implication_map", "theory_graph", "Implication", "PathStep",
+           "ClaimSource", "Witness", "ImplicationMap", "MapNode", "MapEdge", "QueryError"]
 
 Given = TypeVar("Given")
 

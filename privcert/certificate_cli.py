@@ -1,7 +1,7 @@
 """``privcert keygen``, ``verify`` and ``report``, and the certificate and views written by ``audit``.
 
-Thin: checks the outputs (:mod:`privcert.files`), calls :func:`privcert.api.certify` and
-:func:`privcert.api.verify` and the views (:mod:`reports.views`), prints and sets the exit
+Thin: checks the outputs (:mod:`privcert.files`), calls :func:`privcert.api.write_certificate`,
+:func:`privcert.api.write_views` and :func:`privcert.api.verify`, prints and sets the exit
 code. ``verify``'s exit codes: 0 the certificate is valid and its verdict PASS; 1 valid and
 FAIL (0 with ``--allow-fail``); 2 bad input; 4 invalid; 5 incomplete (see
 docs/certificates.md).
@@ -9,7 +9,6 @@ docs/certificates.md).
 
 from __future__ import annotations
 
-import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -19,11 +18,9 @@ from privcert.options import EngineOption, MasterOption
 from privcert.reporting import BAD_INPUT, stage, stderr_line, wrote
 
 if TYPE_CHECKING:
-    from reports.certify import Certificate
-    from reports.statement import Statement
+    from privcert.api_certificate import WrittenCertificate
     from reports.utility_section import UtilitySection
     from verifier.audit import AuditResult
-    from verifier.tables.counts import CountTable
 
 __all__ = ["keygen_command", "report_command", "verify_command", "write_certificate", "certificate_outputs",
            "check_signer"]
@@ -31,11 +28,6 @@ __all__ = ["keygen_command", "report_command", "verify_command", "write_certific
 def _bad_input(message: str) -> typer.Exit:
     stderr_line("error", message)
     return typer.Exit(BAD_INPUT)
-
-
-def _verify_command(certificate: str, public_key: str, release: str | None) -> str:
-    command = ["privcert", "verify", certificate, "--public-key", public_key]
-    return shlex.join(command + ([] if release is None else ["--data", release]))
 
 
 def check_signer(key: Path | None) -> None:
@@ -60,55 +52,17 @@ def certificate_outputs(certificate: Path | None, html: Path | None, pdf: Path |
 def write_certificate(result: AuditResult, release: Path, policy: Path, key: Path | None, out: Path | None, *,
                       html: Path | None = None, pdf: Path | None = None, embed_counts: bool = True,
                       utility: UtilitySection | None = None, encoding: str = "utf-8",
-                      quiet: bool = False) -> Certificate | None:
-    """Certify the audit of ``release``: sign it with ``key`` and write it to ``out`` (both or neither), and its
-    views to ``html`` and ``pdf``; ``utility``, what the release cost against its original, is signed with it.
-    The outputs were checked beforehand (:func:`certificate_outputs`).
-
-    Views of an unsigned audit show the same content without a signature.
-    """
+                      quiet: bool = False) -> WrittenCertificate | None:
+    """:func:`privcert.api.write_certificate` under a spinner, when ``--sign``, ``--certificate``, ``--html`` or
+    ``--pdf`` asks for it (the outputs were checked beforehand: :func:`certificate_outputs`)."""
     if key is None and out is None and html is None and pdf is None:
         return None
-    if (key is None) != (out is None):
-        raise _bad_input("--sign KEY and --certificate OUT go together")
-    from privcert.api import certify
-    from privcert.files import write_output
+    from privcert.api import write_certificate as write
 
-    with stage("signing the certificate" if key is not None else "building the statement", quiet=quiet):
-        certificate = certify(result, release, policy, key=key, embed_counts=embed_counts, utility=utility,
-                              encoding=encoding)
-    signer = None
-    if key is not None:
-        from reports.signing import load_signer, public_key_of
-
-        signer = public_key_of(load_signer(key.read_bytes(), str(key))).keyid
-    text = None if certificate.envelope is None else certificate.text
-    if out is not None and text is not None:
-        write_output(out, text, option="--certificate")
-    command = None if out is None or key is None else _verify_command(
-        out.name, f"{key.name}.pub", None if embed_counts else release.name)
-    _write_views(certificate.statement, certificate.tables, text, out.name if out else "", command, html, pdf,
-                 checked=signer, quiet=quiet)
-    return certificate
-
-
-def _write_views(statement: Statement, tables: tuple[CountTable, ...], envelope_text: str | None,
-                 certificate_name: str, command: str | None, html: Path | None, pdf: Path | None,
-                 checked: str | None = None, quiet: bool = False, revised: tuple[str, ...] = ()) -> None:
-    from privcert.files import write_output
-    from reports.views import render_views
-
-    if html is None and pdf is None:
-        return
-    with stage(f"rendering the {' and the '.join(v for v, p in (('HTML', html), ('PDF', pdf)) if p is not None)}",
+    with stage("signing the certificate; writing its views" if key is not None else "building the statement",
                quiet=quiet):
-        views = render_views(statement, tables=tables, envelope_text=envelope_text, certificate_name=certificate_name,
-                             verify_command=command, html=html is not None, pdf=pdf is not None, checked=checked,
-                             revised=revised)
-    if html is not None and views.html is not None:
-        write_output(html, views.html, option="--html")
-    if pdf is not None and views.pdf is not None:
-        write_output(pdf, views.pdf, option="--pdf")
+        return write(result, release, policy, key=key, out=out, html=html, pdf=pdf, embed_counts=embed_counts,
+                     utility=utility, encoding=encoding)
 
 
 def report_command(
@@ -171,11 +125,14 @@ def report_command(
         tables = decode_counts(counts["tables"])[1] if isinstance(counts, dict) and "tables" in counts else ()
     except EmbeddedCountsError:
         tables = ()
-    command = _verify_command(certificate.name, public_key.name if public_key else "PUBLIC_KEY",
-                              None if tables else statement.subject_name)
+    from privcert.api import verify_command_line, write_views
+
+    command = verify_command_line(certificate.name, public_key.name if public_key else "PUBLIC_KEY",
+                                  None if tables else statement.subject_name)
     try:
-        _write_views(statement, tuple(tables), text, certificate.name, command, html, pdf, checked=checked,
-                     revised=revised)
+        with stage("rendering the views"):
+            write_views(statement, tuple(tables), text, certificate.name, command, html=html, pdf=pdf,
+                        checked=checked, revised=revised)
     except (OSError, CertificateError, VerifierError) as error:
         raise _bad_input(f"cannot write the views: {error}") from error
     wrote(html, pdf)

@@ -1,7 +1,8 @@
 """``privcert theory ...``: queries on the implication map (see ``theory``).
 
-Thin: parses arguments, calls :mod:`theory`, prints, sets the exit code (2 for an unknown
-definition or claim id, or a malformed ``--param``; the message lists the valid values).
+Thin: parses arguments, calls :mod:`privcert.api` (``implies``, ``witness``, ``explain``, ``map``: the results
+the workbench's Explore page shows too) or :mod:`theory` (``claims``, ``refute``), prints, sets the exit code
+(2 for an unknown definition or claim id, or a malformed ``--param``; the message lists the valid values).
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypedDict
+from typing import TYPE_CHECKING, NoReturn
 
 import typer
 
@@ -28,16 +29,6 @@ MAP_FORMATS = (".svg", ".png", ".pdf")
 def _fail(message: str) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(2)
-
-
-def _definition(definition_id: str) -> str:
-    from theory.definitions import UnknownDefinitionError, definition
-
-    try:
-        definition(definition_id)
-    except UnknownDefinitionError as error:
-        _fail(str(error))
-    return definition_id
 
 
 def _params(pairs: list[str]) -> dict[str, int]:
@@ -77,46 +68,6 @@ def _level(text: str | None, option: str = "--level") -> sympy.Expr | None:
         return parse_exact(text, option, Domain(lower=Fraction(0)))
     except LiteralError as error:
         _fail(str(error))
-
-
-def _in_domain(definition_id: str, value: sympy.Expr | None, option: str) -> None:
-    """Exit 2 when a level lies outside its definition's domain (t ≥ 1 for multiplicative t, ...)."""
-    import sympy
-
-    from theory.definitions import definition
-    from verifier.display import formula
-
-    if value is None:
-        return
-    item = definition(definition_id)
-    if value != sympy.oo and not bool(item.domain.contains(value)):
-        _fail(f"{option}: the {formula(item.level)} of {definition_id} lies in {formula(item.domain)}, found {value}")
-
-
-def _text(expr: object) -> str | None:
-    import sympy
-
-    return None if expr is None else sympy.sstr(expr)
-
-
-_StepRow = TypedDict(
-    "_StepRow",
-    {
-        "claim": str,
-        "source": str,
-        "from": str,
-        "to": str,
-        "from_size": str | None,
-        "to_size": str | None,
-        "f": str,
-        "value": str | None,
-    },
-)
-"""One step of an ``implies`` path as printed (``from`` is a keyword: functional syntax)."""
-
-
-def _sized(definition_id: str, size: str | None) -> str:
-    return definition_id if size is None else f"{definition_id}(k={size})"
 
 
 @app.command()
@@ -160,85 +111,22 @@ def implies(
     conclusion: str = typer.Argument(..., metavar="CONCLUSION", help="Definition id of B."),
     param: list[str] = typer.Option([], "--param", metavar="NAME=VALUE", help="NAME=VALUE: N, k, k_premise, k_conclusion, k_t, k_DP, assumptions."),
     level: str | None = typer.Option(None, "--level", metavar="LEVEL", help="A's level (t or ε); prints B's guaranteed level."),
+    bound: str | None = typer.Option(None, "--bound", metavar="LEVEL", help="B's level to exceed: when A does not imply B, also a witness table (as `theory witness`)."),
     as_json: bool = typer.Option(False, "--json", metavar="FILE|-", help="Print JSON."),
 ) -> None:
     """Does A imply B? The best path, its composed f, and B's level for a given level of A."""
-    import sympy
+    from privcert.api import QueryError
+    from privcert.api import implies as ask
 
-    from theory.answers.graph import build_graph
-    from theory.definitions import definition
-    from theory.status_cache import cached_statuses
-    from verifier.display import formula
-
-    _definition(premise)
-    _definition(conclusion)
-    _in_domain(premise, _level(level), "--level")
     try:
-        answer = build_graph(cached_statuses()).implies(premise, conclusion, _params(param), _level(level))
-    except ValueError as error:
+        answer = ask(premise, conclusion, _params(param), _level(level), bound=_level(bound, "--bound"))
+    except QueryError as error:
         _fail(str(error))
-    if answer.value is not None and answer.value.free_symbols:
-        missing = ", ".join(sorted(str(symbol) for symbol in answer.value.free_symbols))
-        _fail(f"--level: the guaranteed level of {conclusion} depends on {missing}; pass each with --param NAME=VALUE")
-    conditions = [sympy.sstr(c) for c in answer.conditions]
-    path: list[_StepRow] = [
-        {
-            "claim": s.claim_id,
-            "source": str(s.source),
-            "from": s.premise,
-            "to": s.conclusion,
-            "from_size": _text(s.premise_size),
-            "to_size": _text(s.conclusion_size),
-            "f": sympy.sstr(s.f),
-            "value": _text(s.value),
-        }
-        for s in answer.path
-    ]
-    payload = {
-        "premise": answer.premise,
-        "conclusion": answer.conclusion,
-        "holds": answer.holds,
-        "f": _text(answer.f),
-        "level": _text(_level(level)),
-        "value": _text(answer.value),
-        "value_number": None if answer.value is None else float(answer.value.evalf(17)),
-        "conditions": conditions,
-        "path": path,
-        "evidence": list(answer.evidence),
-        "detail": answer.detail,
-    }
     if as_json:
-        typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(answer.to_json(), indent=2, ensure_ascii=False))
         return
-    typer.echo(f"{premise} ⇒ {conclusion}: {_headline(answer)}")
-    if answer.f is not None:
-        target = definition(conclusion)
-        relation = "≥" if target.direction == "larger_is_stronger" else "≤"
-        typer.echo(f"bound: {formula(target.level)} {relation} {formula(answer.f)}")
-    if answer.value is not None:
-        from theory.answers.explain import level_text
-
-        typer.echo(f"guaranteed: {level_text(conclusion, answer.value)} "
-                   f"for {premise} at {level_text(premise, _level(level))}")
-    for step in answer.path:
-        typer.echo(f"  {_sized(step.premise, _text(step.premise_size))} → {_sized(step.conclusion, _text(step.conclusion_size))}: "
-                   f"{formula(step.f)}  [{step.claim_id}: {step.source}]")
-    if answer.holds != "yes":
-        typer.echo(answer.detail)
-
-
-def _headline(answer: Any) -> str:
-    """``yes``, ``no``, ``only if N = 2``, or ``unknown: ...``: the answer before its details."""
-    import sympy
-
-    from verifier.display import condition
-
-    together = condition(sympy.And(*answer.conditions)) if answer.conditions else "always"
-    if answer.holds == "yes":
-        return "yes" if together == "always" else f"only if {together}"
-    if answer.holds == "no":
-        return "no"
-    return "unknown: no claim connects them" if not answer.path and not answer.evidence else "unknown"
+    for line in answer.lines():
+        typer.echo(line)
 
 
 @app.command()
@@ -277,52 +165,15 @@ def witness(
     param: list[str] = typer.Option([], "--param", metavar="NAME=VALUE", help="NAME=VALUE: N, k, k_premise, k_conclusion, k_t, k_DP, classwise."),
 ) -> None:
     """A table satisfying A at a fixed level whose B level exceeds BOUND."""
-    import sympy
+    from privcert.api import QueryError
+    from privcert.api import witness as find
 
-    from theory.answers.explain import level_text
-    from theory.tables.witnesses import NoWitnessError, WitnessSizeError
-    from theory.tables.witnesses import witness as find
-    from verifier.display import exact_text
-
-    _definition(premise)
-    _definition(conclusion)
     value = _level(bound, "--bound")
-    params = _params(param)
     try:
-        found = find(premise, conclusion, value, params=params)
-    except WitnessSizeError as error:
-        _fail(f"--param {error}")
-    except NoWitnessError as error:
+        found = find(premise, conclusion, value, _params(param))
+    except QueryError as error:
         _fail(str(error))
-    except (OverflowError, sympy.PrecisionExhausted) as error:
-        _fail(f"--bound {bound}: too large to build a witness table exactly ({type(error).__name__})")
-    premise_level = _own_units(premise, found.premise_level)
-    conclusion_level = _own_units(conclusion, found.conclusion_level)
-    typer.echo(json.dumps({
-        "premise": premise,
-        "conclusion": conclusion,
-        "bound": exact_text(value),
-        "premise_level": exact_text(premise_level),
-        "conclusion_level": exact_text(conclusion_level),
-        "exceeds": found.exceeds,
-        "family": found.family,
-        "table": found.table.to_json(),
-        "detail": found.detail,
-        "summary": f"{premise} at {level_text(premise, premise_level)}; "
-                   f"{conclusion} at {level_text(conclusion, conclusion_level)}, beyond {level_text(conclusion, value)}",
-    }, indent=2, ensure_ascii=False))
-
-
-def _own_units(definition_id: str, ratio_level: object) -> sympy.Expr:
-    """A theory level (ratio space: t, or e^ε) in the definition's own units (t, or ε = ln of the ratio)."""
-    import sympy
-
-    from theory.tables.levels import is_ratio_definition
-
-    value = sympy.sympify(ratio_level)
-    if is_ratio_definition(definition_id):
-        return sympy.oo if value == sympy.oo else sympy.log(value)
-    return value
+    typer.echo(json.dumps(found.to_json(), indent=2, ensure_ascii=False))
 
 
 @app.command()
@@ -331,11 +182,11 @@ def explain(
     as_json: bool = typer.Option(False, "--json", metavar="FILE|-", help="Print the list of implied guarantees as JSON."),
 ) -> None:
     """What the audit's measured levels imply about every other definition, with the derivation path."""
-    from theory.answers.explain import explain_file
+    from privcert.api import explain as run
     from verifier.errors import VerifierError
 
     try:
-        found = explain_file(audit)
+        found = run(audit)
     except VerifierError as error:
         _fail(str(error))
     if as_json:
@@ -345,20 +196,18 @@ def explain(
 
 
 @app.command(name="map")
-def draw_map(out: Path = typer.Option(Path("map.svg"), "--out", metavar="FILE", help="SVG file to write.")) -> None:
+def draw_map(
+    out: Path = typer.Option(Path("map.svg"), "--out", metavar="FILE", help="SVG file to write."),
+    as_json: bool = typer.Option(False, "--json", metavar="FILE|-", help="Print the map as JSON (its definitions, numbered arrows and bound claims) instead of drawing it."),
+) -> None:
     """Draw the implication map (Ekenstedt et al. 2022, Figs. 1-2) with checked statuses."""
-    from theory.answers.graph import build_graph
-    from theory.answers.map import render_map
-    from theory.claims.catalog import all_claims
-    from theory.status_cache import cached_statuses
+    from privcert.api import implication_map
 
+    if as_json:
+        typer.echo(json.dumps(implication_map().to_json(), indent=2, ensure_ascii=False))
+        return
     if out.suffix.lower() not in MAP_FORMATS:
         _fail(f"--out {str(out)!r}: expected a file ending in {', '.join(MAP_FORMATS)}, found {out.suffix or 'no suffix'!r}")
     if not out.parent.is_dir():
         _fail(f"--out {str(out)!r}: the directory {str(out.parent)!r} does not exist")
-    outcomes = cached_statuses()
-    bounds: dict[str, tuple[str, ...]] = {}
-    for item in all_claims():
-        if item.kind == "bound" and item.conclusion is not None:
-            bounds[item.conclusion] = (*bounds.get(item.conclusion, ()), f"{item.id}: {outcomes[item.id].status}")
-    typer.echo(f"wrote {render_map(build_graph(outcomes), out, bounds)}")
+    typer.echo(f"wrote {implication_map().draw(out)}")

@@ -1,11 +1,11 @@
-"""The Explore page: the implication map (``privcert theory map``'s drawing), each definition's arrows,
-"does A imply B?" (``privcert theory implies``), the witness table of a non-implication
-(``privcert theory witness``) and what typed-in levels imply (``privcert theory explain``).
+"""The Explore page: views of :mod:`privcert.api`'s theory results, the ones ``privcert theory`` prints.
 
-The map is drawn once per server (a few seconds) and the graph built once from the cached
-checked statuses (:func:`theory.status_cache.cached_statuses`); both are read from then on.
-The form's fields come from the definitions (:func:`theory.definitions.definitions`) and the
-graph's size parameters and assumptions.
+The implication map (:func:`privcert.api.implication_map`: drawn once per server, a few seconds, without its
+key, which the page gives as text), a definition's neighbourhood drawn large (its arrows in and out, from the
+same map data), "does A imply B?" with a witness table when it does not follow (:func:`privcert.api.implies`,
+also as JSON at ``/explore/implies.json``: the command line's ``theory implies --json``), and what typed-in
+levels imply (:func:`privcert.api.explain`). The form's fields come from the definitions
+(:func:`theory.definitions.definitions`) and the graph's size parameters and assumptions.
 """
 
 from __future__ import annotations
@@ -13,70 +13,43 @@ from __future__ import annotations
 import functools
 import re
 import tempfile
-import threading
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from privcert.app.web import BadRequest, fragment, page, read_form
 
 if TYPE_CHECKING:
-    from theory.answers.graph import Graph
+    from privcert.api import ClaimSource, Implication, MapEdge
+    from verifier.references import Reference
 
-__all__ = ["router", "graph", "map_svg"]
+__all__ = ["router", "map_svg", "neighbourhood", "MAP_CSP"]
 
 router = APIRouter()
-_lock = threading.RLock()
-"""The theory's work in the server runs one call at a time: the statuses are computed once, and Python 3.11's
-parser (the status cache reads sources) is not safe to run in two threads at once."""
-
-
-@functools.cache
-def _graph() -> Graph:
-    from theory.answers.graph import build_graph
-    from theory.status_cache import cached_statuses
-
-    return build_graph(cached_statuses())
-
-
-def graph() -> Graph:
-    """The implication map's graph (built once)."""
-    with _lock:
-        return _graph()
+MAP_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'"
+"""The full-size map, opened as its own document: matplotlib's style attributes, nothing else (no script)."""
 
 
 def map_svg() -> str:
-    """The map as ``privcert theory map`` draws it, as an ``<svg>`` element that scales to its container."""
-    with _lock:
-        return _map_svg()
+    """The whole map as ``privcert theory map`` draws it, without the key, as an ``<svg>`` element that scales to
+    its container (a group of definitions a click on one of which shows its neighbourhood)."""
+    return _map_svg()
 
 
 @functools.cache
 def _map_svg() -> str:
-    from theory.answers.map import render_map
-    from theory.claims.catalog import all_claims
-    from theory.status_cache import cached_statuses
+    from privcert.api import implication_map
 
-    outcomes = cached_statuses()
-    bounds: dict[str, tuple[str, ...]] = {}
-    for item in all_claims():
-        if item.kind == "bound" and item.conclusion is not None:
-            bounds[item.conclusion] = (*bounds.get(item.conclusion, ()), f"{item.id}: {outcomes[item.id].status}")
     with tempfile.TemporaryDirectory(prefix="privcert-map-") as folder:
-        text = render_map(graph(), Path(folder) / "map.svg", bounds).read_text(encoding="utf-8")
+        text = implication_map().draw(Path(folder) / "map.svg", key=False).read_text(encoding="utf-8")
     svg = text[text.index("<svg"):]
-    return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1 role="img" aria-labelledby="map-title"',
+    return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1 role="group" aria-labelledby="map-title"',
                   svg, count=1)
-
-
-def _locked(function: Any, *arguments: Any) -> Any:
-    """``function(*arguments)`` with the theory to itself (see ``_lock``)."""
-    with _lock:
-        return function(*arguments)
 
 
 def _definitions() -> list[Any]:
@@ -87,56 +60,94 @@ def _definitions() -> list[Any]:
 
 def _parameters() -> dict[str, Any]:
     """The query's fields: N, the size parameters, the assumptions (from the graph)."""
+    from privcert.api import theory_graph
     from theory.answers.graph import SIZE_PARAMETERS
 
-    return {"sizes": ("N", *SIZE_PARAMETERS), "assumptions": sorted(graph().assumptions())}
+    return {"sizes": ("N", *SIZE_PARAMETERS), "assumptions": sorted(theory_graph().assumptions())}
+
+
+def neighbourhood(definition_id: str) -> dict[str, Any]:
+    """A definition and the arrows touching it, for its drawing: the definitions that imply it (drawn above it)
+    and those it implies (below), each with its arrow's bound and number, and the papers they cite.
+
+    Raises
+    ------
+    BadRequest
+        An unknown definition id (the message lists the valid ones).
+    """
+    from privcert.api import QueryError, implication_map
+    from theory.definitions import definition
+
+    try:
+        outgoing, incoming = implication_map().around(definition_id)
+    except QueryError as error:
+        raise BadRequest(str(error)) from error
+    return {"item": definition(definition_id), "incoming": [_row(edge, edge.premise) for edge in incoming],
+            "outgoing": [_row(edge, edge.conclusion) for edge in outgoing],
+            "sources": _references(edge.claim for edge in (*incoming, *outgoing))}
+
+
+def _row(edge: MapEdge, other: str) -> dict[str, Any]:
+    from theory.definitions import definition
+
+    return {"edge": edge, "id": other, "name": definition(other).name}
+
+
+def _references(claims: Iterable[ClaimSource]) -> list[Reference]:
+    """The full references of the papers ``claims`` cite, each once, in the order first cited."""
+    from verifier.references import reference
+
+    papers = list(dict.fromkeys(claim.source.paper for claim in claims))
+    return [item for item in (reference(paper) for paper in papers) if item is not None]
 
 
 @router.get("/explore", response_class=HTMLResponse)
-async def explore_page(request: Request) -> Response:
+async def explore_page(request: Request, definition: str = "k_anonymity") -> Response:
+    """The page: the map, ``definition``'s neighbourhood, the two question forms."""
+    from privcert.api import implication_map
+
     svg = await run_in_threadpool(map_svg)
     parameters = await run_in_threadpool(_parameters)
-    return page(request, "explore.j2", svg=svg, definitions=_definitions(), **parameters)
+    around = await run_in_threadpool(neighbourhood, definition)
+    found = await run_in_threadpool(implication_map)
+    return page(request, "explore.j2", svg=svg, definitions=_definitions(), arrows=found.edges, bounds=found.bounds,
+                **around, **parameters)
+
+
+@functools.cache
+def _full_map() -> str:
+    from privcert.api import implication_map
+
+    with tempfile.TemporaryDirectory(prefix="privcert-map-") as folder:
+        return implication_map().draw(Path(folder) / "map.svg").read_text(encoding="utf-8")
+
+
+@router.get("/explore/map.svg")
+async def full_map() -> Response:
+    """The whole map at full size with its numbered list and legend, as ``privcert theory map`` writes it (the
+    browser zooms and scrolls it)."""
+    return Response(await run_in_threadpool(_full_map), media_type="image/svg+xml",
+                    headers={"Content-Security-Policy": MAP_CSP})
 
 
 @router.get("/explore/definition", response_class=HTMLResponse)
 async def definition_arrows(request: Request, id: str) -> Response:
-    """What a definition implies and what implies it: every arrow of the map touching it."""
-    from theory.definitions import UnknownDefinitionError, definition
-
-    definition_id = id
-    try:
-        item = definition(definition_id)
-    except UnknownDefinitionError as error:
-        raise BadRequest(str(error)) from error
-    found = await run_in_threadpool(graph)
-    outgoing = [_edge(e) for e in found.edges if e.premise == definition_id]
-    incoming = [_edge(e) for e in found.edges if e.conclusion == definition_id and e.premise != definition_id]
-    return fragment(request, "_definition.j2", item=item, outgoing=outgoing, incoming=incoming)
+    """What a definition implies and what implies it: its neighbourhood drawn, and every arrow in words."""
+    around = await run_in_threadpool(neighbourhood, id)
+    return fragment(request, "_definition.j2", **around)
 
 
-def _edge(edge: Any) -> dict[str, Any]:
-    import sympy
-
-    from theory.answers.map import edge_label
-    from verifier.display import condition, formula
-
-    return {"claim": edge.claim_id, "source": str(edge.source), "premise": edge.premise, "conclusion": edge.conclusion,
-            "bound": "does not imply" if edge.f is None else formula(edge.f), "status": edge.status,
-            "conditions": condition(sympy.And(*edge.conditions)) if edge.conditions else "always",
-            "label": edge_label(edge)}
-
-
-def _params(form: Any) -> dict[str, int]:
+def _params(form: Mapping[str, Any]) -> dict[str, int]:
     """The size parameters typed in (integers) and the assumptions ticked (true), as ``--param`` gives them."""
+    parameters = _parameters()
     params: dict[str, int] = {}
-    for name in _parameters()["sizes"]:
+    for name in parameters["sizes"]:
         text = str(form.get(f"param-{name}", "")).strip()
         if text:
-            if not re.fullmatch(r"\d+", text):
+            if not re.fullmatch(r"[0-9]+", text):
                 raise BadRequest(f"{name}: expected a whole number, found {text!r}")
             params[name] = int(text)
-    for name in _parameters()["assumptions"]:
+    for name in parameters["assumptions"]:
         if form.get(f"assume-{name}"):
             params[name] = True
     return params
@@ -147,84 +158,62 @@ def _level(text: str, where: str) -> Any:
 
     from verifier.literal import Domain, LiteralError, parse_exact
 
+    if not text:
+        return None
     try:
         return parse_exact(text, where, Domain(lower=Fraction(0)))
     except LiteralError as error:
         raise BadRequest(str(error)) from error
 
 
-def _implies(premise: str, conclusion: str, params: dict[str, int], level: Any, bound: Any) -> dict[str, Any]:
-    import sympy
+def _answer(form: Mapping[str, Any]) -> Implication:
+    """:func:`privcert.api.implies` on the form's (or the query string's) fields."""
+    from privcert.api import QueryError, implies
 
-    from theory.answers.explain import level_text
-    from theory.definitions import definition
-    from theory.tables.witnesses import NoWitnessError, WitnessSizeError, witness
-    from verifier.display import condition, exact_text, formula
-
-    for name in (premise, conclusion):
-        definition(name)
-    item = definition(premise)
-    if level is not None and level != sympy.oo and not bool(item.domain.contains(level)):
-        raise BadRequest(f"level: the {formula(item.level)} of {premise} lies in {formula(item.domain)}, found {level}")
+    premise, conclusion = str(form.get("premise", "")), str(form.get("conclusion", ""))
+    level = _level(str(form.get("level", "")).strip(), "level")
+    bound = _level(str(form.get("bound", "")).strip(), "witness bound")
     try:
-        answer = graph().implies(premise, conclusion, params, level)
-    except ValueError as error:
+        return implies(premise, conclusion, _params(form), level, bound=bound)
+    except QueryError as error:
         raise BadRequest(str(error)) from error
-    together = condition(sympy.And(*answer.conditions)) if answer.conditions else "always"
-    headline = ("yes" if together == "always" else f"only if {together}") if answer.holds == "yes" else \
-        "no" if answer.holds == "no" else "unknown"
-    target = definition(conclusion)
-    found: dict[str, Any] = {
-        "premise": premise, "conclusion": conclusion, "holds": answer.holds, "headline": headline,
-        "bound": None if answer.f is None else
-        f"{formula(target.level)} {'≥' if target.direction == 'larger_is_stronger' else '≤'} {formula(answer.f)}",
-        "guaranteed": None if answer.value is None or answer.value.free_symbols else
-        f"{level_text(conclusion, answer.value)} for {premise} at {level_text(premise, level)}",
-        "path": [{"claim": s.claim_id, "source": str(s.source), "from": s.premise, "to": s.conclusion,
-                  "f": formula(s.f)} for s in answer.path],
-        "evidence": list(answer.evidence), "detail": answer.detail if answer.holds != "yes" else "",
-        "witness": None, "witness_error": None}
-    if bound is not None and answer.holds != "yes":
-        try:
-            table = witness(premise, conclusion, bound, params=params)
-        except (NoWitnessError, WitnessSizeError, OverflowError, sympy.PrecisionExhausted) as error:
-            found["witness_error"] = str(error)
-        else:
-            json_table = table.table.to_json()
-            found["witness"] = {"probs": json_table["probs"], "classes": json_table["classes"],
-                                "premise_level": exact_text(table.premise_level),
-                                "conclusion_level": exact_text(table.conclusion_level), "exceeds": table.exceeds,
-                                "family": table.family, "detail": table.detail}
-    return found
 
 
 @router.post("/explore/implies", response_class=HTMLResponse)
 async def implies(request: Request) -> Response:
-    """Does A imply B? (``privcert theory implies A B --param ... --level ...``, and ``theory witness`` when not)."""
+    """Does A imply B? (``privcert theory implies A B --param ... --level ... --bound ...``)."""
     form = await read_form(request)
-    premise, conclusion = str(form.get("premise", "")), str(form.get("conclusion", ""))
-    level_text = str(form.get("level", "")).strip()
-    bound_text = str(form.get("bound", "")).strip()
-    level = _level(level_text, "level") if level_text else None
-    bound = _level(bound_text, "witness bound") if bound_text else None
-    answer = await run_in_threadpool(_locked, _implies, premise, conclusion, _params(form), level, bound)
-    return fragment(request, "_implies.j2", answer=answer)
+    answer = await run_in_threadpool(_answer, form)
+    sources = _references((*(step.claim for step in answer.path), *(edge.claim for edge in answer.evidence)))
+    return fragment(request, "_implies.j2", answer=answer, sources=sources)
+
+
+@router.get("/explore/implies.json")
+async def implies_json(request: Request) -> Response:
+    """The answer as JSON, the same document as ``privcert theory implies ... --json``
+    (fields as the form's: ``premise``, ``conclusion``, ``level``, ``bound``, ``param-NAME``, ``assume-NAME``);
+    a question that cannot be answered is ``{"error": message}`` with status 422."""
+    try:
+        answer = await run_in_threadpool(_answer, request.query_params)
+    except BadRequest as error:
+        return JSONResponse({"error": str(error)}, status_code=422)
+    return JSONResponse(answer.to_json())
 
 
 def _explain(records: int, lines: list[str]) -> Any:
+    from privcert.api import explain
     from theory.answers.audit_levels import AuditLevels
-    from theory.answers.explain import explain
 
     measurements = []
     for number, line in enumerate(lines, start=1):
-        match = re.fullmatch(r"\s*([a-z_]+)(?:\s+on\s+(\S+))?(?:\s*\(k\s*=\s*(\d+)\))?\s*=\s*(\S+)\s*", line)
+        match = re.fullmatch(r"\s*([a-z_]+)(?:\s+on\s+(\S+))?(?:\s*\(k\s*=\s*([0-9]+)\))?\s*=\s*(\S+)\s*", line)
         if match is None:
             raise BadRequest(f"levels, line {number}: expected MODEL [on ATTRIBUTE] [(k = SIZE)] = LEVEL, e.g. "
                              f"k_anonymity = 5 or t_closeness on disease = 1/5; found {line!r}")
         model, attribute, size, level = match.groups()
         measurements.append({"model": model, "attribute": attribute, "exact": level, "status": "finite",
                              "parameters": {} if size is None else {"k": int(size)}})
-    return explain(AuditLevels.from_json({"rows": records, "measurements": measurements}), graph())
+    return explain(AuditLevels.from_json({"rows": records, "measurements": measurements}))
 
 
 @router.post("/explore/explain", response_class=HTMLResponse)
@@ -234,13 +223,13 @@ async def explain_levels(request: Request) -> Response:
 
     form = await read_form(request)
     records_text = str(form.get("records", "")).strip()
-    if not re.fullmatch(r"\d+", records_text) or int(records_text) < 1:
+    if not re.fullmatch(r"[0-9]+", records_text) or int(records_text) < 1:
         raise BadRequest(f"records: expected the number of records N, a whole number ≥ 1, found {records_text!r}")
     lines = [line for line in str(form.get("levels", "")).splitlines() if line.strip()]
     if not lines:
         raise BadRequest("levels: expected one measured level per line, e.g. k_anonymity = 5")
     try:
-        found = await run_in_threadpool(_locked, _explain, int(records_text), lines)
+        found = await run_in_threadpool(_explain, int(records_text), lines)
     except VerifierError as error:
         raise BadRequest(str(error)) from error
     return fragment(request, "_explain.j2", implied=found.to_json(), text=found.text())

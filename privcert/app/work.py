@@ -55,17 +55,15 @@ def run(kind: str, arguments: dict[str, Any], connection: Connection) -> None:
 def audit(arguments: dict[str, Any], report: Callable[[str, int, int | None], None]) -> dict[str, Any]:
     """``privcert audit RELEASE --policy POLICY --html VIEW``: the result, what else it implies, the view."""
     from privcert.api import audit as run_audit
-    from privcert.certificate_cli import write_certificate
-    from theory.answers.audit_levels import AuditLevels
-    from theory.answers.explain import explain
+    from privcert.api import explain, write_certificate
 
     release, policy, view = Path(arguments["release"]), Path(arguments["policy"]), Path(arguments["view"])
     result = run_audit(release, policy, progress=report)
     report("the certificate's view (figures, implied guarantees)", 0, None)
-    write_certificate(result, release, policy, None, None, html=view)
+    write_certificate(result, release, policy, html=view)
     document = json.loads(json.dumps(result.to_json(), default=str))
     report("what else this implies", 0, None)
-    implied = explain(AuditLevels.of(result))
+    implied = explain(result)
     return {"audit": document, "passed": result.passed, "view": _link(view),
             "implied": implied.to_json(), "implied_text": implied.text()}
 
@@ -73,13 +71,13 @@ def audit(arguments: dict[str, Any], report: Callable[[str, int, int | None], No
 def certify(arguments: dict[str, Any], report: Callable[[str, int, int | None], None]) -> dict[str, Any]:
     """``privcert audit RELEASE --policy POLICY --sign KEY --certificate C --html H --pdf P``."""
     from privcert.api import audit as run_audit
-    from privcert.certificate_cli import write_certificate
+    from privcert.api import write_certificate
 
     release, policy, key = Path(arguments["release"]), Path(arguments["policy"]), Path(arguments["key"])
     outputs = {name: Path(arguments[name]) for name in ("certificate", "html", "pdf")}
     result = run_audit(release, policy, progress=report)
     report("signing; writing the HTML and PDF views", 0, None)
-    write_certificate(result, release, policy, key, outputs["certificate"], html=outputs["html"],
+    write_certificate(result, release, policy, key=key, out=outputs["certificate"], html=outputs["html"],
                       pdf=outputs["pdf"])
     return {"passed": result.passed, **{name: _link(path) for name, path in outputs.items()}}
 

@@ -339,12 +339,55 @@ def test_explore_answers_as_the_theory_cli(client: TestClient) -> None:
     refused = client.post("/explore/implies", data={"csrf": token, "premise": "multiplicative_t_closeness",
                                                      "conclusion": "ldp", "bound": "3", "param-N": "4",
                                                      "param-k": "2"}).text
-    assert ": no</strong>" in refused and "<code>43/88</code>" in refused
+    assert ("<strong>No: multiplicative t-closeness (with k-anonymity) does not imply ε-local differential "
+            "privacy.</strong>") in refused and "<code>43/88</code>" in refused
     explained = client.post("/explore/explain", data={"csrf": token, "records": "100",
                                                        "levels": "k_anonymity = 5"}).text
     assert "prosecutor_risk</strong>: R = 1/5" in explained
     wrong = client.post("/explore/explain", data={"csrf": token, "records": "100", "levels": "k-anonymity is 5"})
     assert wrong.status_code == 422 and "expected MODEL [on ATTRIBUTE]" in wrong.text
+
+
+def test_explore_answers_in_sentences_with_their_sources(client: TestClient) -> None:
+    token = csrf(client, "/explore")
+    answer = client.post("/explore/implies", data={"csrf": token, "premise": "k_anonymity",
+                                                    "conclusion": "distinct_l_diversity"}).text
+    assert "<strong>No: k-anonymity does not imply distinct l-diversity.</strong>" in answer
+    assert ('<a href="#ans-ref-machanavajjhala2007">Machanavajjhala et al. 2007, Sec. 3.1, homogeneity attack</a>'
+            in answer)
+    assert ('<li id="ans-ref-machanavajjhala2007">Ashwin Machanavajjhala, Daniel Kifer, Johannes Gehrke and '
+            "Muthuramakrishnan Venkitasubramaniam.") in answer
+    arrows = client.get("/explore/definition", params={"id": "k_anonymity"}).text
+    assert ('<li value="46" class="status-proven">k-anonymity at k implies prosecutor re-identification risk at '
+            "R ≤ 1/k.") in arrows
+
+
+def test_explore_shows_a_definition_whose_claims_assume_a_reading(client: TestClient) -> None:
+    """ε-DP's arrows include claims read with DP within each class (an assumption, not a relation): shown in words."""
+    arrows = client.get("/explore/definition", params={"id": "dp"})
+    assert arrows.status_code == 200
+    assert ("ε-differential privacy does not imply multiplicative t-closeness (with k-anonymity) (when 2·k ≤ N and "
+            "dp within classes)") in arrows.text
+
+
+def test_explore_draws_the_map_to_fit_and_a_neighbourhood_large(client: TestClient) -> None:
+    page = client.get("/explore").text
+    drawn = re.search(r'<div class="map" id="map"[^>]*><svg([^>]*)>', page)
+    assert drawn is not None and 'role="group"' in drawn.group(1) and 'role="img"' not in drawn.group(1)
+    assert "numbers refer to the list below" not in page  # the key is the page's text, not 7 px SVG text
+    assert "non-implication (red, with a cross)</li>" in page
+    assert '<p class="nb-centre">k-anonymity</p>' in page
+    full = client.get("/explore/map.svg")
+    assert full.headers["content-type"] == "image/svg+xml" and "numbers refer to the list below" in full.text
+    assert full.headers["content-security-policy"] == "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'"
+
+
+def test_explore_answers_as_json(client: TestClient) -> None:
+    answer = client.get("/explore/implies.json", params={"premise": "dp", "conclusion": "ldp", "level": "1"})
+    assert (answer.status_code, answer.json()["headline"]) == (200, "only if N = 2")
+    refused = client.get("/explore/implies.json", params={"premise": "ldp", "conclusion": "k_eps_dp", "level": "1"})
+    assert (refused.status_code, refused.json()) == (422, {"error": "level: the guaranteed level of k_eps_dp depends "
+                                                                    "on N, k; give each as a parameter NAME=VALUE"})
 
 
 def test_a_compared_candidate_opens_in_the_audit_page_with_the_sessions_policy(client: TestClient,

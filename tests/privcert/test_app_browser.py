@@ -250,11 +250,16 @@ def test_explore_by_keyboard(server: str, browser, shots: Path) -> None:
     from selenium.webdriver.common.keys import Keys
 
     browser.get(f"{server}/explore")
-    node = _wait(browser, "#map svg text.definition-node[aria-label='Show the arrows of k-anonymity']")
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    assert "privcert:k_risk" in _wait(browser, "#definition .arrows").text  # k-anonymity's, drawn with the page
+    node = _wait(browser, "#map svg text.definition-node[aria-label='Show the arrows of ε-differential privacy']")
     browser.execute_script("arguments[0].focus()", node)
     node.send_keys(Keys.ENTER)
-    arrows = _wait(browser, "#definition table.edges")
-    assert "privcert:k_risk" in arrows.text
+    WebDriverWait(browser, 60).until(lambda driver: driver.execute_script(
+        "return document.activeElement.id") == "definition")  # the focus follows the update
+    assert browser.find_element(By.CSS_SELECTOR, "#definition h3").text == "ε-differential privacy dp"
+    assert "privcert:k_not_dp" in browser.find_element(By.CSS_SELECTOR, "#definition .arrows").text
     premise = browser.find_element(By.ID, "premise")
     premise.send_keys("multiplicative")
     conclusion = browser.find_element(By.ID, "conclusion")
@@ -263,7 +268,9 @@ def test_explore_by_keyboard(server: str, browser, shots: Path) -> None:
     browser.find_element(By.ID, "param-N").send_keys("4")
     browser.find_element(By.ID, "param-k").send_keys("2" + Keys.ENTER)
     answer = _wait(browser, "#implies-answer")
-    assert answer.text.endswith(": no")
+    assert answer.text == "No: multiplicative t-closeness (with k-anonymity) does not imply ε-local differential privacy."
+    WebDriverWait(browser, 60).until(lambda driver: driver.execute_script(
+        "return document.activeElement.id") == "implies-result")
     assert "43/88" in _wait(browser, "#witness-table").text
     browser.find_element(By.XPATH, "//button[text()='Explain']").click()
     assert "prosecutor_risk" in _wait(browser, "#explained").text

@@ -264,9 +264,9 @@ def test_tiny_laplace_noise_is_written_and_read_back(tmp_path: Path) -> None:
     (["refute", "ekenstedt2022:lemma1", "--timeout", "nan"], "--timeout nan: expected a positive, finite number"),
     (["refute", "ekenstedt2022:lemma1", "--timeout", "-1"], "--timeout -1.0: expected a positive, finite number"),
     (["witness", "multiplicative_t_closeness", "ldp", "--bound", "2", "--param", "N=1000000000"],
-     "--param N=1000000000: expected 1 ≤ N ≤ 10,000"),
+     "error: parameter N=1000000000: expected 1 ≤ N ≤ 10,000"),
     (["witness", "multiplicative_t_closeness", "ldp", "--bound", "e^1000", "--param", "N=3"],
-     "--bound e^1000: too large to build a witness table exactly"),
+     "error: bound e^1000: too large to build a witness table exactly"),
 ])
 def test_theory_sizes_are_bounded(args: list[str], expected: str) -> None:
     code, output = _run("theory", *args)

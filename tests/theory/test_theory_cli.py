@@ -120,7 +120,7 @@ def test_implies_no_with_evidence() -> None:
         (["implies", "dp", "ldp", "--level", "10**10**10"], "expected a number such as"),
         (["implies", "dp", "ldp", "--level", "-1"], "--level: expected a number ≥ 0"),
         (["witness", "multiplicative_t_closeness", "ldp", "--bound", "1e308"], "beyond the magnitude"),
-        (["implies", "ldp", "stochastic_t_closeness", "--level", "1"], "depends on N, k; pass each with --param"),
+        (["implies", "ldp", "stochastic_t_closeness", "--level", "1"], "depends on N, k; give each as a parameter NAME=VALUE"),
         (["implies", "multiplicative_t_closeness", "ldp", "--level", "1/2"], "lies in [1, ∞), found 1/2"),
         (["map", "--out", "map.txt"], "expected a file ending in .svg, .png, .pdf"),
         (["refute", "ekenstedt2022:thm4_1", "--max-n", "100"], "less than or equal to 8"),

@@ -82,12 +82,15 @@ def positions(graph: Graph) -> dict[str, tuple[float, float]]:
                   ((edge.premise, edge.conclusion) for edge in graph.usable()))
 
 
-def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ...]] | None = None) -> Path:
+def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ...]] | None = None, *,
+               key: bool = True) -> Path:
     """Write the map of ``graph`` to ``out`` (SVG; the suffix picks another format) and return the path.
 
     ``bounds`` maps a definition id to lines about its closed-form bound claims, listed
-    under the map (Soria-Comas et al. 2015, Props. 1-2 for EMD t-closeness). matplotlib
-    is imported here, on the first drawing, with the Agg backend.
+    under the map (Soria-Comas et al. 2015, Props. 1-2 for EMD t-closeness). Without ``key``
+    the title, the numbered list and the legend are left out (a page gives them as text) and the
+margins cropped.
+    matplotlib is imported here, on the first drawing, with the Agg backend.
     """
     import matplotlib
 
@@ -100,7 +103,7 @@ def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ..
         groups[tuple(sorted((edge.premise, edge.conclusion)))].append(edge)
     lines = [edge_label(edge) for edge in graph.edges]
     notes = [f"{name}: {line}" for name, found in (bounds or {}).items() for line in found]
-    rows = -(-(len(lines) + len(notes)) // _LIST_COLUMNS)
+    rows = -(-(len(lines) + len(notes)) // _LIST_COLUMNS) if key else 0
     where = positions(graph)
     xs, ys = zip(*where.values())
     width = max(26.0, (max(xs) - min(xs) + 12) / UNITS_PER_INCH)
@@ -112,8 +115,9 @@ def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ..
         axes.set_xlim(min(xs) - 6, max(xs) + 6)
         axes.set_ylim(min(ys) - 1.5, max(ys) + 3)
         axes.axis("off")
-        axes.set_title("Implication map (Ekenstedt et al. 2022, Figs. 1-2, and the relations derived here); "
-                       "statuses from checking each claim; numbers refer to the list below", fontsize=10)
+        if key:
+            axes.set_title("Implication map (Ekenstedt et al. 2022, Figs. 1-2, and the relations derived here); "
+                           "statuses from checking each claim; numbers refer to the list below", fontsize=10)
         renderer = cast("FigureCanvasAgg", figure.canvas).get_renderer()
         placed: list[Bbox] = []
         connected = {e.premise for e in graph.edges} | {e.conclusion for e in graph.edges}
@@ -133,9 +137,10 @@ def render_map(graph: Graph, out: Path | str, bounds: Mapping[str, tuple[str, ..
         for edges in groups.values():
             for index, edge in enumerate(edges):
                 _draw(axes, renderer, placed, edge, index, number[id(edge)], where)
-        _list(figure, lines, notes, rows)
-        _legend(axes)
-        figure.savefig(out, format=out.suffix.lstrip(".") or "svg")
+        if key:
+            _list(figure, lines, notes, rows)
+            _legend(axes)
+        figure.savefig(out, format=out.suffix.lstrip(".") or "svg", bbox_inches=None if key else "tight")
         plt.close(figure)
     return out
 

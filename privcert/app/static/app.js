@@ -1,5 +1,7 @@
 // The workbench's one script (no inline script: the Content-Security-Policy forbids it).
-// Makes each definition drawn on the implication map a keyboard-usable button that shows its arrows.
+// Makes each definition drawn on the implication map a keyboard-usable button that shows its arrows, and
+// moves the focus to the content an update brings (a result, an error), so that a keyboard or screen-reader
+// user continues from there rather than from the top of the page.
 (function () {
   "use strict";
   function wireMap(root) {
@@ -14,7 +16,8 @@
       var show = function () {
         var pick = document.getElementById("definition-pick");
         if (pick) { pick.value = ids[index]; }
-        htmx.ajax("GET", "/explore/definition?id=" + encodeURIComponent(ids[index]), "#definition");
+        htmx.ajax("GET", "/explore/definition?id=" + encodeURIComponent(ids[index]), "#definition")
+          .then(function () { focusRegion(document.getElementById("definition")); });
       };
       text.setAttribute("role", "button");
       text.setAttribute("tabindex", "0");
@@ -26,7 +29,20 @@
       });
     });
   }
+  function focusRegion(region) {
+    if (!region || !region.isConnected) { return; }
+    if (!region.hasAttribute("tabindex")) { region.setAttribute("tabindex", "-1"); }
+    region.focus();
+  }
   document.addEventListener("DOMContentLoaded", function () { wireMap(document); });
+  // Only an update the user asked for (a form sent, a button pressed) takes the focus: never one that
+  // polls (a job's progress) or follows typing (the policy's live check).
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var trigger = (event.detail.requestConfig || {}).triggeringEvent;
+    if (!trigger || (trigger.type !== "submit" && trigger.type !== "click")) { return; }
+    var target = event.detail.target;
+    focusRegion(target && target.isConnected ? target : document.getElementById(target && target.id));
+  });
   document.addEventListener("htmx:afterSwap", function () { wireMap(document); });
   // Errors of any form go to the page's message area, where they are announced.
   document.addEventListener("htmx:beforeSwap", function (event) {
