@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ from privcert.cli import app
 from verifier.audit import audit
 from verifier.engines import duckdb_engine, get_engine
 from verifier.engines.duckdb_engine import DuckDBEngine
-from verifier.engines.spark_engine import SparkEngine, spark_session
+from verifier.engines.spark_engine import SparkEngine
 from verifier.engines.sql import CLASS, EngineReadError, aggregation
 from verifier.errors import DataError, ExcludedRowsWarning, PolicyError
 from verifier.measure import measure
@@ -52,15 +52,6 @@ SPECS: tuple[AttributeSpec, ...] = (
 )
 SPECS = SPECS + (joint_spec([SPECS[0], SPECS[2]]),)
 MECHANISM = "value,flu,gastritis,colitis\nflu,1/2,1/4,1/4\ngastritis,1/4,1/2,1/4\ncolitis,1/8,1/8,3/4\n"
-
-
-@pytest.fixture(scope="session")
-def spark() -> Iterator[SparkEngine]:
-    """One local Spark (2 cores, loopback, no UI, 2 shuffle partitions) for the whole test session."""
-    session = spark_session("local[2]", **{"spark.driver.host": "127.0.0.1", "spark.ui.enabled": "false",
-                                            "spark.sql.shuffle.partitions": "2", "spark.default.parallelism": "2"})
-    yield SparkEngine("local[2]")
-    session.stop()
 
 
 @st.composite
