@@ -16,7 +16,9 @@ Values as written
   (:func:`verifier.tables.values.exact_number`).
 * A row with more or fewer fields than the header, a repeated or empty header name, or a
   byte that is not valid in the file's encoding (UTF-8 by default, with or without a
-  byte-order mark) is an error naming the line.
+  byte-order mark) is an error naming the line. The encoding is a character encoding
+  that decodes one-to-one (:func:`verifier.tables.encodings.text_encoding`); LF, CRLF and
+  mixed line endings read alike.
 * Parquet columns keep their types; integer columns with missing values stay integers
   (never floats), and list, struct or map columns are an error naming the column. A
   float NaN is an error naming the column and row: it is neither a value nor a missing
