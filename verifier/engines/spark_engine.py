@@ -152,6 +152,8 @@ class SparkEngine(SqlEngine):
     def _local(self) -> bool:
         return self.master.startswith("local")
 
+    _skips_empty_lines = True
+
     @contextmanager
     def _open(self, path: Path, kind: str, header: list[str] | None, encoding: str) -> Iterator[Session]:
         from py4j.protocol import Py4JJavaError, Py4JNetworkError

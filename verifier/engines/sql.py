@@ -180,6 +180,10 @@ class SqlEngine(ABC):
         """Whether the engine reads this machine's files (a temporary copy of the release)."""
         return True
 
+    _skips_empty_lines: bool = False
+    """Whether the engine's CSV reader skips empty lines (a release of one column is then read from a copy
+    whose records end in an empty field: :data:`verifier.tables.transcode.PAD`)."""
+
     def count_tables(
         self,
         path: Path,
@@ -202,10 +206,13 @@ class SqlEngine(ABC):
             if kind == "csv":
                 header = csv_header(path, encoding)
                 chosen = text_encoding(encoding)
-                read, spelling = stack.enter_context(
-                    readable_csv(path, chosen, self._spelling(chosen), engine=self.name, local=self._local))
+                pad = self._skips_empty_lines and len(header) == 1
+                read, spelling = stack.enter_context(readable_csv(
+                    path, chosen, self._spelling(chosen), engine=self.name, local=self._local, pad=pad))
                 if read == path:
                     self._check_csv(path, encoding)
+                if pad:
+                    header = [*header, f"{header[0]}_padding"]
             try:
                 with self._open(read, kind, header, spelling) as session:
                     schema = session.run(f"SELECT * FROM {RELATION} LIMIT 0").schema

@@ -126,7 +126,9 @@ def _read_csv(path: Path, encoding: str) -> pd.DataFrame:
         return pacsv.read_csv(
             io.BytesIO(data),
             read_options=pacsv.ReadOptions(use_threads=True, block_size=block_size),
-            parse_options=pacsv.ParseOptions(newlines_in_values=True, invalid_row_handler=keep_first),
+            # in a file of one column an empty line is a row whose cell is empty (missing), as DuckDB and Spark read it
+            parse_options=pacsv.ParseOptions(newlines_in_values=True, invalid_row_handler=keep_first,
+                                             ignore_empty_lines=len(header) > 1),
             convert_options=pacsv.ConvertOptions(
                 column_types={name: pa.string() for name in header},
                 null_values=[""], strings_can_be_null=True, quoted_strings_can_be_null=True,

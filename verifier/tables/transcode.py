@@ -26,7 +26,7 @@ from verifier.errors import DataError
 from verifier.tables.encodings import Encoding
 from verifier.tables.load import check_csv, open_bytes
 
-__all__ = ["readable_csv", "LineEndings", "CHUNK"]
+__all__ = ["readable_csv", "LineEndings", "CHUNK", "PAD"]
 
 CHUNK = 1 << 24
 """Bytes read at a time (16 MiB)."""
@@ -39,20 +39,23 @@ def _has_carriage_return(path: Path) -> bool:
 
 @dataclass
 class LineEndings:
-    """Writes every line ending outside a quoted value as LF, chunk by chunk (a CRLF may span two chunks).
+    """Writes every line ending outside a quoted value as ``record_end`` (LF), chunk by chunk (a CRLF may span two).
 
     Quotes are ``"``, a doubled quote inside a quoted value being one of its characters (RFC 4180): each
-    quote turns the state over, so a doubled one leaves it as it was.
+    quote turns the state over, so a doubled one leaves it as it was. A ``record_end`` of ``,\n`` gives every
+    record an empty field more (:data:`PAD`).
     """
 
+    record_end: str = "\n"
     quoted: bool = False
     carriage_return: bool = False
+    ended: bool = True
 
     def __call__(self, text: str) -> str:
-        """The chunk ``text`` with its line endings outside quotes as LF (a CR at its end waits for the next chunk)."""
+        """The chunk ``text`` with its line endings outside quotes rewritten (a CR at its end waits for the next chunk)."""
         if self.carriage_return:  # the last chunk ended with a CR outside quotes: CRLF, or a CR alone
             self.carriage_return = False
-            return "\n" + self(text[1:] if text.startswith("\n") else text)
+            return self.record_end + self(text[1:] if text.startswith("\n") else text)
         parts = text.split('"')
         out: list[str] = []
         for place, part in enumerate(parts):
@@ -64,17 +67,25 @@ class LineEndings:
                 continue
             if place == len(parts) - 1 and part.endswith("\r"):
                 part, self.carriage_return = part[:-1], True
-            out.append(part.replace("\r\n", "\n").replace("\r", "\n"))
-        return "".join(out)
+            out.append(part.replace("\r\n", "\n").replace("\r", "\n").replace("\n", self.record_end))
+        written = "".join(out)
+        if written:
+            self.ended = written.endswith("\n")
+        return written
 
     def end(self) -> str:
-        """What is left at the end of the file: a last CR as LF."""
-        return "\n" if self.carriage_return else ""
+        """What is left at the end of the file: a last CR as a line ending, and the last record's ending."""
+        return self.record_end if self.carriage_return or not self.ended else ""
+
+
+PAD = ",\n"
+"""The record ending that gives every record of the copy an empty field more: a reader that skips empty lines
+(Spark) then reads an empty line of a one-column release as a row with an empty (missing) cell."""
 
 
 @contextmanager
-def readable_csv(path: Path, encoding: Encoding, spelling: str | None, *, engine: str,
-                 local: bool = True) -> Iterator[tuple[Path, str]]:
+def readable_csv(path: Path, encoding: Encoding, spelling: str | None, *, engine: str, local: bool = True,
+                 pad: bool = False) -> Iterator[tuple[Path, str]]:
     """The file an engine reads for the CSV release ``path``, and the encoding to read it in (the engine's ``spelling``).
 
     Parameters
@@ -89,6 +100,9 @@ def readable_csv(path: Path, encoding: Encoding, spelling: str | None, *, engine
         The engine's name, for messages.
     local
         Whether the engine reads files of this machine (a cluster does not: a copy cannot be handed to it).
+    pad
+        Whether to give every record an empty last field (:data:`PAD`), in a copy, for an engine that skips
+        empty lines, on a release of one column.
 
     Yields
     ------
@@ -102,10 +116,11 @@ def readable_csv(path: Path, encoding: Encoding, spelling: str | None, *, engine
         A byte is not valid in the encoding (the line and column named), or the release needs a copy and
         the engine runs on a cluster.
     """
-    if spelling is not None and not _has_carriage_return(path):
+    if spelling is not None and not pad and not _has_carriage_return(path):
         yield path, spelling
         return
-    why = f"it is {encoding.name}" if spelling is None else "it holds carriage returns (CRLF or mixed line endings)"
+    why = f"it is {encoding.name}" if spelling is None else "it is one column, whose empty lines are missing cells" \
+        if pad else "it holds carriage returns (CRLF or mixed line endings)"
     if not local:
         raise DataError(f"{path}: --engine {engine} on a cluster reads CSV in UTF-8 with LF line endings (or "
                         f"latin-1, ASCII); {why} (--encoding {encoding.name}): save it as UTF-8 with LF "
@@ -113,16 +128,16 @@ def readable_csv(path: Path, encoding: Encoding, spelling: str | None, *, engine
     folder = Path(tempfile.mkdtemp(prefix="privcert-csv-"))
     try:
         copy = folder / "release.csv"
-        _transcode(path, encoding, copy)
+        _transcode(path, encoding, copy, PAD if pad else "\n")
         yield copy, "utf-8"
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _transcode(path: Path, encoding: Encoding, copy: Path) -> None:
-    """Write ``path`` to ``copy`` in UTF-8 with LF line endings outside quotes, a chunk at a time."""
+def _transcode(path: Path, encoding: Encoding, copy: Path, record_end: str) -> None:
+    """Write ``path`` to ``copy`` in UTF-8, each line ending outside quotes as ``record_end``, a chunk at a time."""
     decoder = codecs.getincrementaldecoder(encoding.codec)()
-    endings = LineEndings()
+    endings = LineEndings(record_end)
     with open_bytes(path) as raw, copy.open("w", encoding="utf-8", newline="") as out:
         os.chmod(copy, 0o600)
         try:

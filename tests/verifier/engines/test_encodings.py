@@ -22,7 +22,7 @@ from verifier.measure import measure
 from verifier.tables.counts import AttributeSpec
 from verifier.tables.encodings import text_encoding
 from verifier.tables.load import load_table
-from verifier.tables.transcode import LineEndings, readable_csv
+from verifier.tables.transcode import PAD, LineEndings, readable_csv
 
 ENCODINGS = ("utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be", "utf-32", "latin-1", "cp1252", "iso8859-15",
              "ascii", "koi8-r", "cp1251", "iso8859-7", "mac-roman", "cp850")
@@ -63,8 +63,8 @@ def _release(folder: Path, encoding: str, ending: str) -> Path:
     return path
 
 
-def _json(path: Path, engine: Any, encoding: str) -> str:
-    report = measure(path, ("zip",), SPECS, l=[2], engine=engine, encoding=encoding, progress=False)
+def _json(path: Path, engine: Any, encoding: str, specs: tuple[AttributeSpec, ...] = SPECS) -> str:
+    report = measure(path, ("zip",), specs, l=[2], engine=engine, encoding=encoding, progress=False)
     return json.dumps(report.to_json(), sort_keys=True, ensure_ascii=False)
 
 
@@ -117,6 +117,10 @@ def test_line_endings_are_rewritten_the_same_whatever_the_chunks(size: int) -> N
     endings = LineEndings()
     chunks = [text[start:start + size] for start in range(0, len(text), size)]
     assert "".join(endings(chunk) for chunk in chunks) + endings.end() == 'a,b\n"x\r\ny",2\n\n"""q""",\n"\r"\n\n'
+    padded = LineEndings(PAD)
+    assert "".join(padded(chunk) for chunk in chunks) + padded.end() == 'a,b,\n"x\r\ny",2,\n,\n"""q""",,\n"\r",\n,\n'
+    unended = LineEndings(PAD)
+    assert "".join(unended(chunk) for chunk in ["a\n", "", "b"]) + unended.end() == "a,\nb,\n"
 
 
 def test_a_byte_not_in_the_encoding_is_named_by_line_on_a_transcoded_release(tmp_path: Path) -> None:
@@ -160,3 +164,15 @@ def test_the_families_accepted() -> None:
     assert [text_encoding(name).duckdb for name in ("utf8", "utf-8-sig", "utf-16", "latin-1")] == ["utf-8", "utf-8", None, None]
     assert [text_encoding(name).spark for name in ("utf8", "latin-1", "ascii", "iso8859-15", "cp1252", "utf-16")] == [
         "UTF-8", "ISO-8859-1", "US-ASCII", None, None, None]
+
+
+def test_a_release_of_one_column_reads_an_empty_line_as_a_missing_cell_on_every_engine(spark: SparkEngine,
+                                                                                        tmp_path: Path) -> None:
+    """docs/cli.md: an empty cell is missing (a suppressed value); in a file of one column it is an empty line."""
+    path = tmp_path / "release.csv"
+    path.write_text("zip\n02138\n\n02139\n\n02138\n\n", encoding="utf-8")
+    assert load_table(path)["zip"].fillna("-").tolist() == ["02138", "-", "02139", "-", "02138", "-"]
+    expected = _json(path, "pandas", "utf-8", ())
+    assert json.loads(expected)["rows"] == 6 and json.loads(expected)["classes"] == 3
+    for engine in (DuckDBEngine(), DuckDBEngine(dense_cells=0), spark):
+        assert _json(path, engine, "utf-8", ()) == expected
