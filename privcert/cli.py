@@ -457,12 +457,14 @@ def _utility_inputs(original: Path | None, key: str | None, hierarchy: list[str]
 def _suda_bound(risk: bool, given: int | None, parameters: dict[str, tuple[dict[str, Any], ...]],
                 qi: tuple[str, ...]) -> int | None:
     """SUDA's largest MSU: ``--suda-max-size``, else, with ``--risk`` and no ``--param suda.max_size``, the size
-    whose search visits at most :data:`verifier.risk.suda.SUBSETS` subsets (:func:`verifier.risk.suda.bounded_size`)."""
+    whose search visits at most :data:`verifier.risk.suda.SUBSETS` subsets (:func:`verifier.risk.suda.bounded_size`)
+    when that is fewer than the quasi-identifiers (``None``: every size)."""
     from verifier.risk.suda import bounded_size
 
     if given is not None or not risk or "suda" in parameters:
         return given
-    return bounded_size(len(qi))
+    bound = bounded_size(len(qi))
+    return bound if bound < len(qi) else None
 
 
 def _risk_inputs(risk: bool, fraction: str | None, population: int | None, table: Path | None, weights: str | None,
