@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from _processes import CEILING
+
 ROOT = Path(__file__).resolve().parent.parent
 TOP_LEVEL = ("privcert", "verifier", "theory", "reports", "mechanisms")
 
@@ -40,7 +42,7 @@ def test_build_holds_every_package_and_the_data(tmp_path: Path) -> None:
         shutil.copytree(ROOT / top, source / top, ignore=shutil.ignore_patterns("__pycache__"))
     built = tmp_path / "built"
     done = subprocess.run([sys.executable, "-c", "import setuptools; setuptools.setup()", "-q", "build_py",
-                           "--build-lib", str(built)], cwd=source, capture_output=True, text=True, timeout=300)
+                           "--build-lib", str(built)], cwd=source, capture_output=True, text=True, timeout=CEILING)
     assert done.returncode == 0, done.stderr
     assert _packages(built) == _packages(ROOT)
     assert _files(built) == _files(ROOT)  # every module, template, page and image, nothing else

@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from _processes import CEILING
 from privcert.cli import app
 from verifier.audit import audit
 from verifier.engines import duckdb_engine, get_engine
@@ -396,7 +397,7 @@ def test_a_spark_that_cannot_start_is_a_clear_error(tmp_path: Path) -> None:
     release = tmp_path / "release.csv"
     release.write_text("q,s\na,x\nb,y\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "privcert", "measure", str(release), "--qi", "q", "--sensitive", "s",
-                           "--engine", "spark", "--quiet"], capture_output=True, text=True, timeout=300,
+                           "--engine", "spark", "--quiet"], capture_output=True, text=True, timeout=CEILING,
                           env={**os.environ, "PRIVCERT_SPARK_MEMORY": "300m"})
     assert done.returncode == 2, done.stderr
     assert "cannot start Spark (master local[*], local memory 300m): " in done.stderr
