@@ -55,6 +55,7 @@ from verifier.risk.histogram import frame_of
 from verifier.tables.buckets import Bucketing
 from verifier.tables.counting import count_tables
 from verifier.tables.counts import AttributeSpec, Classes, CountTable, WeightsSpec
+from verifier.tables.encodings import text_encoding
 from verifier.tables.hierarchy import Hierarchy
 
 __all__ = ["MeasureResult", "measure", "measure_tables", "PROGRESS_ROWS", "ProgressCallback"]
@@ -246,6 +247,7 @@ def measure(
     if framed and counter.name != "pandas":
         raise PolicyError(f"--engine {counter.name}: reads the release from its file; pass a path, not a frame")
     source = source or ("data" if framed else str(data))
+    text_encoding(encoding)  # a character encoding that decodes one-to-one, whatever the release's format
     if progress is None:
         progress = sys.stderr.isatty() and (not isinstance(data, pd.DataFrame) or len(data) >= PROGRESS_ROWS)
 

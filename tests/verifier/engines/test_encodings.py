@@ -151,8 +151,14 @@ def test_only_character_encodings_that_decode_one_to_one_are_read(name: str, why
     path = tmp_path / "release.csv"
     path.write_text("zip,disease\n\\x41,flu\nA,flu\n", encoding="ascii")
     for engine in ("pandas", DuckDBEngine()):
-        with pytest.raises(DataError, match=rf"release.csv: --encoding '{name}': {why}"):
+        with pytest.raises(PolicyError, match=rf"--encoding '{name}': {why}"):
             measure(path, ("zip",), SPECS[:1], engine=engine, encoding=name, progress=False)
+    with pytest.raises(DataError, match=rf"release.csv: --encoding '{name}': {why}"):
+        load_table(path, encoding=name)
+    parquet = tmp_path / "release.parquet"
+    load_table(path).to_parquet(parquet)
+    with pytest.raises(PolicyError, match=rf"--encoding '{name}': {why}"):  # refused whatever the release's format
+        measure(parquet, ("zip",), SPECS[:1], encoding=name, progress=False)
 
 
 def test_the_families_accepted() -> None:
