@@ -305,13 +305,11 @@ def utility(
     MechanismError
         The mechanism file is malformed, or an original value of ``sensitive`` is not one of its values.
     """
-    from verifier.tables.load import load_table
     from verifier.utility import align, utility_of
 
-    names = (str(original) if isinstance(original, (str, Path)) else "original",
-             str(release) if isinstance(release, (str, Path)) else "release")
-    before = load_table(original, encoding=encoding) if isinstance(original, (str, Path)) else original
-    after = load_table(release, encoding=encoding) if isinstance(release, (str, Path)) else release
+    (before_name, before), (after_name, after) = _table(original, "original", encoding), _table(release, "release",
+                                                                                              encoding)
+    names = (before_name, after_name)
     pair = align(before, after, qi, hierarchies=hierarchies, key=key, suppressed=suppressed, sources=names)
     extra: tuple[Figure, ...] = ()
     if mechanism is not None:
@@ -323,9 +321,16 @@ def utility(
     return utility_of(pair, extra)
 
 
+def _table(data: pd.DataFrame | str | Path, name: str, encoding: str) -> tuple[str, pd.DataFrame]:
+    """A table given as a frame (called ``name`` in messages) or a file (read in ``encoding``, called by its path)."""
+    from verifier.tables.load import load_table
+
+    return (str(data), load_table(data, encoding=encoding)) if isinstance(data, (str, Path)) else (name, data)
+
+
 def compare(
-    original: str | Path,
-    releases: Sequence[str | Path],
+    original: pd.DataFrame | str | Path,
+    releases: Sequence[pd.DataFrame | str | Path],
     qi: Sequence[str],
     *,
     hierarchies: Mapping[str, Hierarchy] | None = None,
@@ -334,7 +339,8 @@ def compare(
     encoding: str = "utf-8",
 ) -> ReleaseComparison:
     """Candidate releases of one original side by side (:func:`verifier.utility.comparison.compare`): each one's
-    k and prosecutor risk over ``qi``, and every utility model against ``original``.
+    k and prosecutor risk over ``qi``, and every utility model against ``original``. Each table is a frame (named
+    ``original``, ``release 1``, ``release 2``... in messages) or a file.
 
     Raises
     ------
@@ -342,12 +348,11 @@ def compare(
         A table cannot be read or a release cannot be aligned with the original (the message names the file,
         row and column).
     """
-    from verifier.tables.load import load_table
     from verifier.utility.comparison import compare as run
 
-    tables = [(str(release), load_table(release, encoding=encoding)) for release in releases]
-    return run(load_table(original, encoding=encoding), tables, qi, hierarchies=hierarchies, key=key,
-               suppressed=suppressed, original_name=str(original))
+    name, frame = _table(original, "original", encoding)
+    tables = [_table(release, f"release {number}", encoding) for number, release in enumerate(releases, start=1)]
+    return run(frame, tables, qi, hierarchies=hierarchies, key=key, suppressed=suppressed, original_name=name)
 
 
 def plan(

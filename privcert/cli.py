@@ -385,6 +385,7 @@ def measure_command(
     population: Annotated[int | None, typer.Option("--population", metavar="N", min=1, help="The population size (instead of --sampling-fraction).")] = None,
     population_table: Annotated[Path | None, typer.Option("--population-table", metavar="FILE", help="CSV of the quasi-identifiers with a count column: k-map, δ-presence, journalist and marketer risk against it.")] = None,
     weights: Annotated[str | None, typer.Option("--weights", metavar="COLUMN", help="The release's column of sampling weights (individual risk).")] = None,
+    suda_max_size: Annotated[int | None, typer.Option("--suda-max-size", metavar="N", min=1, help="SUDA's largest minimal sample unique (default: the sizes whose search visits at most 65,535 subsets of the quasi-identifiers; a partial search is marked).")] = None,
     param: Annotated[ListOption, typer.Option("--param", metavar="MODEL.NAME=VALUE", help="Also measure MODEL at a parameter it declares (privcert models lists them), e.g. recursive_cl_diversity.l=3; repeat a name for several values. Shorthands below.")] = None,
     shorthand: Annotated[ListOption, typer.Option("--shorthand", hidden=True, metavar="NAME=VALUES", help="A shorthand as typed (--NAME VALUES).")] = None,
     encoding: EncodingOption = "utf-8",
@@ -397,6 +398,7 @@ def measure_command(
     from privcert.files import check_outputs
     from privcert.output import print_report
     from privcert.randomized_cli import mechanism_choice, print_randomized
+    from verifier.risk.histogram import SamplingFrameError
 
     with reporting_errors():
         check_outputs({"--json": (json_out, "json")}, {"release": data, "mechanism": mechanism,
@@ -408,14 +410,18 @@ def measure_command(
             raise PolicyError("--sensitive: expected sensitive columns (or --risk to measure the risk models alone)")
         hierarchies = hierarchy_options(hierarchy, names)
         columns = split_names(qi, "--qi")
-        inputs = _risk_inputs(risk, sampling_fraction, population, population_table, weights, columns)
         parameters = _parameters([*shorthand_parameters(shorthand or []), *(param or [])])
+        inputs = _risk_inputs(risk, sampling_fraction, population, population_table, weights, columns, encoding,
+                              _suda_bound(risk, suda_max_size, parameters, columns))
         digest = _digest_meanwhile(data)
-        report = measure(data, columns, specs, hierarchies=hierarchies,
-                         mechanism=mechanism_choice(mechanism, None, mode, names[0]) if names else None,
-                         kinds=("risk",) if risk else (), inputs=inputs, parameters=parameters,
-                         engine=_engine(engine, master),
-                         encoding=encoding, progress=False if quiet else None)
+        try:
+            report = measure(data, columns, specs, hierarchies=hierarchies,
+                             mechanism=mechanism_choice(mechanism, None, mode, names[0]) if names else None,
+                             kinds=("risk",) if risk else (), inputs=inputs, parameters=parameters,
+                             engine=_engine(engine, master),
+                             encoding=encoding, progress=False if quiet else None)
+        except SamplingFrameError as error:  # named by its option
+            raise PolicyError(f"--{error.key.replace('_', '-')}: {error}") from None
         document = _document(report, data, digest)
         if inputs:
             document["run"]["inputs"] = inputs.describe()
@@ -448,15 +454,29 @@ def _utility_inputs(original: Path | None, key: str | None, hierarchy: list[str]
     return hierarchy_options(hierarchy, qi)
 
 
+def _suda_bound(risk: bool, given: int | None, parameters: dict[str, tuple[dict[str, Any], ...]],
+                qi: tuple[str, ...]) -> int | None:
+    """SUDA's largest MSU: ``--suda-max-size``, else, with ``--risk`` and no ``--param suda.max_size``, the size
+    whose search visits at most :data:`verifier.risk.suda.SUBSETS` subsets (:func:`verifier.risk.suda.bounded_size`)
+    when that is fewer than the quasi-identifiers (``None``: every size)."""
+    from verifier.risk.suda import bounded_size
+
+    if given is not None or not risk or "suda" in parameters:
+        return given
+    bound = bounded_size(len(qi))
+    return bound if bound < len(qi) else None
+
+
 def _risk_inputs(risk: bool, fraction: str | None, population: int | None, table: Path | None, weights: str | None,
-                 qi: tuple[str, ...]) -> Inputs:
-    """The inputs of the risk models from the command line (each option needs ``--risk``), checked."""
+                 qi: tuple[str, ...], encoding: str = "utf-8", suda_max_size: int | None = None) -> Inputs:
+    """The inputs of the risk models from the command line (each option needs ``--risk``), checked; the
+    population table is read in the release's ``encoding``."""
     from verifier.inputs import inputs_of
     from verifier.literal import Domain, LiteralError, parse_exact
     from verifier.risk.population_table import load_population_table
 
     given = {"--sampling-fraction": fraction, "--population": population, "--population-table": table,
-             "--weights": weights}
+             "--weights": weights, "--suda-max-size": suda_max_size}
     named = [option for option, value in given.items() if value is not None]
     if named and not risk:
         raise PolicyError(f"{named[0]}: expected --risk with it (it is an input of the risk models)")
@@ -475,9 +495,11 @@ def _risk_inputs(risk: bool, fraction: str | None, population: int | None, table
     if population is not None:
         inputs["population"] = population
     if table is not None:
-        inputs["population_table"] = load_population_table(table, qi)
+        inputs["population_table"] = load_population_table(table, qi, encoding=encoding)
     if weights is not None:
         inputs["weights"] = weights
+    if suda_max_size is not None:
+        inputs["suda_max_size"] = suda_max_size
     return inputs_of(inputs)
 
 

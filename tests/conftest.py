@@ -1,5 +1,7 @@
-"""Shared test set-up: every results document a test writes is checked against the shipped JSON Schema, and
-every test run checks theory claims into its own cache directory, never the user's."""
+"""Shared test set-up: every results document a test writes is checked against the shipped JSON Schema, every
+test run checks theory claims into its own cache directory, never the user's, and no property-based test has a
+time limit (Hypothesis's default deadline of 200 ms per example, and its health check on slow data generation, fail
+on a loaded machine, not on a defect)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,10 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("machine-independent", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("machine-independent")
 
 os.environ.setdefault("PRIVCERT_CACHE_DIR", tempfile.mkdtemp(prefix="privcert-test-cache-"))
 

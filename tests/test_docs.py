@@ -39,6 +39,8 @@ from pathlib import Path
 
 import pytest
 
+from _processes import CEILING
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENTS = sorted({ROOT / "README.md", ROOT / "benchmarks" / "README.md", *(ROOT / "docs").glob("*.md"),
                     *(ROOT / "examples").rglob("README.md")})
@@ -47,7 +49,6 @@ RUNNABLE = (*SHELL, "console", "python")
 _FENCE = re.compile(r"(?:<!--\s*(?P<directive>[^>]*?)\s*-->\n)?```(?P<info>[^\n`]*)\n(?P<body>.*?)^```[ \t]*$",
                     re.S | re.M)
 _PROMPT = "$ "
-TIMEOUT = 300
 
 
 @dataclass(frozen=True)
@@ -309,7 +310,7 @@ def test_the_documented_commands_run_as_written(document: Path, tmp_path: Path) 
         if block.skipped is not None:
             continue
         done = subprocess.run(block.argv(), cwd=workspace, env=environment, capture_output=True, text=True,
-                              timeout=TIMEOUT)
+                              timeout=CEILING)
         output = done.stdout + done.stderr
         assert done.returncode == block.exit_code, (
             f"{block.where}: exit {done.returncode}, expected {block.exit_code}\n{block.body}\n--- output\n{output[-3000:]}")

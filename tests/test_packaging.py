@@ -6,13 +6,26 @@ editable install's metadata) is left as it is.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+from _processes import CEILING
+
 ROOT = Path(__file__).resolve().parent.parent
 TOP_LEVEL = ("privcert", "verifier", "theory", "reports", "mechanisms")
+
+
+def _files(root: Path) -> set[str]:
+    """Every file under the packages (the docs the ``privcert/docs`` link points to included), caches left out."""
+    found = set()
+    for top in TOP_LEVEL:
+        for folder, directories, names in os.walk(root / top, followlinks=True):
+            directories[:] = [name for name in directories if name != "__pycache__"]
+            found |= {(Path(folder) / name).relative_to(root).as_posix() for name in names}
+    return found
 
 
 def _packages(root: Path) -> set[str]:
@@ -29,9 +42,11 @@ def test_build_holds_every_package_and_the_data(tmp_path: Path) -> None:
         shutil.copytree(ROOT / top, source / top, ignore=shutil.ignore_patterns("__pycache__"))
     built = tmp_path / "built"
     done = subprocess.run([sys.executable, "-c", "import setuptools; setuptools.setup()", "-q", "build_py",
-                           "--build-lib", str(built)], cwd=source, capture_output=True, text=True, timeout=300)
+                           "--build-lib", str(built)], cwd=source, capture_output=True, text=True, timeout=CEILING)
     assert done.returncode == 0, done.stderr
     assert _packages(built) == _packages(ROOT)
+    assert _files(built) == _files(ROOT)  # every module, template, page and image, nothing else
+    assert {"privcert/docs/engines.md", "privcert/docs/images/certificate.png"} <= _files(built)
     assert {"theory.papers.ekenstedt2022", "verifier.engines", "verifier.models"} <= _packages(built)
     assert (built / "privcert" / "data" / "policy.toml").is_file()
     assert (built / "reports" / "templates" / "certificate.html.j2").is_file()

@@ -12,7 +12,8 @@ can take it, must agree.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -39,6 +40,7 @@ from verifier.randomized.modes import (
 from verifier.randomized.publisher import trivial_level
 from verifier.registry import model
 from verifier.results import Level, Measurement
+from verifier.risk.histogram import SamplingFrameError
 from verifier.tables.counts import Classes, CountTable, qi_order
 
 Verdict = Literal["pass", "fail", "undecided"]
@@ -310,7 +312,24 @@ def audit(
     """
     if source is None and not isinstance(data, pd.DataFrame):
         source = str(data)
-    report = measure(
+    with _risk_key(policy):
+        report = _measure_policy(data, policy, source, progress, engine, encoding)
+    return _decided(policy, report, mechanism, implications)
+
+
+@contextmanager
+def _risk_key(policy: Policy) -> Iterator[None]:
+    """A sampling frame that cannot hold the release, named by the policy's file and ``[risk]`` key."""
+    try:
+        yield
+    except SamplingFrameError as error:
+        raise SamplingFrameError(f"{policy.source}: risk.{error.key}: {error}", error.key) from None
+
+
+def _measure_policy(data: pd.DataFrame | str | Path, policy: Policy, source: str | None,
+                    progress: bool | ProgressCallback | None, engine: EngineName | Engine,
+                    encoding: str) -> MeasureResult:
+    return measure(
         data,
         policy.qi,
         policy.attributes,
@@ -325,7 +344,6 @@ def audit(
         engine=engine,
         encoding=encoding,
     )
-    return _decided(policy, report, mechanism, implications)
 
 
 def audit_tables(classes: Classes, tables: Sequence[CountTable], policy: Policy, *, source: str = "count tables",
@@ -335,9 +353,10 @@ def audit_tables(classes: Classes, tables: Sequence[CountTable], policy: Policy,
 
     A certificate that carries its count tables is re-checked this way without the release.
     """
-    report = measure_tables(classes, tables, hierarchies=policy.hierarchies, buckets=policy.buckets, l=policy.l,
-                            risk_threshold=policy.risk_threshold, inputs=policy.risk.inputs, requested=policy.requested,
-                            source=source)
+    with _risk_key(policy):
+        report = measure_tables(classes, tables, hierarchies=policy.hierarchies, buckets=policy.buckets, l=policy.l,
+                                risk_threshold=policy.risk_threshold, inputs=policy.risk.inputs,
+                                requested=policy.requested, source=source)
     return _decided(policy, report, mechanism, implications)
 
 

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pandas as pd
 from rich.console import Console
@@ -51,9 +51,11 @@ from verifier.randomized.modes import (
 )
 from verifier.registry import MeasureOptions, Model, ModelKind, Subject, models, subset_sizes
 from verifier.results import Measurement
+from verifier.risk.histogram import frame_of
 from verifier.tables.buckets import Bucketing
 from verifier.tables.counting import count_tables
-from verifier.tables.counts import AttributeSpec, Classes, CountTable
+from verifier.tables.counts import AttributeSpec, Classes, CountTable, WeightsSpec
+from verifier.tables.encodings import text_encoding
 from verifier.tables.hierarchy import Hierarchy
 
 __all__ = ["MeasureResult", "measure", "measure_tables", "PROGRESS_ROWS", "ProgressCallback"]
@@ -245,12 +247,13 @@ def measure(
     if framed and counter.name != "pandas":
         raise PolicyError(f"--engine {counter.name}: reads the release from its file; pass a path, not a frame")
     source = source or ("data" if framed else str(data))
+    text_encoding(encoding)  # a character encoding that decodes one-to-one, whatever the release's format
     if progress is None:
         progress = sys.stderr.isatty() and (not isinstance(data, pd.DataFrame) or len(data) >= PROGRESS_ROWS)
 
     inputs = inputs_of(inputs)
     weights = inputs.weights
-    counted = list(attributes) + ([] if weights is None else [AttributeSpec((weights,), "numerical")])
+    counted = list(attributes) + ([] if weights is None else [WeightsSpec((weights,))])
 
     def build(step: _Steps) -> tuple[Classes, tuple[CountTable, ...]]:
         if isinstance(data, pd.DataFrame):
@@ -313,8 +316,13 @@ def _options(
     buckets = dict(buckets or {})
     ls = (l,) if isinstance(l, int) else tuple(dict.fromkeys(l))
     _check_options(qi, attributes, hierarchies, buckets, ls, source)
+    chosen = frozenset(kinds)
+    known = get_args(ModelKind)
+    unknown = sorted(str(kind) for kind in chosen if kind not in known)
+    if unknown:
+        raise PolicyError(f"kinds: unknown kind {unknown[0]!r}; expected some of {', '.join(known)}")
     return MeasureOptions(hierarchies=hierarchies, buckets=buckets, l=ls, risk_threshold=risk_threshold,
-                          kinds=frozenset(kinds), inputs=inputs_of(inputs), requested=dict(requested or {}))
+                          kinds=chosen, inputs=inputs_of(inputs), requested=dict(requested or {}))
 
 
 def _measure(
@@ -342,6 +350,8 @@ def _measure(
     start = time.perf_counter()
     with _progress(progress) as step:
         classes, tables = _timed(timings, "count_tables", step, lambda: build(step))
+        if classes.rows:  # a frame that cannot hold the release is refused whatever the models that read it
+            frame_of(classes.rows, options.inputs, f"the release {source}")
         if "weights" in options.inputs:
             options, tables = _with_weights(options, tables)
         runs = [(item, Subject(classes, None, options)) for item in on_release]

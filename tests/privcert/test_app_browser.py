@@ -24,6 +24,7 @@ from pathlib import Path
 import pytest
 
 from _chromium import DRIVER, chromium
+from _processes import CEILING
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "privcert" / "data"
@@ -62,7 +63,7 @@ def server() -> Iterator[str]:
     port = _free_port()
     process = subprocess.Popen([sys.executable, "-m", "privcert", "serve", "--port", str(port)],
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + CEILING
     while time.monotonic() < deadline:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
@@ -76,7 +77,7 @@ def server() -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         process.terminate()
-        output = process.communicate(timeout=30)[0]
+        output = process.communicate(timeout=CEILING)[0]
         assert "Traceback" not in output, output
 
 
@@ -100,7 +101,7 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return Path(given) if given else tmp_path_factory.mktemp("screenshots")
 
 
-def _wait(browser: object, css: str, seconds: float = 120) -> object:
+def _wait(browser: object, css: str, seconds: float = CEILING) -> object:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
@@ -108,7 +109,7 @@ def _wait(browser: object, css: str, seconds: float = 120) -> object:
     return WebDriverWait(browser, seconds).until(expected_conditions.visibility_of_element_located((By.CSS_SELECTOR, css)))
 
 
-def _downloaded(folder: Path, name: str, seconds: float = 30) -> Path:
+def _downloaded(folder: Path, name: str, seconds: float = CEILING) -> Path:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         path = folder / name

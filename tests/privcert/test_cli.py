@@ -14,6 +14,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from _processes import CEILING
 from privcert.cli import app
 from verifier.registry import MeasureOptions, models
 
@@ -193,14 +194,14 @@ def test_demo(tmp_path: Path) -> None:
 
 def test_installed_console_script(tmp_path: Path) -> None:
     """The installed `privcert` script works from any directory (bundled data via importlib.resources)."""
-    demo = subprocess.run([str(SCRIPT), "demo"], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    demo = subprocess.run([str(SCRIPT), "demo"], cwd=tmp_path, capture_output=True, text=True, timeout=CEILING)
     assert demo.returncode == 0, demo.stderr
     assert "PASS: all 8 requirement(s) hold" in demo.stdout
     audit = subprocess.run([str(SCRIPT), "audit", "--policy", str(POLICY), "--json", "-"], cwd=tmp_path,
-                           capture_output=True, text=True, timeout=120)
+                           capture_output=True, text=True, timeout=CEILING)
     assert audit.returncode == 1 and json.loads(audit.stdout)["passed"] is False
     bad = subprocess.run([str(SCRIPT), "audit", "absent.csv", "--policy", str(POLICY)], cwd=tmp_path,
-                         capture_output=True, text=True, timeout=120)
+                         capture_output=True, text=True, timeout=CEILING)
     assert bad.returncode == 2 and "absent.csv: data file not found" in bad.stderr and "Traceback" not in bad.stderr
 
 

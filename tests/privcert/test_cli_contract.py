@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from _processes import searching
+from _processes import CEILING, searching
 from conftest import RESULTS_SCHEMA as SCHEMA
 from conftest import check_results_documents
 
@@ -21,7 +21,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "table4"
 
 
 def _privcert(*args: str, **kwargs) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "privcert", *args], capture_output=True, text=True, timeout=120,
+    return subprocess.run([sys.executable, "-m", "privcert", *args], capture_output=True, text=True, timeout=CEILING,
                           **kwargs)
 
 
@@ -156,7 +156,7 @@ def test_stdout_on_a_full_disk_is_a_clean_error() -> None:
     with open("/dev/full", "w") as full:
         result = subprocess.run([sys.executable, "-m", "privcert", "measure", str(EXAMPLE / "release.csv"), "--qi",
                                  "zip,age", "--sensitive", "disease", "--json", "-"],
-                                stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+                                stdout=full, stderr=subprocess.PIPE, text=True, timeout=CEILING)
     assert result.returncode == 2 and "cannot write the output" in result.stderr and "Traceback" not in result.stderr
 
 
@@ -166,7 +166,7 @@ def test_a_closed_pipe_is_not_a_traceback() -> None:
     assert process.stdout is not None
     process.stdout.readline()
     process.stdout.close()
-    _, err = process.communicate(timeout=60)
+    _, err = process.communicate(timeout=CEILING)
     assert b"Traceback" not in err
 
 
@@ -175,7 +175,7 @@ def test_ctrl_c_exits_130() -> None:
                                 "--max-n", "8", "--timeout", "60"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     searching(process)
     process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=30)
+    _, err = process.communicate(timeout=CEILING)
     assert process.returncode == 130 and b"Traceback" not in err
 
 
@@ -196,7 +196,7 @@ try:
 except KeyboardInterrupt:
     print("interrupted")
 """
-    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    ran = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=CEILING)
     assert ran.stdout.strip() == "interrupted" and "Exception ignored" not in ran.stderr, ran.stderr
 
 

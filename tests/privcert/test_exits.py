@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from _processes import CEILING
 from privcert.cli import app
 
 ORIGINAL = Path("examples/hospital/admissions.csv")
@@ -43,7 +44,7 @@ def test_a_closed_pipe_is_not_a_failed_requirement(tmp_path: Path) -> None:
                                 "age,zip", "--json", "-"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert process.stdout is not None
     process.stdout.close()  # the reader stops at once, as `| head -1` does after its line
-    _, errors = process.communicate(timeout=600)
+    _, errors = process.communicate(timeout=CEILING)
     assert process.returncode == 141, errors
 
 
@@ -55,7 +56,7 @@ def test_bad_inputs_exit_2_not_3(tmp_path: Path) -> None:
     result = runner.invoke(app, ["measure", str(release), "--qi", "count", "--risk", "--population-table", str(table)])
     assert result.exit_code == 2 and "rename the quasi-identifier" in result.output, result.output
     process = subprocess.run([sys.executable, "-m", "privcert", "models", "--json", str(tmp_path / "nodir" / "x.json")],
-                             capture_output=True, text=True, timeout=300)
+                             capture_output=True, text=True, timeout=CEILING)
     assert process.returncode == 2 and "cannot write the file" in process.stderr, process.stderr
 
 
@@ -65,5 +66,5 @@ def test_a_malformed_csv_exits_2_every_time(tmp_path: Path) -> None:
     bad = tmp_path / "bad.csv"
     bad.write_text('age,zip\n1,2,3\n"unterminated,4\n')
     codes = [subprocess.run([sys.executable, "-m", "privcert", "utility", str(ORIGINAL), str(bad), "--qi", "age"],
-                            capture_output=True, timeout=300).returncode for _ in range(32)]
+                            capture_output=True, timeout=CEILING).returncode for _ in range(32)]
     assert set(codes) == {2}

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from _processes import CEILING
 from privcert.cli import SUMMARIES, app
 
 runner = CliRunner()
@@ -68,7 +69,7 @@ def test_docs_prints_a_page_and_lists_them(tmp_path: Path) -> None:
 
 def test_the_demo_names_no_file_of_the_checkout(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-m", "privcert", "demo", "--out", str(tmp_path / "demo")],
-                          capture_output=True, text=True, timeout=600, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=CEILING, cwd=tmp_path,
                           env={**os.environ, "COLUMNS": "100"})
     assert done.returncode == 0, done.stderr
     assert not re.search(r"\b(docs|examples|scripts)/\S+", done.stdout), done.stdout

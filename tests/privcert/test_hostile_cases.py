@@ -287,3 +287,187 @@ def test_a_row_longer_than_a_read_block_is_read(tmp_path: Path, engine: str) -> 
     data.write_text("zip,disease\n1," + "x" * (17 << 20) + "\n1,flu\n")
     levels = _levels(data, "--qi", "zip", "--sensitive", "disease", "--engine", engine)
     assert levels[("distinct_l_diversity", "disease")] == "2"
+
+
+# --- risk and utility inputs: bounded searches, frames, weights, population tables -----------------
+
+def _random_release(path: Path, rows: int, columns: int, seed: int) -> tuple[Path, str]:
+    import random
+
+    chosen = random.Random(seed)
+    names = [f"q{i}" for i in range(columns)]
+    lines = [",".join([*names, "d"])]
+    lines += [",".join([*(chosen.choice("ab") for _ in names), chosen.choice("xy")]) for _ in range(rows)]
+    return _write(path, "\n".join(lines) + "\n"), ",".join(names)
+
+
+def _measurement(args: list[str | Path], model: str) -> dict[str, object]:
+    code, output = _run("measure", *args, "--json", "-")
+    assert code == 0, output
+    found = [m for m in json.loads(output[output.index("{"):])["measurements"] if m["model"] == model]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def test_suda_on_the_command_line_is_bounded_and_a_partial_search_says_so(tmp_path: Path) -> None:
+    # 30 random a/b rows on 20 quasi-identifiers: every subset of up to 20 values was searched (past 120 s); the
+    # command line now searches the sizes whose subsets number at most 65,535: 1 + 20 + ... + binom(20, 6)
+    data, qi = _random_release(tmp_path / "release.csv", 30, 20, seed=3)
+    suda = _measurement([data, "--qi", qi, "--sensitive", "d", "--risk"], "suda")
+    assert suda["parameters"] == {"max_size": 6, "dis_fraction": "1/100"}
+    assert suda["notes"] == ["a partial search: minimal sample uniques of at most 6 of the 20 quasi-identifiers "
+                             "(max_size); larger ones are not counted, so scores may be higher"]
+    chosen = _measurement([data, "--qi", qi, "--sensitive", "d", "--risk", "--suda-max-size", "2"], "suda")
+    assert chosen["parameters"]["max_size"] == 2 and "of at most 2 of the 20" in chosen["notes"][-1]
+    small, few = _random_release(tmp_path / "small.csv", 30, 5, seed=3)  # 5 quasi-identifiers: searched whole
+    assert _measurement([small, "--qi", few, "--sensitive", "d", "--risk"], "suda")["notes"] == []
+    code, output = _run("measure", data, "--qi", qi, "--sensitive", "d", "--suda-max-size", "2")
+    assert code == 2 and "--suda-max-size: expected --risk with it" in output
+
+
+@pytest.mark.parametrize("cell, magnitude", [("1e9999999", "10^9999999"), ("1e9999", "10^9999"),
+                                             ("-2.5E+400", "10^400"), ("1e-400", "10^-400")])
+def test_huge_exponents_in_utility_inputs_are_refused_with_the_row(tmp_path: Path, cell: str, magnitude: str) -> None:
+    # 1e9999999 was an exact integer of ten million digits (past 120 s); 1e9999 an internal error (exit 3)
+    original = _write(tmp_path / "original.csv", f"age,d\n20,a\n{cell},b\n30,a\n")
+    release = _write(tmp_path / "release.csv", "age,d\n20,a\n*,b\n30,a\n")
+    code, output = _run("utility", original, release, "--qi", "age")
+    assert code == 2 and (f"original.csv, row 2, column 'age': {cell!r} is a number of magnitude {magnitude}; "
+                          "expected numbers between 10^-300 and 10^300 in magnitude (or 0)") in output, output
+    code, output = _run("utility", release.with_name("release.csv"), original, "--qi", "age")
+    assert code == 2 and f"original.csv, row 2, column 'age': {cell!r}" in output, output
+
+
+def test_api_compare_takes_data_frames_as_utility_and_plan_do(tmp_path: Path) -> None:
+    from privcert import api
+
+    original = pd.DataFrame({"zip": ["02138", "02139", "02141", "02142"], "d": ["a", "b", "a", "b"]})
+    release = pd.DataFrame({"zip": ["0213*", "0213*", "0214*", "0214*"], "d": ["a", "b", "a", "b"]})
+    original.to_csv(tmp_path / "original.csv", index=False)
+    release.to_csv(tmp_path / "release.csv", index=False)
+    framed = api.compare(original, [release], ["zip"])
+    filed = api.compare(tmp_path / "original.csv", [tmp_path / "release.csv"], ["zip"])
+    assert (framed.original, [c.release for c in framed.candidates]) == ("original", ["release 1"])
+    assert framed.candidates[0].k == filed.candidates[0].k == 2
+    assert framed.to_json()["releases"][0]["utility"] == filed.to_json()["releases"][0]["utility"]
+    assert len(framed.to_json()["releases"][0]["utility"]) > 5
+
+
+def _policy_with_population(tmp_path: Path, population: int) -> Path:
+    return _write(tmp_path / "policy.toml", f"""
+[data]
+qi = ["zip", "age"]
+
+[sensitive.d]
+kind = "categorical"
+
+[risk]
+population = {population}
+
+[[require]]
+model = "marketer_risk"
+threshold = "1/2"
+""")
+
+
+def test_a_population_that_cannot_hold_the_release_is_refused_whatever_the_models(tmp_path: Path) -> None:
+    # 8 records from a population of 3: marketer risk alone (which reads no frame) passed with level 1/2
+    data = _write(tmp_path / "release.csv", "zip,age,d\n" + "".join(f"{z},{a},{d}\n" for z in (1, 2) for a in (2, 3)
+                                                                   for d in "ab"))
+    code, output = _run("audit", "--policy", _policy_with_population(tmp_path, 3), data)
+    assert code == 2 and (f"policy.toml: risk.population: population size: expected at least the 8 records of the "
+                          f"release {data}, found 3") in output, output
+    code, output = _run("measure", data, "--qi", "zip,age", "--sensitive", "d", "--risk", "--population", "3")
+    assert code == 2 and f"--population: population size: expected at least the 8 records of the release {data}, " \
+                         "found 3" in output, output
+    table = _write(tmp_path / "population.csv", "zip,age,count\n1,2,2\n1,3,2\n2,2,1\n")
+    code, output = _run("measure", data, "--qi", "zip,age", "--sensitive", "d", "--risk", "--population-table", table)
+    assert code == 2 and (f"--population-table: {table}: population table: its counts sum to 5 people; expected at "
+                          f"least the 8 records of the release {data}") in output, output
+    code, output = _run("audit", "--policy", _policy_with_population(tmp_path, 8), data)
+    assert code == 0, output
+
+
+def test_a_population_table_of_a_header_alone_is_named(tmp_path: Path) -> None:
+    data = _write(tmp_path / "release.csv", "zip,d\n1,a\n1,b\n")
+    table = _write(tmp_path / "population.csv", "zip,count\n")
+    code, output = _run("measure", data, "--qi", "zip", "--sensitive", "d", "--risk", "--population-table", table)
+    assert code == 2 and (f"{table}: population table: a header and no rows; expected a row per quasi-identifier "
+                          "combination with its 'count' of people") in output, output
+
+
+def test_the_encoding_applies_to_the_population_table(tmp_path: Path) -> None:
+    data = tmp_path / "release.csv"
+    data.write_bytes("zip,d\ncafé,a\ncafé,b\nnaïve,a\n".encode("utf-16"))
+    table = tmp_path / "population.csv"
+    table.write_bytes("zip,count\ncafé,4\nnaïve,3\n".encode("utf-16"))
+    levels = _levels(data, "--qi", "zip", "--sensitive", "d", "--risk", "--population-table", table,
+                     "--encoding", "utf-16")
+    assert levels[("k_map", None)] == "3"  # naïve: 3 people of the population
+
+
+@pytest.mark.parametrize("cell, found", [("nan", "'nan'"), ("inf", "'inf'"), ("many", "'many'"), ('"1,5"', "'1,5'"),
+                                         ("0x10", "'0x10'")])
+def test_weights_messages_speak_of_weights(tmp_path: Path, cell: str, found: str) -> None:
+    data = _write(tmp_path / "release.csv", f"zip,d,w\n1,a,{cell}\n1,b,2\n")
+    code, output = _run("measure", data, "--qi", "zip", "--sensitive", "d", "--risk", "--weights", "w")
+    assert code == 2 and (f"release.csv: the weights column 'w': row 1 (index label 0) holds {found}; expected a "
+                          "weight: a positive decimal number of people the record stands for, such as 12 or 1.5"
+                          ) in output, output
+    assert "declared numerical" not in output
+
+
+def test_an_empty_weight_is_a_weight_missing(tmp_path: Path) -> None:
+    data = _write(tmp_path / "release.csv", "zip,d,w\n1,a,\n1,b,2\n")
+    code, output = _run("measure", data, "--qi", "zip", "--sensitive", "d", "--risk", "--weights", "w")
+    assert code == 2 and ("release.csv: the weights column 'w' has 1 empty cell(s), the first at row 1 (index label "
+                          "0); expected a weight on every row (the number of people the record stands for)") in output
+    assert "missing =" not in output
+
+
+def test_the_library_refuses_an_unknown_kind_and_a_column_of_complex_numbers() -> None:
+    import privcert
+    from verifier.errors import DataError, PolicyError
+    from verifier.tables.counts import AttributeSpec
+
+    frame = pd.DataFrame({"zip": ["1", "1", "2"], "age": [1, 1, 2], "c": [1 + 2j, 3j, 1j]})
+    with pytest.raises(PolicyError, match=r"^kinds: unknown kind 'rsk'; expected some of privacy, randomized, risk, "
+                                          r"utility$"):
+        privcert.measure(frame.drop(columns="c").assign(d="x"), ["zip", "age"], [AttributeSpec(("d",))],
+                         kinds={"rsk"})  # type: ignore[arg-type]
+    with pytest.raises(DataError, match=r"^data: column 'c' holds complex numbers \(complex128\), such as \(1\+2j\) at "
+                                        r"row 1; expected text, real numbers or booleans$"):
+        privcert.measure(frame, ["zip", "age"], [AttributeSpec(("c",))])
+
+
+def test_a_pitman_fit_predicting_more_uniques_than_people_says_so() -> None:
+    # four uniques and two classes of three from a population of 10: the finite-class fit (theta 29.2,
+    # alpha -3.10) gives Γ(θ+1)/Γ(θ+α)·N^α = 645.9 uniques among 10 people
+    import numpy as np
+
+    from verifier.risk.histogram import sampling, size_histogram
+    from verifier.risk.population import pitman
+
+    found = pitman(size_histogram(np.array([1, 1, 1, 1, 3, 3])), sampling(10, population=10))
+    assert found.share is None and found.reason == ("the fitted model predicts 645.9 population uniques, more than "
+                                                    "the population of 10 people: not an estimate")
+
+
+def test_population_uniqueness_bounds_are_relative_to_the_share() -> None:
+    # a share of 2.24e-6: ±1e-9 made it [2.2427e-06, 2.2447e-06], wrong in the fourth digit; the bounds are now
+    # within 1e-8 of the share
+    from fractions import Fraction
+
+    import numpy as np
+
+    from verifier.risk.histogram import sampling, size_histogram
+    from verifier.risk.population import population_uniqueness
+
+    histogram = size_histogram(np.array([1] * 3 + [2] * 1000))
+    measured = population_uniqueness(histogram, sampling(2003, population=10**7), "zayatz")
+    assert measured.estimate is not None and measured.lower is not None
+    share = Fraction(measured.estimate.value)
+    assert Fraction(224, 10**8) < share < Fraction(225, 10**8)
+    assert measured.estimate.tolerance == Fraction(1, 10**14)
+    lower, upper = Fraction(str(measured.lower.value)), Fraction(str(measured.level.value))
+    assert share - share / 10**8 <= lower < share < upper <= share + share / 10**8

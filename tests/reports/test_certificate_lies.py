@@ -12,7 +12,6 @@ import base64
 import json
 import os
 import shutil
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -236,13 +235,11 @@ def test_unsigned_fields_are_clipped_and_a_malformed_time_is_shown_escaped(tmp_p
     envelope = json.loads(forged.read_text())
     envelope["signatures"][0]["keyid"] = "k" * 30_000
     forged.write_text(json.dumps(envelope))
-    started = time.monotonic()
     done = runner.invoke(app, ["report", str(forged), "--html", str(tmp_path / "v.html"), "--pdf",
                                str(tmp_path / "v.pdf")])
     assert done.exit_code == 0, done.output
     html = (tmp_path / "v.html").read_text()
     assert "k" * 200 not in html and "9" * 200 not in html and "\x1b" not in html and "2026-13-99\\x1b[2J" in html
-    assert time.monotonic() - started < 120  # a guard against the quadratic layout, not a benchmark
     checked = _verify(forged)
     assert checked.exit_code == 1 and "9" * 200 not in checked.stdout and "2026-13-99\\x1b[2J" in checked.stdout
 

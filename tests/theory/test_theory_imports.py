@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from _processes import CEILING
 from theory import status_cache
 
 HEAVY = ("pandas", "numpy", "z3", "matplotlib", "theory.checks", "theory.tables.levels")
@@ -55,7 +56,7 @@ def warm_cache() -> None:
 @pytest.mark.parametrize("body", CASES.values(), ids=CASES.keys())
 def test_cached_answers_import_no_heavy_library(warm_cache: None, body: str) -> None:
     code = _LOAD_AND_REPORT.format(body=body, heavy=HEAVY)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=CEILING)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report == {"hit": True, "loaded": []}
@@ -64,7 +65,7 @@ def test_cached_answers_import_no_heavy_library(warm_cache: None, body: str) -> 
 def test_checks_still_load_their_libraries() -> None:
     """The counterpart: checking needs the exact measures, so importing the checks brings pandas in."""
     code = _LOAD_AND_REPORT.format(body="import theory.checks\nhit = True", heavy=HEAVY)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=CEILING)
     assert done.returncode == 0, done.stderr
     loaded = json.loads(done.stdout.strip().splitlines()[-1])["loaded"]
     assert {"pandas", "theory.checks", "theory.tables.levels"} <= set(loaded)
@@ -73,7 +74,7 @@ def test_checks_still_load_their_libraries() -> None:
 def test_map_command_draws_in_its_own_process(warm_cache: None, tmp_path: Path) -> None:
     """``privcert theory map`` as a whole process: the file is written and its path printed (stdout flushed at exit)."""
     out = tmp_path / "map.svg"
-    done = subprocess.run([str(SCRIPT), "theory", "map", "--out", str(out)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([str(SCRIPT), "theory", "map", "--out", str(out)], capture_output=True, text=True, timeout=CEILING)
     assert done.returncode == 0, done.stderr
     assert done.stdout == f"wrote {out}\n"
     assert out.read_text(encoding="utf-8").rstrip().endswith("</svg>")
@@ -87,6 +88,6 @@ def test_the_map_imports_no_module_of_closed_form_levels(warm_cache: None) -> No
             "from theory.status_cache import cached_statuses\n"
             "assert build_graph(cached_statuses()).usable()\n"
             "print(json.dumps(sorted(name for name in BOUND_MODULES if name in sys.modules)))")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=CEILING)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.strip().splitlines()[-1]) == []

@@ -44,7 +44,8 @@ from verifier.engines.sql import (
     projection,
     quote,
 )
-from verifier.errors import DataError, PolicyError
+from verifier.errors import PolicyError
+from verifier.tables.encodings import Encoding
 from verifier.tables.load import dictionary_columns, hive_columns, parquet_files
 from verifier.tables.stream_counts import BATCH_ROWS, DENSE_CELLS
 
@@ -78,10 +79,6 @@ _AS_WRITTEN = frozenset({"VARCHAR", "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER",
                          "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"})
 """DuckDB's types whose values group as written (one group a value): the quasi-identifiers streamed as one hash."""
 
-_ENCODINGS = {"utf-8": "utf-8", "utf8": "utf-8", "utf-16": "utf-16", "utf16": "utf-16", "latin-1": "latin-1",
-              "latin1": "latin-1", "iso-8859-1": "latin-1"}
-
-
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
 
@@ -113,6 +110,9 @@ class DuckDBEngine(SqlEngine):
     threads: int | None = None
     dense_cells: int = field(default_factory=_dense_cells)
     name: Literal["duckdb"] = "duckdb"
+
+    def _spelling(self, encoding: Encoding) -> str | None:
+        return encoding.duckdb
 
     @contextmanager
     def _open(self, path: Path, kind: str, header: list[str] | None, encoding: str) -> Iterator[Session]:
@@ -292,17 +292,13 @@ def _unhashed(batch: pa.RecordBatch, hashed: dict[str, tuple[pa.Array, pa.Array]
 
 
 def _reader(path: Path, kind: str, header: list[str] | None, encoding: str) -> str:
-    """The table function that reads the release, every option explicit (nothing sniffed)."""
+    """The table function that reads the release, every option explicit (nothing sniffed; ``encoding``: DuckDB's name)."""
     if kind == "csv":
         assert header is not None
-        codec = _ENCODINGS.get(encoding.replace("_", "-").lower())
-        if codec is None:
-            raise DataError(f"{path}: --engine duckdb reads CSV in UTF-8, UTF-16 or Latin-1, found encoding "
-                            f"{encoding!r}; convert the file to UTF-8 or use --engine pandas or spark")
         columns = "{" + ", ".join(f"{_literal(name)}: 'VARCHAR'" for name in header) + "}"
         return (f"read_csv({_literal(str(path))}, columns = {columns}, header = true, auto_detect = false, "
                 "delim = ',', quote = '\"', escape = '\"', strict_mode = true, null_padding = false, "
-                f"nullstr = '', max_line_size = {1 << 30}, encoding = {_literal(codec)})")
+                f"nullstr = '', max_line_size = {1 << 30}, encoding = {_literal(encoding)})")
     if path.is_dir():
         files = parquet_files(path)
         listed = "[" + ", ".join(_literal(str(file)) for file in files) + "]"

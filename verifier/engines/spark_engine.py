@@ -26,6 +26,7 @@ import pyarrow as pa
 
 from verifier.engines.sql import RELATION, EngineReadError, Session, SqlEngine, first_lines
 from verifier.errors import DataError
+from verifier.tables.encodings import Encoding
 from verifier.tables.load import check_csv, parquet_files
 
 if TYPE_CHECKING:
@@ -144,6 +145,15 @@ class SparkEngine(SqlEngine):
     def _check_csv(self, path: Path, encoding: str) -> None:
         check_csv(path, encoding, fields=False)
 
+    def _spelling(self, encoding: Encoding) -> str | None:
+        return encoding.spark
+
+    @property
+    def _local(self) -> bool:
+        return self.master.startswith("local")
+
+    _skips_empty_lines = True
+
     @contextmanager
     def _open(self, path: Path, kind: str, header: list[str] | None, encoding: str) -> Iterator[Session]:
         from py4j.protocol import Py4JJavaError, Py4JNetworkError
@@ -158,9 +168,8 @@ class SparkEngine(SqlEngine):
             if kind == "csv":
                 assert header is not None
                 schema = StructType([StructField(name, StringType()) for name in header])
-                codec = "UTF-8" if encoding.replace("_", "-").lower() in ("utf-8", "utf8") else encoding
                 frame = session.read.csv(str(path), schema=schema, header=True, enforceSchema=True, mode="FAILFAST",
-                                         multiLine=True, encoding=codec, nullValue="", quote='"', escape='"')
+                                         multiLine=True, encoding=encoding, nullValue="", quote='"', escape='"')
             else:
                 frame = session.read.parquet(str(path))
             frame.createOrReplaceTempView(RELATION)

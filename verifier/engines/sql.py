@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Generator, Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, closing
+from contextlib import AbstractContextManager, ExitStack, closing
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,9 +45,11 @@ from verifier.engines import EngineName, Phase, ignore_phase
 from verifier.engines.locate import release_locator
 from verifier.errors import DataError
 from verifier.tables.counts import AttributeSpec, Classes, CountTable
+from verifier.tables.encodings import Encoding, text_encoding
 from verifier.tables.engine_counts import Cells, DenseCells, GroupCounter, count_tables_from_cells
 from verifier.tables.load import check_csv, check_schema, csv_header, parquet_files, release_format
 from verifier.tables.stream_counts import DenseLimit, StreamCounter
+from verifier.tables.transcode import readable_csv
 from verifier.tables.values import check_columns
 
 __all__ = ["CLASS", "COUNT", "RELATION", "quote", "aggregation", "projection", "EngineReadError", "Runner", "Streamed",
@@ -167,7 +169,20 @@ class SqlEngine(ABC):
         """
 
     def _check_csv(self, path: Path, encoding: str) -> None:  # noqa: B027 (a hook: no extra check by default)
-        """Checks the engine does not make while reading (none by default)."""
+        """Checks the engine does not make while reading a CSV release it reads as it is (none by default)."""
+
+    @abstractmethod
+    def _spelling(self, encoding: Encoding) -> str | None:
+        """The engine's name for ``encoding`` when it reads a CSV file in it as pandas does; ``None``: transcoded."""
+
+    @property
+    def _local(self) -> bool:
+        """Whether the engine reads this machine's files (a temporary copy of the release)."""
+        return True
+
+    _skips_empty_lines: bool = False
+    """Whether the engine's CSV reader skips empty lines (a release of one column is then read from a copy
+    whose records end in an empty field: :data:`verifier.tables.transcode.PAD`)."""
 
     def count_tables(
         self,
@@ -179,27 +194,41 @@ class SqlEngine(ABC):
         encoding: str = "utf-8",
         phase: Phase = ignore_phase,
     ) -> tuple[Classes, tuple[CountTable, ...]]:
-        """The classes and count tables of the release at ``path`` (see :mod:`verifier.engines.sql`)."""
+        """The classes and count tables of the release at ``path`` (see :mod:`verifier.engines.sql`).
+
+        A CSV release the engine cannot read as it is (its encoding, or carriage returns) is read from a
+        UTF-8 copy made as a stream (:func:`verifier.tables.transcode.readable_csv`).
+        """
         kind = release_format(path)
-        header = csv_header(path, encoding) if kind == "csv" else None
-        if kind == "csv":
-            self._check_csv(path, encoding)
         locate = release_locator(path, kind, encoding)
-        try:
-            with self._open(path, kind, header, encoding) as session:
-                schema = session.run(f"SELECT * FROM {RELATION} LIMIT 0").schema
-                if kind == "parquet":
-                    check_schema(path, schema)
-                check_columns(schema.names, qi, attributes, source)
-                partitions = len(parquet_files(path)) if path.is_dir() else 1
-                counted = _stream(session, qi, attributes, str(path), phase, partitions)
-                if counted is None:
-                    floats = {field.name for field in schema if pa.types.is_floating(field.type)}
-                    counted = _group(session, qi, attributes, floats, str(path), phase, partitions)
-        except EngineReadError as error:
+        with ExitStack() as stack:
+            header, read, spelling = None, path, encoding
             if kind == "csv":
-                check_csv(path, encoding)
-            raise DataError(f"{path}: cannot read the file as {kind.upper()} with --engine {self.name}: {error}") from error
+                header = csv_header(path, encoding)
+                chosen = text_encoding(encoding)
+                pad = self._skips_empty_lines and len(header) == 1
+                read, spelling = stack.enter_context(readable_csv(
+                    path, chosen, self._spelling(chosen), engine=self.name, local=self._local, pad=pad))
+                if read == path:
+                    self._check_csv(path, encoding)
+                if pad:
+                    header = [*header, f"{header[0]}_padding"]
+            try:
+                with self._open(read, kind, header, spelling) as session:
+                    schema = session.run(f"SELECT * FROM {RELATION} LIMIT 0").schema
+                    if kind == "parquet":
+                        check_schema(path, schema)
+                    check_columns(schema.names, qi, attributes, source)
+                    partitions = len(parquet_files(path)) if path.is_dir() else 1
+                    counted = _stream(session, qi, attributes, str(path), phase, partitions)
+                    if counted is None:
+                        floats = {field.name for field in schema if pa.types.is_floating(field.type)}
+                        counted = _group(session, qi, attributes, floats, str(path), phase, partitions)
+            except EngineReadError as error:
+                if kind == "csv":
+                    check_csv(path, encoding)
+                raise DataError(f"{path}: cannot read the file as {kind.upper()} with --engine {self.name}: "
+                                f"{error}") from error
         return count_tables_from_cells(*counted, qi, attributes, source=source, locate=locate)
 
 

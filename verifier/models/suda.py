@@ -51,13 +51,16 @@ def suda_measurement(subject: Subject, max_size: int | None) -> Measurement:
     }
     # the size asked for (a requirement finds its measurement by it), though the search stops at the QIs' number
     parameters = {"max_size": result.max_size if max_size is None else max_size, "dis_fraction": result.dis_fraction}
+    partial = () if result.complete else (
+        f"a partial search: minimal sample uniques of at most {result.max_size} of the {result.attributes} "
+        "quasi-identifiers (max_size); larger ones are not counted, so scores may be higher",)
     if classes.count == 0 or numbers["records_with_score"] == 0:
         return measurement("suda", subject, Level.of(0), Witness(numbers=numbers), "at_most", parameters=parameters,
-                           notes=("no record has a minimal sample unique within max_size",))
+                           notes=("no record has a minimal sample unique within max_size", *partial))
     top = int(result.dis.argmax())
     witness = Witness(qi=classes.describe(top), size=1, numbers={**numbers, "suda_score": int(result.scores[top])})
     return estimated("suda", float(result.dis[top]), Estimate(float(result.dis[top]), TOLERANCE, "closed form"),
-                     witness=witness, parameters=parameters)
+                     witness=witness, parameters=parameters, notes=partial)
 
 
 def _suda(subject: Subject) -> Iterator[Measurement]:

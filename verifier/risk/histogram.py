@@ -17,7 +17,7 @@ import numpy as np
 
 from verifier.errors import PolicyError
 
-__all__ = ["SizeHistogram", "size_histogram", "Sampling", "sampling"]
+__all__ = ["SizeHistogram", "size_histogram", "Sampling", "sampling", "SamplingFrameError", "frame_of"]
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,17 @@ class Sampling:
         return Fraction(self.rows, self.population)
 
 
-def sampling(rows: int, *, fraction: Fraction | None = None, population: int | None = None) -> Sampling:
+class SamplingFrameError(PolicyError):
+    """A sampling frame that cannot hold the release; ``key`` names the input it came from (``sampling_fraction``,
+    ``population`` or ``population_table``), so that the caller can say where it was given."""
+
+    def __init__(self, message: str, key: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
+def sampling(rows: int, *, fraction: Fraction | None = None, population: int | None = None,
+             release: str = "the release") -> Sampling:
     """The sampling frame from a sampling fraction ``f`` (``N = round(n / f)``, halves up) or a population size.
 
     Raises
@@ -107,19 +117,21 @@ def sampling(rows: int, *, fraction: Fraction | None = None, population: int | N
         raise PolicyError("population models: expected a sampling fraction or a population size (one of them)")
     if fraction is not None:
         if not 0 < fraction <= 1:
-            raise PolicyError(f"sampling fraction: expected a number in (0, 1], found {fraction}")
+            raise SamplingFrameError(f"sampling fraction: expected a number in (0, 1], found {fraction}",
+                                     "sampling_fraction")
         if rows and fraction < Fraction(rows, LARGEST_POPULATION):
-            raise PolicyError(f"sampling fraction: expected at least {rows}/10^300 (a population of at most 10^300 "
-                              f"people, the range of the estimators' float64), found {_short(fraction)}")
+            raise SamplingFrameError(f"sampling fraction: expected at least {rows}/10^300 (a population of at most "
+                                     f"10^300 people, the range of the estimators' float64), found {_short(fraction)}",
+                                     "sampling_fraction")
         size = int(Fraction(rows) / fraction + Fraction(1, 2))
         return Sampling(rows, size, fraction)
     assert population is not None
     if population < max(rows, 1):
-        raise PolicyError(f"population size: expected at least the {rows} records of the release, found "
-                          f"{_short(population)}")
+        raise SamplingFrameError(f"population size: expected at least the {rows} records of {release}, found "
+                                 f"{_short(population)}", "population")
     if population > LARGEST_POPULATION:
-        raise PolicyError(f"population size: expected at most 10^300 people (the range of the estimators' float64), "
-                          f"found {_short(population)}")
+        raise SamplingFrameError(f"population size: expected at most 10^300 people (the range of the estimators' "
+                                 f"float64), found {_short(population)}", "population")
     return Sampling(rows, population, Fraction(rows, population))
 
 
@@ -129,7 +141,7 @@ def _short(value: object) -> str:
     return text if len(text) <= 40 else f"{text[:18]}…{text[-18:]} ({len(text)} characters)"
 
 
-def frame_of(rows: int, inputs: Mapping[str, Any]) -> Sampling | None:
+def frame_of(rows: int, inputs: Mapping[str, Any], release: str = "the release") -> Sampling | None:
     """The sampling frame of a run, read the same way for every model (``None``: none given).
 
     A ``sampling_fraction`` or a ``population`` size (not both) gives it; without either, a
@@ -143,6 +155,11 @@ def frame_of(rows: int, inputs: Mapping[str, Any]) -> Sampling | None:
     """
     fraction, population = inputs.get("sampling_fraction"), inputs.get("population")
     if fraction is not None or population is not None:
-        return sampling(rows, fraction=fraction, population=population)
+        return sampling(rows, fraction=fraction, population=population, release=release)
     table = inputs.get("population_table")
-    return None if table is None else sampling(rows, population=int(table.total))
+    if table is None:
+        return None
+    if int(table.total) < max(rows, 1):
+        raise SamplingFrameError(f"{table.source}: population table: its counts sum to {_short(table.total)} people; "
+                                 f"expected at least the {rows} records of {release}", "population_table")
+    return sampling(rows, population=int(table.total), release=release)

@@ -21,8 +21,9 @@ sampling fraction ``π = n/N``), in O(#distinct class sizes) per evaluation:
 * **Dankar** et al. (2012): the decision rule: Pitman when π ≤ 1/10 (Zayatz if Pitman
   has no estimate), else the smaller of Zayatz and SNB (Zayatz if SNB has none).
 
-Every estimate is computed in float64 and reported with the absolute tolerance
-:data:`TOLERANCE` on the share: the closed forms' rounding errors are below 10^-12,
+Every estimate is computed in float64 and reported with a tolerance relative to the share
+(:func:`tolerance`: between 10^-9 and 10^-8 of it, :data:`TOLERANCE` for shares from 1/10 up): a share of 1.5·10^-6
+is bounded within 10^-14, not 10^-9; the closed forms' relative rounding errors are below 10^-12,
 SNB's solver stops when its equations hold to 10^-13, and Pitman's fit is ``converged``
 only when its score equations hold to 10^-10 of their terms, checked after the fit. Where an estimator has
 no estimate (the likelihood has no maximum inside its domain, the moment equations
@@ -46,11 +47,11 @@ from typing import Literal
 import numpy as np
 
 from verifier.results import Estimate, Level, Measurement, Witness
-from verifier.risk.estimated import estimated
+from verifier.risk.estimated import decimal_exponent, estimated
 from verifier.risk.histogram import Sampling, SizeHistogram
 from verifier.risk.pitman import fit_pitman
 
-__all__ = ["ESTIMATORS", "TOLERANCE", "DANKAR_FRACTION", "PopulationEstimate", "zayatz", "pitman", "snb", "dankar",
+__all__ = ["ESTIMATORS", "TOLERANCE", "tolerance", "DANKAR_FRACTION", "PopulationEstimate", "zayatz", "pitman", "snb", "dankar",
            "estimate", "population_uniqueness"]
 
 Estimator = Literal["pitman", "zayatz", "snb", "dankar"]
@@ -58,7 +59,18 @@ ESTIMATORS: tuple[str, ...] = ("pitman", "zayatz", "snb", "dankar")
 """The estimators of population uniqueness, as a requirement names them."""
 
 TOLERANCE = Fraction(1, 10**9)
-"""The absolute tolerance stated for every estimated share of population uniques."""
+"""The tolerance stated for an estimated share of population uniques of 1/10 or more; a smaller share has a smaller
+one (:func:`tolerance`)."""
+
+
+def tolerance(share: float) -> Fraction:
+    """The tolerance stated for an estimated ``share`` (> 0): ``10^(e-8)`` for ``10^e ≤ share < 10^(e+1)``, between
+    10^-9 and 10^-8 of the share.
+
+    >>> tolerance(1.539108e-06), tolerance(0.35)
+    (Fraction(1, 100000000000000), Fraction(1, 1000000000))
+    """
+    return min(TOLERANCE, Fraction(10) ** (decimal_exponent(Fraction(share)) - 8))
 
 DANKAR_FRACTION = Fraction(1, 10)
 """Dankar et al. (2012): at sampling fractions up to this, Pitman; above it, min(Zayatz, SNB)."""
@@ -125,9 +137,19 @@ def _checked(estimator: str, uniques: float, frame: Sampling, **kwargs: object) 
     """An estimate of ``uniques``, or none when it is not a number of people of the population."""
     if not math.isfinite(uniques) or uniques < 0 or uniques > frame.population:
         kwargs.pop("reason", None)
-        return _none(estimator, f"the fitted model predicts {uniques:.6g} population uniques, not a number between 0 "
-                                f"and the population size {frame.population}", **kwargs)
+        said = "no number of population uniques (NaN)" if math.isnan(uniques) else \
+            f"{_people(uniques)} population uniques, " + (
+                f"more than the population of {frame.population:,} people" if uniques > frame.population
+                else "fewer than none")
+        return _none(estimator, f"the fitted model predicts {said}: not an estimate", **kwargs)
     return PopulationEstimate(estimator, uniques, uniques / frame.population, **kwargs)  # type: ignore[arg-type]
+
+
+def _people(count: float) -> str:
+    """A predicted number of people: ``1,607.9``; past 10^15 in six digits; ``more than 10^300`` past floats."""
+    if math.isinf(count):
+        return "more than 10^300"
+    return f"{count:,.1f}" if abs(count) < 1e15 else f"{count:.6g}"
 
 
 def zayatz(histogram: SizeHistogram, frame: Sampling) -> PopulationEstimate:
@@ -167,7 +189,7 @@ def zayatz(histogram: SizeHistogram, frame: Sampling) -> PopulationEstimate:
 def _pitman_share(theta: float, alpha: float, frame: Sampling) -> float:
     """``Γ(θ+1)/Γ(θ+α) · N^α / N`` (Hoshino 2001, the expected population uniques; ARX's formula on both branches)."""
     logarithm = math.lgamma(theta + 1) - math.lgamma(theta + alpha) + (alpha - 1) * math.log(frame.population)
-    return math.exp(logarithm) if logarithm <= 1 else math.inf
+    return math.exp(logarithm) if logarithm < 700 else math.inf  # exp overflows float64 past 709
 
 
 def pitman(histogram: SizeHistogram, frame: Sampling) -> PopulationEstimate:
@@ -335,7 +357,7 @@ def estimate(estimator: str, histogram: SizeHistogram, frame: Sampling) -> Popul
 
 def population_uniqueness(histogram: SizeHistogram, frame: Sampling, estimator: str) -> Measurement:
     """The ``population_uniqueness`` measurement of one estimator: the estimated share of the population's
-    people who are unique in the population, as an estimate with exact bounds ± :data:`TOLERANCE`.
+    people who are unique in the population, as an estimate with exact bounds ± :func:`tolerance`.
 
     ``numbers`` holds the population size, the estimated number of population uniques,
     the fitted parameters and, for ``dankar``, the estimator chosen. Without an estimate
@@ -361,5 +383,5 @@ def population_uniqueness(histogram: SizeHistogram, frame: Sampling, estimator: 
         return Measurement("population_uniqueness", None, Level.of(0), Witness(numbers=numbers), "at_most",
                            parameters=parameters, notes=notes)
     return estimated("population_uniqueness", found.share,
-                     Estimate(found.share, TOLERANCE, found.method, found.converged, found.iterations),
+                     Estimate(found.share, tolerance(found.share), found.method, found.converged, found.iterations),
                      witness=Witness(numbers=numbers), parameters=parameters, notes=notes)

@@ -62,8 +62,10 @@ class PopulationTable:
         return sum(int(count) for count in self.frame[COUNT_COLUMN].tolist())
 
 
-def load_population_table(path: str | Path, qi: tuple[str, ...] | None = None) -> PopulationTable:
-    """Read a population table; counts are non-negative integers, repeated combinations are summed.
+def load_population_table(path: str | Path, qi: tuple[str, ...] | None = None, *,
+                          encoding: str = "utf-8") -> PopulationTable:
+    """Read a population table (a CSV in ``encoding``, or Parquet); counts are non-negative integers, repeated
+    combinations are summed.
 
     Raises
     ------
@@ -78,10 +80,13 @@ def load_population_table(path: str | Path, qi: tuple[str, ...] | None = None) -
     path = Path(path)
     if not path.is_file():
         raise InputFileNotFoundError(f"{path}: population table not found")
-    frame = load_table(path)
+    frame = load_table(path, encoding=encoding)
     if COUNT_COLUMN not in frame.columns:
         raise DataError(f"{path}: population table: expected a column {COUNT_COLUMN!r} with the number of people "
                         f"of each quasi-identifier combination, found the columns {list(frame.columns)}")
+    if frame.empty:
+        raise DataError(f"{path}: population table: a header and no rows; expected a row per quasi-identifier "
+                        f"combination with its {COUNT_COLUMN!r} of people")
     if qi is not None and COUNT_COLUMN in qi:
         raise DataError(f"{path}: population table: the quasi-identifier {COUNT_COLUMN!r} has the name of the table's "
                         f"column of people per combination; rename the quasi-identifier in the release and the table")

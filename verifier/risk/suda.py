@@ -47,10 +47,14 @@ import pandas as pd
 
 from verifier.tables.counts import Classes
 
-__all__ = ["DIS_FRACTION", "SudaResult", "suda2"]
+__all__ = ["DIS_FRACTION", "SUBSETS", "SudaResult", "suda2", "bounded_size"]
 
 DIS_FRACTION = Fraction(1, 100)
 """sdcMicro's default ``DisFraction`` (the sampling fraction DIS-SUDA assumes)."""
+
+SUBSETS = (1 << 16) - 1
+"""The subsets of the quasi-identifiers the command line's search visits unless told (:func:`bounded_size`): every
+size up to 16 quasi-identifiers, MSUs of up to 6 values of 20, 3 of 40 (the search is exponential in the size)."""
 
 Progress = Callable[[int, int], None]
 
@@ -79,6 +83,10 @@ class SudaResult:
         ``P``: records in classes of exactly two.
     dis_fraction
         ``d``.
+    complete
+        Whether every MSU was found: ``max_size`` reached the largest size an MSU can have (the number
+        of groups of equivalent quasi-identifiers, and fewer than the classes); else the search was
+        partial, and MSUs larger than ``max_size`` are not counted.
     """
 
     msu_records: np.ndarray
@@ -89,6 +97,7 @@ class SudaResult:
     max_size: int
     pairs: int
     dis_fraction: Fraction
+    complete: bool = True
 
     @property
     def msu_sizes(self) -> np.ndarray:
@@ -250,13 +259,28 @@ def suda2(classes: Classes, max_size: int | None = None, dis_fraction: Fraction 
     codes = _codes(classes)
     groups = _equivalent_columns(codes, int(sizes.sum()))
     # an MSU of m values has, for each value, another class that differs from it on that value only: m < classes
-    largest = min(limit, len(groups), max(classes.count - 1, 1))
+    possible = min(len(groups), max(classes.count - 1, 1))
+    largest = min(limit, possible)
     found, group_masks = _Search(codes[:, [group[0] for group in groups]], sizes == 1, largest, progress).run()
     records, masks = _expand(found, group_masks, groups, attributes)
     scores = _scores(records, _popcount(masks), attributes, classes.count)
     pairs = int(2 * (sizes == 2).sum())
     return SudaResult(records, masks, scores, _dis(scores, attributes, pairs, dis_fraction), attributes, limit, pairs,
-                      dis_fraction)
+                      dis_fraction, complete=limit >= possible)
+
+
+def bounded_size(attributes: int, subsets: int = SUBSETS) -> int:
+    """The largest MSU size whose search visits at most ``subsets`` subsets of ``attributes`` quasi-identifiers
+    (at least 1): ``max(s)`` with ``Σ_{1 ≤ j ≤ s} binom(attributes, j) ≤ subsets``.
+
+    >>> bounded_size(20), bounded_size(16), bounded_size(40)
+    (6, 16, 3)
+    """
+    total, size = 0, 0
+    while size < attributes and total + math.comb(attributes, size + 1) <= subsets:
+        size += 1
+        total += math.comb(attributes, size)
+    return max(size, 1)
 
 
 def _equivalent_columns(codes: np.ndarray, rows: int) -> list[list[int]]:

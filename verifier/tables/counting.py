@@ -16,7 +16,7 @@ import pandas as pd
 
 from verifier.errors import DataError, IdentifierColumnWarning
 from verifier.tables.counts import AttributeSpec, Classes, CountTable
-from verifier.tables.values import Locate, check_columns, first_row, mixed_as_text, value_codes
+from verifier.tables.values import Locate, check_columns, first_row, mixed_as_text, refuse_complex, value_codes
 
 __all__ = ["count_tables", "count_attribute", "combined_ids", "first_occurrences", "flag_identifiers", "refuse_empty",
            "sums"]
@@ -55,7 +55,9 @@ def count_tables(
     qi = tuple(qi)
     check_columns(frame.columns, qi, attributes, source)
     refuse_empty(len(frame), source)
-    frame = mixed_as_text(frame, (*qi, *(c for a in attributes for c in a.columns)))
+    named = (*qi, *(c for a in attributes for c in a.columns))
+    refuse_complex(frame, named, source)
+    frame = mixed_as_text(frame, named)
 
     ids = _class_ids(frame, qi)
     keys = frame.iloc[first_occurrences(ids)][list(qi)].reset_index(drop=True)

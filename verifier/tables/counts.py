@@ -39,7 +39,7 @@ import pyarrow.compute as pc
 from verifier.errors import PolicyError
 from verifier.results import jsonable
 
-__all__ = ["AttributeSpec", "Classes", "CountTable", "qi_order", "AttributeKind", "Missing", "BLOCK_CELLS"]
+__all__ = ["WeightsSpec", "AttributeSpec", "Classes", "CountTable", "qi_order", "AttributeKind", "Missing", "BLOCK_CELLS"]
 
 AttributeKind = Literal["categorical", "numerical", "ordinal"]
 Missing = Literal["error", "value", "exclude"]
@@ -100,6 +100,14 @@ class AttributeSpec:
     @property
     def ordered(self) -> bool:
         return self.kind in ("numerical", "ordinal")
+
+
+@dataclass(frozen=True)
+class WeightsSpec(AttributeSpec):
+    """The release's column of sampling weights, counted as a numerical attribute beside the sensitive ones
+    (individual risk sums it per class); its errors speak of weights."""
+
+    kind: AttributeKind = "numerical"
 
 
 @dataclass(frozen=True)

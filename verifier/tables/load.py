@@ -16,7 +16,9 @@ Values as written
   (:func:`verifier.tables.values.exact_number`).
 * A row with more or fewer fields than the header, a repeated or empty header name, or a
   byte that is not valid in the file's encoding (UTF-8 by default, with or without a
-  byte-order mark) is an error naming the line.
+  byte-order mark) is an error naming the line. The encoding is a character encoding
+  that decodes one-to-one (:func:`verifier.tables.encodings.text_encoding`); LF, CRLF and
+  mixed line endings read alike.
 * Parquet columns keep their types; integer columns with missing values stay integers
   (never floats), and list, struct or map columns are an error naming the column. A
   float NaN is an error naming the column and row: it is neither a value nor a missing
@@ -44,11 +46,12 @@ import pyarrow.csv as pacsv
 import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
-from verifier.errors import DataError, InputFileNotFoundError
+from verifier.errors import DataError, InputFileNotFoundError, PolicyError
+from verifier.tables.encodings import text_encoding
 from verifier.tables.text_file import decode_error
 
 __all__ = ["load_table", "SUFFIXES", "dictionary_columns", "parquet_files", "hive_columns", "parquet_dataset", "check_schema",
-           "release_format", "csv_header", "check_csv", "refuse_nan"]
+           "release_format", "csv_header", "check_csv", "refuse_nan", "open_bytes"]
 
 csv.field_size_limit((1 << 31) - 1)  # a cell may be as long as the file (Python's csv stops at 128 KiB by default)
 
@@ -102,13 +105,11 @@ def _read_csv(path: Path, encoding: str) -> pd.DataFrame:
             raw = gzip.decompress(raw)
         except (OSError, EOFError) as error:
             raise DataError(f"{path}: cannot read the file as CSV: not a complete gzip file ({error})") from error
-    codec = _codec(encoding)
+    codec = _codec(path, encoding)
     try:
         text = raw.decode(codec)
     except UnicodeDecodeError as error:
         raise DataError(decode_error(path, raw, encoding, error)) from error
-    except LookupError as error:
-        raise DataError(f"{path}: unknown encoding {encoding!r}") from error
     # the header is the first record, which may span lines (a quoted line break in a name)
     header = next(csv.reader(io.StringIO(text, newline="")), [])
     _check_header(path, header)
@@ -125,7 +126,9 @@ def _read_csv(path: Path, encoding: str) -> pd.DataFrame:
         return pacsv.read_csv(
             io.BytesIO(data),
             read_options=pacsv.ReadOptions(use_threads=True, block_size=block_size),
-            parse_options=pacsv.ParseOptions(newlines_in_values=True, invalid_row_handler=keep_first),
+            # in a file of one column an empty line is a row whose cell is empty (missing), as DuckDB and Spark read it
+            parse_options=pacsv.ParseOptions(newlines_in_values=True, invalid_row_handler=keep_first,
+                                             ignore_empty_lines=len(header) > 1),
             convert_options=pacsv.ConvertOptions(
                 column_types={name: pa.string() for name in header},
                 null_values=[""], strings_can_be_null=True, quoted_strings_can_be_null=True,
@@ -151,24 +154,28 @@ def _read_csv(path: Path, encoding: str) -> pd.DataFrame:
     return table.to_pandas()
 
 
-def _codec(encoding: str) -> str:
-    return "utf-8-sig" if encoding.replace("_", "-").lower() in ("utf-8", "utf8") else encoding
+def _codec(path: Path, encoding: str) -> str:
+    """The Python codec of ``encoding`` (:func:`verifier.tables.encodings.text_encoding`); refused naming the file."""
+    try:
+        return text_encoding(encoding).codec
+    except PolicyError as error:
+        raise DataError(f"{path}: {error}") from None
 
 
-def _open_bytes(path: Path) -> BinaryIO:
+def open_bytes(path: Path) -> BinaryIO:
+    """The file's bytes, decompressed when its name ends in ``.gz``."""
     return gzip.open(path, "rb") if path.name.lower().endswith(".gz") else path.open("rb")  # type: ignore[return-value]
 
 
 def csv_header(path: Path, encoding: str = "utf-8") -> list[str]:
     """The column names of a CSV release, read from its first line and checked (no empty or repeated name)."""
+    codec = _codec(path, encoding)
     try:
-        with _open_bytes(path) as raw, io.TextIOWrapper(raw, encoding=_codec(encoding), newline="") as text:
+        with open_bytes(path) as raw, io.TextIOWrapper(raw, encoding=codec, newline="") as text:
             header = next(csv.reader(text), [])
     except UnicodeDecodeError:
         check_csv(path, encoding, fields=False)
         raise
-    except LookupError as error:
-        raise DataError(f"{path}: unknown encoding {encoding!r}") from error
     except (OSError, EOFError) as error:
         raise DataError(f"{path}: cannot read the file as CSV: {error}") from error
     _check_header(path, header)
@@ -207,13 +214,10 @@ def check_csv(path: Path, encoding: str = "utf-8", *, fields: bool = True) -> No
     DataError
         The first thing wrong with the file.
     """
-    codec = _codec(encoding)
-    try:
-        decoder = codecs.getincrementaldecoder(codec)()
-    except LookupError as error:
-        raise DataError(f"{path}: unknown encoding {encoding!r}") from error
+    codec = _codec(path, encoding)
+    decoder = codecs.getincrementaldecoder(codec)()
     line, line_start, offset = 1, 0, 0
-    with _open_bytes(path) as raw:
+    with open_bytes(path) as raw:
         for chunk in iter(lambda: raw.read(1 << 24), b""):
             pending = len(decoder.getstate()[0])
             try:
@@ -232,7 +236,7 @@ def check_csv(path: Path, encoding: str = "utf-8", *, fields: bool = True) -> No
             offset += len(chunk)
     if not fields:
         return
-    with _open_bytes(path) as raw, io.TextIOWrapper(raw, encoding=codec, newline="") as text:
+    with open_bytes(path) as raw, io.TextIOWrapper(raw, encoding=codec, newline="") as text:
         reader = csv.reader(text)
         header = next(reader, [])
         _check_header(path, header)

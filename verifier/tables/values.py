@@ -21,9 +21,9 @@ import pandas as pd
 
 from verifier.errors import DataError, ExcludedRowsWarning, PolicyError, listing
 from verifier.results import jsonable
-from verifier.tables.counts import AttributeSpec
+from verifier.tables.counts import AttributeSpec, WeightsSpec
 
-__all__ = ["Locate", "first_row", "mixed_as_text", "check_columns", "exact_number", "INTEGER_DIGITS", "value_codes"]
+__all__ = ["refuse_complex", "Locate", "first_row", "mixed_as_text", "check_columns", "exact_number", "INTEGER_DIGITS", "value_codes"]
 
 
 def _row_label(frame: pd.DataFrame, position: int) -> str:
@@ -42,6 +42,26 @@ def first_row(frame: pd.DataFrame, columns: Sequence[str], mask: np.ndarray) -> 
     """:data:`Locate` for a frame that is the release itself: the first flagged row."""
     position = int(np.flatnonzero(mask)[0])
     return position, _row_label(frame, position)
+
+
+def refuse_complex(frame: pd.DataFrame, columns: Iterable[str], source: str) -> None:
+    """Refuse a named column of complex numbers: a release's cell is text, a real number or a boolean.
+
+    >>> refuse_complex(pd.DataFrame({"q": [1j]}), ["q"], "data")
+    Traceback (most recent call last):
+    ...
+    verifier.errors.DataError: data: column 'q' holds complex numbers (complex128), such as 1j at row 1; expected text, real numbers or booleans
+    """
+    for column in dict.fromkeys(columns):
+        series = frame[column]
+        if series.dtype.kind == "c" or (series.dtype == object
+                                        and pd.api.types.infer_dtype(series, skipna=True) == "complex"):
+            found = [(row, value) for row, value in enumerate(series.tolist(), start=1) if isinstance(value, complex)]
+            if found:
+                row, value = found[0]
+                kind = series.dtype.name if series.dtype.kind == "c" else "object"
+                raise DataError(f"{source}: column {column!r} holds complex numbers ({kind}), such as {value!r} at "
+                                f"row {row}; expected text, real numbers or booleans")
 
 
 def mixed_as_text(frame: pd.DataFrame, columns: Iterable[str]) -> pd.DataFrame:
@@ -117,7 +137,7 @@ def _codes(frame: pd.DataFrame, spec: AttributeSpec, source: str,
     column = spec.columns[0]
     series = frame[column]
     if spec.kind == "numerical":
-        series = _exact_numbers(frame, series, column, source, locate)
+        series = _exact_numbers(frame, series, column, source, locate, weights=isinstance(spec, WeightsSpec))
     if spec.order is not None:
         domain = spec.order if spec.kind == "ordinal" else tuple(sorted(spec.order))
         # an order is matched by text (a Parquet integer 3 is the declared "3"), a domain by exact value
@@ -197,26 +217,30 @@ def _exact_cell(cell: Any) -> int | Decimal | None:
     return int(cell) if isinstance(cell, int) and not isinstance(cell, bool) else None
 
 
+_WEIGHT = "expected a weight: a positive decimal number of people the record stands for, such as 12 or 1.5"
+
+
 def _exact_numbers(frame: pd.DataFrame, series: pd.Series, column: str, source: str,
-                   locate: Locate = first_row) -> pd.Series:
+                   locate: Locate = first_row, *, weights: bool = False) -> pd.Series:
     """A numerical column's values, exact: text parsed by :func:`exact_number`, numbers checked finite.
 
-    Each distinct value is parsed once.
+    Each distinct value is parsed once; ``weights``: the column is the release's sampling weights.
     """
+    said = f"the weights column {column!r}:" if weights else f"column {column!r} is declared numerical but"
     if pd.api.types.is_numeric_dtype(series.dtype) and not pd.api.types.is_bool_dtype(series.dtype):
         finite = np.isfinite(series.to_numpy(dtype=float, na_value=0.0))
         if not finite.all():
             position, where = locate(frame, (column,), ~finite)
-            raise DataError(f"{source}: column {column!r} is declared numerical but {where} "
-                            f"holds {series.iloc[position]!r}; expected a finite number")
+            raise DataError(f"{source}: {said} {where} holds {series.iloc[position]!r}; "
+                            f"{_WEIGHT if weights else 'expected a finite number'}")
         return series
     codes, uniques = pd.factorize(series, use_na_sentinel=True)
     parsed = [_exact_cell(cell) for cell in uniques.tolist()]
     bad = [index for index, value in enumerate(parsed) if value is None]
     if bad:
         position, where = locate(frame, (column,), np.isin(codes, bad))
-        raise DataError(f"{source}: column {column!r} is declared numerical but {where} "
-                        f"holds {series.iloc[position]!r}; expected a finite decimal number such as 12, -3.5 or 1e6")
+        raise DataError(f"{source}: {said} {where} holds {series.iloc[position]!r}; "
+                        f"{_WEIGHT if weights else 'expected a finite decimal number such as 12, -3.5 or 1e6'}")
     values = np.empty(len(parsed) + 1, dtype=object)
     values[:-1] = parsed
     values[-1] = None
@@ -234,6 +258,10 @@ def value_codes(frame: pd.DataFrame, spec: AttributeSpec, source: str, locate: L
     if missing.any():
         name = spec.name if isinstance(spec.name, str) else list(spec.name)
         count = absent(missing)
+        if isinstance(spec, WeightsSpec):
+            _, where = locate(frame, spec.columns, missing)
+            raise DataError(f"{source}: the weights column {name!r} has {count} empty cell(s), the first at {where}; "
+                            "expected a weight on every row (the number of people the record stands for)")
         if spec.missing == "error":
             _, where = locate(frame, spec.columns, missing)
             raise DataError(

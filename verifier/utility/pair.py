@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -230,6 +231,30 @@ def _column(frame: pd.DataFrame, name: str, source: str) -> list[str | None]:
     return [_text(value) for value in frame[name].tolist()]
 
 
+LARGEST_EXPONENT = 300
+"""A quasi-identifier's number is at most 10^300 in magnitude and, unless 0, at least 10^-300: its squares and
+intervals are computed exactly, and ``1e9999999`` would be an integer of ten million digits."""
+
+
+def _refuse_huge(cells: Sequence[str | None], name: str, source: str, row: Callable[[int], str]) -> None:
+    """Refuse a cell that reads as a number past 10^±300 (:data:`LARGEST_EXPONENT`), naming its row."""
+    for index, cell in enumerate(cells):
+        if cell is None or not any(digit in cell for digit in "eE") and len(cell) <= LARGEST_EXPONENT:
+            continue  # short plain numbers (and text) are in range
+        number = exact_number(cell)
+        if number is None or number == 0:
+            continue
+        exponent = number.adjusted() if isinstance(number, Decimal) else len(str(abs(number))) - 1
+        if abs(exponent) > LARGEST_EXPONENT:
+            raise DataError(f"{source}, {row(index)}, column {name!r}: {_short(cell)} is a number of magnitude "
+                            f"10^{exponent}; expected numbers between 10^-{LARGEST_EXPONENT} and "
+                            f"10^{LARGEST_EXPONENT} in magnitude (or 0)")
+
+
+def _short(cell: str) -> str:
+    return repr(cell) if len(cell) <= 40 else f"{cell[:18]!r}…{cell[-18:]!r} ({len(cell):,} characters)"
+
+
 def _positions(original: pd.DataFrame, release: pd.DataFrame, key: str | None, sources: tuple[str, str]) -> list[int | None]:
     """For each original record, its position in the release (``None``: left out)."""
     if key is None:
@@ -389,6 +414,8 @@ def align(
                                 "cell (the original must be complete)")
         values: list[str] = before  # type: ignore[assignment]
         after = _column(release, name, sources[1])
+        _refuse_huge(values, name, sources[0], lambda index: f"row {index + 1}")
+        _refuse_huge(after, name, sources[1], lambda index: f"row {index + 1}")
         if name in hierarchies:
             domain = GeneralizationDomain(hierarchies[name])
         elif (found := _inferred_hierarchy(name, values, [None if p is None else after[p] for p in positions],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -24,11 +24,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from _processes import CEILING
 from privcert.cli import app
 from verifier.audit import audit
 from verifier.engines import duckdb_engine, get_engine
 from verifier.engines.duckdb_engine import DuckDBEngine
-from verifier.engines.spark_engine import SparkEngine, spark_session
+from verifier.engines.spark_engine import SparkEngine
 from verifier.engines.sql import CLASS, EngineReadError, aggregation
 from verifier.errors import DataError, ExcludedRowsWarning, PolicyError
 from verifier.measure import measure
@@ -52,15 +53,6 @@ SPECS: tuple[AttributeSpec, ...] = (
 )
 SPECS = SPECS + (joint_spec([SPECS[0], SPECS[2]]),)
 MECHANISM = "value,flu,gastritis,colitis\nflu,1/2,1/4,1/4\ngastritis,1/4,1/2,1/4\ncolitis,1/8,1/8,3/4\n"
-
-
-@pytest.fixture(scope="session")
-def spark() -> Iterator[SparkEngine]:
-    """One local Spark (2 cores, loopback, no UI, 2 shuffle partitions) for the whole test session."""
-    session = spark_session("local[2]", **{"spark.driver.host": "127.0.0.1", "spark.ui.enabled": "false",
-                                            "spark.sql.shuffle.partitions": "2", "spark.default.parallelism": "2"})
-    yield SparkEngine("local[2]")
-    session.stop()
 
 
 @st.composite
@@ -405,7 +397,7 @@ def test_a_spark_that_cannot_start_is_a_clear_error(tmp_path: Path) -> None:
     release = tmp_path / "release.csv"
     release.write_text("q,s\na,x\nb,y\n", encoding="utf-8")
     done = subprocess.run([sys.executable, "-m", "privcert", "measure", str(release), "--qi", "q", "--sensitive", "s",
-                           "--engine", "spark", "--quiet"], capture_output=True, text=True, timeout=300,
+                           "--engine", "spark", "--quiet"], capture_output=True, text=True, timeout=CEILING,
                           env={**os.environ, "PRIVCERT_SPARK_MEMORY": "300m"})
     assert done.returncode == 2, done.stderr
     assert "cannot start Spark (master local[*], local memory 300m): " in done.stderr
