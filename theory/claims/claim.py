@@ -43,17 +43,18 @@ non-trivial level of B. ``bound``: a closed form for a level or a quantity (an o
 level of a construction, a cluster size, the output probabilities of a mechanism).
 """
 
-Status = Literal["proven", "refuted", "corrected", "unknown"]
+Status = Literal["proven", "refuted", "corrected", "unknown", "unchecked"]
 """The outcome of checking a claim (:mod:`theory.checks`).
 
 ``proven``: symbolic derivation, or Z3 ``unsat`` up to a stated N with a symbolic argument
 for general N. ``refuted``: a concrete counterexample to the printed form. ``corrected``:
 the printed form is refuted and a corrected form is encoded, checked and used for
-queries. ``unknown``: neither (the reason is in the detail).
+queries. ``unknown``: neither (the reason is in the detail). ``unchecked``: the check
+raised or could not decide (the error is in the detail); nothing is implied by the claim.
 """
 
 KINDS: tuple[ClaimKind, ...] = ("implication", "equivalence", "non_implication", "bound")
-STATUSES: tuple[Status, ...] = ("proven", "refuted", "corrected", "unknown")
+STATUSES: tuple[Status, ...] = ("proven", "refuted", "corrected", "unknown", "unchecked")
 
 NotImplies = sympy.Function("NotImplies")
 """``NotImplies(A, B)``: the printed form of a non-implication A ⇏ B (Ekenstedt et al. 2022, Def. 2)."""
