@@ -226,6 +226,7 @@ def implies(
         "path": path,
         "evidence": list(answer.evidence),
         "detail": answer.detail,
+        "witness": None if answer.witness is None else answer.witness.to_json(),
     }
     if as_json:
         typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))

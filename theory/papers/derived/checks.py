@@ -28,7 +28,15 @@ from theory.claims.catalog import claim
 from theory.claims.claim import CheckResult, Claim
 from theory.definitions import N, beta, c, definition, t
 from theory.papers.check_steps import result
-from theory.papers.derived.claims import CLAIMS, ONE_CLASS, ONE_RECORD, n_min
+from theory.papers.derived.claims import (
+    CLAIMS,
+    FORCING,
+    IDENTICAL_RECORDS,
+    ONE_CLASS,
+    ONE_RECORD,
+    ONE_VALUE_WEAKEST,
+    n_min,
+)
 from theory.tables import levels
 from theory.tables.probability_table import ProbabilityTable
 
@@ -504,6 +512,80 @@ def _singleton_classwise_dp() -> CheckResult:
                   "class-wise (k,ε)-DP is ε = 0 with classes of one record")
 
 
+def _small_releases() -> Iterator[list[dict[str, int]]]:
+    """Every release of one or two classes of 1-3 records over the values a, b, c (each up to order)."""
+    kinds = [dict(sorted({v: drawn.count(v) for v in drawn}.items()))
+             for size in (1, 2, 3) for drawn in combinations_with_replacement("abc", size)]
+    for i, first in enumerate(kinds):
+        yield [first]
+        for second in kinds[i:]:
+            yield [first, second]
+
+
+def _forcing_levels() -> CheckResult:
+    """The forcing levels (``privcert:forcing_levels``) on every release of :func:`_small_releases` and every
+    probability table of 2-3 records with rows (1, 0), (0, 1), (1/2, 1/2) over every partition."""
+    classes_premises = {name: level for name, (level, forced) in FORCING.items() if forced == "classes"}
+    releases = 0
+    for counts in _small_releases():
+        found = release_levels(counts)
+        total = {v: sum(row.get(v, 0) for row in counts) for v in VALUES}
+        records = sum(total.values())
+        as_table = all(Fraction(row.get(v, 0), sum(row.values())) == Fraction(total[v], records)
+                       for row in counts for v in VALUES)
+        for name, level in classes_premises.items():
+            keys = [key for key in _conclusion_keys(name) if key in found]  # a randomized model is not measured here
+            if keys and all(found[key] == level for key in keys) != as_table:
+                return result("refuted", ["verifier"], f"{counts}: {name} = {[found[key] for key in keys]}, "
+                              f"classes as the table: {as_table}", {"classes": counts})
+        if as_table and any(found[key] != value for name, value in ONE_CLASS.items()
+                            for key in _conclusion_keys(name) if key in found):
+            return result("refuted", ["verifier"], f"{counts}: classes as the table, levels {found}", {"classes": counts})
+        if len(total.keys() - {v for v in total if total[v] == 0}) == 1 and any(
+                found[name] != (sympy.oo if name == "recursive_cl_diversity" else 1) for name in ONE_VALUE_WEAKEST):
+            return result("refuted", ["verifier"], f"{counts}: one value, levels {found}", {"classes": counts})
+        releases += 1
+    tables = 0
+    rows = ((Fraction(1), Fraction(0)), (Fraction(0), Fraction(1)), (Fraction(1, 2), Fraction(1, 2)))
+    for size in (2, 3):
+        for drawn in product(rows, repeat=size):
+            for partition in _partitions(size):
+                table = ProbabilityTable.from_rows([list(row) for row in drawn], partition)
+                measured = {"ldp": [levels.ldp_ratio(table)], "dp": [levels.dp_ratio(table)],
+                            "k_eps_dp": [levels.k_eps_dp_ratio(table, j) for j in range(1, size)],
+                            "kt_closeness": [levels.kt_closeness_t(table, j) for j in range(1, size)],
+                            "multiplicative_t_closeness": [levels.multiplicative_t(table)]}
+                identical = len(set(drawn)) == 1
+                for name in ("ldp", "dp", "k_eps_dp", "kt_closeness"):
+                    for found_level in measured[name]:
+                        if (found_level == 1) != identical:
+                            return result("refuted", ["exact levels"], f"{table.to_json()}: {name} ratio {found_level}, "
+                                          f"identical records: {identical}", table)
+                if identical and any(value != 1 for values in measured.values() for value in values):
+                    return result("refuted", ["exact levels"], f"{table.to_json()}: identical records, {measured}", table)
+                tables += 1
+    if set(IDENTICAL_RECORDS) - set(ONE_CLASS) != {"ldp", "dp", "k_eps_dp", "kt_closeness"}:
+        return result("unknown", ["definition"], f"identical records fix {sorted(IDENTICAL_RECORDS)}")
+    return result("proven", ["argument: each forcing level is attained exactly when q = p in every cell (classes), "
+                             "or when every removal, pair or subset leaves the mean unchanged (records)",
+                             f"verifier: {releases} releases of one or two classes of 1-3 records over 3 values "
+                             "(every one: forcing level exactly when the classes have the table's distribution)",
+                             f"exact levels: {tables} probability tables of 2-3 records, rows (1,0), (0,1), (1/2,1/2), "
+                             "every partition (ε = 0 and (k,t) = 1 exactly when the records are identical)"],
+                  "the forcing levels fix the one-class levels, and ε = 0 or (k,t) = 1 every record's row")
+
+
+def _partitions(size: int) -> Iterator[list[list[int]]]:
+    """Every set partition of range(size)."""
+    if size == 0:
+        yield []
+        return
+    for smaller in _partitions(size - 1):
+        yield [*smaller, [size - 1]]
+        for i in range(len(smaller)):
+            yield [*smaller[:i], [*smaller[i], size - 1], *smaller[i + 1:]]
+
+
 def _given_smallest_class() -> CheckResult:
     tables = list(sample_releases())
     for counts in tables:
@@ -569,6 +651,7 @@ _EXPLICIT: dict[str, Callable[[], CheckResult]] = {
     "privcert:one_record": _one_record,
     "privcert:singleton_classwise_dp": _singleton_classwise_dp,
     "privcert:given_smallest_class": _given_smallest_class,
+    "privcert:forcing_levels": _forcing_levels,
 }
 """The checks written for a claim: a derivation, a tight table, a witness family."""
 
