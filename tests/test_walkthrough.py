@@ -144,7 +144,7 @@ def test_the_new_model_is_measured_required_checked_explained_and_drawn(copy: Pa
     # Table 4 of Li et al. 2007: three classes of three records, each holding three diseases
     assert found["decided"] == [[3, "3", True], [4, "undefined", False]]
     assert "k" in found["refused"] and "0" in found["refused"]
-    assert found["claim"] == "proven"
+    assert found["claim"] == "tested"
     assert "distinct_l_diversity" in found["explained"]
     assert found["drawn"]
 

@@ -28,7 +28,7 @@ from dataclasses import replace
 import sympy
 
 from theory.claims.catalog import all_claims, claim
-from theory.claims.claim import CheckResult, Claim
+from theory.claims.claim import USABLE, CheckResult, Claim
 from theory.papers.derived.checks import CHECKS as _CHECKS_PRIVCERT
 from theory.papers.domingoferrer2015.checks import CHECKS as _CHECKS_DOMINGOFERRER2015
 from theory.papers.ekenstedt2022.checks import CHECKS as _CHECKS_EKENSTEDT2022
@@ -109,7 +109,7 @@ def check(claim_id: str, *, deep: bool = False, max_n: int = 4, timeout_s: float
         raise
     except Exception as error:  # noqa: BLE001 - as _run: the search's defect leaves the check's outcome
         summary, table = f"z3: raised {type(error).__name__}: {error}", None
-    if table is not None and outcome.status in ("proven", "corrected"):
+    if table is not None and outcome.status in USABLE:
         return CheckResult("refuted", table, (*outcome.checked_by, summary), f"z3 contradicts: {summary}")
     return replace(outcome, checked_by=(*outcome.checked_by, summary))
 

@@ -3,7 +3,7 @@
 Nodes are definitions (:mod:`theory.definitions`) taken at a size (a subset size for
 (k,t)-closeness and (k,ε)-DP, a smallest class size for multiplicative and stochastic
 t-closeness). Edges come from implication and equivalence claims whose *checked* status
-is ``proven`` or ``corrected`` (the effective, corrected form is used; refuted printed
+is ``proven``, ``tested`` or ``corrected`` (:data:`theory.claims.claim.USABLE`) (the effective, corrected form is used; refuted printed
 forms never are); an equivalence gives both directions, the reverse map found by solving
 its printed relation. Non-implication claims are kept as evidence for "no" answers.
 
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Literal, SupportsIndex, SupportsInt, TypedDict
 import sympy
 
 from theory.claims.catalog import map_claims, sizes
-from theory.claims.claim import Assumption, CheckResult, Claim
+from theory.claims.claim import USABLE, Assumption, CheckResult, Claim
 from theory.definitions import N, definition, k, k0, k1, k_dp, k_t, sized
 from theory.papers.derived.claims import CLAIMS as DERIVED_CLAIMS
 from theory.papers.derived.claims import (
@@ -104,7 +104,7 @@ class Edge:
 
     @property
     def usable(self) -> bool:
-        return self.f is not None and self.status in ("proven", "corrected")
+        return self.f is not None and self.status in USABLE
 
 
 @dataclass(frozen=True)
@@ -271,7 +271,7 @@ class Graph:
     def __init__(self, edges: tuple[Edge, ...], corners: Mapping[str, Source] | None = None) -> None:
         self.edges = edges
         self.corners = dict(corners or {})
-        """The corner claims (:data:`CORNER_CLAIMS`) whose checked status is proven, with their sources."""
+        """The corner claims (:data:`CORNER_CLAIMS`) whose checked status is usable, with their sources."""
         self._memo: dict[tuple[object, ...], list[tuple[sympy.Expr | None, Step, list[sympy.Basic]]]] = {}
 
     def usable(self) -> tuple[Edge, ...]:
@@ -279,8 +279,8 @@ class Graph:
         return tuple(e for e in self.edges if e.usable)
 
     def non_implications(self) -> tuple[Edge, ...]:
-        """Checked non-implications (status proven or corrected)."""
-        return tuple(e for e in self.edges if e.f is None and e.status in ("proven", "corrected"))
+        """Checked non-implications (a status of :data:`theory.claims.claim.USABLE`)."""
+        return tuple(e for e in self.edges if e.f is None and e.status in USABLE)
 
     def reachable(self, premise: str) -> frozenset[str]:
         """Definitions reached from ``premise`` along usable edges, sizes and conditions ignored (a cheap
@@ -825,5 +825,5 @@ def build_graph(statuses: Mapping[str, CheckResult] | None = None) -> Graph:
         outcome = statuses[item.id]
         edges.extend(_edges_of(item, outcome))
     corners = {item.id: item.source for item in DERIVED_CLAIMS
-               if item.id in CORNER_CLAIMS and item.id in statuses and statuses[item.id].status == "proven"}
+               if item.id in CORNER_CLAIMS and item.id in statuses and statuses[item.id].status in USABLE}
     return Graph(tuple(edges), corners)

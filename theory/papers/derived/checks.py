@@ -27,7 +27,7 @@ import sympy
 from theory.claims.catalog import claim
 from theory.claims.claim import CheckResult, Claim
 from theory.definitions import N, beta, c, definition, t
-from theory.papers.check_steps import result
+from theory.papers.check_steps import result, tested
 from theory.papers.derived.claims import (
     CLAIMS,
     FORCING,
@@ -43,13 +43,15 @@ from theory.tables.probability_table import ProbabilityTable
 if TYPE_CHECKING:
     from verifier.tables.hierarchy import Hierarchy
 
-__all__ = ["CHECKS", "VALUES", "Counts", "release_levels", "sample_releases", "spread_family", "singleton_value_family",
+__all__ = ["CHECKS", "VALUES", "RELEASES", "Counts", "release_levels", "sample_releases", "spread_family", "singleton_value_family",
            "released", "bound_of"]
 
 VALUES = ("a", "b", "c", "d")
 """The sensitive values of the sample releases (ordered as listed; hierarchy {a,b}, {c,d})."""
 Counts = Sequence[Mapping[str, int]]
 """A release by its classes: ``counts[i][value]`` records of ``value`` in class i."""
+RELEASES = "seeded releases (1-4 classes of 1-5 records over the values a, b, c, d)"
+"""The space :func:`sample_releases` draws from, as a ``tested`` status names it."""
 _HIERARCHY = (("a", "ab", "*"), ("b", "ab", "*"), ("c", "cd", "*"), ("d", "cd", "*"))
 
 
@@ -145,9 +147,11 @@ def _conclusion_keys(conclusion: str) -> tuple[str, ...]:
     return (conclusion,)
 
 
-def check_bound(claim_id: str, argument: str, tight_counts: Counts | None, l: int = 2) -> CheckResult:
+def check_bound(claim_id: str, argument: str, tight_counts: Counts | None, l: int = 2, *,
+                derived: bool = False) -> CheckResult:
     """An implication's bound against the verifier: never beaten on the sample, attained on ``tight_counts``
-    (``None``: the sample only)."""
+    (``None``: the sample only); ``proven`` when the caller derived the bound with sympy (``derived``), else
+    ``tested`` on the sample."""
     item = claim(claim_id)
     premise, conclusion = item.definitions
     tables = list(sample_releases())
@@ -160,18 +164,19 @@ def check_bound(claim_id: str, argument: str, tight_counts: Counts | None, l: in
                               f"{key} = {found[key]} beyond the bound {bound} at {premise} = {found[premise]}",
                               {"classes": list(counts)})
     if tight_counts is None:
-        return result("proven", [argument, f"verifier: exact levels on {len(tables)} seeded releases (l = {l})"],
-                      f"{conclusion} level is bounded by the claim at the measured {premise} level")
+        steps = [argument, f"verifier: exact levels on {len(tables)} seeded releases (l = {l})"]
+        line = f"{conclusion} level is bounded by the claim at the measured {premise} level"
+        return result("proven", steps, line) if derived else tested(steps, line, len(tables), RELEASES)
     found = release_levels(tight_counts, l)
     bound = bound_of(claim_id, found[premise])
     attained = [key for key in _conclusion_keys(conclusion) if sympy.simplify(found[key] - bound) == 0]
     if len(attained) != len(_conclusion_keys(conclusion)):
         return result("unknown", [argument], f"the tight table gives {[found[x] for x in _conclusion_keys(conclusion)]}, "
                       f"bound {bound}")
-    return result("proven", [argument, f"verifier: exact levels on {len(tables)} seeded releases (l = {l})",
-                             f"verifier: attained on {list(tight_counts)}: {premise} = {found[premise]}, "
-                             f"{conclusion} = {bound}"],
-                  f"{conclusion} level is bounded by the claim at the measured {premise} level, and attained")
+    steps = [argument, f"verifier: exact levels on {len(tables)} seeded releases (l = {l})",
+             f"verifier: attained on {list(tight_counts)}: {premise} = {found[premise]}, {conclusion} = {bound}"]
+    line = f"{conclusion} level is bounded by the claim at the measured {premise} level, and attained"
+    return result("proven", steps, line) if derived else tested(steps, line, len(tables), RELEASES)
 
 
 def _mult_to_emd() -> CheckResult:
@@ -183,7 +188,7 @@ def _mult_to_emd() -> CheckResult:
     loose = sympy.factor((1 - 1 / t) - best)
     argument = (f"sympy: min((t-1)a, (1-a)(1-1/t)) is largest at a = {tight[0]}, value {best}; "
                 f"1 - 1/t exceeds it by {loose} (valid, not tight)")
-    return check_bound("privcert:mult_to_emd", argument, _TIGHT_T2)
+    return check_bound("privcert:mult_to_emd", argument, _TIGHT_T2, derived=True)
 
 
 def _recursive_to_alpha() -> CheckResult:
@@ -193,10 +198,11 @@ def _recursive_to_alpha() -> CheckResult:
         return result("unknown", ["sympy"], f"r_1/|E| at r_1 = c(|E| - r_1) is {largest / size}")
     argument = ("sympy: r_1 = c (|E| - r_1) gives r_1/|E| = c/(1 + c); the tail r_l + ... + r_m is at most "
                 "|E| - r_1 for l >= 2 (equal for l = 2)")
-    deeper = check_bound("privcert:recursive_to_alpha", argument, None, 3)
+    deeper = check_bound("privcert:recursive_to_alpha", argument, None, 3, derived=True)
     if deeper.status != "proven":
         return deeper
-    outcome = check_bound("privcert:recursive_to_alpha", argument, [{"a": 2, "b": 1}, {"a": 1, "b": 1, "c": 1}], 2)
+    outcome = check_bound("privcert:recursive_to_alpha", argument, [{"a": 2, "b": 1}, {"a": 1, "b": 1, "c": 1}], 2,
+                          derived=True)
     return replace(outcome, checked_by=(*outcome.checked_by, "verifier: the bound also holds at l = 3 (not attained)"))
 
 
@@ -211,12 +217,12 @@ def _emd_le_tv() -> CheckResult:
     two = release_levels(_SAME_CLASSES)
     if not two["t_closeness_equal"] == two["t_closeness_ordered"] == two["t_closeness_hierarchical"] == Fraction(1, 6):
         return result("unknown", ["verifier"], f"two-value table: {two}")
-    return result("proven", [
+    return tested([
         "argument: each cumulative (ordered) or per-node (hierarchical, one height) difference is a set's "
         "difference |Q(S) - P(S)| <= TV, and the verifier normalizes by m - 1 terms and 2H = 2 x H heights",
         f"verifier: exact levels on {len(tables)} seeded releases",
         "verifier: {a,a,c}, {a,c,c} gives 1/6 under all three distances (attained: two values, apart in the hierarchy)"],
-        "ordered and hierarchical EMD <= equal-distance EMD (total variation)")
+        "ordered and hierarchical EMD <= equal-distance EMD (total variation)", len(tables), RELEASES)
 
 
 def _non_implication(claim_id: str, premise_key: str, conclusion_key: str) -> CheckResult:
@@ -313,7 +319,7 @@ def _basic_beta_to_emd() -> CheckResult:
         return result("unknown", ["sympy"], f"the two bounds meet at P(A) = {meet}")
     argument = (f"sympy: min(1 - P(A), β P(A)) is largest at P(A) = {meet}, value β/(1 + β); TV = Q(A) - P(A) "
                 "for A = {s : q > p}, with Q(A) <= 1 and Q(A) <= (1 + β) P(A)")
-    return check_bound("privcert:basic_beta_to_emd", argument, [{"a": 2}, {"c": 2}])
+    return check_bound("privcert:basic_beta_to_emd", argument, [{"a": 2}, {"c": 2}], derived=True)
 
 
 def _two_buckets(column: Sequence[Fraction], classes: Sequence[range]) -> ProbabilityTable:
@@ -382,8 +388,8 @@ def _k_risk() -> CheckResult:
         found = release_levels(counts)
         if found["prosecutor_risk"] != 1 / sympy.Integer(found["k_anonymity"]):
             return result("refuted", ["verifier"], f"{counts}: R = {found['prosecutor_risk']}, k = {found['k_anonymity']}")
-    return result("proven", ["definition: R = 1/min|E| and k = min|E|",
-                             f"verifier: R = 1/k on {len(tables)} seeded releases"], "R = 1/k exactly (tight)")
+    return tested(["definition: R = 1/min|E| and k = min|E|", f"verifier: R = 1/k on {len(tables)} seeded releases"],
+                  "R = 1/k exactly (tight)", len(tables), RELEASES)
 
 
 def _equality(claim_id: str, argument: str, premise_key: str, conclusion_key: str,
@@ -396,8 +402,8 @@ def _equality(claim_id: str, argument: str, premise_key: str, conclusion_key: st
                 else found[conclusion_key] != sympy.oo:
             return result("refuted", [argument], f"{counts}: {premise_key} = {found[premise_key]}, "
                           f"{conclusion_key} = {found[conclusion_key]}", {"classes": list(counts)})
-    return result("proven", [argument, f"verifier: equality on {len(tables)} seeded releases (infinite included)"],
-                  f"{conclusion_key} = f({premise_key}) exactly (tight)")
+    return tested([argument, f"verifier: equality on {len(tables)} seeded releases (infinite included)"],
+                  f"{conclusion_key} = f({premise_key}) exactly (tight)", len(tables), RELEASES)
 
 
 _SAME_CLASSES = [{"a": 2, "c": 1}, {"a": 1, "c": 2}]
@@ -476,10 +482,11 @@ def _one_class() -> CheckResult:
         if levels.multiplicative_t(table) != 1 or any(
                 levels.classwise_k_eps_dp_ratio(table, j) != levels.k_eps_dp_ratio(table, j) for j in range(1, size)):
             return result("refuted", ["exact levels"], f"one class {table.to_json()}: t = {levels.multiplicative_t(table)}")
-    return result("proven", ["argument: one class has the table's distribution",
-                             f"verifier: {releases} seeded releases as one class; exact levels of 25 seeded "
-                             "probability tables (t = 1, class-wise (k,ε)-DP = (k,ε)-DP)"],
-                  "one class fixes t = 1, EMD = 0, β = 0, δ = 0")
+    return tested(["argument: one class has the table's distribution",
+                   f"verifier: {releases} seeded releases as one class; exact levels of 25 seeded "
+                   "probability tables (t = 1, class-wise (k,ε)-DP = (k,ε)-DP)"],
+                  "one class fixes t = 1, EMD = 0, β = 0, δ = 0", releases + 25,
+                  f"{RELEASES[:-1]}, merged into one class) and seeded probability tables (2-6 records, one class)")
 
 
 def _one_record() -> CheckResult:
@@ -507,9 +514,10 @@ def _singleton_classwise_dp() -> CheckResult:
         table = ProbabilityTable.from_rows(rows, [[i] for i in range(size)])
         if any(levels.classwise_k_eps_dp_ratio(table, j) != 1 for j in range(1, size)):
             return result("refuted", ["exact levels"], f"singleton classes {table.to_json()}")
-    return result("proven", ["definition: a class of one record admits no removal (Ekenstedt et al. 2022, Sec. IV.C)",
-                             "exact levels: 25 seeded tables of singleton classes, every k"],
-                  "class-wise (k,ε)-DP is ε = 0 with classes of one record")
+    return tested(["definition: a class of one record admits no removal (Ekenstedt et al. 2022, Sec. IV.C)",
+                   "exact levels: 25 seeded tables of singleton classes, every k"],
+                  "class-wise (k,ε)-DP is ε = 0 with classes of one record", 25,
+                  "seeded probability tables (2-6 records of singleton classes, 2 buckets)")
 
 
 def _small_releases() -> Iterator[list[dict[str, int]]]:
@@ -593,8 +601,8 @@ def _given_smallest_class() -> CheckResult:
         smallest = min(sum(row.values()) for row in counts)
         if found["k_anonymity"] != smallest or found["prosecutor_risk"] != sympy.Rational(1, smallest):
             return result("refuted", ["verifier"], f"{counts}: k = {found['k_anonymity']}")
-    return result("proven", ["definition: k = min|E|, R = 1/min|E|", f"verifier: {len(tables)} seeded releases"],
-                  "k-anonymity is the smallest class")
+    return tested(["definition: k = min|E|, R = 1/min|E|", f"verifier: {len(tables)} seeded releases"],
+                  "k-anonymity is the smallest class", len(tables), RELEASES)
 
 
 _EXPLICIT: dict[str, Callable[[], CheckResult]] = {
