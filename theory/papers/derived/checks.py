@@ -43,7 +43,7 @@ from theory.tables.probability_table import ProbabilityTable
 if TYPE_CHECKING:
     from verifier.tables.hierarchy import Hierarchy
 
-__all__ = ["CHECKS", "VALUES", "RELEASES", "Counts", "release_levels", "sample_releases", "spread_family", "singleton_value_family",
+__all__ = ["CHECKS", "VALUES", "RELEASES", "Counts", "release_levels", "release_parameters", "sample_releases", "spread_family", "singleton_value_family",
            "released", "bound_of"]
 
 VALUES = ("a", "b", "c", "d")
@@ -64,11 +64,22 @@ def _hierarchy() -> Hierarchy:
 
 def release_levels(counts: Counts, l: int = 2) -> dict[str, sympy.Expr]:
     """Every model's optimal level on the release ``counts`` (see :func:`_measure`; memoised)."""
-    return dict(_measure(tuple(tuple(sorted(row.items())) for row in counts), l))
+    return {key: level for key, level, _ in _measure(_key(counts), l)}
+
+
+def release_parameters(counts: Counts, l: int = 2) -> dict[str, dict[str, object]]:
+    """The parameters each level of :func:`release_levels` was measured at (p-sensitive k-anonymity at the
+    release's own k), by the same keys."""
+    return {key: dict(parameters) for key, _, parameters in _measure(_key(counts), l)}
+
+
+def _key(counts: Counts) -> tuple[tuple[tuple[str, int], ...], ...]:
+    return tuple(tuple(sorted(row.items())) for row in counts)
 
 
 @cache
-def _measure(counts: tuple[tuple[tuple[str, int], ...], ...], l: int) -> tuple[tuple[str, sympy.Expr], ...]:
+def _measure(counts: tuple[tuple[tuple[str, int], ...], ...], l: int
+             ) -> tuple[tuple[str, sympy.Expr, tuple[tuple[str, object], ...]], ...]:
     """Every registered model with a definition on the map and no input besides the count tables,
     measured by its own declared measure (:attr:`verifier.registry.Model.measure`) on the release ``counts``.
 
@@ -90,7 +101,7 @@ def _measure(counts: tuple[tuple[tuple[str, int], ...], ...], l: int) -> tuple[t
     frame = pd.DataFrame(rows, columns=["q", "s"])
     classes, tables = count_tables(frame, ["q"], [AttributeSpec(("s",)), AttributeSpec(("s",), kind="ordinal")])
     options = MeasureOptions(hierarchies={"s": _hierarchy()}, l=(l,))
-    found: dict[str, sympy.Expr] = {}
+    found: dict[str, tuple[sympy.Expr, tuple[tuple[str, object], ...]]] = {}
     for item in models():
         if item.definition is None or item.needs:
             continue
@@ -99,8 +110,8 @@ def _measure(counts: tuple[tuple[tuple[str, int], ...], ...], l: int) -> tuple[t
         for subject in subjects:
             for measured in item.measure(subject):
                 key = item.id if measured.distance is None else f"{item.id}_{measured.distance}"
-                found.setdefault(key, measured.level.value)
-    return tuple(found.items())
+                found.setdefault(key, (measured.level.value, tuple(sorted(measured.parameters.items()))))
+    return tuple((key, level, parameters) for key, (level, parameters) in found.items())
 
 
 def sample_releases(count: int = 25, seed: int = 20260) -> Iterator[list[dict[str, int]]]:
@@ -119,13 +130,19 @@ def spread_family(m: int) -> list[dict[str, int]]:
     return [{"a": m}, *({"a": m - 1, "c": 1} for _ in range(m - 1))]
 
 
-def bound_of(claim_id: str, premise_level: sympy.Expr) -> sympy.Expr:
-    """The conclusion level an implication claim guarantees at ``premise_level`` (``oo`` stays ``oo``)."""
+def bound_of(claim_id: str, premise_level: sympy.Expr, parameters: Mapping[str, object] | None = None) -> sympy.Expr:
+    """The conclusion level an implication claim guarantees at ``premise_level`` (``oo`` stays ``oo``), with the
+    premise model's declared parameters (:attr:`verifier.registry.Parameter.symbol`) at ``parameters``, the
+    values the premise was measured at."""
+    from verifier.registry import model
+
     item = claim(claim_id)
     if premise_level == sympy.oo:
         return sympy.oo
     f = item.effective.rhs
-    value = f.subs(definition(item.definitions[0]).level, premise_level)
+    declared = {p.symbol: sympy.sympify(parameters[p.name]) for p in model(item.definitions[0]).parameters
+                if parameters is not None and p.name in parameters and not isinstance(parameters[p.name], str)}
+    value = f.subs(definition(item.definitions[0]).level, premise_level).subs(declared)
     return sympy.simplify(value)
 
 
@@ -157,7 +174,7 @@ def check_bound(claim_id: str, argument: str, tight_counts: Counts | None, l: in
     tables = list(sample_releases())
     for counts in tables:
         found = release_levels(counts, l)
-        bound = bound_of(claim_id, found[premise])
+        bound = bound_of(claim_id, found[premise], release_parameters(counts, l)[premise])
         for key in _conclusion_keys(conclusion):
             if not _no_weaker(conclusion, found[key], bound):
                 return result("refuted", [argument, "verifier: exact levels on seeded releases"],
@@ -168,7 +185,7 @@ def check_bound(claim_id: str, argument: str, tight_counts: Counts | None, l: in
         line = f"{conclusion} level is bounded by the claim at the measured {premise} level"
         return result("proven", steps, line) if derived else tested(steps, line, len(tables), RELEASES)
     found = release_levels(tight_counts, l)
-    bound = bound_of(claim_id, found[premise])
+    bound = bound_of(claim_id, found[premise], release_parameters(tight_counts, l)[premise])
     attained = [key for key in _conclusion_keys(conclusion) if sympy.simplify(found[key] - bound) == 0]
     if len(attained) != len(_conclusion_keys(conclusion)):
         return result("unknown", [argument], f"the tight table gives {[found[x] for x in _conclusion_keys(conclusion)]}, "
@@ -668,7 +685,7 @@ def _attains(claim_id: str, counts: Counts) -> bool:
     """Whether the release ``counts`` attains the claim's bound (finite) under every key of its conclusion."""
     premise, conclusion = claim(claim_id).definitions
     found = release_levels(counts)
-    bound = bound_of(claim_id, found[premise])
+    bound = bound_of(claim_id, found[premise], release_parameters(counts)[premise])
     return bound.is_finite is True and all(sympy.simplify(found[key] - bound) == 0
                                            for key in _conclusion_keys(conclusion))
 
