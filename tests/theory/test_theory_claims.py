@@ -467,3 +467,19 @@ def test_every_equation_of_the_catalog_is_the_one_sympy_builds() -> None:
     ]
     assert decided == [("privcert:deterministic_not_ldp", "Eq(epsilon, oo)"), ("privcert:deterministic_dp", "Eq(epsilon, oo)")]
     assert sum(isinstance(node, sympy.Eq) for item in all_claims() for node in sympy.preorder_traversal(item.printed)) > 50
+
+
+def test_sizes_are_stated_by_claims_or_read_from_the_declarations() -> None:
+    """No claims module keeps a table of sizes: a claim states the subset sizes it takes (Lemma 2(1): k_0 and k_1),
+    and a definition taken over the classes is at the smallest class k by its declaration (δ ⇒ multiplicative t)."""
+    import importlib
+
+    from theory.claims.catalog import CLAIM_MODULES, sizes
+    from theory.definitions import k, k0, k1
+
+    assert [name for name in CLAIM_MODULES if hasattr(importlib.import_module(name), "SIZES")] == []
+    assert sizes("ekenstedt2022:lemma2_1") == (k0, k1)
+    assert sizes("privcert:delta_to_mult") == (None, k)
+    assert sizes("privcert:kt_not_mult_below") == (k0, k)
+    assert sizes("privcert:k_risk") == (None, None)
+    assert sizes("privcert:one_class") == (None, None)

@@ -107,6 +107,11 @@ class Claim:
     tight
         For a bound: ``True`` when some table attains it (the claim's check exhibits one),
         ``False`` when it is known not to be attained; ``None`` when not stated.
+    sizes
+        The (premise, conclusion) sizes the statement takes its definitions at, when it states them (a subset
+        size ``k_0``, ``k_t``, ``1``, ``N - 1``; :func:`theory.claims.catalog.sizes`); ``None``: each side is at
+        what its definition's declaration says its k is, the smallest class ``k`` for a definition taken over
+        the classes (:data:`verifier.registry.Size`), none otherwise.
     """
 
     id: str
@@ -119,6 +124,7 @@ class Claim:
     corrected: sympy.Basic | None = None
     note: str = ""
     tight: bool | None = None
+    sizes: tuple[sympy.Expr | None, sympy.Expr | None] | None = None
 
     @property
     def effective(self) -> sympy.Basic:

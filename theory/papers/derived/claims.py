@@ -105,7 +105,7 @@ from theory.claims.claim import Assumption, Claim, NotImplies, equation
 from theory.definitions import N, alpha, beta, c, delta, ell, eps, k, k0, risk, t, t1
 from verifier.references import PRIVCERT, Source
 
-__all__ = ["CLAIMS", "SIZES", "emd_d", "tv", "n_min", "ONE_CLASS", "ONE_RECORD", "SINGLETON_CLASSWISE",
+__all__ = ["CLAIMS", "emd_d", "tv", "n_min", "ONE_CLASS", "ONE_RECORD", "SINGLETON_CLASSWISE",
            "UNDEFINED_AT_ONE_RECORD", "FORCING", "IDENTICAL_RECORDS", "ONE_VALUE_WEAKEST", "Forced",
            "DETERMINISTIC_WITNESSES", "GROWING_N"]
 
@@ -289,7 +289,7 @@ CLAIMS: tuple[Claim, ...] = (
         (sympy.Lt(k, k0), sympy.Le(2 * k, N)),
         note="Witness (Table IV of Ekenstedt et al. 2022, as in Lemma 2(2)): k₀ - 1 records with probability 0 "
         "and N - k₀ + 1 with 1/2; (k₀,t)-closeness is finite (every k₀ records hold a 1/2), a class of k < k₀ "
-        "zeros makes t infinite. For k >= k₀, Lemma 2(3) gives t."),
+        "zeros makes t infinite. For k >= k₀, Lemma 2(3) gives t.", sizes=(k0, k)),
     Claim(
         "privcert:deterministic_not_ldp", _src("a deterministic release is never ε-LDP"), "bound",
         None, "ldp", equation(eps, sympy.oo), (),
@@ -361,15 +361,3 @@ CLAIMS: tuple[Claim, ...] = (
         note="On every release whose smallest class holds k records, k-anonymity is k and the prosecutor risk "
         "1/k: a query's k is a fact of the release.", tight=True),
 )
-
-SIZES: dict[str, tuple[sympy.Expr | None, sympy.Expr | None]] = {
-    "li2007:skewness_mult": (None, k),
-    "privcert:delta_to_mult": (None, k),
-    "privcert:mult_to_delta": (k, None),
-    "privcert:mult_to_emd": (k, None),
-    "privcert:emd_not_mult": (None, k),
-    "privcert:mult_to_basic_beta": (k, None),
-    "privcert:dp_not_mult": (None, k),
-    "privcert:classwise_dp_not_mult": (None, k),
-    "privcert:kt_not_mult_below": (k0, k),
-}
