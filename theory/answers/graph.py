@@ -296,7 +296,7 @@ class Graph:
 
     def implies(
         self, premise: str, conclusion: str, params: Mapping[str, object] | None = None, level: object | None = None,
-        *, derive: bool = True,
+        *, derive: bool = True, forcing_levels: bool = True,
     ) -> Answer:
         """Does ``premise`` imply ``conclusion``; with which composed f, along which path?
 
@@ -311,6 +311,9 @@ class Graph:
         derive
             Also search a "no" derived from a non-implication elsewhere on the map (slow);
             ``False`` cites direct non-implications only.
+        forcing_levels
+            Decide at a forcing level of the premise by ``privcert:forcing_levels`` (a bound, drawing no edge);
+            ``False`` answers along the map's edges only, as an explanation a certificate carries must.
         """
         definition(premise)
         definition(conclusion)
@@ -326,7 +329,7 @@ class Graph:
         value = None if level is None else sympy.nsimplify(sympy.sympify(level), rational=True)
         if _one_class(records, params) and _truthy(params.get("dp_within_classes")):
             params = {**params, "dp_within_classes": False}  # inside the one class is over the whole table
-        forcing = None if value is None else self._forcing(premise, params, value)
+        forcing = None if value is None or not forcing_levels else self._forcing(premise, params, value)
         if forcing is not None:
             forced = self._at_forcing_level(premise, conclusion, start, target, forcing, value)
             if forced is not None:
@@ -468,10 +471,11 @@ class Graph:
 
     def strongest_level(
         self, premise: str, level: object, conclusion: str, params: Mapping[str, object] | None = None,
-        *, derive: bool = True,
+        *, derive: bool = True, forcing_levels: bool = True,
     ) -> Answer:
-        """The strongest level of ``conclusion`` that ``premise`` at ``level`` guarantees."""
-        return self.implies(premise, conclusion, params, level, derive=derive)
+        """The strongest level of ``conclusion`` that ``premise`` at ``level`` guarantees (``forcing_levels`` as
+        :meth:`implies`)."""
+        return self.implies(premise, conclusion, params, level, derive=derive, forcing_levels=forcing_levels)
 
     def relation(self, a: str, b: str, params: Mapping[str, object] | None = None) -> str:
         """Ekenstedt et al. 2022, Def. 3 between a and b: ``equivalent``, ``reciprocal``, ``generalisation``
