@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from theory.answers.audit_levels import AuditLevels
     from theory.answers.explain import Explanation
     from theory.answers.graph import Step
+    from theory.tables.probability_table import ProbabilityTable
     from verifier.audit import AuditResult
 
 __all__ = ["PathStep", "Implication", "Witness", "implies", "witness", "explain"]
@@ -144,6 +145,9 @@ class Implication:
         The derivation's steps; the claims a "no" rests on (the map's arrows, numbered as on it).
     witness, witness_error
         When a bound was given and the answer is not "yes": a table beyond it, or why there is none.
+    level_witness
+        For a "no" at a forcing level of the premise (t = 1, ε = 0, ...): a table at that level whose conclusion
+        level the premise does not bound (:attr:`theory.answers.graph.Answer.witness`).
     """
 
     premise: str
@@ -158,6 +162,7 @@ class Implication:
     detail: str
     witness: Witness | None = None
     witness_error: str | None = None
+    level_witness: ProbabilityTable | None = None
 
     @property
     def when(self) -> str:
@@ -230,7 +235,8 @@ class Implication:
                 "evidence": [item.claim.claim for item in self.evidence],
                 "evidence_sources": [item.to_json() for item in self.evidence], "detail": self.detail,
                 "witness": None if self.witness is None else self.witness.to_json(),
-                "witness_error": self.witness_error}
+                "witness_error": self.witness_error,
+                "level_witness": None if self.level_witness is None else self.level_witness.to_json()}
 
 
 def _exact_level(value: sympy.Expr | Fraction | int | None) -> sympy.Expr | None:
@@ -299,7 +305,7 @@ def implies(premise: str, conclusion: str, params: Mapping[str, int] | None = No
         except QueryError as error:
             problem = str(error)
     return Implication(premise, conclusion, answer.holds, answer.f, given, answer.value, answer.conditions, path,
-                       evidence, answer.detail, found, problem)
+                       evidence, answer.detail, found, problem, answer.witness)
 
 
 def _own_units(definition_id: str, ratio_level: object) -> sympy.Expr:

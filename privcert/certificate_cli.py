@@ -178,18 +178,20 @@ def verify_command(
     Exit codes: 0 valid and PASS; 1 valid and FAIL (0 with --allow-fail); 2 bad input; 4 invalid; 5 incomplete.
     """
     from privcert.api import verify
+    from privcert.reporting import reporting_errors
     from reports.signing import MalformedCertificateError
     from verifier.engines import get_engine
     from verifier.errors import PolicyError, VerifierError
     from verifier.escape import safe
 
-    try:
-        found = verify(certificate, public_key, data=data, original=original, engine=get_engine(engine, master=master),
-                       encoding=encoding)
-    except (MalformedCertificateError, PolicyError) as error:
-        raise _bad_input(str(error)) from error
-    except (OSError, VerifierError) as error:
-        raise _bad_input(f"{certificate}: {error}") from error
+    with reporting_errors():  # the claims left out of the catalog it checks in are named as a warning
+        try:
+            found = verify(certificate, public_key, data=data, original=original,
+                           engine=get_engine(engine, master=master), encoding=encoding)
+        except (MalformedCertificateError, PolicyError) as error:
+            raise _bad_input(str(error)) from error
+        except (OSError, VerifierError) as error:
+            raise _bad_input(f"{certificate}: {error}") from error
     from privcert.files import write_json
 
     try:

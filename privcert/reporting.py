@@ -77,9 +77,12 @@ def reporting_errors() -> Iterator[None]:
                 stderr_line("error", str(error))
                 raise typer.Exit(BAD_INPUT) from error
     finally:
+        shown: set[str] = set()
         for warning in caught:  # shown once the recording has ended, so that showing one records nothing
             if issubclass(warning.category, PrivcertWarning):
-                stderr_line("warning", str(warning.message))
+                if str(warning.message) not in shown:  # a fact read twice (the claims left out) is said once
+                    stderr_line("warning", str(warning.message))
+                shown.add(str(warning.message))
             else:
                 warnings.showwarning(warning.message, warning.category, warning.filename, warning.lineno)
 

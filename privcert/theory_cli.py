@@ -7,10 +7,12 @@ the workbench's Explore page shows too) or :mod:`theory` (``claims``, ``refute``
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, NoReturn, ParamSpec, TypeVar
 
 import typer
 
@@ -24,6 +26,23 @@ MAX_N = 8
 """Largest table searched by Z3 from the command line (the search grows exponentially in N)."""
 
 MAP_FORMATS = (".svg", ".png", ".pdf")
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _saying_what_is_left_out(command: Callable[_P, _R]) -> Callable[_P, _R]:
+    """Run a command that reads the claims' statuses so that their warnings (claims left out because their
+    check did not decide, :class:`theory.status_cache.UncheckedClaimsWarning`) are printed as ``warning: ...``."""
+    from privcert.reporting import reporting_errors
+
+    @functools.wraps(command)
+    def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        with reporting_errors():
+            return command(*args, **kwargs)
+
+    return run
 
 
 def _fail(message: str) -> NoReturn:
@@ -106,6 +125,7 @@ def claims(
 
 
 @app.command()
+@_saying_what_is_left_out
 def implies(
     premise: str = typer.Argument(..., metavar="PREMISE", help="Definition id of A."),
     conclusion: str = typer.Argument(..., metavar="CONCLUSION", help="Definition id of B."),
@@ -177,6 +197,7 @@ def witness(
 
 
 @app.command()
+@_saying_what_is_left_out
 def explain(
     audit: Path = typer.Argument(..., metavar="AUDIT.json", help="The JSON of `privcert audit --json` or `privcert measure --json`."),
     as_json: bool = typer.Option(False, "--json", metavar="FILE|-", help="Print the list of implied guarantees as JSON."),
@@ -196,6 +217,7 @@ def explain(
 
 
 @app.command(name="map")
+@_saying_what_is_left_out
 def draw_map(
     out: Path = typer.Option(Path("map.svg"), "--out", metavar="FILE", help="SVG file to write."),
     as_json: bool = typer.Option(False, "--json", metavar="FILE|-", help="Print the map as JSON (its definitions, numbered arrows and bound claims) instead of drawing it."),

@@ -10,6 +10,11 @@ With ``deep=True`` an implication with a closed-form f is also searched with Z3
 added to ``checked_by``; ``sat`` on the form used for queries turns the status into
 ``refuted`` with Z3's (exactly re-measured) table; a timeout adds a note and never proves.
 
+Checking is total: a check that raises (an ``ArithmeticError`` when a bound cannot be
+decided exactly, or any defect of the check) gives its claim the status ``unchecked``
+with the error in the detail (:func:`unchecked`), and the other claims are checked as
+before. An unchecked claim draws no usable edge, so nothing is implied by it.
+
 References
 ----------
 Ekenstedt et al. 2022, Def. 2 (implication), Def. 3 (combined implications).
@@ -23,7 +28,7 @@ from dataclasses import replace
 import sympy
 
 from theory.claims.catalog import all_claims, claim
-from theory.claims.claim import CheckResult, Claim
+from theory.claims.claim import USABLE, CheckResult, Claim
 from theory.papers.derived.checks import CHECKS as _CHECKS_PRIVCERT
 from theory.papers.domingoferrer2015.checks import CHECKS as _CHECKS_DOMINGOFERRER2015
 from theory.papers.ekenstedt2022.checks import CHECKS as _CHECKS_EKENSTEDT2022
@@ -32,7 +37,7 @@ from theory.papers.ekenstedt2022.table_checks import CHECKS as _CHECKS_TABLES
 from theory.papers.privcert_risk.checks import CHECKS as _CHECKS_RISK
 from theory.papers.soriacomas2015.checks import CHECKS as _CHECKS_SORIACOMAS2015
 
-__all__ = ["CHECKS", "check", "check_all", "deep_search"]
+__all__ = ["CHECKS", "check", "check_all", "deep_search", "unchecked"]
 
 
 CHECKS: dict[str, Callable[[], CheckResult]] = {**_CHECKS_EKENSTEDT2022, **_CHECKS_TABLES, **_CHECKS_DOMINGOFERRER2015, **_CHECKS_SORIACOMAS2015, **_CHECKS_MECHANISMS, **_CHECKS_PRIVCERT,
@@ -60,8 +65,27 @@ def deep_search(item: Claim, *, max_n: int = 4, timeout_s: float = 10.0) -> tupl
     return f"z3 ({'corrected' if item.corrected is not None else 'printed'} form): {found.status}, {found.detail}", table
 
 
+def unchecked(claim_id: str, error: Exception) -> CheckResult:
+    """The outcome of a claim whose check raised ``error``: ``unchecked``, the error in the detail."""
+    return CheckResult("unchecked", None, (f"check of {claim_id}: raised {type(error).__name__}",),
+                       f"its check did not decide: {type(error).__name__}: {error}")
+
+
+def _run(claim_id: str) -> CheckResult:
+    """The claim's check, total (:func:`unchecked` when it raises or there is none; a ``MemoryError`` is not
+    caught)."""
+    if claim_id not in CHECKS:
+        return unchecked(claim_id, LookupError("no check is registered for it"))
+    try:
+        return CHECKS[claim_id]()
+    except MemoryError:
+        raise
+    except Exception as error:  # noqa: BLE001 - one claim's defect must not stop the others' checks
+        return unchecked(claim_id, error)
+
+
 def check(claim_id: str, *, deep: bool = False, max_n: int = 4, timeout_s: float = 10.0) -> CheckResult:
-    """Check one claim (see the module docstring for ``deep``).
+    """Check one claim (see the module docstring for ``deep``); a check that raises gives ``unchecked``.
 
     Raises
     ------
@@ -72,24 +96,31 @@ def check(claim_id: str, *, deep: bool = False, max_n: int = 4, timeout_s: float
     """
     item = claim(claim_id)
     if not deep:
-        return CHECKS[claim_id]()
+        return _run(claim_id)
     from theory.search.solver import timeout_ms
 
     timeout_ms(timeout_s)
-    outcome = CHECKS[claim_id]()
-    summary, table = deep_search(item, max_n=max_n, timeout_s=timeout_s)
-    if table is not None and outcome.status in ("proven", "corrected"):
+    outcome = _run(claim_id)
+    if outcome.status == "unchecked":
+        return outcome
+    try:
+        summary, table = deep_search(item, max_n=max_n, timeout_s=timeout_s)
+    except MemoryError:
+        raise
+    except Exception as error:  # noqa: BLE001 - as _run: the search's defect leaves the check's outcome
+        summary, table = f"z3: raised {type(error).__name__}: {error}", None
+    if table is not None and outcome.status in USABLE:
         return CheckResult("refuted", table, (*outcome.checked_by, summary), f"z3 contradicts: {summary}")
     return replace(outcome, checked_by=(*outcome.checked_by, summary))
 
 
 def check_all(*, deep: bool = False, max_n: int = 4, timeout_s: float = 10.0) -> dict[str, CheckResult]:
-    """Check every registered claim; ``{claim id: CheckResult}`` in registry order (``ValueError`` as :func:`check`)."""
+    """Check every registered claim; ``{claim id: CheckResult}`` in registry order (``ValueError`` as :func:`check`).
+
+    Total: a claim whose check raises, or that has none, is ``unchecked`` (:func:`unchecked`) and the others are
+    checked."""
     if deep:
         from theory.search.solver import timeout_ms
 
         timeout_ms(timeout_s)
-    missing = [c.id for c in all_claims() if c.id not in CHECKS]
-    if missing:
-        raise LookupError(f"claims without a check: {missing}; expected a check for every registered claim")
     return {c.id: check(c.id, deep=deep, max_n=max_n, timeout_s=timeout_s) for c in all_claims()}

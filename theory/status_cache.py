@@ -13,6 +13,10 @@ audit) keeps the cache. A cache whose key differs, or that cannot be read or par
 ignored and rewritten; ``recheck=True`` always checks afresh. A status read from the
 cache was earned by the same code checking the same claims.
 
+A claim whose check did not decide (status ``unchecked``, :func:`theory.checks.unchecked`) is
+left out of every answer; :func:`cached_statuses` says so with an :class:`UncheckedClaimsWarning`
+naming each such claim and its error, which the command line prints as ``warning: ...``.
+
 The cache directory is ``$PRIVCERT_CACHE_DIR`` when set, else
 ``$XDG_CACHE_HOME/privcert``, else ``~/.cache/privcert``.
 
@@ -33,10 +37,13 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from verifier.errors import PrivcertWarning
+
 if TYPE_CHECKING:
     from theory.claims.claim import CheckResult, Claim
 
-__all__ = ["CACHE_ENV", "cache_dir", "cache_file", "dependencies", "source_hash", "statement", "claim_row", "claim_rows", "counterexample_json", "cached_statuses"]
+__all__ = ["CACHE_ENV", "cache_dir", "cache_file", "dependencies", "source_hash", "statement", "claim_row", "claim_rows", "counterexample_json", "cached_statuses",
+           "UncheckedClaimsWarning", "left_out"]
 
 CACHE_ENV = "PRIVCERT_CACHE_DIR"
 """Environment variable naming the cache directory (tests point it at a temporary one)."""
@@ -46,6 +53,16 @@ _ROOTS = ("theory", "verifier.models")
 _NOT_CHECKED = ("theory.answers",)
 """Modules that read statuses and never decide one (the top floor of ``theory``)."""
 _FORMAT = 2
+
+
+class UncheckedClaimsWarning(PrivcertWarning):
+    """Claims whose check raised or could not decide: they are left out of every answer (named with the error)."""
+
+
+def left_out(outcomes: Mapping[str, CheckResult]) -> tuple[str, ...]:
+    """``claim id (error)`` for each claim whose status is ``unchecked``, in the order of ``outcomes``."""
+    return tuple(f"{claim_id} ({outcome.detail})" for claim_id, outcome in outcomes.items()
+                 if outcome.status == "unchecked")
 
 
 def cache_dir() -> Path:
@@ -259,9 +276,19 @@ def claim_rows(*, recheck: bool = False) -> tuple[list[dict[str, Any]], bool]:
 
 
 def cached_statuses(*, recheck: bool = False) -> Mapping[str, CheckResult]:
-    """``{claim id: CheckResult}`` from :func:`claim_rows` (a counterexample in its JSON form)."""
+    """``{claim id: CheckResult}`` from :func:`claim_rows` (a counterexample in its JSON form).
+
+    Warns (:class:`UncheckedClaimsWarning`) naming the claims left out because their check did not decide.
+    """
+    import warnings
+
     from theory.claims.claim import CheckResult
 
     rows, _ = claim_rows(recheck=recheck)
-    return {row["id"]: CheckResult(row["status"], row["counterexample"], tuple(row["checked_by"]), row["detail"])
-            for row in rows}
+    outcomes = {row["id"]: CheckResult(row["status"], row["counterexample"], tuple(row["checked_by"]), row["detail"])
+                for row in rows}
+    missing = left_out(outcomes)
+    if missing:
+        warnings.warn(UncheckedClaimsWarning(f"claims left out, nothing is implied by them: {'; '.join(missing)}"),
+                      stacklevel=2)
+    return outcomes

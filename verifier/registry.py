@@ -170,6 +170,16 @@ class Parameter:
         """The description and the values: ``the subset size (an integer ≥ 1)``."""
         return f"{self.description} ({self.values()})"
 
+    @property
+    def symbol(self) -> sympy.Symbol:
+        """The parameter as a claim names it: a sympy symbol of its name, positive and integer when its domain
+        says so (``k`` of a domain of integers ≥ 1 is the symbol ``k`` of :mod:`verifier.symbols`). A claim whose
+        bound names it is checked at the value each measurement was made at."""
+        domain = self.domain or Domain()
+        positive = domain.lower is not None and (domain.lower > 0 or (domain.lower == 0 and domain.lower_open))
+        return sympy.Symbol(self.name, **({"positive": True} if positive else {}),
+                            **({"integer": True} if domain.integer else {}))
+
 
 Size = Literal["subset", "smallest_class"]
 """What the ``k`` a definition is relative to is: ``subset``, the size of any set of k records

@@ -28,8 +28,12 @@ def audit(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
+_TESTED = frozenset({"privcert:k_risk", "privcert:entropy_to_distinct", "privcert:alpha_to_entropy"})
+"""The demo's steps whose claims are argued and confirmed on a seeded sample (docs/theory.md, "Tested")."""
+
+
 def _step(claim: str, premise: str, conclusion: str) -> dict[str, str]:
-    return {"claim": claim, "status": "proven", "from": premise, "to": conclusion}
+    return {"claim": claim, "status": "tested" if claim in _TESTED else "proven", "from": premise, "to": conclusion}
 
 
 def test_demo_audit_json(audit: Path) -> None:
@@ -90,7 +94,7 @@ def test_demo_audit_text(audit: Path) -> None:
     lines = result.stdout.splitlines()
     assert lines[0] == "release: N = 9 records, smallest class k = 3; 8 finite measured level(s)"
     assert lines[1:4] == ["k_anonymity: implied, k = 3", "  from prosecutor_risk = 1/3 ≈ 0.3333",
-                          "  prosecutor_risk → k_anonymity  [privcert:k_risk, proven]"]
+                          "  prosecutor_risk → k_anonymity  [privcert:k_risk, tested]"]
     assert "alpha_k_anonymity on disease: implied, α = 1/3 ≈ 0.3333" in lines
     assert "multiplicative_t_closeness: nothing: distinct_l_diversity does not imply multiplicative_t_closeness " \
            "(claim li2007:skewness_mult)" in lines

@@ -131,3 +131,59 @@ def test_the_entropy_of_65_records_is_read_and_signed(tmp_path: pytest.TempPathF
     assert "65*2^(6/65)/64" in (folder / "audit.json").read_text()
     explained = runner.invoke(app, ["theory", "explain", str(folder / "audit.json")])
     assert explained.exit_code == 0, explained.output
+
+
+def _prime_counts(records: int) -> list[int]:
+    """The first primes as the counts of one class's values, the last one taking what is left: many distinct
+    counts, each its own prime factor (the longest entropy levels)."""
+    counts: list[int] = []
+    for prime in sympy.primerange(2, records):
+        if sum(counts) + prime > records:
+            break
+        counts.append(int(prime))
+    counts[-1] += records - sum(counts)
+    return counts
+
+
+@pytest.mark.parametrize("records, length", [(10 ** 5, 4065), (10 ** 6, 13_474)])
+def test_entropy_levels_of_large_classes_round_trip(records: int, length: int) -> None:
+    """One class of 10^5 (10^6) records over 190 (546) values held a prime number of times each: the level is a
+    product of roots longer than MAX_LENGTH (and at 10^6 an integer of 1,680 digits), read back to its value."""
+    from verifier.exact_grammar import MAX_LENGTH
+    from verifier.privacy.diversity import entropy_l_diversity
+    from verifier.tables.counting import count_tables
+
+    _, (table,) = count_tables(_one_class(_prime_counts(records)), ["q"], [AttributeSpec(("s",))])
+    level = entropy_l_diversity(table).level
+    assert len(level.exact) == length > MAX_LENGTH
+    assert read_exact(level.exact, "l") == level.value
+
+
+def test_theory_explain_reads_a_long_entropy_level(tmp_path: pytest.TempPathFactory) -> None:
+    """`theory explain` on the measurement of a class of 10^5 records with 190 distinct counts (exit 2 before)."""
+    import json
+    from pathlib import Path
+
+    from typer.testing import CliRunner
+
+    from privcert.cli import app
+
+    path = Path(str(tmp_path)) / "measured.json"
+    result = privcert.measure(_one_class(_prime_counts(10 ** 5)), ["q"], [AttributeSpec(("s",))])
+    path.write_text(json.dumps(result.to_json()), encoding="utf-8")
+    explained = CliRunner().invoke(app, ["theory", "explain", str(path), "--json"])
+    assert explained.exit_code == 0, explained.output
+    implied = {item["definition"]: item for item in json.loads(explained.stdout)}
+    assert implied["k_anonymity"]["implied"] is True
+
+
+@pytest.mark.parametrize("text, message", [
+    ("2^(1/3)*" * 600 + "1", "a level of more than 4000 characters (the limit of a product of roots"),
+    ("1+" * 2100 + "1", "a level of more than 4000 characters (not a product of roots"),
+    ("2^(3/2)*" * 600 + "1", "not a product of roots"),
+])
+def test_a_long_level_is_read_only_as_a_product_of_roots_within_its_limit(text: str, message: str) -> None:
+    """Beyond MAX_LENGTH only a product of roots (exponents in (0, 1)) is read, up to product_limit of its largest
+    root's degree: 4000 characters for a cube root."""
+    with pytest.raises(GrammarError, match=message.replace("(", r"\(")):
+        read_exact(text, "x")

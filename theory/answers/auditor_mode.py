@@ -86,7 +86,7 @@ def implied_levels(
     for model, sizes in _targets(records, smallest_class, ks):
         # "k" is the smallest class (a fact about the release); a subset size is the conclusion's own
         query = {"N": records, **classes, **({"k_conclusion": sizes["k"]} if model in SIZED else {})}
-        answer = graph.strongest_level(premise, level, model, query)
+        answer = graph.strongest_level(premise, level, model, query, forcing_levels=False)  # steps are edges
         if answer.holds != "yes" or answer.value is None:
             continue
         steps = tuple(

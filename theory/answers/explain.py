@@ -440,7 +440,8 @@ class _Search:
         """The level of ``target`` the map derives from ``source``: a definite value, unconditional, along no corner
         claim (a level the release's own N and k fix is measured, not implied by this premise)."""
         try:
-            answer = self.graph.strongest_level(source.model, source.level, target, dict(query), derive=False)
+            answer = self.graph.strongest_level(source.model, source.level, target, dict(query), derive=False,
+                                                forcing_levels=False)  # a step a certificate names is an edge
         except ValueError:
             return None
         if answer.holds != "yes" or answer.value is None or answer.value.free_symbols or answer.conditions:

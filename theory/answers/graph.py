@@ -3,7 +3,7 @@
 Nodes are definitions (:mod:`theory.definitions`) taken at a size (a subset size for
 (k,t)-closeness and (k,ε)-DP, a smallest class size for multiplicative and stochastic
 t-closeness). Edges come from implication and equivalence claims whose *checked* status
-is ``proven`` or ``corrected`` (the effective, corrected form is used; refuted printed
+is ``proven``, ``tested`` or ``corrected`` (:data:`theory.claims.claim.USABLE`) (the effective, corrected form is used; refuted printed
 forms never are); an equivalence gives both directions, the reverse map found by solving
 its printed relation. Non-implication claims are kept as evidence for "no" answers.
 
@@ -22,26 +22,33 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cache, cached_property
 from itertools import chain, product
-from typing import Literal, SupportsIndex, SupportsInt, TypedDict
+from typing import TYPE_CHECKING, Literal, SupportsIndex, SupportsInt, TypedDict
 
 import sympy
 
 from theory.claims.catalog import map_claims, sizes
-from theory.claims.claim import Assumption, CheckResult, Claim
+from theory.claims.claim import USABLE, Assumption, CheckResult, Claim
 from theory.definitions import N, definition, k, k0, k1, k_dp, k_t, sized
 from theory.papers.derived.claims import CLAIMS as DERIVED_CLAIMS
 from theory.papers.derived.claims import (
     DETERMINISTIC_WITNESSES,
+    FORCING,
     GROWING_N,
+    IDENTICAL_RECORDS,
     ONE_CLASS,
     ONE_RECORD,
+    ONE_VALUE_WEAKEST,
     SINGLETON_CLASSWISE,
     UNDEFINED_AT_ONE_RECORD,
+    Forced,
 )
 from theory.tables.sizes import Role, size_for
 from verifier.references import Source
 
-__all__ = ["Edge", "Step", "Answer", "Graph", "build_graph", "MAX_STEPS", "CLASS_BASED", "SIZED", "PARAMETER_LEVELS",
+if TYPE_CHECKING:
+    from theory.tables.probability_table import ProbabilityTable
+
+__all__ = ["Edge", "Step", "Answer", "Graph", "build_graph", "MAX_STEPS", "WITNESS_BOUND", "CLASS_BASED", "SIZED", "PARAMETER_LEVELS",
            "SIZE_PARAMETERS", "GLOBAL_DP", "DETERMINISTIC_ONLY", "CORNER_CLAIMS", "deterministic_reading"]
 
 MAX_STEPS = 4
@@ -67,8 +74,12 @@ DETERMINISTIC_ONLY = frozenset({
 """Definitions measured on the released values (one value per record): a query naming one is about
 deterministic releases, and a "no" needs a deterministic witness (:data:`DETERMINISTIC_WITNESSES`)."""
 CORNER_CLAIMS = ("privcert:one_record", "privcert:one_class", "privcert:singleton_classwise_dp",
-                 "privcert:given_smallest_class")
-"""The claims that fix a conclusion's level from the query's own N and k (the corners)."""
+                 "privcert:given_smallest_class", "privcert:forcing_levels")
+"""The claims that fix a conclusion's level from the query's own N and k, or from the premise's level (the
+corners)."""
+_FORCING_CLAIM = "privcert:forcing_levels"
+WITNESS_BOUND = 100
+"""The conclusion level (own units) the witness of a "no" at a forcing level exceeds (:attr:`Answer.witness`)."""
 
 
 @dataclass(frozen=True)
@@ -93,7 +104,7 @@ class Edge:
 
     @property
     def usable(self) -> bool:
-        return self.f is not None and self.status in ("proven", "corrected")
+        return self.f is not None and self.status in USABLE
 
 
 @dataclass(frozen=True)
@@ -116,7 +127,8 @@ class Answer:
 
     ``holds`` is ``"yes"`` (with the best ``path``, its ``composed`` level map and the
     ``value`` of B's level when A's level was given), ``"no"`` (with the non-implication
-    claims in ``evidence``) or ``"unknown"`` (no path and no non-implication found).
+    claims in ``evidence``; at a forcing level of A, with a witness at that level) or ``"unknown"`` (no path and no
+    non-implication found, or none witnessed at A's level).
     """
 
     premise: str
@@ -129,6 +141,10 @@ class Answer:
     evidence: tuple[str, ...] = ()
     alternatives: int = 0
     detail: str = ""
+    witness: ProbabilityTable | None = None
+    """For a "no" at a forcing level of the premise, the table of a witness family at that level whose conclusion
+    level exceeds :data:`WITNESS_BOUND` (a :class:`theory.tables.probability_table.ProbabilityTable`), when the
+    witness is a table of the family rather than a release of one value."""
 
     @cached_property
     def f(self) -> sympy.Expr | None:
@@ -255,7 +271,7 @@ class Graph:
     def __init__(self, edges: tuple[Edge, ...], corners: Mapping[str, Source] | None = None) -> None:
         self.edges = edges
         self.corners = dict(corners or {})
-        """The corner claims (:data:`CORNER_CLAIMS`) whose checked status is proven, with their sources."""
+        """The corner claims (:data:`CORNER_CLAIMS`) whose checked status is usable, with their sources."""
         self._memo: dict[tuple[object, ...], list[tuple[sympy.Expr | None, Step, list[sympy.Basic]]]] = {}
 
     def usable(self) -> tuple[Edge, ...]:
@@ -263,8 +279,8 @@ class Graph:
         return tuple(e for e in self.edges if e.usable)
 
     def non_implications(self) -> tuple[Edge, ...]:
-        """Checked non-implications (status proven or corrected)."""
-        return tuple(e for e in self.edges if e.f is None and e.status in ("proven", "corrected"))
+        """Checked non-implications (a status of :data:`theory.claims.claim.USABLE`)."""
+        return tuple(e for e in self.edges if e.f is None and e.status in USABLE)
 
     def reachable(self, premise: str) -> frozenset[str]:
         """Definitions reached from ``premise`` along usable edges, sizes and conditions ignored (a cheap
@@ -280,7 +296,7 @@ class Graph:
 
     def implies(
         self, premise: str, conclusion: str, params: Mapping[str, object] | None = None, level: object | None = None,
-        *, derive: bool = True,
+        *, derive: bool = True, forcing_levels: bool = True,
     ) -> Answer:
         """Does ``premise`` imply ``conclusion``; with which composed f, along which path?
 
@@ -295,6 +311,9 @@ class Graph:
         derive
             Also search a "no" derived from a non-implication elsewhere on the map (slow);
             ``False`` cites direct non-implications only.
+        forcing_levels
+            Decide at a forcing level of the premise by ``privcert:forcing_levels`` (a bound, drawing no edge);
+            ``False`` answers along the map's edges only, as an explanation a certificate carries must.
         """
         definition(premise)
         definition(conclusion)
@@ -310,11 +329,17 @@ class Graph:
         value = None if level is None else sympy.nsimplify(sympy.sympify(level), rational=True)
         if _one_class(records, params) and _truthy(params.get("dp_within_classes")):
             params = {**params, "dp_within_classes": False}  # inside the one class is over the whole table
+        forcing = None if value is None or not forcing_levels else self._forcing(premise, params, value)
+        if forcing is not None:
+            forced = self._at_forcing_level(premise, conclusion, start, target, forcing, value)
+            if forced is not None:
+                return forced
         x = _level_symbol(premise)
         found = list(self._paths(_Path(start, x, (), ()), target, records, params, self._leading_to(conclusion)))
         if not found:
             fixed = self._corner(premise, conclusion, start, target, records, params, value)
-            return fixed or self._refusal(premise, conclusion, start, target, records, params, derive)
+            refused = fixed or self._refusal(premise, conclusion, start, target, records, params, derive)
+            return refused if forcing is None or refused.holds != "no" else _witnessed_at(refused, params, value)
         best = self._best(found, x, value, conclusion)
         steps = tuple(self._valued(best.steps, x, value))
         return Answer(
@@ -323,6 +348,32 @@ class Graph:
             alternatives=len(found) - 1,
             detail=" -> ".join(s.claim_id for s in steps),
         )
+
+    def _forcing(self, premise: str, params: Mapping[str, object], value: sympy.Expr) -> Forced | None:
+        """What the premise at ``value`` fixes (:data:`FORCING`: the classes' or the records' distributions), if
+        ``value`` is its forcing level; ε-DP and (k,ε)-DP measured inside the classes fix nothing across them."""
+        if premise not in FORCING or _FORCING_CLAIM not in self.corners or value != FORCING[premise][0]:
+            return None
+        if premise in GLOBAL_DP and _truthy(params.get("dp_within_classes")):
+            return None
+        return FORCING[premise][1]
+
+    def _at_forcing_level(self, premise: str, conclusion: str, start: tuple[str, sympy.Expr | None],
+                          target: tuple[str, sympy.Expr | None], forcing: Forced, value: sympy.Expr) -> Answer | None:
+        """The answer at a forcing level of the premise (``privcert:forcing_levels``): "yes" at the level it fixes
+        for the conclusion on every release (exact: no path gives a stronger one), or "no" for a diversity model,
+        witnessed at that level by a release whose records hold one value; ``None`` when it says nothing."""
+        fixed = IDENTICAL_RECORDS if forcing == "records" else ONE_CLASS
+        if conclusion in fixed:
+            level = fixed[conclusion]
+            step = Step(_FORCING_CLAIM, self.corners[_FORCING_CLAIM], premise, conclusion, start[1], target[1], level,
+                        level)
+            return Answer(premise, conclusion, "yes", (step,), level, (), level, detail=_FORCING_CLAIM)
+        if conclusion in ONE_VALUE_WEAKEST:
+            return Answer(premise, conclusion, "no", evidence=(_FORCING_CLAIM,),
+                          detail=f"{_FORCING_CLAIM}: a release whose records hold one value is {premise} at {value} "
+                          f"and {conclusion} at its weakest level")
+        return None
 
     def _corner(self, premise: str, conclusion: str, start: tuple[str, sympy.Expr | None],
                 target: tuple[str, sympy.Expr | None], records: sympy.Expr, params: Mapping[str, object],
@@ -420,10 +471,11 @@ class Graph:
 
     def strongest_level(
         self, premise: str, level: object, conclusion: str, params: Mapping[str, object] | None = None,
-        *, derive: bool = True,
+        *, derive: bool = True, forcing_levels: bool = True,
     ) -> Answer:
-        """The strongest level of ``conclusion`` that ``premise`` at ``level`` guarantees."""
-        return self.implies(premise, conclusion, params, level, derive=derive)
+        """The strongest level of ``conclusion`` that ``premise`` at ``level`` guarantees (``forcing_levels`` as
+        :meth:`implies`)."""
+        return self.implies(premise, conclusion, params, level, derive=derive, forcing_levels=forcing_levels)
 
     def relation(self, a: str, b: str, params: Mapping[str, object] | None = None) -> str:
         """Ekenstedt et al. 2022, Def. 3 between a and b: ``equivalent``, ``reciprocal``, ``generalisation``
@@ -742,6 +794,26 @@ def _in_reading(edge: Edge, params: Mapping[str, object]) -> bool:
     return any(a.args[0].name == "dp_within_classes" for c in edge.conditions for a in c.atoms(Assumption))
 
 
+def _witnessed_at(answer: Answer, params: Mapping[str, object], value: sympy.Expr) -> Answer:
+    """A "no" at a forcing level of its premise, kept when a witness family of :mod:`theory.tables.witnesses`
+    has a member at that level (its premise level is the forcing level, its conclusion beyond every bound), else
+    "unknown": the non-implications' witnesses are releases at other levels."""
+    from theory.tables.witnesses import NoWitnessError, witness
+
+    sizes = {name: int(str(v)) for name, v in params.items() if name in ("N", *SIZE_PARAMETERS)}
+    try:
+        found = witness(answer.premise, answer.conclusion, WITNESS_BOUND, params={**sizes, "classwise": int(_truthy(
+            params.get("dp_within_classes")))})
+    except (NoWitnessError, ValueError):
+        found = None
+    if found is not None and found.premise_level == 1:
+        return replace(answer, witness=found.table, detail=f"{answer.detail}; witnessed at {answer.premise} = {value} "
+                       f"by the {found.family} family ({found.detail})")
+    return Answer(answer.premise, answer.conclusion, "unknown",
+                  detail=f"{answer.detail}, whose witnesses are not at {answer.premise} = {value}: no witness at that "
+                  "level is known")
+
+
 def _truthy(value: object) -> bool:
     return value is True or str(value).lower() in ("1", "true", "yes")
 
@@ -757,5 +829,5 @@ def build_graph(statuses: Mapping[str, CheckResult] | None = None) -> Graph:
         outcome = statuses[item.id]
         edges.extend(_edges_of(item, outcome))
     corners = {item.id: item.source for item in DERIVED_CLAIMS
-               if item.id in CORNER_CLAIMS and item.id in statuses and statuses[item.id].status == "proven"}
+               if item.id in CORNER_CLAIMS and item.id in statuses and statuses[item.id].status in USABLE}
     return Graph(tuple(edges), corners)

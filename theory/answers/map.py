@@ -3,9 +3,9 @@
 Nodes are the definitions; every implication, equivalence or non-implication claim is an
 arrow carrying a short number, and the list under the map gives, for each number, the
 claim id, its level map f (readable: ``ln``, ``ε``, ``∞``) and its checked status. Styles say
-how the claim fared when checked: solid blue for proven, solid orange for corrected (the
-corrected f is listed), dashed grey for refuted printed forms, red with a cross for
-non-implications, dotted for unknown. A definition no claim relates is marked
+how the claim fared when checked: solid blue for proven and tested (marked so in the list), solid
+orange for corrected (the corrected f is listed), dashed grey for refuted printed forms, red with a
+cross for non-implications, dotted for unknown and unchecked. A definition no claim relates is marked
 "isolated". Every label is placed where its box (measured by matplotlib's renderer)
 overlaps no other label or node, so the map stays readable. Text is kept as SVG text
 (not paths), so the file is searchable.
@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from theory.answers.graph import Edge, Graph
 from theory.answers.layout import layout
+from theory.claims.claim import USABLE
 from theory.definitions import definitions
 
 if TYPE_CHECKING:
@@ -49,18 +50,19 @@ _SEARCH = [(dx * 0.35, dy * 0.3) for radius in range(9) for dx in range(-radius,
 def edge_style(edge: Edge) -> dict[str, object]:
     """matplotlib arrow properties for an edge's kind and checked status."""
     if edge.f is None:
-        colour = "#c0392b" if edge.status in ("proven", "corrected") else "#999999"
+        colour = "#c0392b" if edge.status in USABLE else "#999999"
         return {"color": colour, "linestyle": "-" if edge.status != "refuted" else "--", "linewidth": 1.4}
     if edge.status == "refuted":
         return {"color": "#999999", "linestyle": "--", "linewidth": 1.2}
-    if edge.status == "unknown":
+    if edge.status not in USABLE:  # unknown, or unchecked (its check did not decide)
         return {"color": "#7f8c8d", "linestyle": ":", "linewidth": 1.2}
     colour = "#d35400" if edge.status == "corrected" else "#1f4e79"
     return {"color": colour, "linestyle": "-", "linewidth": 1.6}
 
 
 def edge_label(edge: Edge) -> str:
-    """``claim id: premise → conclusion, f`` with a status mark: ⇏, (corrected), (refuted), (unknown)."""
+    """``claim id: premise → conclusion, f`` with a status mark: ⇏, (corrected), (tested), (refuted), (unknown),
+    (unchecked)."""
     from verifier.display import formula
 
     if edge.f is None:
@@ -70,7 +72,7 @@ def edge_label(edge: Edge) -> str:
         text = f"[{edge.claim_id}{reverse}] {edge.premise} → {edge.conclusion}: {formula(edge.f)}"
     if edge.status == "corrected" and edge.f is not None:
         text += " (corrected)"
-    elif edge.status in ("refuted", "unknown"):
+    elif edge.status != "proven" and edge.status != "corrected":
         text += f" ({edge.status})"
     return text
 

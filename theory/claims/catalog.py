@@ -38,7 +38,7 @@ BOUND_MODULES: frozenset[str] = frozenset({
 
 The implication map (:func:`map_claims`) does not import them, so a query answered from the
 status cache skips building their expressions. Loading the whole catalog refuses a claim
-with a premise and a conclusion, or a ``SIZES`` entry, in one of them: the map would not see it."""
+with a premise and a conclusion in one of them: the map would not see it."""
 
 
 class UnknownClaimError(KeyError):
@@ -67,23 +67,15 @@ def _by_id() -> dict[str, Claim]:
     for name in sorted(BOUND_MODULES):
         module = importlib.import_module(name)
         arrows = [item.id for item in module.CLAIMS if item.premise is not None and item.conclusion is not None]
-        if arrows or getattr(module, "SIZES", {}):
+        if arrows:
             raise ValueError(f"{name} is listed in BOUND_MODULES but relates two definitions "
-                             f"({', '.join(arrows) or 'SIZES'}): the implication map would not see it")
+                             f"({', '.join(arrows)}): the implication map would not see it")
     return _collect(CLAIM_MODULES)
 
 
 @cache
 def _map_by_id() -> dict[str, Claim]:
     return _collect(_map_modules())
-
-
-@cache
-def _sizes() -> dict[str, tuple[sympy.Expr | None, sympy.Expr | None]]:
-    merged: dict[str, tuple[sympy.Expr | None, sympy.Expr | None]] = {}
-    for name in _map_modules():
-        merged.update(getattr(importlib.import_module(name), "SIZES", {}))
-    return merged
 
 
 def all_claims() -> tuple[Claim, ...]:
@@ -118,9 +110,19 @@ def claim(claim_id: str) -> Claim:
 def sizes(claim_id: str) -> tuple[sympy.Expr | None, sympy.Expr | None]:
     """The (premise, conclusion) subset/class sizes an implication claim relates.
 
-    ``None`` for a side whose definition has no size; ``(None, None)`` for claims that
-    relate no sized definitions.
+    The sizes its statement gives (:attr:`theory.claims.claim.Claim.sizes`), else each side's as its
+    definition's declaration says: the smallest class ``k`` for a definition taken over the classes
+    (:data:`verifier.registry.Size` ``smallest_class``), ``None`` otherwise; ``(None, None)`` for a claim
+    that relates no two definitions.
     """
-    if claim_id not in _map_by_id():
-        claim(claim_id)  # an unknown id raises; a claim of a bound module relates no sizes
-    return _sizes().get(claim_id, (None, None))
+    item = _map_by_id().get(claim_id) or claim(claim_id)  # an unknown id raises
+    if item.sizes is not None:
+        return item.sizes
+    if item.premise is None or item.conclusion is None:
+        return (None, None)
+    from theory.definitions import definition, k
+
+    def declared(definition_id: str) -> sympy.Expr | None:
+        return k if definition(definition_id).size == "smallest_class" else None
+
+    return declared(item.premise), declared(item.conclusion)

@@ -29,6 +29,7 @@ __all__ = [
     "CheckResult",
     "KINDS",
     "STATUSES",
+    "USABLE",
     "NotImplies",
     "Assumption",
     "equation",
@@ -43,17 +44,23 @@ non-trivial level of B. ``bound``: a closed form for a level or a quantity (an o
 level of a construction, a cluster size, the output probabilities of a mechanism).
 """
 
-Status = Literal["proven", "refuted", "corrected", "unknown"]
+Status = Literal["proven", "tested", "refuted", "corrected", "unknown", "unchecked"]
 """The outcome of checking a claim (:mod:`theory.checks`).
 
-``proven``: symbolic derivation, or Z3 ``unsat`` up to a stated N with a symbolic argument
-for general N. ``refuted``: a concrete counterexample to the printed form. ``corrected``:
+``proven``: a symbolic derivation checked with sympy, an exhaustive enumeration, an exhibited
+witness re-measured exactly, or Z3 ``unsat`` up to a stated N with a symbolic argument for
+general N. ``tested``: an argument from the definitions (not checked by machine) confirmed on a
+seeded sample of releases or tables, none beating it; the detail says how many and from which
+space (``tested on 25 releases (...)``). ``refuted``: a concrete counterexample to the printed form. ``corrected``:
 the printed form is refuted and a corrected form is encoded, checked and used for
-queries. ``unknown``: neither (the reason is in the detail).
+queries. ``unknown``: neither (the reason is in the detail). ``unchecked``: the check
+raised or could not decide (the error is in the detail); nothing is implied by the claim.
 """
 
 KINDS: tuple[ClaimKind, ...] = ("implication", "equivalence", "non_implication", "bound")
-STATUSES: tuple[Status, ...] = ("proven", "refuted", "corrected", "unknown")
+STATUSES: tuple[Status, ...] = ("proven", "tested", "refuted", "corrected", "unknown", "unchecked")
+USABLE: frozenset[Status] = frozenset({"proven", "tested", "corrected"})
+"""The statuses whose claims the map follows (:mod:`theory.answers.graph`); the others are drawn, never used."""
 
 NotImplies = sympy.Function("NotImplies")
 """``NotImplies(A, B)``: the printed form of a non-implication A ⇏ B (Ekenstedt et al. 2022, Def. 2)."""
@@ -100,6 +107,11 @@ class Claim:
     tight
         For a bound: ``True`` when some table attains it (the claim's check exhibits one),
         ``False`` when it is known not to be attained; ``None`` when not stated.
+    sizes
+        The (premise, conclusion) sizes the statement takes its definitions at, when it states them (a subset
+        size ``k_0``, ``k_t``, ``1``, ``N - 1``; :func:`theory.claims.catalog.sizes`); ``None``: each side is at
+        what its definition's declaration says its k is, the smallest class ``k`` for a definition taken over
+        the classes (:data:`verifier.registry.Size`), none otherwise.
     """
 
     id: str
@@ -112,6 +124,7 @@ class Claim:
     corrected: sympy.Basic | None = None
     note: str = ""
     tight: bool | None = None
+    sizes: tuple[sympy.Expr | None, sympy.Expr | None] | None = None
 
     @property
     def effective(self) -> sympy.Basic:

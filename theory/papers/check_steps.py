@@ -29,7 +29,8 @@ __all__ = [
     "ldp_group_derivation",
     "check_ldp_group_bound",
     "spot_check",
-    "proven",
+    "tested",
+    "confirmed",
     "identity",
     "le",
     "exceeds",
@@ -142,14 +143,32 @@ def spot_check(
     return f"exact levels: {description} on {len(tables)} seeded tables", None
 
 
-def proven(
-    line: str, argument: str, predicate: Callable[[ProbabilityTable], bool], **sample: Unpack[SampleOptions]
+def tested(checked_by: Iterable[str], detail: str, count: int, space: str) -> CheckResult:
+    """``tested``: an argument confirmed on ``count`` seeded releases or tables drawn from ``space``, none
+    beating it; the detail says so first (``tested on 25 releases (...): ...``)."""
+    return result("tested", checked_by, f"tested on {count} {space}: {detail}")
+
+
+def _space(sample: SampleOptions) -> str:
+    """The space :func:`theory.papers.sample_tables.sample_tables` draws from, in words."""
+    low, high, buckets = max(sample.get("min_n", 2), 2), sample.get("max_n", 6), sample.get("max_p", 3)
+    classes = "one class" if sample.get("classes", True) is False else "two classes or more"
+    return (f"seeded probability tables ({low}-{high} records, 2-{buckets} buckets, {classes}"
+            f"{', zeros' if sample.get('zeros', True) else ''}{', constant classes' if sample.get('constant_classes') else ''})")
+
+
+def confirmed(
+    line: str, argument: str, predicate: Callable[[ProbabilityTable], bool], *, derived: bool = False,
+    **sample: Unpack[SampleOptions]
 ) -> CheckResult:
-    """``proven`` by ``argument`` when ``predicate`` holds on the seeded sample, else ``refuted``."""
+    """``argument`` confirmed when ``predicate`` holds on the seeded sample, else ``refuted``: ``proven`` when the
+    caller checked the argument's derivation with sympy (``derived``), else ``tested`` (:func:`tested`)."""
     spot, failure = spot_check(predicate, line, **sample)
     if failure is not None:
         return result("refuted", ["sympy/definition argument", spot], f"{line}: a sample table violates it", failure)
-    return result("proven", [argument, spot], line)
+    if derived:
+        return result("proven", [argument, spot], line)
+    return tested([argument, spot], line, len(list(sample_tables(**sample))), _space(sample))
 
 
 def identity(difference: sympy.Expr, what: str) -> CheckResult | None:

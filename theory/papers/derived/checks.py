@@ -27,21 +27,31 @@ import sympy
 from theory.claims.catalog import claim
 from theory.claims.claim import CheckResult, Claim
 from theory.definitions import N, beta, c, definition, t
-from theory.papers.check_steps import result
-from theory.papers.derived.claims import CLAIMS, ONE_CLASS, ONE_RECORD, n_min
+from theory.papers.check_steps import result, tested
+from theory.papers.derived.claims import (
+    CLAIMS,
+    FORCING,
+    IDENTICAL_RECORDS,
+    ONE_CLASS,
+    ONE_RECORD,
+    ONE_VALUE_WEAKEST,
+    n_min,
+)
 from theory.tables import levels
 from theory.tables.probability_table import ProbabilityTable
 
 if TYPE_CHECKING:
     from verifier.tables.hierarchy import Hierarchy
 
-__all__ = ["CHECKS", "VALUES", "Counts", "release_levels", "sample_releases", "spread_family", "singleton_value_family",
+__all__ = ["CHECKS", "VALUES", "RELEASES", "Counts", "release_levels", "release_parameters", "sample_releases", "spread_family", "singleton_value_family",
            "released", "bound_of"]
 
 VALUES = ("a", "b", "c", "d")
 """The sensitive values of the sample releases (ordered as listed; hierarchy {a,b}, {c,d})."""
 Counts = Sequence[Mapping[str, int]]
 """A release by its classes: ``counts[i][value]`` records of ``value`` in class i."""
+RELEASES = "seeded releases (1-4 classes of 1-5 records over the values a, b, c, d)"
+"""The space :func:`sample_releases` draws from, as a ``tested`` status names it."""
 _HIERARCHY = (("a", "ab", "*"), ("b", "ab", "*"), ("c", "cd", "*"), ("d", "cd", "*"))
 
 
@@ -54,11 +64,22 @@ def _hierarchy() -> Hierarchy:
 
 def release_levels(counts: Counts, l: int = 2) -> dict[str, sympy.Expr]:
     """Every model's optimal level on the release ``counts`` (see :func:`_measure`; memoised)."""
-    return dict(_measure(tuple(tuple(sorted(row.items())) for row in counts), l))
+    return {key: level for key, level, _ in _measure(_key(counts), l)}
+
+
+def release_parameters(counts: Counts, l: int = 2) -> dict[str, dict[str, object]]:
+    """The parameters each level of :func:`release_levels` was measured at (p-sensitive k-anonymity at the
+    release's own k), by the same keys."""
+    return {key: dict(parameters) for key, _, parameters in _measure(_key(counts), l)}
+
+
+def _key(counts: Counts) -> tuple[tuple[tuple[str, int], ...], ...]:
+    return tuple(tuple(sorted(row.items())) for row in counts)
 
 
 @cache
-def _measure(counts: tuple[tuple[tuple[str, int], ...], ...], l: int) -> tuple[tuple[str, sympy.Expr], ...]:
+def _measure(counts: tuple[tuple[tuple[str, int], ...], ...], l: int
+             ) -> tuple[tuple[str, sympy.Expr, tuple[tuple[str, object], ...]], ...]:
     """Every registered model with a definition on the map and no input besides the count tables,
     measured by its own declared measure (:attr:`verifier.registry.Model.measure`) on the release ``counts``.
 
@@ -80,7 +101,7 @@ def _measure(counts: tuple[tuple[tuple[str, int], ...], ...], l: int) -> tuple[t
     frame = pd.DataFrame(rows, columns=["q", "s"])
     classes, tables = count_tables(frame, ["q"], [AttributeSpec(("s",)), AttributeSpec(("s",), kind="ordinal")])
     options = MeasureOptions(hierarchies={"s": _hierarchy()}, l=(l,))
-    found: dict[str, sympy.Expr] = {}
+    found: dict[str, tuple[sympy.Expr, tuple[tuple[str, object], ...]]] = {}
     for item in models():
         if item.definition is None or item.needs:
             continue
@@ -89,8 +110,8 @@ def _measure(counts: tuple[tuple[tuple[str, int], ...], ...], l: int) -> tuple[t
         for subject in subjects:
             for measured in item.measure(subject):
                 key = item.id if measured.distance is None else f"{item.id}_{measured.distance}"
-                found.setdefault(key, measured.level.value)
-    return tuple(found.items())
+                found.setdefault(key, (measured.level.value, tuple(sorted(measured.parameters.items()))))
+    return tuple((key, level, parameters) for key, (level, parameters) in found.items())
 
 
 def sample_releases(count: int = 25, seed: int = 20260) -> Iterator[list[dict[str, int]]]:
@@ -109,13 +130,19 @@ def spread_family(m: int) -> list[dict[str, int]]:
     return [{"a": m}, *({"a": m - 1, "c": 1} for _ in range(m - 1))]
 
 
-def bound_of(claim_id: str, premise_level: sympy.Expr) -> sympy.Expr:
-    """The conclusion level an implication claim guarantees at ``premise_level`` (``oo`` stays ``oo``)."""
+def bound_of(claim_id: str, premise_level: sympy.Expr, parameters: Mapping[str, object] | None = None) -> sympy.Expr:
+    """The conclusion level an implication claim guarantees at ``premise_level`` (``oo`` stays ``oo``), with the
+    premise model's declared parameters (:attr:`verifier.registry.Parameter.symbol`) at ``parameters``, the
+    values the premise was measured at."""
+    from verifier.registry import model
+
     item = claim(claim_id)
     if premise_level == sympy.oo:
         return sympy.oo
     f = item.effective.rhs
-    value = f.subs(definition(item.definitions[0]).level, premise_level)
+    declared = {p.symbol: sympy.sympify(parameters[p.name]) for p in model(item.definitions[0]).parameters
+                if parameters is not None and p.name in parameters and not isinstance(parameters[p.name], str)}
+    value = f.subs(definition(item.definitions[0]).level, premise_level).subs(declared)
     return sympy.simplify(value)
 
 
@@ -137,33 +164,36 @@ def _conclusion_keys(conclusion: str) -> tuple[str, ...]:
     return (conclusion,)
 
 
-def check_bound(claim_id: str, argument: str, tight_counts: Counts | None, l: int = 2) -> CheckResult:
+def check_bound(claim_id: str, argument: str, tight_counts: Counts | None, l: int = 2, *,
+                derived: bool = False) -> CheckResult:
     """An implication's bound against the verifier: never beaten on the sample, attained on ``tight_counts``
-    (``None``: the sample only)."""
+    (``None``: the sample only); ``proven`` when the caller derived the bound with sympy (``derived``), else
+    ``tested`` on the sample."""
     item = claim(claim_id)
     premise, conclusion = item.definitions
     tables = list(sample_releases())
     for counts in tables:
         found = release_levels(counts, l)
-        bound = bound_of(claim_id, found[premise])
+        bound = bound_of(claim_id, found[premise], release_parameters(counts, l)[premise])
         for key in _conclusion_keys(conclusion):
             if not _no_weaker(conclusion, found[key], bound):
                 return result("refuted", [argument, "verifier: exact levels on seeded releases"],
                               f"{key} = {found[key]} beyond the bound {bound} at {premise} = {found[premise]}",
                               {"classes": list(counts)})
     if tight_counts is None:
-        return result("proven", [argument, f"verifier: exact levels on {len(tables)} seeded releases (l = {l})"],
-                      f"{conclusion} level is bounded by the claim at the measured {premise} level")
+        steps = [argument, f"verifier: exact levels on {len(tables)} seeded releases (l = {l})"]
+        line = f"{conclusion} level is bounded by the claim at the measured {premise} level"
+        return result("proven", steps, line) if derived else tested(steps, line, len(tables), RELEASES)
     found = release_levels(tight_counts, l)
-    bound = bound_of(claim_id, found[premise])
+    bound = bound_of(claim_id, found[premise], release_parameters(tight_counts, l)[premise])
     attained = [key for key in _conclusion_keys(conclusion) if sympy.simplify(found[key] - bound) == 0]
     if len(attained) != len(_conclusion_keys(conclusion)):
         return result("unknown", [argument], f"the tight table gives {[found[x] for x in _conclusion_keys(conclusion)]}, "
                       f"bound {bound}")
-    return result("proven", [argument, f"verifier: exact levels on {len(tables)} seeded releases (l = {l})",
-                             f"verifier: attained on {list(tight_counts)}: {premise} = {found[premise]}, "
-                             f"{conclusion} = {bound}"],
-                  f"{conclusion} level is bounded by the claim at the measured {premise} level, and attained")
+    steps = [argument, f"verifier: exact levels on {len(tables)} seeded releases (l = {l})",
+             f"verifier: attained on {list(tight_counts)}: {premise} = {found[premise]}, {conclusion} = {bound}"]
+    line = f"{conclusion} level is bounded by the claim at the measured {premise} level, and attained"
+    return result("proven", steps, line) if derived else tested(steps, line, len(tables), RELEASES)
 
 
 def _mult_to_emd() -> CheckResult:
@@ -175,7 +205,7 @@ def _mult_to_emd() -> CheckResult:
     loose = sympy.factor((1 - 1 / t) - best)
     argument = (f"sympy: min((t-1)a, (1-a)(1-1/t)) is largest at a = {tight[0]}, value {best}; "
                 f"1 - 1/t exceeds it by {loose} (valid, not tight)")
-    return check_bound("privcert:mult_to_emd", argument, _TIGHT_T2)
+    return check_bound("privcert:mult_to_emd", argument, _TIGHT_T2, derived=True)
 
 
 def _recursive_to_alpha() -> CheckResult:
@@ -185,10 +215,11 @@ def _recursive_to_alpha() -> CheckResult:
         return result("unknown", ["sympy"], f"r_1/|E| at r_1 = c(|E| - r_1) is {largest / size}")
     argument = ("sympy: r_1 = c (|E| - r_1) gives r_1/|E| = c/(1 + c); the tail r_l + ... + r_m is at most "
                 "|E| - r_1 for l >= 2 (equal for l = 2)")
-    deeper = check_bound("privcert:recursive_to_alpha", argument, None, 3)
+    deeper = check_bound("privcert:recursive_to_alpha", argument, None, 3, derived=True)
     if deeper.status != "proven":
         return deeper
-    outcome = check_bound("privcert:recursive_to_alpha", argument, [{"a": 2, "b": 1}, {"a": 1, "b": 1, "c": 1}], 2)
+    outcome = check_bound("privcert:recursive_to_alpha", argument, [{"a": 2, "b": 1}, {"a": 1, "b": 1, "c": 1}], 2,
+                          derived=True)
     return replace(outcome, checked_by=(*outcome.checked_by, "verifier: the bound also holds at l = 3 (not attained)"))
 
 
@@ -203,12 +234,12 @@ def _emd_le_tv() -> CheckResult:
     two = release_levels(_SAME_CLASSES)
     if not two["t_closeness_equal"] == two["t_closeness_ordered"] == two["t_closeness_hierarchical"] == Fraction(1, 6):
         return result("unknown", ["verifier"], f"two-value table: {two}")
-    return result("proven", [
+    return tested([
         "argument: each cumulative (ordered) or per-node (hierarchical, one height) difference is a set's "
         "difference |Q(S) - P(S)| <= TV, and the verifier normalizes by m - 1 terms and 2H = 2 x H heights",
         f"verifier: exact levels on {len(tables)} seeded releases",
         "verifier: {a,a,c}, {a,c,c} gives 1/6 under all three distances (attained: two values, apart in the hierarchy)"],
-        "ordered and hierarchical EMD <= equal-distance EMD (total variation)")
+        "ordered and hierarchical EMD <= equal-distance EMD (total variation)", len(tables), RELEASES)
 
 
 def _non_implication(claim_id: str, premise_key: str, conclusion_key: str) -> CheckResult:
@@ -305,7 +336,7 @@ def _basic_beta_to_emd() -> CheckResult:
         return result("unknown", ["sympy"], f"the two bounds meet at P(A) = {meet}")
     argument = (f"sympy: min(1 - P(A), β P(A)) is largest at P(A) = {meet}, value β/(1 + β); TV = Q(A) - P(A) "
                 "for A = {s : q > p}, with Q(A) <= 1 and Q(A) <= (1 + β) P(A)")
-    return check_bound("privcert:basic_beta_to_emd", argument, [{"a": 2}, {"c": 2}])
+    return check_bound("privcert:basic_beta_to_emd", argument, [{"a": 2}, {"c": 2}], derived=True)
 
 
 def _two_buckets(column: Sequence[Fraction], classes: Sequence[range]) -> ProbabilityTable:
@@ -374,8 +405,8 @@ def _k_risk() -> CheckResult:
         found = release_levels(counts)
         if found["prosecutor_risk"] != 1 / sympy.Integer(found["k_anonymity"]):
             return result("refuted", ["verifier"], f"{counts}: R = {found['prosecutor_risk']}, k = {found['k_anonymity']}")
-    return result("proven", ["definition: R = 1/min|E| and k = min|E|",
-                             f"verifier: R = 1/k on {len(tables)} seeded releases"], "R = 1/k exactly (tight)")
+    return tested(["definition: R = 1/min|E| and k = min|E|", f"verifier: R = 1/k on {len(tables)} seeded releases"],
+                  "R = 1/k exactly (tight)", len(tables), RELEASES)
 
 
 def _equality(claim_id: str, argument: str, premise_key: str, conclusion_key: str,
@@ -388,8 +419,8 @@ def _equality(claim_id: str, argument: str, premise_key: str, conclusion_key: st
                 else found[conclusion_key] != sympy.oo:
             return result("refuted", [argument], f"{counts}: {premise_key} = {found[premise_key]}, "
                           f"{conclusion_key} = {found[conclusion_key]}", {"classes": list(counts)})
-    return result("proven", [argument, f"verifier: equality on {len(tables)} seeded releases (infinite included)"],
-                  f"{conclusion_key} = f({premise_key}) exactly (tight)")
+    return tested([argument, f"verifier: equality on {len(tables)} seeded releases (infinite included)"],
+                  f"{conclusion_key} = f({premise_key}) exactly (tight)", len(tables), RELEASES)
 
 
 _SAME_CLASSES = [{"a": 2, "c": 1}, {"a": 1, "c": 2}]
@@ -468,10 +499,11 @@ def _one_class() -> CheckResult:
         if levels.multiplicative_t(table) != 1 or any(
                 levels.classwise_k_eps_dp_ratio(table, j) != levels.k_eps_dp_ratio(table, j) for j in range(1, size)):
             return result("refuted", ["exact levels"], f"one class {table.to_json()}: t = {levels.multiplicative_t(table)}")
-    return result("proven", ["argument: one class has the table's distribution",
-                             f"verifier: {releases} seeded releases as one class; exact levels of 25 seeded "
-                             "probability tables (t = 1, class-wise (k,ε)-DP = (k,ε)-DP)"],
-                  "one class fixes t = 1, EMD = 0, β = 0, δ = 0")
+    return tested(["argument: one class has the table's distribution",
+                   f"verifier: {releases} seeded releases as one class; exact levels of 25 seeded "
+                   "probability tables (t = 1, class-wise (k,ε)-DP = (k,ε)-DP)"],
+                  "one class fixes t = 1, EMD = 0, β = 0, δ = 0", releases + 25,
+                  f"{RELEASES[:-1]}, merged into one class) and seeded probability tables (2-6 records, one class)")
 
 
 def _one_record() -> CheckResult:
@@ -499,9 +531,84 @@ def _singleton_classwise_dp() -> CheckResult:
         table = ProbabilityTable.from_rows(rows, [[i] for i in range(size)])
         if any(levels.classwise_k_eps_dp_ratio(table, j) != 1 for j in range(1, size)):
             return result("refuted", ["exact levels"], f"singleton classes {table.to_json()}")
-    return result("proven", ["definition: a class of one record admits no removal (Ekenstedt et al. 2022, Sec. IV.C)",
-                             "exact levels: 25 seeded tables of singleton classes, every k"],
-                  "class-wise (k,ε)-DP is ε = 0 with classes of one record")
+    return tested(["definition: a class of one record admits no removal (Ekenstedt et al. 2022, Sec. IV.C)",
+                   "exact levels: 25 seeded tables of singleton classes, every k"],
+                  "class-wise (k,ε)-DP is ε = 0 with classes of one record", 25,
+                  "seeded probability tables (2-6 records of singleton classes, 2 buckets)")
+
+
+def _small_releases() -> Iterator[list[dict[str, int]]]:
+    """Every release of one or two classes of 1-3 records over the values a, b, c (each up to order)."""
+    kinds = [dict(sorted({v: drawn.count(v) for v in drawn}.items()))
+             for size in (1, 2, 3) for drawn in combinations_with_replacement("abc", size)]
+    for i, first in enumerate(kinds):
+        yield [first]
+        for second in kinds[i:]:
+            yield [first, second]
+
+
+def _forcing_levels() -> CheckResult:
+    """The forcing levels (``privcert:forcing_levels``) on every release of :func:`_small_releases` and every
+    probability table of 2-3 records with rows (1, 0), (0, 1), (1/2, 1/2) over every partition."""
+    classes_premises = {name: level for name, (level, forced) in FORCING.items() if forced == "classes"}
+    releases = 0
+    for counts in _small_releases():
+        found = release_levels(counts)
+        total = {v: sum(row.get(v, 0) for row in counts) for v in VALUES}
+        records = sum(total.values())
+        as_table = all(Fraction(row.get(v, 0), sum(row.values())) == Fraction(total[v], records)
+                       for row in counts for v in VALUES)
+        for name, level in classes_premises.items():
+            keys = [key for key in _conclusion_keys(name) if key in found]  # a randomized model is not measured here
+            if keys and all(found[key] == level for key in keys) != as_table:
+                return result("refuted", ["verifier"], f"{counts}: {name} = {[found[key] for key in keys]}, "
+                              f"classes as the table: {as_table}", {"classes": counts})
+        if as_table and any(found[key] != value for name, value in ONE_CLASS.items()
+                            for key in _conclusion_keys(name) if key in found):
+            return result("refuted", ["verifier"], f"{counts}: classes as the table, levels {found}", {"classes": counts})
+        if len(total.keys() - {v for v in total if total[v] == 0}) == 1 and any(
+                found[name] != (sympy.oo if name == "recursive_cl_diversity" else 1) for name in ONE_VALUE_WEAKEST):
+            return result("refuted", ["verifier"], f"{counts}: one value, levels {found}", {"classes": counts})
+        releases += 1
+    tables = 0
+    rows = ((Fraction(1), Fraction(0)), (Fraction(0), Fraction(1)), (Fraction(1, 2), Fraction(1, 2)))
+    for size in (2, 3):
+        for drawn in product(rows, repeat=size):
+            for partition in _partitions(size):
+                table = ProbabilityTable.from_rows([list(row) for row in drawn], partition)
+                measured = {"ldp": [levels.ldp_ratio(table)], "dp": [levels.dp_ratio(table)],
+                            "k_eps_dp": [levels.k_eps_dp_ratio(table, j) for j in range(1, size)],
+                            "kt_closeness": [levels.kt_closeness_t(table, j) for j in range(1, size)],
+                            "multiplicative_t_closeness": [levels.multiplicative_t(table)]}
+                identical = len(set(drawn)) == 1
+                for name in ("ldp", "dp", "k_eps_dp", "kt_closeness"):
+                    for found_level in measured[name]:
+                        if (found_level == 1) != identical:
+                            return result("refuted", ["exact levels"], f"{table.to_json()}: {name} ratio {found_level}, "
+                                          f"identical records: {identical}", table)
+                if identical and any(value != 1 for values in measured.values() for value in values):
+                    return result("refuted", ["exact levels"], f"{table.to_json()}: identical records, {measured}", table)
+                tables += 1
+    if set(IDENTICAL_RECORDS) - set(ONE_CLASS) != {"ldp", "dp", "k_eps_dp", "kt_closeness"}:
+        return result("unknown", ["definition"], f"identical records fix {sorted(IDENTICAL_RECORDS)}")
+    return result("proven", ["argument: each forcing level is attained exactly when q = p in every cell (classes), "
+                             "or when every removal, pair or subset leaves the mean unchanged (records)",
+                             f"verifier: {releases} releases of one or two classes of 1-3 records over 3 values "
+                             "(every one: forcing level exactly when the classes have the table's distribution)",
+                             f"exact levels: {tables} probability tables of 2-3 records, rows (1,0), (0,1), (1/2,1/2), "
+                             "every partition (ε = 0 and (k,t) = 1 exactly when the records are identical)"],
+                  "the forcing levels fix the one-class levels, and ε = 0 or (k,t) = 1 every record's row")
+
+
+def _partitions(size: int) -> Iterator[list[list[int]]]:
+    """Every set partition of range(size)."""
+    if size == 0:
+        yield []
+        return
+    for smaller in _partitions(size - 1):
+        yield [*smaller, [size - 1]]
+        for i in range(len(smaller)):
+            yield [*smaller[:i], [*smaller[i], size - 1], *smaller[i + 1:]]
 
 
 def _given_smallest_class() -> CheckResult:
@@ -511,8 +618,8 @@ def _given_smallest_class() -> CheckResult:
         smallest = min(sum(row.values()) for row in counts)
         if found["k_anonymity"] != smallest or found["prosecutor_risk"] != sympy.Rational(1, smallest):
             return result("refuted", ["verifier"], f"{counts}: k = {found['k_anonymity']}")
-    return result("proven", ["definition: k = min|E|, R = 1/min|E|", f"verifier: {len(tables)} seeded releases"],
-                  "k-anonymity is the smallest class")
+    return tested(["definition: k = min|E|, R = 1/min|E|", f"verifier: {len(tables)} seeded releases"],
+                  "k-anonymity is the smallest class", len(tables), RELEASES)
 
 
 _EXPLICIT: dict[str, Callable[[], CheckResult]] = {
@@ -569,6 +676,7 @@ _EXPLICIT: dict[str, Callable[[], CheckResult]] = {
     "privcert:one_record": _one_record,
     "privcert:singleton_classwise_dp": _singleton_classwise_dp,
     "privcert:given_smallest_class": _given_smallest_class,
+    "privcert:forcing_levels": _forcing_levels,
 }
 """The checks written for a claim: a derivation, a tight table, a witness family."""
 
@@ -577,7 +685,7 @@ def _attains(claim_id: str, counts: Counts) -> bool:
     """Whether the release ``counts`` attains the claim's bound (finite) under every key of its conclusion."""
     premise, conclusion = claim(claim_id).definitions
     found = release_levels(counts)
-    bound = bound_of(claim_id, found[premise])
+    bound = bound_of(claim_id, found[premise], release_parameters(counts)[premise])
     return bound.is_finite is True and all(sympy.simplify(found[key] - bound) == 0
                                            for key in _conclusion_keys(conclusion))
 
@@ -595,10 +703,14 @@ def _argued_check(item: Claim) -> CheckResult:
 def _argued(item: Claim) -> Callable[[], CheckResult]:
     """The check of an implication stated with its argument only (its note): the bound is never beaten on
     the seeded sample of releases, each model measured by its declaration (:func:`check_bound`), and, for a
-    claim stated tight, attained on one of them (else ``unknown``)."""
-    if item.kind != "implication":
-        raise ValueError(f"{item.id}: a {item.kind} claim needs a check of its own in theory/papers/derived/checks.py")
-    return partial(_argued_check, item)
+    claim stated tight, attained on one of them (else ``unknown``). Another kind of claim needs a check written for
+    it: without one, checking it raises (its status is then ``unchecked``, :func:`theory.checks.unchecked`)."""
+    return partial(_argued_check if item.kind == "implication" else _unwritten_check, item)
+
+
+def _unwritten_check(item: Claim) -> CheckResult:
+    raise LookupError(f"{item.id}: a {item.kind} claim needs a check of its own in theory/papers/derived/checks.py, "
+                      "found none")
 
 
 if set(_EXPLICIT) - {item.id for item in CLAIMS}:

@@ -97,14 +97,16 @@ Proofs
 
 from __future__ import annotations
 
+from typing import Literal
+
 import sympy
 
 from theory.claims.claim import Assumption, Claim, NotImplies, equation
 from theory.definitions import N, alpha, beta, c, delta, ell, eps, k, k0, risk, t, t1
 from verifier.references import PRIVCERT, Source
 
-__all__ = ["CLAIMS", "SIZES", "emd_d", "tv", "n_min", "ONE_CLASS", "ONE_RECORD", "SINGLETON_CLASSWISE",
-           "UNDEFINED_AT_ONE_RECORD",
+__all__ = ["CLAIMS", "emd_d", "tv", "n_min", "ONE_CLASS", "ONE_RECORD", "SINGLETON_CLASSWISE",
+           "UNDEFINED_AT_ONE_RECORD", "FORCING", "IDENTICAL_RECORDS", "ONE_VALUE_WEAKEST", "Forced",
            "DETERMINISTIC_WITNESSES", "GROWING_N"]
 
 emd_d = sympy.Symbol("EMD_d", nonnegative=True)
@@ -148,6 +150,27 @@ UNDEFINED_AT_ONE_RECORD: dict[str, str] = {
     "k_eps_dp": "(k,ε)-DP removes 1 <= k <= N - 1 records (Ekenstedt et al. 2022, Def. 8): none with N = 1",
     "kt_closeness": "(k,t)-closeness takes subsets of 1 <= k <= N - 1 records (Ekenstedt et al. 2022, Def. 7): none with N = 1"}
 """The definitions undefined on one record, and why."""
+Forced = Literal["classes", "records"]
+"""What a forcing level fixes: ``classes``, every class has the table's distribution (the levels of
+:data:`ONE_CLASS`); ``records``, every record has the same row (those and :data:`IDENTICAL_RECORDS`)."""
+FORCING: dict[str, tuple[sympy.Expr, Forced]] = {
+    "multiplicative_t_closeness": (sympy.Integer(1), "classes"), "stochastic_t_closeness": (sympy.Integer(1), "classes"),
+    "t_closeness": (sympy.Integer(0), "classes"), "delta_disclosure": (sympy.Integer(0), "classes"),
+    "delta_disclosure_present": (sympy.Integer(0), "classes"), "basic_beta_likeness": (sympy.Integer(0), "classes"),
+    "enhanced_beta_likeness": (sympy.Integer(0), "classes"),
+    "ldp": (sympy.Integer(0), "records"), "dp": (sympy.Integer(0), "records"), "k_eps_dp": (sympy.Integer(0), "records"),
+    "kt_closeness": (sympy.Integer(1), "records")}
+"""The premise levels that fix the release's distributions, and what they fix (``privcert:forcing_levels``):
+t = 1, EMD = 0, δ = 0, β = 0 leave every class with the table's distribution; ε = 0 of ε-LDP, ε-DP and (k,ε)-DP
+over the whole table and (k,t)-closeness at t = 1 leave every record with the same row."""
+IDENTICAL_RECORDS: dict[str, sympy.Expr] = {
+    **ONE_CLASS, "ldp": sympy.Integer(0), "dp": sympy.Integer(0), "k_eps_dp": sympy.Integer(0),
+    "kt_closeness": sympy.Integer(1)}
+"""The levels a release of identical records has, in every reading (``privcert:forcing_levels``)."""
+ONE_VALUE_WEAKEST = frozenset({"alpha_k_anonymity", "distinct_l_diversity", "entropy_l_diversity",
+                               "recursive_cl_diversity"})
+"""The definitions at their weakest level on a release whose records all hold one value (α = 1, l = 1, c
+infinite), which meets every forcing level: the witness of a "no" at a forcing level (``privcert:forcing_levels``)."""
 DETERMINISTIC_WITNESSES = frozenset({
     "privcert:present_not_delta", "privcert:emd_not_mult", "privcert:k_not_dp", "privcert:k_not_ldp",
     "privcert:emd_not_dp", "privcert:emd_not_ldp", "machanavajjhala2007:homogeneity", "li2007:skewness",
@@ -266,7 +289,7 @@ CLAIMS: tuple[Claim, ...] = (
         (sympy.Lt(k, k0), sympy.Le(2 * k, N)),
         note="Witness (Table IV of Ekenstedt et al. 2022, as in Lemma 2(2)): k₀ - 1 records with probability 0 "
         "and N - k₀ + 1 with 1/2; (k₀,t)-closeness is finite (every k₀ records hold a 1/2), a class of k < k₀ "
-        "zeros makes t infinite. For k >= k₀, Lemma 2(3) gives t."),
+        "zeros makes t infinite. For k >= k₀, Lemma 2(3) gives t.", sizes=(k0, k)),
     Claim(
         "privcert:deterministic_not_ldp", _src("a deterministic release is never ε-LDP"), "bound",
         None, "ldp", equation(eps, sympy.oo), (),
@@ -323,20 +346,18 @@ CLAIMS: tuple[Claim, ...] = (
         "a class; a class of one record admits no removal leaving a distribution, so every class-wise level is "
         "ε = 0 (Thm. 5 is vacuous there).", tight=True),
     Claim(
+        "privcert:forcing_levels", _src("levels that fix the release's distributions"), "bound", None, None,
+        sympy.And(*(equation(sympy.Symbol(f"level_{name}"), value) for name, value in IDENTICAL_RECORDS.items())), (),
+        note="t = 1 (multiplicative, stochastic), EMD = 0, δ = 0 and β = 0 hold only when every class has the "
+        "table's distribution (each is 0 or 1 exactly when q = p in every cell), which fixes the one-class levels; "
+        "ε = 0 of ε-LDP, of ε-DP and of (k,ε)-DP over the whole table, and (k,t)-closeness at t = 1 (1 <= k <= N - 1), "
+        "hold only when every record has the same row (a removal, a pair or a subset that leaves the mean unchanged, "
+        "for every choice of it), which also fixes ε-LDP, ε-DP and (k,ε)-DP at 0 and (k,t) at 1. A release whose "
+        "records hold one value meets every forcing level, with α = 1, distinct and entropy l = 1 and recursive c "
+        "infinite: it witnesses that no forcing level bounds the diversity models.", tight=True),
+    Claim(
         "privcert:given_smallest_class", _src("the smallest class is k"), "bound", None, "k_anonymity",
         equation(k, _smallest), (),
         note="On every release whose smallest class holds k records, k-anonymity is k and the prosecutor risk "
         "1/k: a query's k is a fact of the release.", tight=True),
 )
-
-SIZES: dict[str, tuple[sympy.Expr | None, sympy.Expr | None]] = {
-    "li2007:skewness_mult": (None, k),
-    "privcert:delta_to_mult": (None, k),
-    "privcert:mult_to_delta": (k, None),
-    "privcert:mult_to_emd": (k, None),
-    "privcert:emd_not_mult": (None, k),
-    "privcert:mult_to_basic_beta": (k, None),
-    "privcert:dp_not_mult": (None, k),
-    "privcert:classwise_dp_not_mult": (None, k),
-    "privcert:kt_not_mult_below": (k0, k),
-}

@@ -17,7 +17,7 @@ import sympy
 from theory.claims.catalog import claim
 from theory.claims.claim import CheckResult
 from theory.definitions import N, eps, k, t
-from theory.papers.check_steps import check_ldp_group_bound, exceeds, identity, le, proven, ratio_value, result
+from theory.papers.check_steps import check_ldp_group_bound, confirmed, exceeds, identity, le, ratio_value, result
 from theory.papers.domingoferrer2015.claims import b, l
 from theory.tables import levels
 from theory.tables.probability_table import ProbabilityTable
@@ -67,11 +67,12 @@ def set_distance_check(claim_id: str) -> CheckResult:
     a, c, x, y = sympy.symbols("a c x y", positive=True)
     # Mediant: (a + x)/(c + y) <= max(a/c, x/y); with a/c >= x/y the gap is (a y - c x)/(c (c + y)) >= 0.
     failed = identity(a / c - (a + x) / (c + y) - (a * y - c * x) / (c * (c + y)), f"{claim_id}: the mediant identity")
-    return failed or proven(
+    return failed or confirmed(
         "max over all bucket sets == max over single buckets (every class)",
         "sympy: mediant inequality (a+x)/(c+y) <= max(a/c, x/y)",
         lambda table: all(set_distance(p, q) == point_distance(p, q) for p, q in _class_distributions(table)),
         max_p=4,
+        derived=True,
     )
 
 
@@ -91,7 +92,7 @@ def _prop1_dp() -> CheckResult:
 
 
 def _prop3() -> CheckResult:
-    return proven(
+    return confirmed(
         "class-wise views: LDP ratio <= t^2",
         "sympy: two views within t of the table's distribution differ by at most t·t = t^2",
         lambda table: le(levels.ldp_ratio(table), ratio_value(levels.stochastic_t(table)) ** 2),

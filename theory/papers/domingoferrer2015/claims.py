@@ -16,7 +16,7 @@ from theory.claims.claim import Assumption, Claim, equation
 from theory.definitions import N, eps, k, t
 from verifier.references import Source
 
-__all__ = ["CLAIMS", "SIZES", "b", "e", "l", "p", "count", "d", "d_points"]
+__all__ = ["CLAIMS", "b", "e", "l", "p", "count", "d", "d_points"]
 
 _P = "Domingo-Ferrer & Soria-Comas 2015"
 _T = sympy.exp(eps)
@@ -179,9 +179,3 @@ CLAIMS: tuple[Claim, ...] = (
         "bucket's proportion is in [1/(t b), t/b]; the extreme proportions attain distance t.",
     ),
 )
-
-SIZES: dict[str, tuple[sympy.Expr | None, sympy.Expr | None]] = {
-    "domingoferrer2015:prop1": (None, k),
-    "domingoferrer2015:prop1_dp": (None, k),
-    "domingoferrer2015:prop3": (k, None),
-}

@@ -21,10 +21,10 @@ from theory.claims.claim import CheckResult
 from theory.papers.check_steps import (
     check_ldp_group_bound,
     check_witness,
+    confirmed,
     exceeds,
     identity,
     le,
-    proven,
     ratio_value,
     result,
     spot_check,
@@ -59,16 +59,17 @@ def _singletons(table: ProbabilityTable) -> ProbabilityTable:
 def _thm1_exception() -> CheckResult:
     t, mu = sympy.symbols("t mu", positive=True)
     failed = identity((t * mu) / (mu / t) - t**2, "tμ/(μ/t) = t^2")
-    return failed or proven(
+    return failed or confirmed(
         "singleton classes: LDP ratio <= (multiplicative t)^2",
         "sympy: with singleton classes Def. 4 is (1,t)-closeness; tμ/(μ/t) = t^2",
         lambda table: le(levels.ldp_ratio(table), ratio_value(levels.multiplicative_t(_singletons(table))) ** 2),
         classes=False,
+        derived=True,
     )
 
 
 def _thm1_exception_kt() -> CheckResult:
-    return proven(
+    return confirmed(
         "singleton classes: (1,t)-closeness = multiplicative t",
         "definition: a class of one record averages that record's probabilities (Def. 4 = Def. 7 at k = 1)",
         lambda table: levels.kt_closeness_t(table, 1) == levels.multiplicative_t(_singletons(table)),
@@ -79,15 +80,16 @@ def _thm1_exception_kt() -> CheckResult:
 def _lemma2_1() -> CheckResult:
     x, avg, size = sympy.symbols("x A k", positive=True)
     failed = identity((size * avg + x) / (size + 1) - avg - (x - avg) / (size + 1), "the top-(k+1) average")
-    return failed or proven(
+    return failed or confirmed(
         "(k_1,t) level <= (k_0,t) level for all k_0 <= k_1",
         "sympy: the top-(k+1) average is (k A + x)/(k+1) = A + (x - A)/(k+1) <= A for x <= A",
         _sized_le(levels.kt_closeness_t, levels.kt_closeness_t, lambda n, small, big: big <= small),
+        derived=True,
     )
 
 
 def _lemma2_3a() -> CheckResult:
-    return proven(
+    return confirmed(
         "multiplicative t <= (k_0,t) level for every k_0 <= smallest class",
         "definition: a class of size >= k_0 averages between the k_0 smallest and k_0 largest (Lemma 2(1))",
         lambda table: all(
@@ -169,7 +171,7 @@ def _lemma2_3c() -> CheckResult:
 
 
 def _thm2a() -> CheckResult:
-    return proven(
+    return confirmed(
         "LDP ratio <= ((1,t) level)^2",
         "sympy: μ/t <= Pr(Z(c_i)) <= tμ gives Pr_i/Pr_j <= tμ/(μ/t) = t^2",
         lambda table: le(levels.ldp_ratio(table), ratio_value(levels.kt_closeness_t(table, 1)) ** 2),
@@ -178,7 +180,7 @@ def _thm2a() -> CheckResult:
 
 
 def _lemma3_1() -> CheckResult:
-    return proven(
+    return confirmed(
         "(k_1,ε)-DP ratio <= (k_0,ε)-DP ratio for k_1 <= k_0",
         "argument: (k,ε)-DP is (N-k, e^ε)-closeness (Theorem 4(1)); Lemma 2(1)",
         _sized_le(levels.k_eps_dp_ratio, levels.k_eps_dp_ratio, lambda n, small, big: small <= big),
@@ -187,7 +189,7 @@ def _lemma3_1() -> CheckResult:
 
 
 def _lemma3_3() -> CheckResult:
-    return proven(
+    return confirmed(
         "ε-DP ratio == (1,ε)-DP ratio",
         "definition: Def. 8 with k = 1 is Def. 5",
         lambda table: levels.dp_ratio(table) == levels.k_eps_dp_ratio(table, 1),
@@ -196,7 +198,7 @@ def _lemma3_3() -> CheckResult:
 
 
 def _lemma3_4a() -> CheckResult:
-    return proven(
+    return confirmed(
         "ε-DP ratio <= (k,ε)-DP ratio for every k",
         "argument: Lemma 3(1) with k_1 = 1 and Lemma 3(3)",
         lambda table: all(le(levels.dp_ratio(table), levels.k_eps_dp_ratio(table, a)) for a in _sizes(table)),
@@ -208,13 +210,14 @@ def _thm4_1() -> CheckResult:
     t = sympy.Symbol("t", positive=True)
     e = sympy.Symbol("e", nonnegative=True)
     failed = identity(sympy.exp(sympy.log(t)) - t, "g(f(t)) = t") or identity(sympy.log(sympy.exp(e)) - e, "f(g(ε)) = ε")
-    return failed or proven(
+    return failed or confirmed(
         "(N-k,ε)-DP ratio == (k,t) level for every k",
         "definition: {D \\ K : |K| = N-k} is the family of k-subsets; f = ln t, g = e^ε, f∘g = g∘f = id",
         lambda table: all(
             levels.k_eps_dp_ratio(table, table.n - a) == levels.kt_closeness_t(table, a) for a in _sizes(table)
         ),
         classes=False,
+        derived=True,
     )
 
 
@@ -248,7 +251,7 @@ def _thm4_2b() -> CheckResult:
 
 
 def _thm4_3a() -> CheckResult:
-    return proven(
+    return confirmed(
         "(k_DP,ε)-DP ratio <= (k_t,t) level whenever k_DP < N - k_t",
         "argument: Lemma 2(1) to size N - k_DP > k_t, then Theorem 4(1)",
         _sized_le(levels.k_eps_dp_ratio, levels.kt_closeness_t, lambda n, k_dp, k_t: k_dp < n - k_t),
@@ -261,7 +264,7 @@ def _definitional(line: str) -> Callable[[], CheckResult]:
 
 
 def _k_anonymity() -> CheckResult:
-    return proven(
+    return confirmed(
         "k-anonymity level == smallest class size",
         "definition: Ekenstedt et al. 2022, Def. 4 requires min |E_i| = k",
         lambda table: levels.k_anonymity(table) == min(len(c) for c in table.classes),

@@ -18,7 +18,7 @@ from theory.claims.claim import Claim, equation
 from theory.definitions import N, eps, k, t
 from verifier.references import Source
 
-__all__ = ["CLAIMS", "SIZES", "mu", "sigma", "alpha"]
+__all__ = ["CLAIMS", "mu", "sigma", "alpha"]
 
 _P = "Ekenstedt et al. 2022"
 mu = sympy.Symbol("mu", positive=True)
@@ -117,5 +117,3 @@ CLAIMS: tuple[Claim, ...] = (
         "likewise e^{ε_k} and needs α <= μ/2; it grows without bound as α -> 0 either way.",
     ),
 )
-
-SIZES: dict[str, tuple[sympy.Expr | None, sympy.Expr | None]] = {}

@@ -16,7 +16,7 @@ from theory.claims.claim import Claim, equation
 from theory.definitions import k, t
 from verifier.references import Source
 
-__all__ = ["CLAIMS", "SIZES", "n", "emd_min", "emd_max", "k_adjusted"]
+__all__ = ["CLAIMS", "n", "emd_min", "emd_max", "k_adjusted"]
 
 _P = "Soria-Comas et al. 2015"
 
@@ -97,5 +97,3 @@ CLAIMS: tuple[Claim, ...] = (
         "two agree iff floor(n/k) divides n mod k.",
     ),
 )
-
-SIZES: dict[str, tuple[sympy.Expr | None, sympy.Expr | None]] = {}
