@@ -147,5 +147,14 @@ def named_catalog(digest: object) -> Graph | None:
     return Graph(tuple(_edge(item) for item in edges))
 
 
+
+@cache
+def shipped_statuses(claim: str) -> frozenset[str]:
+    """The statuses ``claim`` has had in the catalogs privcert ships a snapshot of: the statuses a certificate
+    that names no catalog (schema 2) may state for it, issued as it was under one of them."""
+    return frozenset(edge.status for path in sorted(SNAPSHOTS.glob("*.json"))
+                     if (graph := named_catalog(path.stem)) is not None
+                     for edge in graph.edges if edge.claim_id == claim)
+
 if __name__ == "__main__":
     print(f"wrote {write_snapshot()}")

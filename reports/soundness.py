@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 import sympy
 
-from reports.claim_catalog import catalog, step_bounds
+from reports.claim_catalog import catalog, shipped_statuses, step_bounds
 
 if TYPE_CHECKING:
     from theory.answers.graph import Edge, Graph
@@ -126,7 +126,7 @@ def _edges(step: Step, graph: Graph, named: Graph | None) -> list[Edge]:
     With stated bounds, the edges must have them, unless ``named`` (the catalog the certificate names) has them:
     the claim has been restated since, and its edges in ``graph`` are used as they are now."""
     edges = [edge for edge in graph.usable() if edge.claim_id == step.claim and edge.premise == step.premise
-             and edge.conclusion == step.conclusion and step.status in (None, edge.status)]
+             and edge.conclusion == step.conclusion and _status_holds(step, edge, named)]
     if step.bounds is None or not edges:
         return edges
     matching = [edge for edge in edges if str(edge.f) in step.bounds]
@@ -134,6 +134,17 @@ def _edges(step: Step, graph: Graph, named: Graph | None) -> list[Edge]:
         return matching
     then = step_bounds(named, step.claim, step.premise, step.conclusion)
     return edges if set(step.bounds) <= set(then) else []
+
+
+def _formerly(step: Step, named: Graph | None) -> bool:
+    """A certificate that names no catalog (``named`` is ``None``) may state the status its claim had in a catalog
+    privcert has shipped: it was issued under one of them (:func:`reports.claim_catalog.shipped_statuses`)."""
+    return named is None and step.status is not None and step.status in shipped_statuses(step.claim)
+
+
+def _status_holds(step: Step, edge: Edge, named: Graph | None) -> bool:
+    """The step states the edge's status, no status, or (naming no catalog) one its claim had when issued."""
+    return step.status in (None, edge.status) or _formerly(step, named)
 
 
 def _unsound(stated: Sequence[Stated], graph: Graph, derive: Derive, whose: str,
@@ -152,7 +163,7 @@ def _unsound(stated: Sequence[Stated], graph: Graph, derive: Derive, whose: str,
                 current = step_bounds(graph, step.claim, step.premise, step.conclusion)
                 statuses = sorted({edge.status for edge in graph.usable() if edge.claim_id == step.claim
                                    and edge.premise == step.premise and edge.conclusion == step.conclusion})
-                if current and step.status not in statuses:
+                if current and step.status not in statuses and not _formerly(step, named):
                     reasons.setdefault(item.label, f"{item.label}: the claim {step.claim} is {' or '.join(statuses)} "
                                                    f"in {whose}, the certificate states it {step.status!r}")
                 reasons.setdefault(item.label, (
