@@ -18,10 +18,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter
+from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
+from privcert.app.svg import page_svg
 from privcert.app.web import BadRequest, fragment, page, read_form
 
 if TYPE_CHECKING:
@@ -49,14 +51,14 @@ def graph() -> Graph:
         return _graph()
 
 
-def map_svg() -> str:
+def map_svg() -> Markup:
     """The map as ``privcert theory map`` draws it, as an ``<svg>`` element that scales to its container."""
     with _lock:
         return _map_svg()
 
 
 @functools.cache
-def _map_svg() -> str:
+def _map_svg() -> Markup:
     from theory.answers.map import render_map
     from theory.claims.catalog import all_claims
     from theory.status_cache import cached_statuses
@@ -68,9 +70,7 @@ def _map_svg() -> str:
             bounds[item.conclusion] = (*bounds.get(item.conclusion, ()), f"{item.id}: {outcomes[item.id].status}")
     with tempfile.TemporaryDirectory(prefix="privcert-map-") as folder:
         text = render_map(graph(), Path(folder) / "map.svg", bounds).read_text(encoding="utf-8")
-    svg = text[text.index("<svg"):]
-    return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1 role="img" aria-labelledby="map-title"',
-                  svg, count=1)
+    return page_svg(text, width=None, height=None, role="img", aria_labelledby="map-title")
 
 
 def _locked(function: Any, *arguments: Any) -> Any:

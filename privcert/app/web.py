@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from jinja2 import Environment, FileSystemLoader
+from markupsafe import Markup
 from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
@@ -22,14 +24,15 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from privcert.app.sessions import COOKIE, Session, Sessions, safe_suffix
+from verifier.escape import safe
 
 __all__ = ["Settings", "BadRequest", "templates", "session_of", "read_form", "save_upload", "download", "page",
-           "fragment", "CSP", "Guard", "shown_name", "messages_names"]
+           "fragment", "CSP", "Guard", "shown_name", "messages_names", "shown_text"]
 
-CSP = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'")
-"""The app's own origin only. Inline styles are allowed for the SVG figures matplotlib writes (their
-``style`` attributes); scripts only from ``/static``."""
+"""The app's own origin only: scripts and styles from ``/static``, no inline script or style (a figure's
+styles are presentation attributes, :mod:`privcert.app.svg`)."""
 VIEW_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'"
 """The certificate's HTML view (self-contained: inline CSS and SVG, no script)."""
 
@@ -50,8 +53,29 @@ class BadRequest(Exception):
     """Input a page refuses: the message is shown in the page, in the command line's words."""
 
 
-templates = Jinja2Templates(directory=str(Path(__file__).parent / "templates"))
-templates.env.filters["link"] = lambda path: f"{Path(path).parent.name}/{Path(path).name}"
+def shown_text(value: Any) -> Any:
+    """What a template prints of ``value`` (its ``finalize``): a string with its control characters and
+    bidirectional overrides escaped (:func:`verifier.escape.safe`; line breaks kept), so that no name of the
+    user's reverses or hides the text around it; markup the app built (:class:`markupsafe.Markup`) as it is."""
+    if isinstance(value, str) and not isinstance(value, Markup):
+        return safe(value, lines=True)
+    return value
+
+
+def _environment() -> Environment:
+    """The app's one Jinja environment: every template escaped, whatever its suffix (Starlette's default
+    escapes only ``.html``, ``.htm`` and ``.xml``), every printed value through :func:`shown_text`."""
+    from privcert.app.svg import page_svg
+    from reports.reading import number
+
+    environment = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True,
+                              finalize=shown_text)
+    environment.filters.update(link=lambda path: f"{Path(path).parent.name}/{Path(path).name}", figure=page_svg,
+                               decimal=lambda exact: number(exact).decimal)
+    return environment
+
+
+templates = Jinja2Templates(env=_environment())
 
 
 def session_of(request: Request) -> Session:
