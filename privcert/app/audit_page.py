@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from privcert.app import jobs
+from privcert.app import jobs, policy_files
 from privcert.app.policy_form import (
     FormState,
     form_from_policy,
@@ -89,7 +89,8 @@ def _context(session: Session) -> dict[str, Any]:
     return {"examples": EXAMPLES, "release": state.get("release"), "release_name": state.get("release_name"),
             "rows_read": state.get("rows_read"), "form": state.get("form"), "models": model_fields(),
             "job": state.get("jobs", {}).get(state.get("audit_job", "")), "key": state.get("key"),
-            "key_offered": state.get("key_offered", False), "certificate": state.get("certificate_job")}
+            "key_offered": state.get("key_offered", False), "certificate": state.get("certificate_job"),
+            "policy_files": sorted(policy_files.uploaded(session))}
 
 
 @router.get("/audit", response_class=HTMLResponse)
@@ -134,14 +135,13 @@ async def pick_example(request: Request) -> Response:
     _, folder, hierarchies = EXAMPLES[name]
     source = resources.files("privcert") / "data" / folder if folder else resources.files("privcert") / "data"
     release = session.new_path("release", ".csv", name="release.csv")
-    support = []
+    named = session.state.setdefault("policy_files", {})
     with resources.as_file(source) as where:
         shutil.copyfile(Path(where) / "release.csv", release)
         for hierarchy in hierarchies:
-            support.append(str(release.parent / hierarchy))
-            shutil.copyfile(Path(where) / hierarchy, support[-1])
+            named[hierarchy] = str(release.parent / hierarchy)
+            shutil.copyfile(Path(where) / hierarchy, named[hierarchy])
         policy = tomllib.loads((Path(where) / "policy.toml").read_text(encoding="utf-8"))
-    session.state["support"] = support
     session.state.setdefault("names", {})[str(release)] = f"{name}/release.csv"
     names, _, _, _ = await run_in_threadpool(read_columns, release)
     return await _set_release(request, release, f"{name}/release.csv", form_from_policy(policy, names))
@@ -157,16 +157,12 @@ def _state_from(form: Any, session: Session) -> FormState:
 
 
 def _check_policy(session: Session, state: FormState) -> tuple[Path, Any]:
-    """Write the form's policy in the session's folder, beside the files it names (a bundled example's
-    hierarchies), and read it as ``privcert audit`` does."""
-    from privcert.api import load_policy
-
+    """Write the form's policy in the session's folder, beside the files it may name (the session's uploads,
+    :mod:`privcert.app.policy_files`), and read it as ``privcert audit`` does, with those files only."""
     path = session.new_path("policy", ".toml", name="policy.toml")
-    for support in session.state.get("support", []):
-        shutil.copyfile(support, path.parent / Path(support).name)
     path.write_text(policy_toml(state), encoding="utf-8")
-    session.state.setdefault("names", {})[str(path)] = "policy.toml"
-    return path, load_policy(path)
+    session.state.setdefault("names", {})[str(path)] = "the policy"
+    return path, policy_files.read_policy(session, path)
 
 
 @router.post("/audit/policy/form", response_class=HTMLResponse)
@@ -187,7 +183,7 @@ async def _posted_policy(request: Request) -> tuple[Path | None, Any, str | None
     try:
         path, parsed = await run_in_threadpool(_check_policy, session, state)
     except VerifierError as error:
-        return None, None, replace_names(str(error), session.state.get("names", {}))
+        return None, None, replace_names(str(error), messages_names(session))
     return path, parsed, None
 
 
@@ -213,6 +209,21 @@ async def import_policy(request: Request) -> Response:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise BadRequest(f"{shown_name(session, path)}: not a TOML policy file: {error}") from error
     session.state["form"] = form_from_policy(document, session.state["columns"])
+    return _workspace(request)
+
+
+@router.post("/audit/policy/files", response_class=HTMLResponse)
+async def upload_policy_files(request: Request) -> Response:
+    """Files the policy names (hierarchies, population tables, mechanisms), each named in the policy by its name."""
+    form = await read_form(request)
+    session = session_of(request)
+    if not session.state.get("columns"):
+        raise BadRequest("no release yet: upload one or pick an example first")
+    saved = [path for upload in form.getlist("files") if (path := await save_upload(
+        session, upload, "policy_file", policy_files.SUFFIXES, "file the policy names")) is not None]
+    if not saved:
+        raise BadRequest("files the policy names: choose one or more files first")
+    session.state.setdefault("policy_files", {}).update({path.name: str(path) for path in saved})
     return _workspace(request)
 
 

@@ -210,7 +210,7 @@ def test_a_policy_error_shows_the_policy_readers_message(client: TestClient) -> 
     client.post("/audit/example", data={"csrf": token, "example": "hospital"})
     bad = {**HOSPITAL_FORM, "req-0-threshold": "0"}
     checked = client.post("/audit/policy/check", data={"csrf": token, **bad}).text
-    assert "policy: policy.toml: require[1].threshold" in checked and "an integer ≥ 1" in checked
+    assert "policy: the policy: require[1].threshold" in checked and "an integer ≥ 1" in checked
     run = client.post("/audit/run", data={"csrf": token, **bad}).text
     assert "require[1].threshold" in run and 'role="alert"' in run
 

@@ -68,7 +68,8 @@ def _job(text: Text, kind: str, status: str = "done", result: Any = None) -> Obj
 
 def _workspace(text: Text) -> dict[str, Any]:
     return {**_policy(text), **_key(text), "error": text(), "release": text(), "release_name": text(),
-            "job": _job(text, text(), "running"), "certificate": None, "examples": {text(): (text(), text(), ())}}
+            "job": _job(text, text(), "running"), "certificate": None, "examples": {text(): (text(), text(), ())},
+            "policy_files": [text(), text()]}
 
 
 def _audit_result(text: Text) -> dict[str, Any]:

@@ -4,9 +4,11 @@ the server keep (sessions, disk, columns, keys) is bounded. Through httpx (Starl
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -70,3 +72,110 @@ def test_the_pages_allow_no_inline_style_or_script(client: TestClient) -> None:
         assert [name for name, _ in found.values if name == "style" or name.startswith("on")] == [], path
         assert [tag for tag, names in found.elements if tag == "style" or (tag == "script" and names != ("src",))] \
             == [], path
+
+
+SECRET = "TOPSECRET-42,x\nTOPSECRET-43\n"
+"""A server file outside the session (rows of different lengths: not a hierarchy, so its reader quotes a cell)."""
+
+
+def _policy(key: str, name: str) -> str:
+    """The bundled demo's policy (zip, age; disease) with the path-valued ``key`` (a pattern of PATH_KEYS) naming
+    ``name``."""
+    import tomli_w
+
+    document: dict[str, Any] = {"data": {"qi": ["zip", "age"]}, "sensitive": {"disease": {"kind": "categorical"}},
+                                "require": [{"model": "k_anonymity", "threshold": 2}]}
+    if key.startswith("mechanism."):
+        document["mechanism"] = {"attribute": "disease"}
+    table = document
+    *tables, last = key.replace("*", "disease").split(".")
+    for part in tables:
+        table = table.setdefault(part, {})
+    table[last] = name
+    return tomli_w.dumps(document)
+
+
+def _names(tmp_path: Path) -> list[str]:
+    """Names no policy of the browser may reach: absolute, climbing out of the policy's folder (to the server's
+    file, to another upload of the session), and a plain name never uploaded."""
+    secret = tmp_path / "outside" / "secret.csv"
+    secret.parent.mkdir(exist_ok=True)
+    secret.write_text(SECRET, encoding="utf-8")
+    return [str(secret), "../../outside/secret.csv", "../../../outside/secret.csv", "../release-1/release.csv",
+            "disease_hierarchy_2.csv"]
+
+
+def test_every_path_valued_key_of_a_policy_is_confined_to_the_sessions_uploads(client: TestClient,
+                                                                                tmp_path: Path) -> None:
+    """The policy reader locates every path-valued key through the workbench's one locator: each key, with each
+    name outside the uploads, is refused with the key and what to do, without the file read or a folder shown."""
+    from privcert.app.policy_files import read_policy
+    from verifier.errors import PolicyError
+    from verifier.policy import PATH_KEYS
+
+    token = csrf(client)
+    client.post("/audit/example", data={"csrf": token, "example": "demo"})
+    session = next(iter(client.app.state.sessions._sessions.values()))
+    for key in PATH_KEYS:
+        for name in _names(tmp_path):
+            policy = session.new_path("policy", ".toml", name="policy.toml")
+            policy.write_text(_policy(key, name), encoding="utf-8")
+            with pytest.raises(PolicyError) as refused:
+                read_policy(session, policy)
+            assert str(refused.value) == (
+                f"{policy}: {key.replace('*', 'disease')}: expected the name of a file uploaded under “Files the "
+                f"policy names” on the Audit page (uploaded: disease_hierarchy.csv), found {name!r}: upload the file "
+                "there and name it by its file name")
+
+
+@pytest.mark.parametrize("key", ["sensitive.*.hierarchy", "risk.population_table", "mechanism.file"])
+def test_an_imported_policy_naming_a_server_file_is_refused_with_its_key(client: TestClient, tmp_path: Path,
+                                                                          key: str) -> None:
+    """Before, the policy check opened the file and quoted it (``found 'TOPSECRET-42'``), or, shaped as a
+    hierarchy, carried it whole into the signed certificate; the relative form showed the session's folders."""
+    token = csrf(client)
+    client.post("/audit/example", data={"csrf": token, "example": "demo"})
+    form = {"csrf": token, "requirements": "1", "role-0": "quasi-identifier", "role-1": "quasi-identifier",
+            "role-2": "left out", "role-3": "sensitive", "req-0-model": "k_anonymity", "req-0-threshold": "2"}
+    for name in _names(tmp_path):
+        imported = client.post("/audit/policy/import", data={"csrf": token},
+                               files={"policy": ("mine.toml", _policy(key, name).encode())})
+        assert imported.status_code == 200
+        shown = html.unescape(client.post("/audit/policy/check", data=form).text)
+        assert f"policy: the policy: {key.replace('*', 'disease')}: expected the name of a file uploaded under " \
+               f"“Files the policy names” on the Audit page (uploaded: disease_hierarchy.csv), found {name!r}" in shown
+        assert "TOPSECRET" not in shown and "privcert-serve-" not in shown  # the name typed is shown, no file, no folder
+        run = html.unescape(client.post("/audit/run", data=form).text)
+        assert 'role="alert"' in run and "upload the file there" in run and 'id="job-' not in run
+
+
+def test_a_file_the_policy_names_is_uploaded_and_named_by_its_upload(client: TestClient) -> None:
+    token = csrf(client)
+    client.post("/audit/release", data={"csrf": token},
+                files={"release": ("release.csv", (DATA / "release.csv").read_bytes())})
+    policy = _policy("sensitive.*.hierarchy", "my_hierarchy.csv")
+    client.post("/audit/policy/import", data={"csrf": token}, files={"policy": ("mine.toml", policy.encode())})
+    form = {"csrf": token, "requirements": "1", "role-0": "quasi-identifier", "role-1": "quasi-identifier",
+            "role-2": "left out", "role-3": "sensitive", "req-0-model": "t_closeness", "req-0-attribute": "disease",
+            "req-0-threshold": "1/2", "req-0-p-distance": "hierarchical"}
+    before = html.unescape(client.post("/audit/policy/check", data=form).text)
+    assert "found 'my_hierarchy.csv': upload the file there" in before
+    listed = client.post("/audit/policy/files", data={"csrf": token}, files=[
+        ("files", ("my hierarchy.csv", (DATA / "disease_hierarchy.csv").read_bytes()))]).text
+    assert 'Files the policy may name: <code>my_hierarchy.csv</code>.' in listed
+    assert "The policy is valid: 1 requirement(s)." in client.post("/audit/policy/check", data=form).text
+    text = finished(client, client.post("/audit/run", data={"csrf": token, **form}).text)
+    assert '<td data-label="Model">t_closeness (hierarchical)</td>' in text
+    assert '<td data-label="Level (exact)" class="level"><code>8/27</code></td>' in text
+
+
+def test_a_plan_policy_naming_a_server_file_is_refused(client: TestClient, tmp_path: Path) -> None:
+    token = csrf(client, "/plan")
+    policy = _policy("sensitive.*.hierarchy", _names(tmp_path)[0])
+    refused = client.post("/plan", data={"csrf": token, "example": "demo"},
+                          files={"policy": ("targets.toml", policy.encode())})
+    assert refused.status_code == 422
+    assert html.unescape(refused.text) == (
+        '<p class="error" role="alert">error: targets.toml: sensitive.disease.hierarchy: expected the name of a file '
+        f"uploaded under “Files the policy names” on the Audit page, found {_names(tmp_path)[0]!r}: upload the file "
+        "there and name it by its file name</p>")
