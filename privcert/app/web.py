@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
@@ -26,7 +26,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from privcert.app.sessions import COOKIE, Session, Sessions, safe_suffix
 from verifier.escape import safe
 
-__all__ = ["Settings", "BadRequest", "templates", "session_of", "read_form", "save_upload", "download", "page",
+__all__ = ["Settings", "LOOPBACK", "BadRequest", "templates", "session_of", "read_form", "save_upload", "download", "page",
            "fragment", "CSP", "Guard", "shown_name", "messages_names", "shown_text"]
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -37,16 +37,30 @@ VIEW_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-
 """The certificate's HTML view (self-contained: inline CSS and SVG, no script)."""
 
 
+LOOPBACK = ("127.0.0.1", "localhost", "::1")
+"""The names only this computer reaches the server by."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """How the server runs: the upload limit in bytes, a session's idle lifetime in seconds, and the folder
     under which the sessions' folders are made (default: the system's temporary folder); ``warm``: start
-    the jobs' fork server and draw the map at start-up, in the background."""
+    the jobs' fork server and draw the map at start-up, in the background; ``host`` and ``port``: the address
+    served (``privcert serve --host --port``), which with :data:`LOOPBACK` are the only names a request may
+    give the server (:meth:`addresses`)."""
 
     max_upload: int = 200 * 1024 * 1024
     session_idle: float = 3600.0
     root: Path | None = None
     warm: bool = True
+    host: str = "127.0.0.1"
+    port: int = 8000
+
+    def addresses(self) -> frozenset[str]:
+        """The ``Host`` headers the server answers: each loopback name and the served host, with the port (and
+        without it on port 80, as browsers send it)."""
+        names = {f"[{name}]" if ":" in name else name for name in (*LOOPBACK, self.host.lower())}
+        return frozenset({f"{name}:{self.port}" for name in names} | (names if self.port == 80 else set()))
 
 
 class BadRequest(Exception):
@@ -159,10 +173,19 @@ def download(session: Session, relative: str, inline: bool = False) -> Response:
 
 
 class Guard:
-    """ASGI middleware: the session cookie, the upload limit, and the security headers of every response."""
+    """ASGI middleware: the names the server answers to, the origin of a form, the session cookie, the upload
+    limit, and the security headers of every response.
+
+    A request whose ``Host`` is not one of :meth:`Settings.addresses` is refused (400): a page of another site
+    that made its own name point at this computer (DNS rebinding) reaches nothing. A request that changes
+    something (any method but GET, HEAD, OPTIONS) whose ``Origin``, or ``Referer`` when it has no ``Origin``,
+    is not the server's own is refused (403), even with the session's CSRF token.
+    """
 
     def __init__(self, app: ASGIApp, sessions: Sessions, settings: Settings) -> None:
         self.app, self.sessions, self.settings = app, sessions, settings
+        self.addresses = settings.addresses()
+        self.origins = frozenset(f"http://{address}" for address in self.addresses)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -182,7 +205,7 @@ class Guard:
                 names = {k.lower() for k, _ in headers}
                 if b"content-security-policy" not in names:
                     headers.append((b"content-security-policy", CSP.encode()))
-                headers += [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"no-referrer"),
+                headers += [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin"),
                             (b"cache-control", b"no-store")]
                 if fresh:
                     headers.append((b"set-cookie", (f"{COOKIE}={session.id}; Path=/; HttpOnly; SameSite=Strict")
@@ -200,8 +223,20 @@ class Guard:
                 await form.close()
 
     def _refusal(self, request: Request) -> Response | None:
-        if request.method != "POST":
+        host = request.headers.get("host", "").lower()
+        if host not in self.addresses:
+            shown = ", ".join(f"http://{address}/" for address in sorted(self.addresses) if ":" in address)
+            return HTMLResponse(f"<p>error: this server answers only at this computer's own addresses for it "
+                                f"({escape(shown)}), not at {escape(safe(host))!s}; open one of them</p>", status_code=400)
+        if request.method in ("GET", "HEAD", "OPTIONS"):
             return None
+        origin = request.headers.get("origin")
+        referer = request.headers.get("referer")
+        came = origin if origin is not None else None if referer is None else "/".join(referer.split("/", 3)[:3])
+        if came is not None and came.lower() not in self.origins:
+            return HTMLResponse(f'<p class="error" role="alert">error: this form came from another site '
+                                f"({escape(safe(came))}); the workbench accepts forms only from its own pages</p>",
+                                status_code=403)
         length = request.headers.get("content-length")
         limit = self.settings.max_upload
         if length is None or not length.isdigit():

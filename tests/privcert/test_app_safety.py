@@ -179,3 +179,38 @@ def test_a_plan_policy_naming_a_server_file_is_refused(client: TestClient, tmp_p
         '<p class="error" role="alert">error: targets.toml: sensitive.disease.hierarchy: expected the name of a file '
         f"uploaded under “Files the policy names” on the Audit page, found {_names(tmp_path)[0]!r}: upload the file "
         "there and name it by its file name</p>")
+
+
+def test_only_this_computers_names_for_the_server_are_answered(tmp_path: Path) -> None:
+    """Before, any Host was answered: a page of another site whose name points at 127.0.0.1 (DNS rebinding) got
+    its own session and CSRF token, and with them the file read of an imported policy."""
+    app = create_app(Settings(root=tmp_path, warm=False, port=8123, host="::1"))
+    with TestClient(app, base_url="http://127.0.0.1:8123") as client:
+        for host in ("127.0.0.1:8123", "localhost:8123", "[::1]:8123", "LOCALHOST:8123"):
+            assert client.get("/audit", headers={"host": host}).status_code == 200, host
+        for host in ("attacker.example:8123", "attacker.example", "127.0.0.1:8000", "127.0.0.1", "localhost.:8123",
+                     "127.0.0.1.attacker.example:8123", ""):
+            refused = client.get("/static/app.css", headers={"host": host})
+            assert refused.status_code == 400, host
+            assert refused.text.startswith("<p>error: this server answers only at this computer's own addresses for "
+                                           "it (http://127.0.0.1:8123/, http://[::1]:8123/, http://localhost:8123/)")
+        assert len(app.state.sessions) == 1  # none for a refused name
+    with TestClient(create_app(Settings(root=tmp_path, warm=False, port=80)), base_url="http://localhost") as client:
+        assert client.get("/verify").status_code == 200  # a browser names port 80 by the host alone
+
+
+def test_a_form_from_another_origin_is_refused_even_with_the_token(client: TestClient) -> None:
+    token = csrf(client)
+    form = {"csrf": token, "example": "demo"}
+    for origin in ("http://attacker.example", "http://127.0.0.1:8000.attacker.example", "null",
+                   "http://localhost:9999", "https://127.0.0.1:8000"):
+        refused = client.post("/audit/example", data=form, headers={"origin": origin})
+        assert refused.status_code == 403, origin
+        assert html.unescape(refused.text) == (f'<p class="error" role="alert">error: this form came from another site '
+                                               f"({origin}); the workbench accepts forms only from its own pages</p>")
+    referred = client.post("/audit/example", data=form, headers={"referer": "http://attacker.example/page"})
+    assert referred.status_code == 403
+    for headers in ({"origin": "http://127.0.0.1:8000"}, {"origin": "http://localhost:8000"},
+                    {"referer": "http://127.0.0.1:8000/audit"}, {}):
+        assert client.post("/audit/example", data=form, headers=headers).status_code == 200, headers
+    assert client.get("/audit").headers["referrer-policy"] == "same-origin"  # a browser sends its own Origin
