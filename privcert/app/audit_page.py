@@ -3,6 +3,7 @@ the audit run off the event loop with its progress, the results, and the certifi
 
 from __future__ import annotations
 
+import os
 import shutil
 import tomllib
 from importlib import resources
@@ -27,6 +28,7 @@ from privcert.app.sessions import Session, replace_names
 from privcert.app.web import (
     BadRequest,
     download,
+    found_session,
     fragment,
     messages_names,
     page,
@@ -36,13 +38,16 @@ from privcert.app.web import (
     shown_name,
 )
 
-__all__ = ["router", "EXAMPLES", "read_columns", "set_release"]
+__all__ = ["router", "EXAMPLES", "read_columns", "set_release", "MAX_COLUMNS"]
 
 router = APIRouter()
 
 RELEASES = (".csv", ".csv.gz", ".parquet", ".pq")
 SAMPLE_ROWS = 200_000
 """Rows read to suggest roles (a column unique on all of them is suggested as an identifier)."""
+MAX_COLUMNS = 2_000
+"""The most columns a release may have in the workbench: the policy form shows one row per column (a wider table
+is audited with ``privcert audit``)."""
 EXAMPLES = {
     "demo": ("t-closeness slides: 9 patients (zip, age, salary, disease)", "", ("disease_hierarchy.csv",)),
     "hospital": ("hospital admissions: 300 stays (age, zip, diagnosis, length of stay)", "hospital", ()),
@@ -52,12 +57,13 @@ EXAMPLES = {
 
 def read_columns(path: Path) -> tuple[list[str], int, dict[str, int], dict[str, bool]]:
     """The release's column names, the rows read (at most :data:`SAMPLE_ROWS`), each column's distinct values
-    among them and whether it is numeric.
+    among them and whether it is numeric. Reads the file: call it off the event loop.
 
     Raises
     ------
     BadRequest
-        The file cannot be read as a table (the reader's message).
+        The file cannot be read as a table (the reader's message), or has more than :data:`MAX_COLUMNS` columns
+        (its header is all that is read).
     """
     import pandas as pd
 
@@ -65,10 +71,15 @@ def read_columns(path: Path) -> tuple[list[str], int, dict[str, int], dict[str, 
         if path.suffix in (".parquet", ".pq"):
             import pyarrow.parquet as pq
 
-            batch = next(pq.ParquetFile(path).iter_batches(batch_size=SAMPLE_ROWS), None)
+            table = pq.ParquetFile(path)
+            _check_width(len(table.schema_arrow))
+            batch = next(table.iter_batches(batch_size=SAMPLE_ROWS), None)
             frame = pd.DataFrame() if batch is None else batch.to_pandas()
         else:
+            _check_width(len(pd.read_csv(path, nrows=0).columns))
             frame = pd.read_csv(path, nrows=SAMPLE_ROWS)
+    except BadRequest:
+        raise
     except Exception as error:  # noqa: BLE001 - any reader error is the user's file, shown in the page
         raise BadRequest(f"cannot read the release as a table: {type(error).__name__}: {error}") from error
     if frame.columns.empty:
@@ -77,6 +88,13 @@ def read_columns(path: Path) -> tuple[list[str], int, dict[str, int], dict[str, 
     distinct = {str(c): int(frame[c].nunique(dropna=False)) for c in frame.columns}
     numeric = {str(c): bool(pd.api.types.is_numeric_dtype(frame[c])) for c in frame.columns}
     return names, len(frame), distinct, numeric
+
+
+def _check_width(columns: int) -> None:
+    if columns > MAX_COLUMNS:
+        raise BadRequest(f"the release has {columns:,} columns; the workbench reads tables of at most "
+                         f"{MAX_COLUMNS:,} columns (its policy form shows one row per column): audit this one with "
+                         "privcert audit")
 
 
 def _workspace(request: Request, message: str | None = None, **extra: Any) -> HTMLResponse:
@@ -229,9 +247,9 @@ async def upload_policy_files(request: Request) -> Response:
 
 @router.get("/audit/policy.toml")
 async def export_policy(request: Request) -> Response:
-    session = session_of(request)
-    state = session.state.get("form")
-    if state is None:
+    session = found_session(request)
+    state = None if session is None else session.state.get("form")
+    if session is None or state is None:
         return HTMLResponse("no policy yet", status_code=404)
     text = policy_toml(state, Path(session.state.get("release_name", "release.csv")).name)
     return Response(text, media_type="application/toml",
@@ -240,8 +258,8 @@ async def export_policy(request: Request) -> Response:
 
 @router.post("/audit/run", response_class=HTMLResponse)
 async def run_audit(request: Request) -> Response:
-    session = session_of(request)
     policy, _, problem = await _posted_policy(request)
+    session = session_of(request)
     if policy is None:
         return _workspace(request, problem)
     view = session.new_path("report", ".html", name="report.html")
@@ -255,9 +273,9 @@ async def run_audit(request: Request) -> Response:
 
 @router.get("/jobs/{job_id}", response_class=HTMLResponse)
 async def job_status(request: Request, job_id: str) -> Response:
-    session = session_of(request)
-    job = session.state.get("jobs", {}).get(job_id)
-    if job is None:
+    session = found_session(request)
+    job = None if session is None else session.state.get("jobs", {}).get(job_id)
+    if session is None or job is None:
         return HTMLResponse('<p class="error" role="alert">error: no such job in this session</p>')
     return fragment(request, "_job.j2", **{**_context(session), "job": job})
 
@@ -274,22 +292,47 @@ async def job_cancel(request: Request, job_id: str) -> Response:
 
 @router.get("/files/{folder}/{name}")
 async def session_file(request: Request, folder: str, name: str) -> Response:
-    """A file of the session (a download); the private key it generated only once."""
-    session = session_of(request)
+    """A file of the session (a download); the private key it generated only once, deleted after it when it has
+    signed."""
+    session = found_session(request)
+    if session is None:
+        return HTMLResponse("not found", status_code=404)
     key = session.state.get("key")
-    if key is not None and session.file(f"{folder}/{name}") == Path(key["private"]):
+    if key is not None and key["private"] and session.file(f"{folder}/{name}") == Path(key["private"]):
         if session.state.get("key_offered"):
             return HTMLResponse("the private key was offered for download once; generate a new one", status_code=404)
         session.state["key_offered"] = True
+        return download(session, f"{folder}/{name}", after=lambda: _forget_key(session))
     return download(session, f"{folder}/{name}")
+
+
+def _forget_key(session: Session) -> None:
+    """Delete the session's private key once it is no longer needed: it has signed a certificate, and (made here)
+    it has been offered for download."""
+    key = session.state.get("key")
+    if key is not None and key["private"] and key.get("signed") and session.state.get("key_offered"):
+        Path(key["private"]).unlink(missing_ok=True)
+        key["private"] = None
+
+
+def _signed(session: Session) -> Any:
+    """What a finished signing job does: the key has signed (and is deleted if it was offered for download)."""
+    def done(_: jobs.Job) -> None:
+        key = session.state.get("key")
+        if key is not None:
+            key["signed"] = True
+            _forget_key(session)
+
+    return done
 
 
 @router.get("/view/{folder}/{name}")
 async def session_view(request: Request, folder: str, name: str) -> Response:
     """An HTML view of the session (the audit's report, the certificate's view), shown in the browser."""
-    if not name.endswith(".html"):
+    session = found_session(request)
+    if session is None or not name.endswith(".html"):
         return HTMLResponse("not found", status_code=404)
-    return download(session_of(request), f"{folder}/{name}", inline=True)
+    return download(session, f"{folder}/{name}", inline=True)
 
 
 @router.post("/certify/key/new", response_class=HTMLResponse)
@@ -301,8 +344,8 @@ async def new_key(request: Request) -> Response:
     session = session_of(request)
     private_pem, public_text = new_key_pair()
     private = session.new_path("key", ".key", name="privcert.key")
-    private.write_bytes(private_pem)
-    private.chmod(0o600)
+    with os.fdopen(os.open(private, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
+        out.write(private_pem)
     public = private.with_name(private.name + ".pub")
     public.write_text(public_text, encoding="utf-8")
     session.state.update(key={"private": str(private), "public": str(public), "generated": True}, key_offered=False)
@@ -329,12 +372,12 @@ async def certify(request: Request) -> Response:
     audited, key = session.state.get("audited"), session.state.get("key")
     if audited is None:
         raise BadRequest("no audit yet: run the audit first")
-    if key is None:
+    if key is None or not key["private"]:
         raise BadRequest("no signing key: generate one or upload yours first")
     certificate = session.new_path("certificate", ".json", name="certificate.json")
     arguments = {**audited, "key": key["private"], "certificate": str(certificate),
                  "html": str(certificate.with_name("certificate.html")),
                  "pdf": str(certificate.with_name("certificate.pdf")), "names": messages_names(session)}
-    job = jobs.start(session.state, "certify", arguments)
+    job = jobs.start(session.state, "certify", arguments, done=_signed(session))
     session.state["certificate_job"] = job.id
     return fragment(request, "_job.j2", **{**_context(session), "job": job})

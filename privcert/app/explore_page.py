@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from privcert.app.svg import page_svg
-from privcert.app.web import BadRequest, fragment, page, read_form
+from privcert.app.web import BadRequest, fragment, number_text, page, read_form, whole_number
 
 if TYPE_CHECKING:
     from theory.answers.graph import Graph
@@ -133,9 +133,7 @@ def _params(form: Any) -> dict[str, int]:
     for name in _parameters()["sizes"]:
         text = str(form.get(f"param-{name}", "")).strip()
         if text:
-            if not re.fullmatch(r"\d+", text):
-                raise BadRequest(f"{name}: expected a whole number, found {text!r}")
-            params[name] = int(text)
+            params[name] = whole_number(text, name)
     for name in _parameters()["assumptions"]:
         if form.get(f"assume-{name}"):
             params[name] = True
@@ -148,7 +146,7 @@ def _level(text: str, where: str) -> Any:
     from verifier.literal import Domain, LiteralError, parse_exact
 
     try:
-        return parse_exact(text, where, Domain(lower=Fraction(0)))
+        return parse_exact(number_text(text, where), where, Domain(lower=Fraction(0)))
     except LiteralError as error:
         raise BadRequest(str(error)) from error
 
@@ -205,8 +203,8 @@ async def implies(request: Request) -> Response:
     premise, conclusion = str(form.get("premise", "")), str(form.get("conclusion", ""))
     level_text = str(form.get("level", "")).strip()
     bound_text = str(form.get("bound", "")).strip()
-    level = _level(level_text, "level") if level_text else None
-    bound = _level(bound_text, "witness bound") if bound_text else None
+    level = _level(level_text, "A's level") if level_text else None
+    bound = _level(bound_text, "B's level to exceed") if bound_text else None
     answer = await run_in_threadpool(_locked, _implies, premise, conclusion, _params(form), level, bound)
     return fragment(request, "_implies.j2", answer=answer)
 
@@ -233,14 +231,13 @@ async def explain_levels(request: Request) -> Response:
     from verifier.errors import VerifierError
 
     form = await read_form(request)
-    records_text = str(form.get("records", "")).strip()
-    if not re.fullmatch(r"\d+", records_text) or int(records_text) < 1:
-        raise BadRequest(f"records: expected the number of records N, a whole number ≥ 1, found {records_text!r}")
-    lines = [line for line in str(form.get("levels", "")).splitlines() if line.strip()]
+    records = whole_number(str(form.get("records", "")).strip(), "Records N", minimum=1)
+    lines = [number_text(line, "Measured levels") for line in str(form.get("levels", "")).splitlines()
+             if line.strip()]
     if not lines:
         raise BadRequest("levels: expected one measured level per line, e.g. k_anonymity = 5")
     try:
-        found = await run_in_threadpool(_locked, _explain, int(records_text), lines)
+        found = await run_in_threadpool(_locked, _explain, records, lines)
     except VerifierError as error:
         raise BadRequest(str(error)) from error
     return fragment(request, "_explain.j2", implied=found.to_json(), text=found.text())

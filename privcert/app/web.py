@@ -10,24 +10,29 @@ upload limit is refused before it is read, with a message that says the limit.
 
 from __future__ import annotations
 
+import os
+import re
 import secrets
+import shutil
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, FileSystemLoader
 from markupsafe import Markup, escape
+from starlette.background import BackgroundTask
 from starlette.datastructures import FormData, UploadFile
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from privcert.app.sessions import COOKIE, Session, Sessions, safe_suffix
+from privcert.app.sessions import COOKIE, MAX_SESSIONS, SESSION_DISK, Session, Sessions, safe_suffix
 from verifier.escape import safe
 
-__all__ = ["Settings", "LOOPBACK", "BadRequest", "templates", "session_of", "read_form", "save_upload", "download", "page",
-           "fragment", "CSP", "Guard", "shown_name", "messages_names", "shown_text"]
+__all__ = ["Settings", "LOOPBACK", "BadRequest", "templates", "session_of", "found_session", "read_form", "save_upload", "download", "page",
+           "fragment", "CSP", "Guard", "shown_name", "messages_names", "shown_text", "number_text", "whole_number"]
 
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
        "connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'self'")
@@ -47,7 +52,8 @@ class Settings:
     under which the sessions' folders are made (default: the system's temporary folder); ``warm``: start
     the jobs' fork server and draw the map at start-up, in the background; ``host`` and ``port``: the address
     served (``privcert serve --host --port``), which with :data:`LOOPBACK` are the only names a request may
-    give the server (:meth:`addresses`)."""
+    give the server (:meth:`addresses`); ``max_sessions`` and ``session_disk``: the sessions live at once and
+    the bytes each one's files may take (:mod:`privcert.app.sessions`)."""
 
     max_upload: int = 200 * 1024 * 1024
     session_idle: float = 3600.0
@@ -55,6 +61,8 @@ class Settings:
     warm: bool = True
     host: str = "127.0.0.1"
     port: int = 8000
+    max_sessions: int = MAX_SESSIONS
+    session_disk: int = SESSION_DISK
 
     def addresses(self) -> frozenset[str]:
         """The ``Host`` headers the server answers: each loopback name and the served host, with the port (and
@@ -64,7 +72,35 @@ class Settings:
 
 
 class BadRequest(Exception):
-    """Input a page refuses: the message is shown in the page, in the command line's words."""
+    """Input a page refuses: the message is shown in the page, in its words (its fields' labels)."""
+
+
+def number_text(text: str, field: str) -> str:
+    """``text``, a number typed in the field labelled ``field``, once every digit in it is one of 0-9 (Python and
+    the exact grammar would read ``१२``, other scripts' digits, as 12).
+
+    Raises
+    ------
+    BadRequest
+        ``text`` holds a digit or numeral other than 0-9.
+    """
+    if any(char.isnumeric() and not "0" <= char <= "9" for char in text):
+        raise BadRequest(f"{field}: expected a number written with the digits 0-9, found {text!r}")
+    return text
+
+
+def whole_number(text: str, field: str, minimum: int = 0) -> int:
+    """The whole number ``text`` typed in the field labelled ``field`` (digits 0-9 only), at least ``minimum``.
+
+    Raises
+    ------
+    BadRequest
+        ``text`` is not such a number.
+    """
+    number_text(text, field)
+    if not re.fullmatch(r"[0-9]+", text) or int(text) < minimum:
+        raise BadRequest(f"{field}: expected a whole number ≥ {minimum}, found {text!r}")
+    return int(text)
 
 
 def shown_text(value: Any) -> Any:
@@ -93,7 +129,18 @@ templates = Jinja2Templates(env=_environment())
 
 
 def session_of(request: Request) -> Session:
-    session: Session = request.state.session
+    """The request's session, made now (its cookie set on the response) when the browser has none: for a page
+    that needs one (its forms carry the session's CSRF token)."""
+    session: Session | None = request.state.session
+    if session is None:
+        session = request.state.session = request.state.sessions.create()
+        request.state.fresh = True
+    return session
+
+
+def found_session(request: Request) -> Session | None:
+    """The request's session if the browser has one (a download, a job's progress: nothing to make one for)."""
+    session: Session | None = request.state.session
     return session
 
 
@@ -104,7 +151,7 @@ def page(request: Request, name: str, **context: Any) -> HTMLResponse:
 
 def fragment(request: Request, name: str, **context: Any) -> HTMLResponse:
     """A part of a page, swapped in by htmx."""
-    return templates.TemplateResponse(request, name, {"session": session_of(request), **context})
+    return templates.TemplateResponse(request, name, {"session": found_session(request), **context})
 
 
 async def read_form(request: Request) -> FormData:
@@ -118,7 +165,8 @@ async def read_form(request: Request) -> FormData:
     form = await request.form()
     request.state.forms = [*getattr(request.state, "forms", []), form]
     token = form.get("csrf") or request.headers.get("x-csrf-token") or ""
-    if not isinstance(token, str) or not secrets.compare_digest(token, session_of(request).csrf):
+    session = found_session(request)
+    if session is None or not isinstance(token, str) or not secrets.compare_digest(token, session.csrf):
         raise BadRequest("this form is out of date or did not come from this page (its CSRF token does not match "
                          "the session's); reload the page and try again")
     return form
@@ -128,22 +176,34 @@ async def save_upload(session: Session, upload: Any, stem: str, allowed: tuple[s
                       default: str | None = None) -> Path | None:
     """Store an uploaded file in a fresh folder ``stem-N`` under its name made plain
     (:func:`privcert.app.sessions.plain_name`; ``default``: the suffix of a name that has none of ``allowed``,
-    where any name will do); the browser's name is kept for display. ``None`` when no file was chosen.
+    where any name will do); the browser's name is kept for display. ``None`` when no file was chosen. The file
+    is readable by the server's user only (``0600``: it may be a private key).
 
     Raises
     ------
     BadRequest
-        The file's name does not end in one of ``allowed``.
+        The file's name does not end in one of ``allowed``, or the session's files would take more than its
+        :attr:`~privcert.app.sessions.Session.disk` (the file is not kept).
     """
     if not isinstance(upload, UploadFile) or not upload.filename:
         return None
     suffix = safe_suffix(upload.filename, allowed) or default
     if not suffix:
         raise BadRequest(f"{what} {upload.filename!r}: expected a file ending in {', '.join(allowed)}")
+    room = session.disk - session.used()
     path = session.new_path(stem, suffix, uploaded=upload.filename)
-    with path.open("wb") as out:
+    with os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
         while chunk := await upload.read(1 << 20):
+            room -= len(chunk)
+            if room < 0:
+                break
             out.write(chunk)
+    if room < 0:
+        shutil.rmtree(path.parent)
+        raise BadRequest(f"{what} {upload.filename!r}: this session's files may take at most "
+                         f"{session.disk / 1024 / 1024:,.0f} MB, and this file would pass that; it was not kept "
+                         "(a session's files are deleted when it ends: close the workbench's tabs and open it "
+                         "again for a new one)")
     session.state.setdefault("names", {})[str(path)] = upload.filename
     return path
 
@@ -159,9 +219,10 @@ def messages_names(session: Session) -> dict[str, str]:
     return {**session.state.get("names", {}), str(session.folder) + "/": ""}
 
 
-def download(session: Session, relative: str, inline: bool = False) -> Response:
-    """The session's file ``FOLDER/NAME`` (:meth:`~privcert.app.sessions.Session.link`); anything else is not
-    found."""
+def download(session: Session, relative: str, inline: bool = False, after: Callable[[], None] | None = None
+             ) -> Response:
+    """The session's file ``FOLDER/NAME`` (:meth:`~privcert.app.sessions.Session.link`), then ``after()`` once it
+    is sent; anything else is not found."""
     path = session.file(relative)
     if path is None:
         return HTMLResponse("not found", status_code=404)
@@ -169,7 +230,7 @@ def download(session: Session, relative: str, inline: bool = False) -> Response:
         response = FileResponse(path, media_type="text/html; charset=utf-8")
         response.headers["Content-Security-Policy"] = VIEW_CSP
         return response
-    return FileResponse(path, filename=path.name)
+    return FileResponse(path, filename=path.name, background=None if after is None else BackgroundTask(after))
 
 
 class Guard:
@@ -192,12 +253,10 @@ class Guard:
             await self.app(scope, receive, send)
             return
         request = Request(scope)
-        session = self.sessions.get(request.cookies.get(COOKIE))
-        fresh = session is None
-        if session is None:
-            session = self.sessions.create()
-        scope.setdefault("state", {})["session"] = session
         refusal = self._refusal(request)
+        state = scope.setdefault("state", {})
+        state.update(session=None if refusal else self.sessions.get(request.cookies.get(COOKIE)),
+                     sessions=self.sessions, fresh=False)
 
         async def send_with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":
@@ -207,9 +266,9 @@ class Guard:
                     headers.append((b"content-security-policy", CSP.encode()))
                 headers += [(b"x-content-type-options", b"nosniff"), (b"referrer-policy", b"same-origin"),
                             (b"cache-control", b"no-store")]
-                if fresh:
-                    headers.append((b"set-cookie", (f"{COOKIE}={session.id}; Path=/; HttpOnly; SameSite=Strict")
-                                    .encode()))
+                if state["fresh"]:
+                    headers.append((b"set-cookie", (f"{COOKIE}={state['session'].id}; Path=/; HttpOnly; "
+                                                    "SameSite=Strict").encode()))
                 message["headers"] = headers
             await send(message)
 
@@ -219,7 +278,7 @@ class Guard:
         try:
             await self.app(scope, receive, send_with_headers)
         finally:
-            for form in scope["state"].get("forms", []):
+            for form in state.get("forms", []):
                 await form.close()
 
     def _refusal(self, request: Request) -> Response | None:

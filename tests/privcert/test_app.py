@@ -411,7 +411,7 @@ def test_plan_reads_the_targets_from_a_policy_and_shows_the_clis_refusal(client:
     missing = client.post("/plan", data={"csrf": token, "sensitive": "disease", "t0": "2"})
     assert missing.status_code == 422 and "choose a CSV or Parquet file, or a bundled table" in missing.text
     bad_k = client.post("/plan", data={"csrf": token, "example": "demo", "sensitive": "disease", "t0": "2", "k": "0"})
-    assert bad_k.status_code == 422 and "k: expected a whole number >= 1, found '0'" in html.unescape(bad_k.text)
+    assert bad_k.status_code == 422 and "k: expected a whole number ≥ 1, found '0'" in html.unescape(bad_k.text)
     unknown = finished(client, client.post("/plan", data={"csrf": token, "example": "hospital",
                                                           "sensitive": "disease", "t0": "2"}).text)
     assert "hospital/release.csv: column 'disease' not found" in html.unescape(unknown)

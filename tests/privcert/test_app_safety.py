@@ -214,3 +214,165 @@ def test_a_form_from_another_origin_is_refused_even_with_the_token(client: TestC
                     {"referer": "http://127.0.0.1:8000/audit"}, {}):
         assert client.post("/audit/example", data=form, headers=headers).status_code == 200, headers
     assert client.get("/audit").headers["referrer-policy"] == "same-origin"  # a browser sends its own Origin
+
+
+def test_a_session_is_made_only_by_a_page_that_needs_one(tmp_path: Path) -> None:
+    """Before, every cookie-less request made a session folder (500 GETs of /static/app.css: 500 folders)."""
+    app = create_app(Settings(root=tmp_path, warm=False))
+    for path in ("/static/app.css", "/static/htmx.min.js", "/", "/files/release-1/release.csv",
+                 "/view/report-2/report.html", "/jobs/0123", "/audit/policy.toml", "/nowhere"):
+        browser_client(app).get(path, follow_redirects=False)
+    browser_client(app).post("/audit/example", data={"example": "demo", "csrf": "x"})
+    assert len(app.state.sessions) == 0 and not any(Path(app.state.sessions.root).iterdir())
+    browser_client(app).get("/audit")
+    assert len(app.state.sessions) == 1
+
+
+def test_sessions_are_capped_the_one_unused_longest_dropped(tmp_path: Path) -> None:
+    app = create_app(Settings(root=tmp_path, warm=False, max_sessions=3))
+    clients = [browser_client(app) for _ in range(5)]
+    for client in clients:
+        client.get("/audit")
+    assert len(app.state.sessions) == 3 and len(list(Path(app.state.sessions.root).iterdir())) == 3
+    kept = [client for client in clients if client.cookies.get("privcert_session") in app.state.sessions._sessions]
+    assert kept == clients[2:]
+    clients[2].get("/audit")  # used again: now the newest
+    browser_client(app).get("/audit")
+    assert [c for c in clients if c.cookies.get("privcert_session") in app.state.sessions._sessions] == \
+        [clients[2], clients[4]]
+
+
+def test_a_sessions_disk_is_capped(tmp_path: Path) -> None:
+    with browser_client(create_app(Settings(root=tmp_path, warm=False, session_disk=1024 * 1024))) as client:
+        token = csrf(client)
+        assert client.post("/audit/release", data={"csrf": token},
+                           files={"release": ("a.csv", b"a,b\n" + b"1,2\n" * 150_000)}).status_code == 200
+        refused = client.post("/audit/release", data={"csrf": token},
+                              files={"release": ("b.csv", b"a,b\n" + b"1,2\n" * 150_000)})
+        assert refused.status_code == 422 and html.unescape(refused.text) == (
+            "<p class=\"error\" role=\"alert\">error: release 'b.csv': this session's files may take at most 1 MB, "
+            "and this file would pass that; it was not kept (a session's files are deleted when it ends: close the "
+            "workbench's tabs and open it again for a new one)</p>")
+        session = next(iter(client.app.state.sessions._sessions.values()))
+        assert [p.name for p in session.folder.rglob("*.csv")] == ["a.csv"] and session.used() == 600_004
+
+
+def test_a_release_wider_than_the_column_limit_is_refused_with_a_message(client: TestClient) -> None:
+    """Before, a 100,000-column CSV took 166 s and made a 67 MB page."""
+    from privcert.app.audit_page import MAX_COLUMNS
+
+    token = csrf(client)
+    header = ",".join(f"c{n}" for n in range(MAX_COLUMNS + 1))
+    refused = client.post("/audit/release", data={"csrf": token},
+                          files={"release": ("wide.csv", f"{header}\n{header}\n".encode())})
+    assert refused.status_code == 422 and html.unescape(refused.text) == (
+        '<p class="error" role="alert">error: the release has 2,001 columns; the workbench reads tables of at most '
+        "2,000 columns (its policy form shows one row per column): audit this one with privcert audit</p>")
+    header = ",".join(f"c{n}" for n in range(MAX_COLUMNS))
+    assert client.post("/audit/release", data={"csrf": token},
+                       files={"release": ("wide.csv", f"{header}\n{header}\n".encode())}).status_code == 200
+
+
+def test_keys_are_the_servers_users_only_and_deleted_once_they_have_signed(client: TestClient) -> None:
+    """Before, an uploaded private key was stored 0644 and kept until the session expired."""
+    import stat
+
+    token = csrf(client)
+    client.post("/audit/example", data={"csrf": token, "example": "hospital"})
+    finished(client, client.post("/audit/run", data={"csrf": token, "requirements": "1", "role-0": "quasi-identifier",
+                                                     "role-1": "quasi-identifier", "role-2": "sensitive",
+                                                     "req-0-model": "k_anonymity", "req-0-threshold": "2"}).text)
+    session = next(iter(client.app.state.sessions._sessions.values()))
+    keys = client.post("/certify/key/new", data={"csrf": token}).text
+    private = Path(session.state["key"]["private"])
+    assert stat.S_IMODE(private.stat().st_mode) == 0o600
+    uploaded = client.post("/certify/key/upload", data={"csrf": token},
+                           files={"key": ("mine.pem", private.read_bytes())})
+    mine = Path(session.state["key"]["private"])
+    assert uploaded.status_code == 200 and mine.name == "mine.pem" and stat.S_IMODE(mine.stat().st_mode) == 0o600
+    assert 'id="download-certificate"' in finished(client, client.post("/certify", data={"csrf": token}).text)
+    assert not mine.exists() and session.state["key"]["private"] is None  # deleted once it has signed
+    assert "The private key was deleted once it had signed the certificate: generate or upload a key to sign " \
+           "again." in client.get("/audit").text
+    made = client.post("/certify/key/new", data={"csrf": token}).text
+    link = re.search(r'href="/files/(key-\d+/privcert\.key)"', made)
+    assert link is not None and keys != made
+    finished(client, client.post("/certify", data={"csrf": token}).text)
+    generated = Path(session.state["key"]["private"])
+    assert generated.exists()  # signed, but not yet downloaded
+    assert client.get(f"/files/{link.group(1)}").content.startswith(b"-----BEGIN PRIVATE KEY-----")
+    assert not generated.exists() and session.state["key"]["private"] is None
+    assert client.post("/certify", data={"csrf": token}).status_code == 422
+
+
+def test_a_killed_servers_folder_is_deleted_at_the_next_start(tmp_path: Path) -> None:
+    """Before, after SIGKILL the sessions' folders (with a generated private key) stayed in the temporary folder."""
+    import os
+    import subprocess
+    import sys
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True)
+    killed = tmp_path / f"privcert-serve-{gone.stdout.strip()}-abc123"
+    (killed / "0f0f" / "key-1").mkdir(parents=True)
+    (killed / "0f0f" / "key-1" / "privcert.key").write_text("secret", encoding="utf-8")
+    live, other = tmp_path / f"privcert-serve-{os.getpid()}-def456", tmp_path / "privcert-serve-mine"
+    live.mkdir()
+    other.mkdir()
+    app = create_app(Settings(root=tmp_path, warm=False))
+    assert not killed.exists() and live.exists() and other.exists()
+    assert Path(app.state.sessions.root).name.startswith(f"privcert-serve-{os.getpid()}-")
+
+
+def test_numbers_in_other_scripts_digits_are_refused_in_the_pages_words(client: TestClient) -> None:
+    """Before, ``१२`` was read as 12 (a threshold, N, k); now each numeric field refuses it by its label."""
+    token = csrf(client)
+    client.post("/audit/example", data={"csrf": token, "example": "hospital"})
+    form = {"csrf": token, "requirements": "1", "role-0": "quasi-identifier", "req-0-model": "k_anonymity"}
+    refusals = {
+        ("/audit/policy/check", "req-0-threshold", "१२"): "Requirement 1, threshold",
+        ("/audit/run", "req-0-threshold", "٣"): "Requirement 1, threshold",
+        ("/audit/policy/check", "requirements", "١"): "requirements",
+        ("/explore/explain", "records", "१००"): "Records N",
+        ("/explore/implies", "level", "५"): "A's level",
+        ("/explore/implies", "param-N", "१२"): "N",
+        ("/plan", "t0", "४"): "t0",
+        ("/plan", "k", "५०"): "k",
+    }
+    extra = {"/explore/explain": {"levels": "k_anonymity = 5"}, "/explore/implies": {"premise": "k_anonymity",
+                                                                                     "conclusion": "dp"},
+             "/plan": {"example": "demo", "sensitive": "disease", "t0": "4"}}
+    for (path, field, typed), label in refusals.items():
+        posted = {**form, **extra.get(path, {}), field: typed}
+        refused = client.post(path, data=posted)
+        assert refused.status_code == 422, (path, field)
+        assert html.unescape(refused.text) == (f'<p class="error" role="alert">error: {label}: expected a number '
+                                               f"written with the digits 0-9, found {typed!r}</p>"), (path, field)
+    levels = client.post("/explore/explain", data={"csrf": token, "records": "100", "levels": "k_anonymity = ५"})
+    assert "Measured levels: expected a number written with the digits 0-9, found 'k_anonymity = ५'" in \
+        html.unescape(levels.text)
+
+
+def test_a_role_or_kind_posted_by_hand_is_refused(client: TestClient) -> None:
+    """Before, a role ``admin`` posted by hand was read silently as "left out"."""
+    token = csrf(client)
+    client.post("/audit/example", data={"csrf": token, "example": "hospital"})
+    for field, value, label in (("role-0", "admin", "Role of age"), ("kind-2", "secret", "Kind of diagnosis")):
+        refused = client.post("/audit/policy/check", data={"csrf": token, "requirements": "0", field: value})
+        assert refused.status_code == 422 and html.unescape(refused.text) == (
+            f'<p class="error" role="alert">error: {label}: expected one of '
+            f"{'quasi-identifier, sensitive, left out' if field.startswith('role') else 'categorical, numerical'}, "
+            f"found {value!r}</p>")
+
+
+def test_an_unknown_utility_model_is_named_by_its_field(client: TestClient) -> None:
+    """Before, the message named the command line's ``--metric``."""
+    token = csrf(client, "/compare")
+    release = (DATA / "hospital" / "release.csv").read_bytes()
+    files = [("original", ("original.csv", release)), ("candidates", ("one.csv", release)),
+             ("candidates", ("two.csv", release))]
+    failed = finished(client, client.post("/compare", data={"csrf": token, "qi": "age,zip", "metric": "nope"},
+                                          files=files).text)
+    shown = html.unescape(failed)
+    assert "error: utility model of the figure: expected one of the models measured (" in shown
+    assert "found 'nope'" in shown and "--metric" not in shown
