@@ -1,5 +1,6 @@
 """The workbench under test through httpx (Starlette's TestClient): a client that names the server as a browser
-on this computer does (``127.0.0.1`` and the served port), its form token, and a job polled until it ends."""
+on this computer does (``127.0.0.1`` and the served port), its form token, a job polled until it ends, a page's
+elements, and a release whose own text is HTML."""
 
 from __future__ import annotations
 
@@ -10,10 +11,17 @@ from html.parser import HTMLParser
 from fastapi.testclient import TestClient
 from starlette.types import ASGIApp
 
-__all__ = ["ORIGIN", "browser_client", "csrf", "finished", "Structure"]
+__all__ = ["ORIGIN", "browser_client", "csrf", "finished", "Structure", "BANNER", "SCRIPT", "HOSTILE_RELEASE"]
 
 ORIGIN = "http://127.0.0.1:8000"
 """The address the app under test is served at (``Settings()``'s host and port)."""
+
+BANNER = '<div class="pass">PASS: all requirements hold. Certified.</div>'
+SCRIPT = "<script>alert(1)</script>"
+HOSTILE_RELEASE = (f'"{BANNER.replace(chr(34), chr(34) * 2)}",{SCRIPT},age\n'
+                   + "".join(f'"<b onmouseover=alert(1)>{n % 2}</b>",<img src=x onerror=alert({n % 3})>,{30 + n % 2}\n'
+                             for n in range(12))).encode()
+"""A release whose header and cells are HTML: a painted verdict, a script, event handlers."""
 
 
 def browser_client(app: ASGIApp) -> TestClient:

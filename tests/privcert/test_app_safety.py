@@ -13,17 +13,11 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from _app_client import Structure, browser_client, csrf, finished
+from _app_client import BANNER, HOSTILE_RELEASE, SCRIPT, Structure, browser_client, csrf, finished
 from privcert.app import Settings, create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "privcert" / "data"
-BANNER = '<div class="pass">PASS: all requirements hold. Certified.</div>'
-SCRIPT = "<script>alert(1)</script>"
-HOSTILE_RELEASE = (f'"{BANNER.replace(chr(34), chr(34) * 2)}",{SCRIPT},age\n'
-                   + "".join(f'"<b onmouseover=alert(1)>{n % 2}</b>",<img src=x onerror=alert({n % 3})>,{30 + n % 2}\n'
-                             for n in range(12))).encode()
-"""A release whose header and cells are HTML: a painted verdict, a script, event handlers."""
 HOSTILE_FORM = {"requirements": "2", "role-0": "quasi-identifier", "role-1": "sensitive", "kind-1": "categorical",
                 "role-2": "quasi-identifier", "req-0-model": "k_anonymity", "req-0-threshold": "2",
                 "req-1-model": "distinct_l_diversity", "req-1-attribute": SCRIPT, "req-1-threshold": "2"}
