@@ -213,12 +213,18 @@ async def policy_check(request: Request) -> Response:
                     count=None if parsed is None else len(parsed.requirements))
 
 
-@router.post("/audit/policy/import", response_class=HTMLResponse)
-async def import_policy(request: Request) -> Response:
+async def _release_form(request: Request) -> tuple[Any, Session]:
+    """The posted form (its token checked) and the session, which has a release to write a policy for."""
     form = await read_form(request)
     session = session_of(request)
     if not session.state.get("columns"):
         raise BadRequest("no release yet: upload one or pick an example first")
+    return form, session
+
+
+@router.post("/audit/policy/import", response_class=HTMLResponse)
+async def import_policy(request: Request) -> Response:
+    form, session = await _release_form(request)
     path = await save_upload(session, form.get("policy"), "imported", (".toml",), "policy")
     if path is None:
         raise BadRequest("policy: choose a TOML file first")
@@ -233,10 +239,7 @@ async def import_policy(request: Request) -> Response:
 @router.post("/audit/policy/files", response_class=HTMLResponse)
 async def upload_policy_files(request: Request) -> Response:
     """Files the policy names (hierarchies, population tables, mechanisms), each named in the policy by its name."""
-    form = await read_form(request)
-    session = session_of(request)
-    if not session.state.get("columns"):
-        raise BadRequest("no release yet: upload one or pick an example first")
+    form, session = await _release_form(request)
     saved = [path for upload in form.getlist("files") if (path := await save_upload(
         session, upload, "policy_file", policy_files.SUFFIXES, "file the policy names")) is not None]
     if not saved:
