@@ -76,7 +76,7 @@ def read_columns(path: Path) -> tuple[list[str], int, dict[str, int], dict[str, 
             batch = next(table.iter_batches(batch_size=SAMPLE_ROWS), None)
             frame = pd.DataFrame() if batch is None else batch.to_pandas()
         else:
-            _check_width(len(pd.read_csv(path, nrows=0).columns))
+            _check_width(_csv_width(path))
             frame = pd.read_csv(path, nrows=SAMPLE_ROWS)
     except BadRequest:
         raise
@@ -88,6 +88,16 @@ def read_columns(path: Path) -> tuple[list[str], int, dict[str, int], dict[str, 
     distinct = {str(c): int(frame[c].nunique(dropna=False)) for c in frame.columns}
     numeric = {str(c): bool(pd.api.types.is_numeric_dtype(frame[c])) for c in frame.columns}
     return names, len(frame), distinct, numeric
+
+
+def _csv_width(path: Path) -> int:
+    """The fields of a CSV file's header (read by the csv module: pandas takes 48 s on a 100,000-field header)."""
+    import csv
+    import gzip
+
+    with (gzip.open(path, "rt", encoding="utf-8", errors="replace", newline="") if path.name.endswith(".gz")
+          else path.open(encoding="utf-8", errors="replace", newline="")) as text:
+        return len(next(csv.reader(text), []))
 
 
 def _check_width(columns: int) -> None:
