@@ -11,10 +11,7 @@ from typing import Annotated
 
 import typer
 
-__all__ = ["serve_command", "LOOPBACK"]
-
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
-"""Hosts only this computer reaches."""
+__all__ = ["serve_command"]
 
 
 def serve_command(
@@ -30,13 +27,14 @@ def serve_command(
 
     from privcert.app import Settings, create_app
     from privcert.app.jobs import set_workers
+    from privcert.app.web import LOOPBACK
     from privcert.reporting import stderr_line
 
     if host not in LOOPBACK:
         stderr_line("warning", f"--host {host}: the workbench and the data uploaded to it will be reachable from the "
                     "network, without a password; use --host 127.0.0.1 unless you mean it")
     set_workers(workers)
-    app = create_app(Settings(max_upload=max_upload * 1024 * 1024, session_idle=idle * 60.0))
+    app = create_app(Settings(max_upload=max_upload * 1024 * 1024, session_idle=idle * 60.0, host=host, port=port))
     url = f"http://{'[' + host + ']' if ':' in host else host}:{port}/"
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False)
     server = uvicorn.Server(config)

@@ -21,6 +21,7 @@ def chromium(profile: Path, downloads: Path | None = None) -> Any:
                      "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
                      f"--user-data-dir={profile}"):
         options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})  # the console: Content-Security-Policy refusals
     if downloads is not None:
         options.add_experimental_option("prefs", {"download.default_directory": str(downloads),
                                                   "download.prompt_for_download": False})

@@ -6,10 +6,12 @@ raises :class:`~verifier.errors.PolicyError` with "file: key: expected ..., foun
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from fnmatch import fnmatchcase
 from fractions import Fraction
+from pathlib import Path
 from typing import Any, NoReturn
 
 import sympy
@@ -17,7 +19,14 @@ import sympy
 from verifier.errors import PolicyError
 from verifier.literal import Domain
 
-__all__ = ["Reader", "describe"]
+__all__ = ["Reader", "describe", "PATH_KEYS", "Locate"]
+
+PATH_KEYS = ("data.path", "sensitive.*.hierarchy", "risk.population_table", "mechanism.file")
+"""The policy's keys whose value names a file (``*``: a sensitive attribute's name). Each is read by
+:meth:`Reader.file`, the one place a policy's file names become paths."""
+Locate = Callable[[str, str], Path]
+"""Where the file a policy names is: ``locate(key, name)`` is its path, or raises
+:class:`~verifier.errors.PolicyError` saying why the name is refused (``expected ..., found ...``)."""
 
 
 def describe(value: Any) -> str:
@@ -44,6 +53,8 @@ class Reader:
     """Checks values of the policy file ``source``."""
 
     source: str
+    locate: Locate | None = None
+    """Where a named file is (:data:`Locate`); ``None``: the name as it is written."""
 
     def fail(self, key: str, expected: str, found: str) -> NoReturn:
         where = f"{key}: " if key else ""
@@ -80,6 +91,24 @@ class Reader:
         if not isinstance(value, str) or not value:
             self.fail(key, "a non-empty string", describe(value))
         return value
+
+    def file(self, value: Any, key: str) -> Path:
+        """The file the path-valued key ``key`` (one of :data:`PATH_KEYS`) names, located by :attr:`locate`.
+
+        Raises
+        ------
+        PolicyError
+            The value is not a non-empty string, or :attr:`locate` refuses the name (its reason, after the key).
+        """
+        if not any(fnmatchcase(key, pattern) for pattern in PATH_KEYS):
+            raise ValueError(f"{key}: not one of the policy's path-valued keys {PATH_KEYS}")
+        name = self.string(value, key)
+        if self.locate is None:
+            return Path(name)
+        try:
+            return self.locate(key, name)
+        except PolicyError as refused:
+            raise PolicyError(f"{self.source}: {key}: {refused}") from None
 
     def names(self, value: Any, key: str) -> tuple[str, ...]:
         """A non-empty array of distinct column names."""

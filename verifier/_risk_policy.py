@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Any
 
 from verifier._policy_reader import Reader
@@ -47,8 +46,7 @@ class RiskInputs:
         return self.sampling_fraction is not None or self.population is not None
 
 
-def parse_risk_section(read: Reader, section: Any, qi: tuple[str, ...], base: Path,
-                       read_files: bool = True) -> RiskInputs:
+def parse_risk_section(read: Reader, section: Any, qi: tuple[str, ...], read_files: bool = True) -> RiskInputs:
     """Read ``[risk]`` (absent: no inputs); ``read_files=False`` names the population table without reading it."""
     if section is None:
         return RiskInputs()
@@ -63,7 +61,7 @@ def parse_risk_section(read: Reader, section: Any, qi: tuple[str, ...], base: Pa
     if "population_table" in body and not read_files:
         read.string(body["population_table"], "risk.population_table")
     elif "population_table" in body:
-        path = base / read.string(body["population_table"], "risk.population_table")
+        path = read.file(body["population_table"], "risk.population_table")
         try:
             table = load_population_table(path, qi)
         except (DataError, InputFileNotFoundError) as error:

@@ -11,19 +11,25 @@ from __future__ import annotations
 
 __all__ = ["safe"]
 
+_INVISIBLE = "\u2028\u2029\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+"""The line and paragraph separators, the bidirectional marks, embeddings, overrides and isolates."""
 
-def safe(text: object) -> str:
-    """``text`` with control characters escaped (``\\x1b[31m`` prints as the six characters ``\\x1b[31m``).
+
+def safe(text: object, lines: bool = False) -> str:
+    """``text`` with control characters escaped (``\\x1b[31m`` prints as the six characters ``\\x1b[31m``);
+    with ``lines``, its line breaks (``\\n``) kept.
 
     Examples
     --------
-    >>> safe("flu\\x1b[2J"), safe("tab\\there")
-    ('flu\\\\x1b[2J', 'tab\\\\there')
+    >>> safe("flu\\x1b[2J"), safe("tab\\there"), safe("two\\nlines", lines=True)
+    ('flu\\\\x1b[2J', 'tab\\\\there', 'two\\nlines')
     """
     out = []
     for char in str(text):
         code = ord(char)
-        if code < 0x20 or 0x7F <= code < 0xA0 or char in "\u2028\u2029\u200e\u200f\u202a\u202b\u202c\u202d\u202e":
+        if char == "\n" and lines:
+            out.append(char)
+        elif code < 0x20 or 0x7F <= code < 0xA0 or char in _INVISIBLE:
             out.append(char.encode("unicode_escape").decode("ascii"))
         else:
             out.append(char)

@@ -24,7 +24,7 @@ from typing import Any, cast
 
 import sympy
 
-from verifier._policy_reader import Reader, describe
+from verifier._policy_reader import PATH_KEYS, Locate, Reader, describe
 from verifier._risk_policy import RiskInputs, check_risk_requirement, parse_risk_section
 from verifier.errors import HierarchyError, InputFileNotFoundError, PolicyError
 from verifier.literal import Domain
@@ -35,7 +35,8 @@ from verifier.tables.counts import AttributeKind, AttributeSpec, Missing
 from verifier.tables.hierarchy import Hierarchy, load_hierarchy
 from verifier.tables.text_file import read_text
 
-__all__ = ["Policy", "Requirement", "Sensitive", "load_policy", "parse_policy", "joint_spec", "schema_keys"]
+__all__ = ["Policy", "Requirement", "Sensitive", "load_policy", "parse_policy", "joint_spec", "schema_keys",
+           "PATH_KEYS", "Locate"]
 
 @dataclass(frozen=True)
 class Sensitive:
@@ -234,8 +235,8 @@ def schema_keys() -> tuple[str, ...]:
 _MISSING_ORDER = ("error", "value", "exclude")
 
 
-def load_policy(path: str | Path) -> Policy:
-    """Read and check a policy file.
+def load_policy(path: str | Path, files: Locate | None = None) -> Policy:
+    """Read and check a policy file; ``files`` locates the files it names (default: relative to its folder).
 
     Raises
     ------
@@ -247,12 +248,17 @@ def load_policy(path: str | Path) -> Policy:
     path = Path(path)
     if not path.is_file():
         raise InputFileNotFoundError(f"{path}: policy file not found")
-    return parse_policy(read_text(path, kind=PolicyError), source=str(path), base=path.parent)
+    return parse_policy(read_text(path, kind=PolicyError), source=str(path), base=path.parent, files=files)
 
 
 def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = None,
-                 hierarchies: Mapping[str, Hierarchy] | None = None, read_files: bool = True) -> Policy:
-    """Parse policy text; relative file names are resolved against ``base``.
+                 hierarchies: Mapping[str, Hierarchy] | None = None, read_files: bool = True,
+                 files: Locate | None = None) -> Policy:
+    """Parse policy text; relative file names are resolved against ``base``, or located by ``files``.
+
+    Every file name is read by :meth:`~verifier._policy_reader.Reader.file` (the keys: :data:`PATH_KEYS`), so
+    ``files`` decides every file a policy can make its reader open: a server confines them to the files its
+    user uploaded.
 
     ``hierarchies`` gives an attribute's hierarchy instead of reading the file the policy
     names for it (a certificate carries the hierarchies it was measured with). With
@@ -271,19 +277,19 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
         raise PolicyError(f"{source}: not valid TOML: {error}") from error
     except RecursionError:
         raise PolicyError(f"{source}: arrays or tables nested too deeply to read; a policy nests a few levels") from None
-    read = Reader(source)
-    base = base if base is not None else Path.cwd()
+    folder = base if base is not None else Path.cwd()
+    read = Reader(source, files if files is not None else lambda _key, name: folder / name)
     read.keys(document, "", allowed=_TOP, required=("data", "sensitive", "require"))
 
     data = read.table(document["data"], "data")
     read.keys(data, "data", allowed=_DATA_KEYS, required=("qi",))
     qi = read.names(data["qi"], "data.qi")
-    path = base / read.string(data["path"], "data.path") if "path" in data else None
+    path = read.file(data["path"], "data.path") if "path" in data else None
 
     declared = read.table(document["sensitive"], "sensitive")
     if not declared:
         read.fail("sensitive", "at least one [sensitive.NAME] table", "an empty table")
-    sensitive = tuple(_sensitive(read, name, body, qi, base, (hierarchies or {}).get(name), read_files)
+    sensitive = tuple(_sensitive(read, name, body, qi, (hierarchies or {}).get(name), read_files)
                       for name, body in declared.items())
     by_name = {s.name: s for s in sensitive}
     joint = _joint(read, document.get("joint"), by_name)
@@ -297,7 +303,7 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
         else Fraction(1, 5)
     )
 
-    risk_inputs = parse_risk_section(read, document.get("risk"), qi, base, read_files)
+    risk_inputs = parse_risk_section(read, document.get("risk"), qi, read_files)
     tables = document["require"]
     if not isinstance(tables, list) or not tables:
         read.fail("require", "one or more [[require]] tables", describe(tables))
@@ -315,13 +321,13 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
         data=path,
         l=l_values,
         risk_threshold=risk,
-        mechanism=parse_mechanism_section(read, document.get("mechanism"), tuple(by_name), base),
+        mechanism=parse_mechanism_section(read, document.get("mechanism"), tuple(by_name)),
         risk=risk_inputs,
         text=text,
     )
 
 
-def _sensitive(read: Reader, name: str, body: Any, qi: tuple[str, ...], base: Path, given: Hierarchy | None,
+def _sensitive(read: Reader, name: str, body: Any, qi: tuple[str, ...], given: Hierarchy | None,
                read_files: bool) -> Sensitive:
     key = f"sensitive.{name}"
     body = read.table(body, key)
@@ -344,7 +350,7 @@ def _sensitive(read: Reader, name: str, body: Any, qi: tuple[str, ...], base: Pa
     if "hierarchy" in body:
         if kind != "categorical":
             read.fail(f"{key}.hierarchy", "a hierarchy only for a categorical attribute", f"a {kind} attribute")
-        file = base / read.string(body["hierarchy"], f"{key}.hierarchy")
+        file = read.file(body["hierarchy"], f"{key}.hierarchy")
         if given is None and not read_files:
             read.fail(f"{key}.hierarchy", "the hierarchy's content (a certificate carries it)", "none given")
         try:

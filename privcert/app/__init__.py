@@ -35,7 +35,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from privcert.app import audit_page, check_pages, explore_page, plan_page
 
     settings = settings or Settings()
-    sessions = Sessions(settings.root, settings.session_idle)
+    sessions = Sessions(settings.root, settings.session_idle, settings.max_sessions, settings.session_disk)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -69,9 +69,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(BadRequest)
     async def bad_request(request: Request, error: BadRequest) -> Response:
-        from privcert.app.web import templates
+        from privcert.app.sessions import replace_names
+        from privcert.app.web import found_session, messages_names, templates
 
-        return templates.TemplateResponse(request, "_error.j2", {"message": str(error)}, status_code=422)
+        session = found_session(request)
+        message = str(error) if session is None else replace_names(str(error), messages_names(session))
+        return templates.TemplateResponse(request, "_error.j2", {"message": message}, status_code=422)
 
     @app.exception_handler(404)
     async def not_found(request: Request, error: Exception) -> Response:

@@ -3,6 +3,7 @@ the audit run off the event loop with its progress, the results, and the certifi
 
 from __future__ import annotations
 
+import os
 import shutil
 import tomllib
 from importlib import resources
@@ -14,7 +15,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from privcert.app import jobs
+from privcert.app import jobs, policy_files
 from privcert.app.policy_form import (
     FormState,
     form_from_policy,
@@ -27,6 +28,7 @@ from privcert.app.sessions import Session, replace_names
 from privcert.app.web import (
     BadRequest,
     download,
+    found_session,
     fragment,
     messages_names,
     page,
@@ -36,13 +38,16 @@ from privcert.app.web import (
     shown_name,
 )
 
-__all__ = ["router", "EXAMPLES", "read_columns", "set_release"]
+__all__ = ["router", "EXAMPLES", "read_columns", "set_release", "MAX_COLUMNS"]
 
 router = APIRouter()
 
 RELEASES = (".csv", ".csv.gz", ".parquet", ".pq")
 SAMPLE_ROWS = 200_000
 """Rows read to suggest roles (a column unique on all of them is suggested as an identifier)."""
+MAX_COLUMNS = 2_000
+"""The most columns a release may have in the workbench: the policy form shows one row per column (a wider table
+is audited with ``privcert audit``)."""
 EXAMPLES = {
     "demo": ("t-closeness slides: 9 patients (zip, age, salary, disease)", "", ("disease_hierarchy.csv",)),
     "hospital": ("hospital admissions: 300 stays (age, zip, diagnosis, length of stay)", "hospital", ()),
@@ -52,12 +57,13 @@ EXAMPLES = {
 
 def read_columns(path: Path) -> tuple[list[str], int, dict[str, int], dict[str, bool]]:
     """The release's column names, the rows read (at most :data:`SAMPLE_ROWS`), each column's distinct values
-    among them and whether it is numeric.
+    among them and whether it is numeric. Reads the file: call it off the event loop.
 
     Raises
     ------
     BadRequest
-        The file cannot be read as a table (the reader's message).
+        The file cannot be read as a table (the reader's message), or has more than :data:`MAX_COLUMNS` columns
+        (its header is all that is read).
     """
     import pandas as pd
 
@@ -65,10 +71,15 @@ def read_columns(path: Path) -> tuple[list[str], int, dict[str, int], dict[str, 
         if path.suffix in (".parquet", ".pq"):
             import pyarrow.parquet as pq
 
-            batch = next(pq.ParquetFile(path).iter_batches(batch_size=SAMPLE_ROWS), None)
+            table = pq.ParquetFile(path)
+            _check_width(len(table.schema_arrow))
+            batch = next(table.iter_batches(batch_size=SAMPLE_ROWS), None)
             frame = pd.DataFrame() if batch is None else batch.to_pandas()
         else:
+            _check_width(_csv_width(path))
             frame = pd.read_csv(path, nrows=SAMPLE_ROWS)
+    except BadRequest:
+        raise
     except Exception as error:  # noqa: BLE001 - any reader error is the user's file, shown in the page
         raise BadRequest(f"cannot read the release as a table: {type(error).__name__}: {error}") from error
     if frame.columns.empty:
@@ -77,6 +88,23 @@ def read_columns(path: Path) -> tuple[list[str], int, dict[str, int], dict[str, 
     distinct = {str(c): int(frame[c].nunique(dropna=False)) for c in frame.columns}
     numeric = {str(c): bool(pd.api.types.is_numeric_dtype(frame[c])) for c in frame.columns}
     return names, len(frame), distinct, numeric
+
+
+def _csv_width(path: Path) -> int:
+    """The fields of a CSV file's header (read by the csv module: pandas takes 48 s on a 100,000-field header)."""
+    import csv
+    import gzip
+
+    with (gzip.open(path, "rt", encoding="utf-8", errors="replace", newline="") if path.name.endswith(".gz")
+          else path.open(encoding="utf-8", errors="replace", newline="")) as text:
+        return len(next(csv.reader(text), []))
+
+
+def _check_width(columns: int) -> None:
+    if columns > MAX_COLUMNS:
+        raise BadRequest(f"the release has {columns:,} columns; the workbench reads tables of at most "
+                         f"{MAX_COLUMNS:,} columns (its policy form shows one row per column): audit this one with "
+                         "privcert audit")
 
 
 def _workspace(request: Request, message: str | None = None, **extra: Any) -> HTMLResponse:
@@ -89,7 +117,8 @@ def _context(session: Session) -> dict[str, Any]:
     return {"examples": EXAMPLES, "release": state.get("release"), "release_name": state.get("release_name"),
             "rows_read": state.get("rows_read"), "form": state.get("form"), "models": model_fields(),
             "job": state.get("jobs", {}).get(state.get("audit_job", "")), "key": state.get("key"),
-            "key_offered": state.get("key_offered", False), "certificate": state.get("certificate_job")}
+            "key_offered": state.get("key_offered", False), "certificate": state.get("certificate_job"),
+            "policy_files": sorted(policy_files.uploaded(session))}
 
 
 @router.get("/audit", response_class=HTMLResponse)
@@ -134,14 +163,13 @@ async def pick_example(request: Request) -> Response:
     _, folder, hierarchies = EXAMPLES[name]
     source = resources.files("privcert") / "data" / folder if folder else resources.files("privcert") / "data"
     release = session.new_path("release", ".csv", name="release.csv")
-    support = []
+    named = session.state.setdefault("policy_files", {})
     with resources.as_file(source) as where:
         shutil.copyfile(Path(where) / "release.csv", release)
         for hierarchy in hierarchies:
-            support.append(str(release.parent / hierarchy))
-            shutil.copyfile(Path(where) / hierarchy, support[-1])
+            named[hierarchy] = str(release.parent / hierarchy)
+            shutil.copyfile(Path(where) / hierarchy, named[hierarchy])
         policy = tomllib.loads((Path(where) / "policy.toml").read_text(encoding="utf-8"))
-    session.state["support"] = support
     session.state.setdefault("names", {})[str(release)] = f"{name}/release.csv"
     names, _, _, _ = await run_in_threadpool(read_columns, release)
     return await _set_release(request, release, f"{name}/release.csv", form_from_policy(policy, names))
@@ -157,16 +185,12 @@ def _state_from(form: Any, session: Session) -> FormState:
 
 
 def _check_policy(session: Session, state: FormState) -> tuple[Path, Any]:
-    """Write the form's policy in the session's folder, beside the files it names (a bundled example's
-    hierarchies), and read it as ``privcert audit`` does."""
-    from privcert.api import load_policy
-
+    """Write the form's policy in the session's folder, beside the files it may name (the session's uploads,
+    :mod:`privcert.app.policy_files`), and read it as ``privcert audit`` does, with those files only."""
     path = session.new_path("policy", ".toml", name="policy.toml")
-    for support in session.state.get("support", []):
-        shutil.copyfile(support, path.parent / Path(support).name)
     path.write_text(policy_toml(state), encoding="utf-8")
-    session.state.setdefault("names", {})[str(path)] = "policy.toml"
-    return path, load_policy(path)
+    session.state.setdefault("names", {})[str(path)] = "the policy"
+    return path, policy_files.read_policy(session, path)
 
 
 @router.post("/audit/policy/form", response_class=HTMLResponse)
@@ -187,7 +211,7 @@ async def _posted_policy(request: Request) -> tuple[Path | None, Any, str | None
     try:
         path, parsed = await run_in_threadpool(_check_policy, session, state)
     except VerifierError as error:
-        return None, None, replace_names(str(error), session.state.get("names", {}))
+        return None, None, replace_names(str(error), messages_names(session))
     return path, parsed, None
 
 
@@ -199,12 +223,18 @@ async def policy_check(request: Request) -> Response:
                     count=None if parsed is None else len(parsed.requirements))
 
 
-@router.post("/audit/policy/import", response_class=HTMLResponse)
-async def import_policy(request: Request) -> Response:
+async def _release_form(request: Request) -> tuple[Any, Session]:
+    """The posted form (its token checked) and the session, which has a release to write a policy for."""
     form = await read_form(request)
     session = session_of(request)
     if not session.state.get("columns"):
         raise BadRequest("no release yet: upload one or pick an example first")
+    return form, session
+
+
+@router.post("/audit/policy/import", response_class=HTMLResponse)
+async def import_policy(request: Request) -> Response:
+    form, session = await _release_form(request)
     path = await save_upload(session, form.get("policy"), "imported", (".toml",), "policy")
     if path is None:
         raise BadRequest("policy: choose a TOML file first")
@@ -216,11 +246,23 @@ async def import_policy(request: Request) -> Response:
     return _workspace(request)
 
 
+@router.post("/audit/policy/files", response_class=HTMLResponse)
+async def upload_policy_files(request: Request) -> Response:
+    """Files the policy names (hierarchies, population tables, mechanisms), each named in the policy by its name."""
+    form, session = await _release_form(request)
+    saved = [path for upload in form.getlist("files") if (path := await save_upload(
+        session, upload, "policy_file", policy_files.SUFFIXES, "file the policy names")) is not None]
+    if not saved:
+        raise BadRequest("files the policy names: choose one or more files first")
+    session.state.setdefault("policy_files", {}).update({path.name: str(path) for path in saved})
+    return _workspace(request)
+
+
 @router.get("/audit/policy.toml")
 async def export_policy(request: Request) -> Response:
-    session = session_of(request)
-    state = session.state.get("form")
-    if state is None:
+    session = found_session(request)
+    state = None if session is None else session.state.get("form")
+    if session is None or state is None:
         return HTMLResponse("no policy yet", status_code=404)
     text = policy_toml(state, Path(session.state.get("release_name", "release.csv")).name)
     return Response(text, media_type="application/toml",
@@ -229,8 +271,8 @@ async def export_policy(request: Request) -> Response:
 
 @router.post("/audit/run", response_class=HTMLResponse)
 async def run_audit(request: Request) -> Response:
-    session = session_of(request)
     policy, _, problem = await _posted_policy(request)
+    session = session_of(request)
     if policy is None:
         return _workspace(request, problem)
     view = session.new_path("report", ".html", name="report.html")
@@ -244,9 +286,9 @@ async def run_audit(request: Request) -> Response:
 
 @router.get("/jobs/{job_id}", response_class=HTMLResponse)
 async def job_status(request: Request, job_id: str) -> Response:
-    session = session_of(request)
-    job = session.state.get("jobs", {}).get(job_id)
-    if job is None:
+    session = found_session(request)
+    job = None if session is None else session.state.get("jobs", {}).get(job_id)
+    if session is None or job is None:
         return HTMLResponse('<p class="error" role="alert">error: no such job in this session</p>')
     return fragment(request, "_job.j2", **{**_context(session), "job": job})
 
@@ -263,22 +305,47 @@ async def job_cancel(request: Request, job_id: str) -> Response:
 
 @router.get("/files/{folder}/{name}")
 async def session_file(request: Request, folder: str, name: str) -> Response:
-    """A file of the session (a download); the private key it generated only once."""
-    session = session_of(request)
+    """A file of the session (a download); the private key it generated only once, deleted after it when it has
+    signed."""
+    session = found_session(request)
+    if session is None:
+        return HTMLResponse("not found", status_code=404)
     key = session.state.get("key")
-    if key is not None and session.file(f"{folder}/{name}") == Path(key["private"]):
+    if key is not None and key["private"] and session.file(f"{folder}/{name}") == Path(key["private"]):
         if session.state.get("key_offered"):
             return HTMLResponse("the private key was offered for download once; generate a new one", status_code=404)
         session.state["key_offered"] = True
+        return download(session, f"{folder}/{name}", after=lambda: _forget_key(session))
     return download(session, f"{folder}/{name}")
+
+
+def _forget_key(session: Session) -> None:
+    """Delete the session's private key once it is no longer needed: it has signed a certificate, and (made here)
+    it has been offered for download."""
+    key = session.state.get("key")
+    if key is not None and key["private"] and key.get("signed") and session.state.get("key_offered"):
+        Path(key["private"]).unlink(missing_ok=True)
+        key["private"] = None
+
+
+def _signed(session: Session) -> Any:
+    """What a finished signing job does: the key has signed (and is deleted if it was offered for download)."""
+    def done(_: jobs.Job) -> None:
+        key = session.state.get("key")
+        if key is not None:
+            key["signed"] = True
+            _forget_key(session)
+
+    return done
 
 
 @router.get("/view/{folder}/{name}")
 async def session_view(request: Request, folder: str, name: str) -> Response:
     """An HTML view of the session (the audit's report, the certificate's view), shown in the browser."""
-    if not name.endswith(".html"):
+    session = found_session(request)
+    if session is None or not name.endswith(".html"):
         return HTMLResponse("not found", status_code=404)
-    return download(session_of(request), f"{folder}/{name}", inline=True)
+    return download(session, f"{folder}/{name}", inline=True)
 
 
 @router.post("/certify/key/new", response_class=HTMLResponse)
@@ -290,8 +357,8 @@ async def new_key(request: Request) -> Response:
     session = session_of(request)
     private_pem, public_text = new_key_pair()
     private = session.new_path("key", ".key", name="privcert.key")
-    private.write_bytes(private_pem)
-    private.chmod(0o600)
+    with os.fdopen(os.open(private, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as out:
+        out.write(private_pem)
     public = private.with_name(private.name + ".pub")
     public.write_text(public_text, encoding="utf-8")
     session.state.update(key={"private": str(private), "public": str(public), "generated": True}, key_offered=False)
@@ -318,12 +385,12 @@ async def certify(request: Request) -> Response:
     audited, key = session.state.get("audited"), session.state.get("key")
     if audited is None:
         raise BadRequest("no audit yet: run the audit first")
-    if key is None:
+    if key is None or not key["private"]:
         raise BadRequest("no signing key: generate one or upload yours first")
     certificate = session.new_path("certificate", ".json", name="certificate.json")
     arguments = {**audited, "key": key["private"], "certificate": str(certificate),
                  "html": str(certificate.with_name("certificate.html")),
                  "pdf": str(certificate.with_name("certificate.pdf")), "names": messages_names(session)}
-    job = jobs.start(session.state, "certify", arguments)
+    job = jobs.start(session.state, "certify", arguments, done=_signed(session))
     session.state["certificate_job"] = job.id
     return fragment(request, "_job.j2", **{**_context(session), "job": job})

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from fastapi import APIRouter
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 
@@ -58,7 +59,7 @@ async def compare(request: Request) -> Response:
                          f"original and {len(releases)} candidate(s)")
     qi = [name.strip() for name in str(form.get("qi", "")).split(",") if name.strip()]
     if not qi:
-        columns, _, _, _ = read_columns(original)
+        columns, _, _, _ = await run_in_threadpool(read_columns, original)
         raise BadRequest(f"quasi-identifiers: expected column names, comma-separated, among {', '.join(columns)}")
     # One folder holding every table under its own name: the table and the figure name them as the user does.
     folder = session.new_path("compare", "", name="original").parent

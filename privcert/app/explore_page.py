@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter
+from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
-from privcert.app.web import BadRequest, fragment, page, read_form
+from privcert.app.svg import page_svg
+from privcert.app.web import BadRequest, fragment, number_text, page, read_form, whole_number
 
 if TYPE_CHECKING:
     from privcert.api import ClaimSource, Implication, MapEdge
@@ -35,21 +37,20 @@ MAP_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'
 """The full-size map, opened as its own document: matplotlib's style attributes, nothing else (no script)."""
 
 
-def map_svg() -> str:
+def map_svg() -> Markup:
     """The whole map as ``privcert theory map`` draws it, without the key, as an ``<svg>`` element that scales to
-    its container (a group of definitions a click on one of which shows its neighbourhood)."""
+    its container (a group of definitions a click on one of which shows its neighbourhood), written again from
+    its drawing elements only (:func:`privcert.app.svg.page_svg`)."""
     return _map_svg()
 
 
 @functools.cache
-def _map_svg() -> str:
+def _map_svg() -> Markup:
     from privcert.api import implication_map
 
     with tempfile.TemporaryDirectory(prefix="privcert-map-") as folder:
         text = implication_map().draw(Path(folder) / "map.svg", key=False).read_text(encoding="utf-8")
-    svg = text[text.index("<svg"):]
-    return re.sub(r'<svg([^>]*?) width="[^"]*" height="[^"]*"', r'<svg\1 role="group" aria-labelledby="map-title"',
-                  svg, count=1)
+    return page_svg(text, width=None, height=None, role="group", aria_labelledby="map-title")
 
 
 def _definitions() -> list[Any]:
@@ -144,9 +145,7 @@ def _params(form: Mapping[str, Any]) -> dict[str, int]:
     for name in parameters["sizes"]:
         text = str(form.get(f"param-{name}", "")).strip()
         if text:
-            if not re.fullmatch(r"[0-9]+", text):
-                raise BadRequest(f"{name}: expected a whole number, found {text!r}")
-            params[name] = int(text)
+            params[name] = whole_number(text, name)
     for name in parameters["assumptions"]:
         if form.get(f"assume-{name}"):
             params[name] = True
@@ -161,7 +160,7 @@ def _level(text: str, where: str) -> Any:
     if not text:
         return None
     try:
-        return parse_exact(text, where, Domain(lower=Fraction(0)))
+        return parse_exact(number_text(text, where), where, Domain(lower=Fraction(0)))
     except LiteralError as error:
         raise BadRequest(str(error)) from error
 
@@ -222,14 +221,13 @@ async def explain_levels(request: Request) -> Response:
     from verifier.errors import VerifierError
 
     form = await read_form(request)
-    records_text = str(form.get("records", "")).strip()
-    if not re.fullmatch(r"[0-9]+", records_text) or int(records_text) < 1:
-        raise BadRequest(f"records: expected the number of records N, a whole number ≥ 1, found {records_text!r}")
-    lines = [line for line in str(form.get("levels", "")).splitlines() if line.strip()]
+    records = whole_number(str(form.get("records", "")).strip(), "Records N", minimum=1)
+    lines = [number_text(line, "Measured levels") for line in str(form.get("levels", "")).splitlines()
+             if line.strip()]
     if not lines:
         raise BadRequest("levels: expected one measured level per line, e.g. k_anonymity = 5")
     try:
-        found = await run_in_threadpool(_explain, int(records_text), lines)
+        found = await run_in_threadpool(_explain, records, lines)
     except VerifierError as error:
         raise BadRequest(str(error)) from error
     return fragment(request, "_explain.j2", implied=found.to_json(), text=found.text())

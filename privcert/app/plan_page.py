@@ -15,7 +15,18 @@ from starlette.responses import HTMLResponse, Response
 
 from privcert.app import jobs
 from privcert.app.audit_page import EXAMPLES, RELEASES
-from privcert.app.web import BadRequest, fragment, messages_names, page, read_form, save_upload, session_of
+from privcert.app.policy_files import checked_policy
+from privcert.app.web import (
+    BadRequest,
+    fragment,
+    messages_names,
+    number_text,
+    page,
+    read_form,
+    save_upload,
+    session_of,
+    whole_number,
+)
 
 __all__ = ["router"]
 
@@ -47,9 +58,13 @@ async def plan(request: Request) -> Response:
     if original is None:
         raise BadRequest("original: choose a CSV or Parquet file, or a bundled table, first")
     policy = await save_upload(session, form.get("policy"), "plan_policy", (".toml",), "policy", default=".toml")
+    if policy is not None:
+        await checked_policy(session, policy)
     targets = {name: str(form.get(name, "")).strip() or None for name in ("sensitive", "t0", "eps0", "k")}
-    if targets["k"] is not None and not (targets["k"].isdigit() and int(targets["k"]) >= 1):
-        raise BadRequest(f"k: expected a whole number >= 1, found {targets['k']!r}")
+    for name, label in (("t0", "t0"), ("eps0", "ε0")):
+        number_text(targets[name] or "", label)
+    if targets["k"] is not None:
+        whole_number(targets["k"], "k", minimum=1)
     audience = str(form.get("audience", "") or "auditor")
     if audience not in ("auditor", "publisher"):
         raise BadRequest(f"audience: expected auditor or publisher, found {audience!r}")

@@ -132,32 +132,53 @@ def _number(text: str) -> int | str:
     """A threshold or parameter as the TOML writes it: an integer as one, anything else as typed (a string
     the policy reads exactly: ``1/3``, ``0.2``, ``ln(2)``)."""
     text = text.strip()
-    return int(text) if re.fullmatch(r"[+-]?\d+", text) else text
+    return int(text) if re.fullmatch(r"[+-]?[0-9]+", text) else text
+
+
+def _choice(value: Any, field: str, allowed: Sequence[str], default: str) -> str:
+    """A select's posted value: ``default`` when absent, one of ``allowed``, else refused (posted by hand)."""
+    from privcert.app.web import BadRequest
+
+    chosen = default if value is None else str(value)
+    if chosen not in allowed:
+        raise BadRequest(f"{field}: expected one of {', '.join(allowed)}, found {chosen!r}")
+    return chosen
 
 
 def policy_from_form(form: Mapping[str, Any], columns: Sequence[str], base: FormState | None = None) -> FormState:
     """The form's state from the posted fields (``role-I``, ``kind-I`` for column I; ``req-N-model``,
     ``req-N-attribute``, ``req-N-threshold``, ``req-N-p-NAME`` for requirement N; ``remove`` and ``add``
-    buttons)."""
+    buttons).
+
+    Raises
+    ------
+    privcert.app.web.BadRequest
+        A role or kind not among the form's choices, or a number (a threshold, a numeric parameter) written with
+        digits other than 0-9: the field named by its label.
+    """
+    from privcert.app.web import number_text, whole_number
+
     known = {m.id: m for m in model_fields()}
     state = FormState([], [], dict(base.extra) if base else {}, dict(base.sensitive_extra) if base else {})
     for index, name in enumerate(columns):
-        role = str(form.get(f"role-{index}", "left out"))
-        kind = str(form.get(f"kind-{index}", "categorical"))
-        state.columns.append(Column(name, role if role in ROLES else "left out", kind if kind in KINDS else "categorical"))
-    given = str(form.get("requirements", "0"))
-    count = min(int(given), MAX_REQUIREMENTS) if given.isdigit() else 0
+        role = _choice(form.get(f"role-{index}"), f"Role of {name}", ROLES, "left out")
+        kind = _choice(form.get(f"kind-{index}"), f"Kind of {name}", KINDS, "categorical")
+        state.columns.append(Column(name, role, kind))
+    count = min(whole_number(str(form.get("requirements", "0")), "requirements"), MAX_REQUIREMENTS)
     removed = str(form.get("remove", ""))
     for n in range(count):
         if str(n) == removed:
             continue
         model_id = str(form.get(f"req-{n}-model", ""))
-        requirement: dict[str, Any] = {"model": model_id, "threshold": str(form.get(f"req-{n}-threshold", "")).strip()}
+        threshold = number_text(str(form.get(f"req-{n}-threshold", "")).strip(), f"Requirement {n + 1}, threshold")
+        requirement: dict[str, Any] = {"model": model_id, "threshold": threshold}
         declared = known.get(model_id)
         if declared is not None and declared.per_attribute:
             requirement["attribute"] = str(form.get(f"req-{n}-attribute", ""))
         for parameter in (declared.parameters if declared else ()):
             value = str(form.get(f"req-{n}-p-{parameter.name}", "")).strip()
+            if value and parameter.domain is not None:
+                number_text(value, f"Requirement {n + 1}, {parameter.name}")
             if value:
                 requirement[parameter.name] = value
         state.requirements.append(requirement)

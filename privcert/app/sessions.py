@@ -8,10 +8,17 @@ name reduced to a plain file name (:func:`plain_name`: letters, digits, ``.``, `
 ``_``; no folder, no leading dot), so that a certificate names the release as its owner
 knows it, while nothing a browser sends can name a path outside that folder. One session
 never sees another's folder.
+
+Bounded: a session is made only by a page that needs one (its forms carry the session's
+token), at most :data:`MAX_SESSIONS` live at once (a new one drops the one unused longest),
+and each session's files take at most :data:`SESSION_DISK` bytes. The server's folder is
+named after its process (``privcert-serve-PID-...``); at start, the folders of servers
+whose process is gone (killed, with their sessions' uploads and keys) are deleted.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import secrets
 import shutil
@@ -23,9 +30,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Session", "Sessions", "COOKIE", "safe_suffix", "plain_name", "replace_names"]
+__all__ = ["Session", "Sessions", "COOKIE", "safe_suffix", "plain_name", "replace_names", "MAX_SESSIONS",
+           "SESSION_DISK", "remove_leftovers"]
 
 COOKIE = "privcert_session"
+MAX_SESSIONS = 100
+"""Sessions live at once; a new one drops the one unused longest (its folder deleted, its jobs cancelled)."""
+SESSION_DISK = 1024 * 1024 * 1024
+"""Bytes a session's files may take (uploads are refused beyond it): 1 GiB."""
+_ROOT = re.compile(r"privcert-serve-(\d+)-[A-Za-z0-9_]+")
 _SUFFIXES = (".csv", ".csv.gz", ".parquet", ".pq", ".toml", ".json", ".pub", ".pem", ".key", ".html", ".pdf")
 
 
@@ -61,7 +74,13 @@ class Session:
     csrf: str
     seen: float
     state: dict[str, Any] = field(default_factory=dict)
+    disk: int = SESSION_DISK
+    """The bytes its files may take."""
     _counter: int = 0
+
+    def used(self) -> int:
+        """The bytes its files take."""
+        return sum(path.lstat().st_size for path in self.folder.rglob("*") if path.is_file() and not path.is_symlink())
 
     def new_path(self, stem: str, suffix: str, uploaded: str | None = None, name: str | None = None) -> Path:
         """A file in a fresh folder ``stem-N`` of the session's: named ``name``, or the ``uploaded`` name made
@@ -89,12 +108,17 @@ class Session:
 
 
 class Sessions:
-    """The sessions of one server: created on first visit, dropped with their folder after ``idle`` seconds
-    unused, and all dropped when the server stops."""
+    """The sessions of one server: created by the first page that needs one, at most ``most`` at once (the one
+    unused longest is dropped for a new one), each with ``disk`` bytes for its files; dropped with their folder
+    after ``idle`` seconds unused, and all dropped when the server stops. The server's folder is made under
+    ``root`` (default: the system's temporary folder), after deleting the folders left there by servers whose
+    process is gone (:func:`remove_leftovers`)."""
 
-    def __init__(self, root: Path | None = None, idle: float = 3600.0) -> None:
-        self.root = Path(tempfile.mkdtemp(prefix="privcert-serve-", dir=root))
-        self.idle = idle
+    def __init__(self, root: Path | None = None, idle: float = 3600.0, most: int = MAX_SESSIONS,
+                 disk: int = SESSION_DISK) -> None:
+        remove_leftovers(Path(root) if root is not None else Path(tempfile.gettempdir()))
+        self.root = Path(tempfile.mkdtemp(prefix=f"privcert-serve-{os.getpid()}-", dir=root))
+        self.idle, self.most, self.disk = idle, most, disk
         self._sessions: dict[str, Session] = {}
         self._lock = threading.Lock()
 
@@ -107,13 +131,19 @@ class Sessions:
             return found
 
     def create(self) -> Session:
+        """A new session; when :attr:`most` are live, the one unused longest is dropped first."""
         with self._lock:
+            dropped = sorted(self._sessions.values(), key=lambda s: s.seen)[:max(0, len(self._sessions) - self.most + 1)]
+            for session in dropped:
+                del self._sessions[session.id]
             session_id = secrets.token_urlsafe(32)
             folder = self.root / secrets.token_hex(8)
             folder.mkdir(mode=0o700)
-            created = Session(session_id, folder, secrets.token_urlsafe(32), time.monotonic())
+            created = Session(session_id, folder, secrets.token_urlsafe(32), time.monotonic(), disk=self.disk)
             self._sessions[session_id] = created
-            return created
+        for session in dropped:
+            _drop(session)
+        return created
 
     def expire(self, now: float | None = None) -> list[str]:
         """Drop every session unused for ``idle`` seconds and delete its folder; return the ids dropped."""
@@ -144,3 +174,22 @@ def _drop(session: Session) -> None:
 
     cancel_all(session.state)
     shutil.rmtree(session.folder, ignore_errors=True)
+
+
+def remove_leftovers(folder: Path) -> list[Path]:
+    """Delete the server folders (``privcert-serve-PID-...``) in ``folder`` that are this user's and whose
+    process is gone: a server killed before it could delete its sessions (their uploads, keys and outputs).
+    Returns the folders deleted."""
+    removed = []
+    for path in folder.iterdir() if folder.is_dir() else ():
+        match = _ROOT.fullmatch(path.name)
+        if match is None or not path.is_dir() or path.is_symlink() or path.lstat().st_uid != os.getuid():
+            continue
+        try:
+            os.kill(int(match.group(1)), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+        except (PermissionError, OverflowError):
+            continue
+    return removed

@@ -111,7 +111,8 @@ def compare(arguments: dict[str, Any], report: Callable[[str, int, int | None], 
     comparison = run_compare(arguments["original"], arguments["releases"], arguments["qi"])
     metric = arguments.get("metric") or "loss"
     if metric not in comparison.metrics:
-        raise PolicyError(f"--metric {metric!r}: expected one of the models measured: {list(comparison.metrics)}")
+        raise PolicyError(f"utility model of the figure: expected one of the models measured "
+                          f"({', '.join(comparison.metrics)}), found {metric!r}")
     header, rows = comparison_rows(comparison)
     figure = privacy_utility(comparison, metric)
     return {"header": list(header), "rows": [list(row) for row in rows], "metrics": list(comparison.metrics),

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from _app_client import browser_client, csrf, finished
 from _processes import CEILING
 from _toy_model import TOY
 from privcert.app import Settings, create_app
@@ -31,27 +32,8 @@ DATA = ROOT / "privcert" / "data"
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(max_upload=2_000_000, root=tmp_path))) as made:
+    with browser_client(create_app(Settings(max_upload=2_000_000, root=tmp_path))) as made:
         yield made
-
-
-def csrf(client: TestClient, path: str = "/audit") -> str:
-    found = re.search(r'name="csrf" value="([^"]+)"', client.get(path).text)
-    assert found is not None
-    return found.group(1)
-
-
-def finished(client: TestClient, response_text: str, seconds: float = CEILING) -> str:
-    """Poll a job's fragment (as the page does) until it is done, failed or cancelled."""
-    job = re.search(r'id="job-([0-9a-f]+)"', response_text)
-    assert job is not None, response_text
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        text = client.get(f"/jobs/{job.group(1)}").text
-        if "job-done" in text:
-            return text
-        time.sleep(0.2)
-    raise AssertionError(f"job {job.group(1)} did not finish in {seconds} s")
 
 
 HOSPITAL_FORM = {"requirements": "2", "role-0": "quasi-identifier", "role-1": "quasi-identifier",
@@ -81,7 +63,7 @@ def test_a_form_without_the_sessions_csrf_token_is_refused(client: TestClient) -
     client.get("/audit")
     refused = client.post("/audit/example", data={"example": "demo", "csrf": "forged"})
     assert refused.status_code == 422 and "CSRF token does not match" in refused.text
-    other = TestClient(client.app)
+    other = browser_client(client.app)
     token = csrf(other)
     assert client.post("/audit/example", data={"example": "demo", "csrf": token}).status_code == 422
     assert client.post("/audit/example", data={"example": "demo", "csrf": csrf(client)}).status_code == 200
@@ -117,7 +99,7 @@ def test_one_session_never_sees_anothers_files(client: TestClient) -> None:
     text = finished(client, client.post("/audit/run", data={"csrf": token, **HOSPITAL_FORM}).text)
     report = re.search(r'href="/view/([^"]+)"', text)
     assert report is not None and client.get(f"/view/{report.group(1)}").status_code == 200
-    other = TestClient(client.app)
+    other = browser_client(client.app)
     assert other.get(f"/view/{report.group(1)}").status_code == 404
     assert other.get(f"/files/{report.group(1)}").status_code == 404
     assert client.get("/files/..%2F..%2Fetc/passwd").status_code == 404
@@ -196,6 +178,7 @@ def test_export_then_import_gives_the_same_policy(client: TestClient) -> None:
 
 def test_an_audit_gives_the_cli_answers_exact_and_decimal(client: TestClient) -> None:
     from privcert.api import audit
+    from reports.reading import number
 
     token = csrf(client)
     client.post("/audit/example", data={"csrf": token, "example": "demo"})
@@ -217,7 +200,9 @@ def test_an_audit_gives_the_cli_answers_exact_and_decimal(client: TestClient) ->
     assert len(shown) == 8
     for requirement, exact, decimal in shown[:7]:
         assert exact == certified[requirement]
-        assert float(decimal) == pytest.approx(float(Fraction(exact)))
+        assert decimal == number(exact).decimal and len(decimal.lstrip("≈ ").replace(".", "").lstrip("0")) <= 4
+        assert decimal == f"{float(Fraction(exact)):.4g}" or decimal == f"≈ {float(Fraction(exact)):.4g}"
+    assert "≈ 0.3333" in [decimal for _, _, decimal in shown]  # four significant digits, not 0.3333333333333333
     assert 'id="verdict" class="verdict pass">PASS' in text and "What else this implies" in text
 
 
@@ -226,7 +211,7 @@ def test_a_policy_error_shows_the_policy_readers_message(client: TestClient) -> 
     client.post("/audit/example", data={"csrf": token, "example": "hospital"})
     bad = {**HOSPITAL_FORM, "req-0-threshold": "0"}
     checked = client.post("/audit/policy/check", data={"csrf": token, **bad}).text
-    assert "policy: policy.toml: require[1].threshold" in checked and "an integer ≥ 1" in checked
+    assert "policy: the policy: require[1].threshold" in checked and "an integer ≥ 1" in checked
     run = client.post("/audit/run", data={"csrf": token, **bad}).text
     assert "require[1].threshold" in run and 'role="alert"' in run
 
@@ -295,6 +280,7 @@ def test_a_queued_audit_cancelled_never_starts(monkeypatch: pytest.MonkeyPatch) 
 
 def test_verify_shows_the_clis_lines_and_a_tampered_certificate_is_invalid(client: TestClient, tmp_path: Path) -> None:
     import base64
+    import html
     import json
 
     token = csrf(client)
@@ -319,7 +305,7 @@ def test_verify_shows_the_clis_lines_and_a_tampered_certificate_is_invalid(clien
         "certificate": ("certificate.json", certificate), "public_key": ("key.pub", key)}).text)
     assert "VALID, PASS" in page
     lines = re.search(r'<pre class="lines">(.*)</pre>', page, re.S)
-    assert lines is not None and lines.group(1).strip() == cli.stdout.strip().replace(">", "&gt;")
+    assert lines is not None and html.unescape(lines.group(1)).strip() == cli.stdout.strip()
     envelope = json.loads(certificate)
     payload = base64.b64decode(envelope["payload"])
     changed = payload.replace(b'"rows":300', b'"rows":301')
@@ -449,7 +435,9 @@ def test_plan_gives_the_clis_table_mechanism_and_figures(client: TestClient) -> 
     link = re.search(r'href="/files/([^"]+/mechanism\.csv)"', text)
     assert link is not None
     assert client.get(f"/files/{link.group(1)}").text == mechanism_csv(expected.mechanism())
-    assert text.count("<svg") == 2 and "Fig. 6: t0=4, n=2, N=2000, k=50" in text
+    six = re.search(r'href="/files/([^"]+/fig6\.svg)"', text)
+    assert text.count("<svg") == 2 and six is not None
+    assert "Fig. 6: t0=4, n=2, N=2000, k=50" in client.get(f"/files/{six.group(1)}").text  # its title, drawn as paths
     png = re.search(r'href="/files/([^"]+/fig7\.png)"', text)
     assert png is not None and client.get(f"/files/{png.group(1)}").content.startswith(b"\x89PNG")
 
@@ -470,6 +458,8 @@ def test_plan_for_a_publisher_with_the_data_writes_the_publishers_optimum(client
 
 
 def test_plan_reads_the_targets_from_a_policy_and_shows_the_clis_refusal(client: TestClient) -> None:
+    import html
+
     from privcert.api import plan
     from theory.mechanism_selection.release_plan import InfeasibleTargets
 
@@ -487,10 +477,10 @@ def test_plan_reads_the_targets_from_a_policy_and_shows_the_clis_refusal(client:
     missing = client.post("/plan", data={"csrf": token, "sensitive": "disease", "t0": "2"})
     assert missing.status_code == 422 and "choose a CSV or Parquet file, or a bundled table" in missing.text
     bad_k = client.post("/plan", data={"csrf": token, "example": "demo", "sensitive": "disease", "t0": "2", "k": "0"})
-    assert bad_k.status_code == 422 and "k: expected a whole number >= 1, found '0'" in bad_k.text
+    assert bad_k.status_code == 422 and "k: expected a whole number ≥ 1, found '0'" in html.unescape(bad_k.text)
     unknown = finished(client, client.post("/plan", data={"csrf": token, "example": "hospital",
                                                           "sensitive": "disease", "t0": "2"}).text)
-    assert "hospital/release.csv: column 'disease' not found" in unknown
+    assert "hospital/release.csv: column 'disease' not found" in html.unescape(unknown)
 
 
 def test_serve_warns_for_a_host_other_than_loopback(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from _app_client import BANNER, HOSTILE_RELEASE, SCRIPT
 from _chromium import DRIVER, chromium
 from _processes import CEILING
 
@@ -176,6 +177,49 @@ def test_upload_audit_sign_download_and_verify_with_the_cli(server: str, browser
                          capture_output=True, text=True, check=False)
     assert cli.returncode == 0, cli.stdout + cli.stderr
     assert "VALID" in cli.stdout and "admissions.csv" in cli.stdout
+
+
+def _refused_by_the_csp(browser: object) -> list[str]:
+    """The console's Content-Security-Policy refusals since the last call (an inline style or script the page has)."""
+    return [entry["message"] for entry in browser.get_log("browser") if "Content Security Policy" in entry["message"]]
+
+
+INJECTED = "return document.querySelectorAll('main b, main img, main div.pass, main script, main i').length"
+"""The elements a release of HTML would bring into a page if its text were markup."""
+
+
+def test_a_release_of_html_shows_as_its_text_on_every_page(server: str, browser, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    _refused_by_the_csp(browser)
+    browser.set_window_size(1280, 900)
+    browser.get(f"{server}/audit")
+    release = tmp_path / "<i>hostile<i>.csv"
+    release.write_bytes(HOSTILE_RELEASE)
+    browser.find_element(By.ID, "release-file").send_keys(str(release))
+    browser.find_element(By.CSS_SELECTOR, "form[hx-post='/audit/release'] button").click()
+    _wait(browser, "#policy-status .error")  # no sensitive column suggested
+    assert browser.find_element(By.ID, "policy-title").text == "2. The policy for <i>hostile<i>.csv"
+    assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, "table.columns th code")] == [BANNER, SCRIPT, "age"]
+    Select(browser.find_element(By.ID, "role-1")).select_by_visible_text("sensitive")
+    _wait(browser, "#policy-status .ok")
+    threshold = browser.find_element(By.ID, "req-0-threshold")
+    threshold.clear()
+    threshold.send_keys("7")
+    _wait(browser, "#policy-status .ok")
+    browser.find_element(By.XPATH, "//button[text()='Run the audit']").click()
+    assert _wait(browser, "#verdict").text == "FAIL"
+    worst = browser.find_element(By.CSS_SELECTOR, "tr.requirement-row td[data-label='Worst class']").text
+    assert worst == f"{BANNER} = <b onmouseover=alert(1)>0</b>, age = 30 (6 records)"
+    assert browser.execute_script(INJECTED) == 0 and _refused_by_the_csp(browser) == []
+    for page in ("verify", "compare", "plan", "explore"):
+        browser.get(f"{server}/{page}")
+        _wait(browser, "main h1")
+        assert browser.execute_script(INJECTED) == 0 and _refused_by_the_csp(browser) == [], page
+    browser.get(f"{server}/audit")
+    assert [e.text for e in browser.find_elements(By.CSS_SELECTOR, "table.columns th code")] == [BANNER, SCRIPT, "age"]
+    assert browser.execute_script(INJECTED) == 0 and _refused_by_the_csp(browser) == []
 
 
 def test_a_tampered_certificate_shows_invalid_in_the_page(server: str, browser, downloads: Path, shots: Path,

@@ -37,7 +37,7 @@ class MechanismPolicy:
     ks: tuple[int, ...] = ()
 
 
-def parse_mechanism_section(read: Reader, value: Any, sensitive: Sequence[str], base: Path) -> MechanismPolicy | None:
+def parse_mechanism_section(read: Reader, value: Any, sensitive: Sequence[str]) -> MechanismPolicy | None:
     """Check the ``[mechanism]`` table (``None`` when the policy has none)."""
     if value is None:
         return None
@@ -51,4 +51,4 @@ def parse_mechanism_section(read: Reader, value: Any, sensitive: Sequence[str], 
     if not isinstance(raw, list):
         read.fail("mechanism.k", "a list of integers ≥ 1", describe(raw))
     ks = tuple(read.integer(item, f"mechanism.k[{i}]", minimum=1) for i, item in enumerate(raw, start=1))
-    return MechanismPolicy(base / read.string(body["file"], "mechanism.file"), attribute, cast(Mode, mode), ks)
+    return MechanismPolicy(read.file(body["file"], "mechanism.file"), attribute, cast(Mode, mode), ks)

@@ -1,0 +1,103 @@
+"""Figures the server draws (the implication map, the privacy/utility figure, Figs. 6-7), made part of a page.
+
+A page shows a figure inline, as an ``<svg>`` element, so that its text is text (the map's
+definitions are buttons). The figure is the one markup the app writes from Python, and it
+is trusted because :func:`page_svg` writes it again from parts, never passing its text
+through: the SVG is parsed, and only the drawing elements of :data:`ELEMENTS` with the
+attributes of :data:`ATTRIBUTES` are written back, every value and text escaped (markup,
+control characters and bidirectional overrides, :func:`verifier.escape.safe`); anything else (a script, an event handler, a link out, a foreign object) is
+dropped with its content. A figure's labels carry the user's names (a candidate's file
+name, a column), which matplotlib escapes and which are escaped again here.
+
+The page's Content-Security-Policy allows no inline style, so each ``style`` attribute of
+matplotlib's SVG becomes the presentation attributes it lists (SVG reads ``fill``,
+``stroke``, ``font-size``... as attributes), and its ``<style>`` block is dropped (its
+defaults are in ``app.css``).
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ElementTree
+
+from markupsafe import Markup, escape
+
+from verifier.escape import safe
+
+__all__ = ["page_svg", "ELEMENTS", "ATTRIBUTES"]
+
+ELEMENTS = frozenset({"svg", "g", "defs", "clipPath", "path", "rect", "circle", "ellipse", "line", "polyline",
+                      "polygon", "text", "tspan", "use", "title", "desc"})
+"""The SVG elements a figure keeps (local names): shapes, text, groups and their clip paths."""
+PRESENTATION = frozenset({"fill", "fill-opacity", "fill-rule", "stroke", "stroke-width", "stroke-opacity",
+                          "stroke-linecap", "stroke-linejoin", "stroke-dasharray", "stroke-dashoffset",
+                          "stroke-miterlimit", "opacity", "font-family", "font-size", "font-style", "font-weight",
+                          "text-anchor", "dominant-baseline", "clip-path", "clip-rule", "visibility", "display"})
+"""The presentation attributes, which a ``style`` attribute's properties become."""
+ATTRIBUTES = frozenset({"id", "class", "d", "x", "y", "x1", "y1", "x2", "y2", "cx", "cy", "r", "rx", "ry",
+                        "width", "height", "points", "transform", "viewBox", "version", "preserveAspectRatio",
+                        "role", "aria-label", "aria-labelledby", "href"}) | PRESENTATION
+"""The attributes a kept element keeps (``href`` only as a link inside the figure, ``#id``)."""
+_SVG = "http://www.w3.org/2000/svg"
+_XLINK = "http://www.w3.org/1999/xlink"
+
+
+def page_svg(text: str, **root: str | None) -> Markup:
+    """The SVG document ``text`` (drawn by the server) as an ``<svg>`` element to place in a page, written from
+    :data:`ELEMENTS` and :data:`ATTRIBUTES` only, escaped; ``root`` sets (a string) or removes (``None``)
+    attributes of the ``<svg>`` element (``aria_labelledby="map-title"``, ``width=None``).
+
+    Raises
+    ------
+    ValueError
+        ``text`` is not an SVG document.
+    """
+    document = ElementTree.fromstring(text)
+    if _local(document.tag) != "svg":
+        raise ValueError(f"not an SVG document: its root element is {_local(document.tag)!r}")
+    out: list[str] = []
+    _write(document, out, {name.replace("_", "-"): value for name, value in root.items()})
+    return Markup("".join(out))
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1] if tag.startswith("{" + _SVG + "}") or not tag.startswith("{") else ""
+
+
+def _attributes(element: ElementTree.Element) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for name, value in element.attrib.items():
+        if name == "style":
+            for declaration in value.split(";"):
+                prop, _, given = declaration.partition(":")
+                if prop.strip() in PRESENTATION and given.strip():
+                    found.setdefault(prop.strip(), given.strip())
+            continue
+        local = "href" if name == "{" + _XLINK + "}href" else name
+        if local in ATTRIBUTES and (local != "href" or re.fullmatch(r"#[A-Za-z0-9_.:-]+", value)):
+            found[local] = value
+    return found
+
+
+def _text(text: str | None) -> str:
+    """Text or an attribute's value: control characters and bidirectional overrides escaped, then markup."""
+    return str(escape(safe(text or "", lines=True)))
+
+
+def _write(element: ElementTree.Element, out: list[str], root: dict[str, str | None] | None = None) -> None:
+    name = _local(element.tag)
+    if name not in ELEMENTS:
+        return
+    attributes = _attributes(element)
+    if root is not None:
+        attributes = {"xmlns": _SVG, **attributes}
+        for key, value in root.items():
+            attributes.pop(key, None)
+            if value is not None:
+                attributes[key] = value
+    out.append(f"<{name}" + "".join(f' {key}="{_text(value)}"' for key, value in attributes.items()) + ">")
+    out.append(_text(element.text))
+    for child in element:
+        _write(child, out)
+        out.append(_text(child.tail))
+    out.append(f"</{name}>")
