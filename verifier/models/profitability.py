@@ -15,7 +15,7 @@ given (ARX's research subset of a population), else the release's own class size
 
 References
 ----------
-Wan et al. 2015, Sec. 2 (the re-identification game).
+Wan et al. 2015, Methods (the Basic Game).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ _PUBLISHER = (
     Parameter("publisher_benefit", "the publisher's benefit per record shared (default 1200, ARX's)", _FIGURE),
     Parameter("publisher_loss", "the publisher's loss per record re-identified (default 300, ARX's)", _FIGURE),
 )
-_SOURCE = Source("Wan et al. 2015", "2", "the re-identification game: the publisher's and the adversary's payoffs")
+_SOURCE = Source("Wan et al. 2015", "Methods", "the Basic Game: the publisher's and the recipient's payoffs")
 
 
 def _costs(subject: Subject, model_id: str) -> Iterator[CostBenefit]:

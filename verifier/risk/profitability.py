@@ -22,7 +22,7 @@ a fraction of the declared cost/benefit figures and the class counts.
 
 References
 ----------
-Wan, Vorobeychik, Xia, Clayton, Kantarcioglu, Ganta, Heatherly & Malin 2015, Sec. 2
+Wan, Vorobeychik, Xia, Clayton, Kantarcioglu, Ganta, Heatherly & Malin 2015, Methods
 (the re-identification game, the publisher's and the adversary's payoffs).
 """
 

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from privcert.cli import app
-
 from verifier.measure import measure
 from verifier.risk.profitability import ARX_COSTS, CostBenefit, adversary_payoff, no_attack_k, publisher_payoff
 from verifier.tables.counting import count_tables
