@@ -72,12 +72,12 @@ class Accuracy:
 def _estimator(name: str, seed: int) -> Any:
     from sklearn.ensemble import RandomForestClassifier
     from sklearn.linear_model import LogisticRegression
-    from sklearn.naive_bayes import MultinomialNB
+    from sklearn.naive_bayes import BernoulliNB
 
     if name == "logistic_regression":
         return LogisticRegression(max_iter=1000, random_state=seed)
     if name == "naive_bayes":
-        return MultinomialNB()
+        return BernoulliNB(alpha=1.0)
     return RandomForestClassifier(n_estimators=100, random_state=seed)
 
 
