@@ -30,7 +30,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from compare import ADULT_QI, ARX_QI, BUILD, ROOT, STROKE_QI, Release, _commit, _prepare  # noqa: E402
+from compare import ADULT_QI, ARX_QI, BUILD, ROOT, STROKE_QI, Release, _commit, _prepare, emit  # noqa: E402
 
 from verifier.risk.histogram import size_histogram  # noqa: E402
 from verifier.tables.counting import count_tables  # noqa: E402
@@ -129,11 +129,7 @@ def main() -> None:
                                                                 strict=True)),
             "arx": {name: _arx(classpath, path, release.qi, costs) for name, costs in COSTS.items()},
         }
-    text = json.dumps(results, indent=1, sort_keys=True, default=str)
-    if args.fixture:
-        args.fixture.write_text(text + "\n")
-    if args.markdown:
-        print(markdown(results))
+    emit(results, args.fixture, markdown(results) if args.markdown else None)
 
 
 if __name__ == "__main__":
