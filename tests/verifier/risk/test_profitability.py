@@ -7,6 +7,7 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
@@ -184,3 +185,23 @@ def test_a_policy_decides_the_game_exactly_and_the_certificate_carries_the_decla
                                   "--allow-fail"])
     assert checked.exit_code == 0, checked.output
     assert "measurements: holds (2 item(s), re-derived and identical)" in checked.output
+
+
+def test_the_journalist_plays_against_the_population_counts() -> None:
+    from verifier.risk.population_table import ClassPopulations
+
+    classes = _classes(_RELEASE)  # x (2 records), y (1), z (3), in the order of their values
+    order = {classes.describe(i)["a"]: i for i in range(classes.count)}
+    counts = np.zeros(classes.count, dtype=object)
+    for value, people in {"x": 100, "y": 4, "z": 9}.items():
+        counts[order[value]] = people
+    populations = ClassPopulations(counts, 113, 0, "population.csv", "0" * 64)
+    adversary = adversary_payoff("no_attack_journalist", classes, _costs(9, 3), "journalist", populations)
+    assert adversary.level.value == Fraction(9, 4) - 3
+    assert adversary.witness is not None and adversary.witness.qi == {"a": "y"}
+    assert adversary.witness.numbers["records_below_k"] == 0 and adversary.notes == ()  # 4 people ≥ k = 4
+    publisher = publisher_payoff("profitability_journalist", classes, _costs(300, 4), "journalist", populations)
+    # attacked: y (300/4 - 4 > 0) and z (300/9 - 4 > 0), not x (300/100 - 4 < 0)
+    assert publisher.level.value == 1200 - Fraction(300, 4)
+    assert publisher.witness is not None
+    assert publisher.witness.numbers["release_payoff"] == 6 * 1200 - 300 * (Fraction(1, 4) + Fraction(3, 9))
