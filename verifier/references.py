@@ -85,6 +85,11 @@ REFERENCES: dict[str, Reference] = {
         "nergiz2007", "Mehmet Ercan Nergiz, Maurizio Atzori and Chris Clifton",
         "Hiding the presence of individuals from shared databases",
         "Proceedings of the 2007 ACM SIGMOD International Conference on Management of Data: 665-676", 2007),
+    "Wan et al. 2015": Reference(
+        "wan2015", "Zhiyu Wan, Yevgeniy Vorobeychik, Weiyi Xia, Ellen Wright Clayton, Murat Kantarcioglu, "
+        "Ranjit Ganta, Raymond Heatherly and Bradley A. Malin",
+        "A game theoretic framework for analyzing re-identification risk",
+        "PLoS ONE 10(3): e0120592", 2015),
     "Truta & Vinay 2006": Reference(
         "truta2006", "Traian Marius Truta and Bindu Vinay",
         "Privacy protection: p-sensitive k-anonymity property",

@@ -217,6 +217,14 @@ def markdown(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def emit(results: dict[str, Any], fixture: Path | None, table: str | None) -> None:
+    """Write the figures to ``fixture`` (when given) and print ``table`` (when given)."""
+    if fixture:
+        fixture.write_text(json.dumps(results, indent=1, sort_keys=True, default=str) + "\n")
+    if table is not None:
+        print(table)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--arx", type=Path, required=True, help="ARX's source tree (with data/adult.csv)")
@@ -246,11 +254,7 @@ def main() -> None:
     for name, histogram in HISTOGRAMS.items():
         arx = _run([*java, "histogram", histogram, fractions])
         results["histograms"][name] = {"histogram": histogram, "arx": dict(zip(FRACTIONS, arx))}
-    text = json.dumps(results, indent=1, sort_keys=True, default=str)
-    if args.fixture:
-        args.fixture.write_text(text + "\n")
-    if args.markdown:
-        print(markdown(results))
+    emit(results, args.fixture, markdown(results) if args.markdown else None)
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ MODULES: tuple[str, ...] = (
     "attacker_risk",
     "individual_risk",
     "suda",
+    "profitability",
     "population_table",
 )
 """The declaration modules, in report order."""
