@@ -72,7 +72,8 @@ class MapEdge:
                  f"{shared.at_level(self.premise)} implies {shared.name_of(self.conclusion)} at {self.bound}")
         when = "" if self.when == "always" else f" (when {self.when})"
         status = {"corrected": " (as corrected here)", "refuted": " (printed, refuted here)",
-                  "unknown": " (not decided by the checks)"}.get(self.status, "")
+                  "unknown": " (not decided by the checks)", "tested": " (tested on a sample, not proven)"
+                  }.get(self.status, "")
         reverse = " (the equivalence read backwards)" if self.reverse else ""
         return f"{claim}{when}{status}{reverse}"
 

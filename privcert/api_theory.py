@@ -297,7 +297,8 @@ def implies(premise: str, conclusion: str, params: Mapping[str, int] | None = No
     arrows: dict[str, MapEdge] = {}
     for number, edge in enumerate(graph.edges, start=1):
         arrows.setdefault(edge.claim_id, map_edge(number, edge))
-    evidence = tuple(arrows[claim] for claim in answer.evidence)
+    evidence = tuple(arrows[claim] if claim in arrows else _off_map(claim, premise, conclusion)
+                     for claim in answer.evidence)
     found, problem = None, None
     if bound is not None and answer.holds != "yes":
         try:
@@ -306,6 +307,18 @@ def implies(premise: str, conclusion: str, params: Mapping[str, int] | None = No
             problem = str(error)
     return Implication(premise, conclusion, answer.holds, answer.f, given, answer.value, answer.conditions, path,
                        evidence, answer.detail, found, problem, answer.witness)
+
+
+def _off_map(claim_id: str, premise: str, conclusion: str) -> MapEdge:
+    """A claim a "no" rests on that draws no arrow of the map (numbered 0): the forcing levels'
+    (``privcert:forcing_levels``), whose witness is a release at the premise's level."""
+    from privcert.api_map import MapEdge
+    from theory.claims.catalog import claim
+    from theory.status_cache import cached_statuses
+
+    found = claim(claim_id)
+    return MapEdge(0, ClaimSource(claim_id, found.source), premise, conclusion, None, (),
+                   cached_statuses()[claim_id].status, False, claim_id)
 
 
 def _own_units(definition_id: str, ratio_level: object) -> sympy.Expr:

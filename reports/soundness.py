@@ -102,7 +102,7 @@ def soundness(stated: Sequence[Stated], derive: Derive, named: Graph | None) -> 
     if broken is not None:
         return Soundness(broken)
     today = catalog()
-    failing = _unsound(stated, today, derive, "this privcert's catalog", named)
+    failing = _unsound(stated, today, derive, "this privcert's catalog", named, unnamed=named is None)
     if not failing:
         return Soundness(None)
     first = next(iter(failing.values()))
@@ -120,13 +120,13 @@ def soundness(stated: Sequence[Stated], derive: Derive, named: Graph | None) -> 
     return Soundness(None, tuple(sorted(revised.values())))
 
 
-def _edges(step: Step, graph: Graph, named: Graph | None) -> list[Edge]:
+def _edges(step: Step, graph: Graph, named: Graph | None, unnamed: bool = False) -> list[Edge]:
     """The usable edges of a step's claim in ``graph`` that vouch for it (none: the claim does not).
 
     With stated bounds, the edges must have them, unless ``named`` (the catalog the certificate names) has them:
     the claim has been restated since, and its edges in ``graph`` are used as they are now."""
     edges = [edge for edge in graph.usable() if edge.claim_id == step.claim and edge.premise == step.premise
-             and edge.conclusion == step.conclusion and _status_holds(step, edge, named)]
+             and edge.conclusion == step.conclusion and _status_holds(step, edge, unnamed)]
     if step.bounds is None or not edges:
         return edges
     matching = [edge for edge in edges if str(edge.f) in step.bounds]
@@ -136,20 +136,21 @@ def _edges(step: Step, graph: Graph, named: Graph | None) -> list[Edge]:
     return edges if set(step.bounds) <= set(then) else []
 
 
-def _formerly(step: Step, named: Graph | None) -> bool:
-    """A certificate that names no catalog (``named`` is ``None``) may state the status its claim had in a catalog
+def _formerly(step: Step, unnamed: bool) -> bool:
+    """A certificate that names no catalog (``unnamed``: schema 2) may state the status its claim had in a catalog
     privcert has shipped: it was issued under one of them (:func:`reports.claim_catalog.shipped_statuses`)."""
-    return named is None and step.status is not None and step.status in shipped_statuses(step.claim)
+    return unnamed and step.status is not None and step.status in shipped_statuses(step.claim)
 
 
-def _status_holds(step: Step, edge: Edge, named: Graph | None) -> bool:
+def _status_holds(step: Step, edge: Edge, unnamed: bool) -> bool:
     """The step states the edge's status, no status, or (naming no catalog) one its claim had when issued."""
-    return step.status in (None, edge.status) or _formerly(step, named)
+    return step.status in (None, edge.status) or _formerly(step, unnamed)
 
 
 def _unsound(stated: Sequence[Stated], graph: Graph, derive: Derive, whose: str,
-             named: Graph | None = None) -> dict[str, str]:
-    """Why each stated level that is not sound in ``graph`` is not, by label (``named``: :func:`_edges`)."""
+             named: Graph | None = None, *, unnamed: bool = False) -> dict[str, str]:
+    """Why each stated level that is not sound in ``graph`` is not, by label (``named``, ``unnamed``:
+    :func:`_edges`)."""
     from theory.answers.graph import Graph
     from theory.definitions import definition
     from verifier.display import exact_text
@@ -158,12 +159,12 @@ def _unsound(stated: Sequence[Stated], graph: Graph, derive: Derive, whose: str,
     used: dict[tuple[object, ...], Edge] = {}
     for item in stated:
         for step in item.steps:
-            found = _edges(step, graph, named)
+            found = _edges(step, graph, named, unnamed)
             if not found:
                 current = step_bounds(graph, step.claim, step.premise, step.conclusion)
                 statuses = sorted({edge.status for edge in graph.usable() if edge.claim_id == step.claim
                                    and edge.premise == step.premise and edge.conclusion == step.conclusion})
-                if current and step.status not in statuses and not _formerly(step, named):
+                if current and step.status not in statuses and not _formerly(step, unnamed):
                     reasons.setdefault(item.label, f"{item.label}: the claim {step.claim} is {' or '.join(statuses)} "
                                                    f"in {whose}, the certificate states it {step.status!r}")
                 reasons.setdefault(item.label, (

@@ -64,6 +64,11 @@ INPUTS: tuple[Input, ...] = (
     Input("require.estimator", "asked", "the estimator"),
     Input("require.max_size", "asked", "the largest minimal sample unique searched"),
     Input("require.sampling_fraction", "declared", "sampling fraction"),
+    # The re-identification game's figures (Wan et al. 2015): the publisher's and the adversary's own estimates.
+    Input("require.adversary_gain", "declared", "adversary's gain per record"),
+    Input("require.adversary_cost", "declared", "adversary's cost per attack"),
+    Input("require.publisher_benefit", "declared", "publisher's benefit per record"),
+    Input("require.publisher_loss", "declared", "publisher's loss per re-identified record"),
     Input("mechanism.file", "declared", "mechanism"),
     Input("mechanism.attribute", "asked", "the attribute the mechanism randomizes"),
     Input("mechanism.mode", "asked", "which data were audited (the original, or the release)"),

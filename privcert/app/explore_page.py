@@ -170,8 +170,8 @@ def _answer(form: Mapping[str, Any]) -> Implication:
     from privcert.api import QueryError, implies
 
     premise, conclusion = str(form.get("premise", "")), str(form.get("conclusion", ""))
-    level = _level(str(form.get("level", "")).strip(), "level")
-    bound = _level(str(form.get("bound", "")).strip(), "witness bound")
+    level = _level(str(form.get("level", "")).strip(), "A's level")
+    bound = _level(str(form.get("bound", "")).strip(), "B's level to exceed")
     try:
         return implies(premise, conclusion, _params(form), level, bound=bound)
     except QueryError as error:

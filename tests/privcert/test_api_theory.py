@@ -39,7 +39,8 @@ def test_implies_is_a_typed_answer_with_sentences_and_sources() -> None:
                   "from": "k_anonymity", "to": "prosecutor_risk", "from_size": None, "to_size": None, "f": "1/k",
                   "formula": "1/k", "value": "1/5",
                   "sentence": "k-anonymity at k implies prosecutor re-identification risk at R ≤ 1/k"}],
-        "evidence": [], "evidence_sources": [], "detail": "privcert:k_risk", "witness": None, "witness_error": None}
+        "evidence": [], "evidence_sources": [], "detail": "privcert:k_risk", "witness": None, "witness_error": None,
+        "level_witness": None}
 
 
 def test_a_no_cites_its_paper_by_authors_and_year() -> None:
@@ -119,16 +120,17 @@ def test_the_map_as_data() -> None:
         "number": 46, "claim": "privcert:k_risk", "source": "privcert (derived here), Sec. theory, k-anonymity ⇔ "
         "prosecutor risk", "paper": "privcert (derived here)", "reference": None, "reference_key": "privcert",
         "premise": "k_anonymity", "conclusion": "prosecutor_risk", "kind": "implication", "f": "1/k",
-        "bound": "R ≤ 1/k", "when": "always", "status": "proven", "reverse": False,
-        "label": "[privcert:k_risk] k_anonymity → prosecutor_risk: 1/k",
-        "sentence": "k-anonymity at k implies prosecutor re-identification risk at R ≤ 1/k"}
+        "bound": "R ≤ 1/k", "when": "always", "status": "tested", "reverse": False,
+        "label": "[privcert:k_risk] k_anonymity → prosecutor_risk: 1/k (tested)",
+        "sentence": "k-anonymity at k implies prosecutor re-identification risk at R ≤ 1/k (tested on a sample, not "
+                    "proven)"}
     outgoing, incoming = found.around("k_anonymity")
     assert {edge.conclusion for edge in outgoing} == {"prosecutor_risk", "distinct_l_diversity", "dp", "ldp", "k_map",
                                                       "sample_uniqueness"}
     assert all(edge.conclusion == "k_anonymity" and edge.premise != "k_anonymity" for edge in incoming)
     with pytest.raises(QueryError, match="unknown definition id 'nope'"):
         found.around("nope")
-    assert json.loads(json.dumps(found.to_json()))["bounds"]["k_anonymity"] == ["privcert:given_smallest_class: proven"]
+    assert json.loads(json.dumps(found.to_json()))["bounds"]["k_anonymity"] == ["privcert:given_smallest_class: tested"]
 
 
 def test_a_condition_that_is_an_assumption_reads_as_words() -> None:

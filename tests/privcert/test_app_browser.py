@@ -282,7 +282,7 @@ def test_plan_shows_the_mechanisms_figures_and_downloads_the_chosen_one(server: 
         browser.find_element(By.ID, field).send_keys(value)
     browser.find_element(By.XPATH, "//button[text()='Plan']").click()
     chosen = _wait(browser, "table.compare tr.chosen")
-    assert chosen.find_element(By.CSS_SELECTOR, "th").text == "ldp"
+    assert chosen.find_element(By.CSS_SELECTOR, "th").text == "optimal"  # the data-independent optimum: Fig. 4 here
     assert len(browser.find_elements(By.CSS_SELECTOR, "figure.figure svg")) == 2
     browser.find_element(By.ID, "download-mechanism").click()
     assert _downloaded(downloads, "mechanism.csv").read_text(encoding="utf-8").splitlines()[1] == \
@@ -301,7 +301,7 @@ def test_explore_by_keyboard(server: str, browser, shots: Path) -> None:
     node = _wait(browser, "#map svg text.definition-node[aria-label='Show the arrows of ε-differential privacy']")
     browser.execute_script("arguments[0].focus()", node)
     node.send_keys(Keys.ENTER)
-    WebDriverWait(browser, 60).until(lambda driver: driver.execute_script(
+    WebDriverWait(browser, CEILING).until(lambda driver: driver.execute_script(
         "return document.activeElement.id") == "definition")  # the focus follows the update
     assert browser.find_element(By.CSS_SELECTOR, "#definition h3").text == "ε-differential privacy dp"
     assert "privcert:k_not_dp" in browser.find_element(By.CSS_SELECTOR, "#definition .arrows").text
@@ -314,7 +314,7 @@ def test_explore_by_keyboard(server: str, browser, shots: Path) -> None:
     browser.find_element(By.ID, "param-k").send_keys("2" + Keys.ENTER)
     answer = _wait(browser, "#implies-answer")
     assert answer.text == "No: multiplicative t-closeness (with k-anonymity) does not imply ε-local differential privacy."
-    WebDriverWait(browser, 60).until(lambda driver: driver.execute_script(
+    WebDriverWait(browser, CEILING).until(lambda driver: driver.execute_script(
         "return document.activeElement.id") == "implies-result")
     assert "43/88" in _wait(browser, "#witness-table").text
     browser.find_element(By.XPATH, "//button[text()='Explain']").click()

@@ -85,8 +85,20 @@ def _audit_result(text: Text) -> dict[str, Any]:
     return {**_page(text), **_key(text), "job": _job(text, "audit", result=result)}
 
 
-def _edges(text: Text) -> list[dict[str, str]]:
-    return [{name: text() for name in ("claim", "premise", "conclusion", "bound", "conditions", "status", "source")}]
+def _claim(text: Text) -> Object:
+    return Object(claim=text(), source=text(), reference_key=text())
+
+
+def _edges(text: Text) -> list[dict[str, Any]]:
+    """A definition's neighbourhood (:func:`privcert.app.explore_page.neighbourhood`): each arrow with its other end."""
+    edge = Object(kind=text(), status=text(), number=text(), bound=text(), when=text(), sentence=text(),
+                  claim=_claim(text))
+    return [{"edge": edge, "id": text(), "name": text()}]
+
+
+def _neighbourhood(text: Text) -> dict[str, Any]:
+    return {"item": Object(name=text(), id=text(), summary=text(), source=text()), "incoming": _edges(text),
+            "outgoing": _edges(text), "sources": [Object(key=text(), text=text())]}
 
 
 def _figures(text: Text) -> list[dict[str, str]]:
@@ -94,13 +106,12 @@ def _figures(text: Text) -> list[dict[str, str]]:
 
 
 def _implies(text: Text) -> dict[str, Any]:
-    witness = {"family": text(), "premise_level": text(), "conclusion_level": text(), "exceeds": True,
-               "detail": text(), "probs": [[text(), text()]], "classes": [[0]]}
-    answer = {"premise": text(), "conclusion": text(), "holds": text(), "headline": text(), "bound": text(),
-              "guaranteed": text(), "path": [{"from": text(), "to": text(), "f": text(), "claim": text(),
-                                              "source": text()}],
-              "detail": text(), "evidence": [text()], "witness_error": text(), "witness": witness}
-    return {"answer": answer}
+    witness = Object(family=text(), summary=text(), detail=text(), table={"probs": [[text(), text()]], "classes": [[0]]})
+    answer = Object(premise=text(), conclusion=text(), holds=text(), headline=text(), sentence=text(),
+                    guaranteed=text(), path=[Object(sentence=text(), claim=_claim(text))],
+                    evidence=[Object(sentence=text(), number=text(), claim=_claim(text))], detail=text(),
+                    witness_error=text(), witness=witness)
+    return {"answer": answer, "sources": [Object(key=text(), text=text())]}
 
 
 CONTEXTS: dict[str, list[Callable[[Text], dict[str, Any]]]] = {
@@ -132,9 +143,10 @@ CONTEXTS: dict[str, list[Callable[[Text], dict[str, Any]]]] = {
         "mechanism": text(), "figures": _figures(text)})}],
     "explore.j2": [lambda text: {**_page(text), "svg": page_svg(svg(text)), "sizes": [text()],
                                  "assumptions": [text()],
-                                 "definitions": [Object(name=text(), id=text()), Object(name=text(), id=text())]}],
-    "_definition.j2": [lambda text: {"item": Object(name=text(), id=text(), summary=text(), source=text()),
-                                     "outgoing": _edges(text), "incoming": _edges(text)}],
+                                 "definitions": [Object(name=text(), id=text()), Object(name=text(), id=text())],
+                                 "arrows": [Object(number=text(), status=text(), sentence=text(), claim=_claim(text))],
+                                 "bounds": [(text(), [text(), text()])], **_neighbourhood(text)}],
+    "_definition.j2": [_neighbourhood],
     "_implies.j2": [_implies],
     "_explain.j2": [lambda text: {"implied": _audit_result(text)["job"].result["implied"], "text": text()}],
 }

@@ -63,7 +63,7 @@ def test_the_browser_shows_the_verdict_and_every_measurement(browser, table4: Ce
     legend = [f"{n}  {claim}{'' if status == 'proven' else f' ({status})'}: {source} → {target}"
               for n, (claim, status, source, target) in enumerate(steps, start=1)]
     expected = {side for step in steps for side in step[2:]} | {str(n) for n in range(1, len(steps) + 1)} | set(legend)
-    assert any(line.endswith("  privcert:k_risk: k_anonymity → prosecutor_risk") for line in legend)
+    assert any(line.endswith("  privcert:k_risk (tested): k_anonymity → prosecutor_risk") for line in legend)
     assert sorted(map_text) == sorted(expected)
     assert browser.execute_script("return document.querySelectorAll('script, img, iframe, link').length") == 0
     desktop = tmp_path / "certificate-desktop.png"

@@ -195,12 +195,18 @@ def test_a_claim_status_re_signed_otherwise_than_the_catalog_is_invalid(tmp_path
     """Was: valid (exit 1, 0 with --allow-fail): a step's status was never compared with the catalog's, so any text passed."""
     certificate = _issue(tmp_path, TABLE4 / "release.csv", TABLE4 / "policy.toml")
     first = _guarantee(_payload(certificate))["derivation"][0]
-    assert first["status"] == "proven"
+    assert first["status"] == "tested"  # privcert:distinct_to_k: argued, confirmed on a seeded sample
     forged = _resign(certificate, lambda s: _guarantee(s)["derivation"][0].update(status="proven beyond doubt"))
     done = _verify(forged, "--allow-fail")
     assert done.exit_code == 4, done.output
-    assert (f"the claim {first['claim']} is proven in this privcert's catalog, the certificate states it 'proven "
+    assert (f"the claim {first['claim']} is tested in this privcert's catalog, the certificate states it 'proven "
             "beyond doubt'") in done.stdout
+    # A real status other than the catalog's is refused alike: "tested" re-signed as "proven".
+    upgraded = _verify(_resign(certificate, lambda s: _guarantee(s)["derivation"][0].update(status="proven")),
+                       "--allow-fail")
+    assert upgraded.exit_code == 4, upgraded.output
+    assert f"the claim {first['claim']} is tested in this privcert's catalog, the certificate states it 'proven'" in (
+        upgraded.stdout)
 
 
 def test_a_derivation_that_is_not_a_path_is_invalid(tmp_path: Path) -> None:

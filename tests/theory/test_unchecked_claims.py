@@ -56,11 +56,18 @@ def injected() -> Iterator[dict[str, CheckResult]]:
 
 
 @pytest.fixture()
-def cached(injected: dict[str, CheckResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The statuses every command reads are the injected catalog's (a fresh cache in ``tmp_path``)."""
+def cached(injected: dict[str, CheckResult], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The statuses every command reads are the injected catalog's (a fresh cache in ``tmp_path``), and the graph
+    the library keeps for the process (:func:`privcert.api_claims.shared_graph`) is built from them, and dropped
+    after."""
+    from privcert.api_claims import shared_graph
+
     rows = [status_cache.claim_row(item, injected[item.id]) for item in catalog.all_claims()]
     monkeypatch.setenv(status_cache.CACHE_ENV, str(tmp_path / "cache"))
     monkeypatch.setattr(status_cache, "_fresh_rows", lambda: json.loads(json.dumps(rows)))
+    shared_graph.cache_clear()
+    yield
+    shared_graph.cache_clear()
 
 
 def test_a_raising_check_is_unchecked_with_its_error(injected: dict[str, CheckResult]) -> None:
