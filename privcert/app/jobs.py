@@ -97,8 +97,17 @@ def _supervise(job: Job, arguments: dict[str, Any], done: Callable[[Job], None] 
     except Exception as error:  # noqa: BLE001 - the job fails with the reason; the server stays up
         job.status, job.step = "failed", "failed"
         job.error = f"the {job.kind} could not start: {type(error).__name__}: {error}"
-    if done is not None and job.status == "done":
-        done(job)
+    if job.status == "running" and job.result is not None:
+        # The job is shown done only once what follows it has happened (a signing key deleted, say): a page that
+        # polls sees the session as it is after the job, never between the result and its consequence.
+        try:
+            if done is not None:
+                done(job)
+        except Exception as error:  # noqa: BLE001 - the job fails with the reason; the server stays up
+            job.status, job.step = "failed", "failed"
+            job.error = f"the {job.kind} finished, but what follows it failed: {type(error).__name__}: {error}"
+        else:
+            job.status, job.step, job.fraction = "done", "done", 1.0
 
 
 def _run(job: Job, arguments: dict[str, Any]) -> None:
@@ -121,7 +130,7 @@ def _run(job: Job, arguments: dict[str, Any]) -> None:
         job.seconds = job.seconds or time.monotonic() - job.started
         if job._cancelled.is_set():
             job.status, job.step = "cancelled", "cancelled"
-        elif job.status == "running":
+        elif job.status == "running" and job.result is None:
             job.status = "failed"
             job.error = job.error or f"the {job.kind} stopped unexpectedly (exit code {process.exitcode})"
 
@@ -140,7 +149,7 @@ def _read(job: Job, receiving: Connection) -> None:
             job.warnings.append(message[1])
         elif tag == "done":
             job.seconds = time.monotonic() - job.started
-            job.result, job.status, job.step, job.fraction = message[1], "done", "done", 1.0
+            job.result, job.step, job.fraction = message[1], "finishing", 1.0
         elif tag == "error":
             job.error, job.status, job.step = message[1], "failed", "failed"
 
