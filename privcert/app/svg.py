@@ -13,10 +13,16 @@ The page's Content-Security-Policy allows no inline style, so each ``style`` att
 matplotlib's SVG becomes the presentation attributes it lists (SVG reads ``fill``,
 ``stroke``, ``font-size``... as attributes), and its ``<style>`` block is dropped (its
 defaults are in ``app.css``).
+
+A page may show several figures, and matplotlib names the parts of each alike (``figure_1``,
+``axes_1``...): every ``id`` of a figure, and every reference to one (``href="#..."``,
+``url(#...)``), is written with the figure's own prefix (a digest of its text), so that a page's
+ids stay unique.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import xml.etree.ElementTree as ElementTree
 
@@ -56,7 +62,8 @@ def page_svg(text: str, **root: str | None) -> Markup:
     if _local(document.tag) != "svg":
         raise ValueError(f"not an SVG document: its root element is {_local(document.tag)!r}")
     out: list[str] = []
-    _write(document, out, {name.replace("_", "-"): value for name, value in root.items()})
+    scope = "f" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:8] + "-"
+    _write(document, out, scope, {name.replace("_", "-"): value for name, value in root.items()})
     return Markup("".join(out))
 
 
@@ -64,18 +71,27 @@ def _local(tag: str) -> str:
     return tag.rsplit("}", 1)[-1] if tag.startswith("{" + _SVG + "}") or not tag.startswith("{") else ""
 
 
-def _attributes(element: ElementTree.Element) -> dict[str, str]:
+def _scoped(name: str, value: str, scope: str) -> str:
+    """``value`` of attribute ``name`` with the figure's ids in it prefixed by ``scope``."""
+    if name == "id":
+        return scope + value
+    if name == "href":
+        return "#" + scope + value[1:]
+    return re.sub(r"url\(\s*#", lambda found: found.group(0) + scope, value)
+
+
+def _attributes(element: ElementTree.Element, scope: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for name, value in element.attrib.items():
         if name == "style":
             for declaration in value.split(";"):
                 prop, _, given = declaration.partition(":")
                 if prop.strip() in PRESENTATION and given.strip():
-                    found.setdefault(prop.strip(), given.strip())
+                    found.setdefault(prop.strip(), _scoped(prop.strip(), given.strip(), scope))
             continue
         local = "href" if name == "{" + _XLINK + "}href" else name
         if local in ATTRIBUTES and (local != "href" or re.fullmatch(r"#[A-Za-z0-9_.:-]+", value)):
-            found[local] = value
+            found[local] = _scoped(local, value, scope)
     return found
 
 
@@ -84,11 +100,12 @@ def _text(text: str | None) -> str:
     return str(escape(safe(text or "", lines=True)))
 
 
-def _write(element: ElementTree.Element, out: list[str], root: dict[str, str | None] | None = None) -> None:
+def _write(element: ElementTree.Element, out: list[str], scope: str,
+           root: dict[str, str | None] | None = None) -> None:
     name = _local(element.tag)
     if name not in ELEMENTS:
         return
-    attributes = _attributes(element)
+    attributes = _attributes(element, scope)
     if root is not None:
         attributes = {"xmlns": _SVG, **attributes}
         for key, value in root.items():
@@ -98,6 +115,6 @@ def _write(element: ElementTree.Element, out: list[str], root: dict[str, str | N
     out.append(f"<{name}" + "".join(f' {key}="{_text(value)}"' for key, value in attributes.items()) + ">")
     out.append(_text(element.text))
     for child in element:
-        _write(child, out)
+        _write(child, out, scope)
         out.append(_text(child.tail))
     out.append(f"</{name}>")

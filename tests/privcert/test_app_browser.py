@@ -132,7 +132,20 @@ def _photograph(browser: object, shots: Path, name: str) -> None:
         assert browser.execute_script(OVERLAPS) == [], f"{name} at {width} px: overlapping text ({path})"
         scroll = browser.execute_script("return document.documentElement.scrollWidth")
         assert scroll <= browser.execute_script("return window.innerWidth"), f"{name} at {width} px scrolls sideways"
+        assert _inaccessible(browser) == [], f"{name} at {width} px: axe-core's violations"
     browser.set_window_size(1280, 900)
+
+
+def _inaccessible(browser: object) -> list[str]:
+    """axe-core's violations of the page as it is shown (its default rules: WCAG 2.x A and AA and its best
+    practices), each rule's id and the elements it found. axe-core is the script that the axe-playwright-python
+    package ships (4.12 in 2026); Selenium runs it in the page."""
+    from importlib.resources import files
+
+    browser.execute_script((files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8"))
+    found = browser.execute_async_script("const done = arguments[arguments.length - 1]; axe.run().then(done)")
+    return [f"{rule['id']} ({rule['impact']}): {', '.join(str(node['target']) for node in rule['nodes'][:5])}"
+            for rule in found["violations"]]
 
 
 def test_upload_audit_sign_download_and_verify_with_the_cli(server: str, browser, downloads: Path, shots: Path,

@@ -4,7 +4,10 @@ page, and no template has an inline style (the Content-Security-Policy forbids t
 
 from __future__ import annotations
 
+import hashlib
+import io
 import itertools
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace as Object
@@ -180,8 +183,33 @@ def test_a_template_shows_hostile_text_and_none_of_its_markup(name: str, variant
 
 
 def test_a_figure_keeps_its_drawing_and_loses_everything_else() -> None:
-    made = page_svg(svg(itertools.cycle(HOSTILE).__next__), width=None, role="img")
+    text = svg(itertools.cycle(HOSTILE).__next__)
+    made = page_svg(text, width=None, role="img")
+    scope = "f" + hashlib.sha256(text.encode()).hexdigest()[:8] + "-"
     assert made == (
-        '<svg xmlns="http://www.w3.org/2000/svg" height="10" role="img"><g fill="none" stroke="#000" id="a">'
-        '<text x="1" y="2" aria-label="javascript:alert(1)">\\u202eSSAP</text><use></use><use href="#a"></use>'
+        f'<svg xmlns="http://www.w3.org/2000/svg" height="10" role="img"><g fill="none" stroke="#000" id="{scope}a">'
+        f'<text x="1" y="2" aria-label="javascript:alert(1)">\\u202eSSAP</text><use></use><use href="#{scope}a"></use>'
         '</g></svg>')
+
+
+def test_two_figures_on_one_page_share_no_id_and_each_refers_to_its_own() -> None:
+    """Before, the Plan page's two matplotlib figures both had ``figure_1``, ``axes_1``... (axe-core's
+    duplicate-id)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    drawn = []
+    for values in ([1, 2, 3], [3, 1, 2]):
+        figure, axes = pyplot.subplots()
+        axes.plot(values, marker="o", clip_on=True)
+        written = io.StringIO()
+        figure.savefig(written, format="svg")
+        pyplot.close(figure)
+        drawn.append(str(page_svg(written.getvalue())))
+    ids = [re.findall(r' id="([^"]+)"', made) for made in drawn]
+    assert ids[0] and ids[1] and not set(ids[0]) & set(ids[1]) and all(len(set(i)) == len(i) for i in ids)
+    for made, own in zip(drawn, ids):
+        referred = re.findall(r'href="#([^"]+)"', made) + re.findall(r"url\(#([^)]+)\)", made)
+        assert referred and set(referred) <= set(own)
