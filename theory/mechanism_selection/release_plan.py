@@ -44,9 +44,10 @@ from verifier.display import exact_text, readable
 from verifier.errors import PolicyError
 from verifier.escape import safe
 from verifier.policy import Requirement
+from verifier.randomized.data_mark import DataKind, DataMark
 from verifier.randomized.mechanism import Mechanism
 
-__all__ = ["Targets", "Data", "DISCLOSURE", "HEADER", "PlanRow", "Certification", "ReleasePlan", "InfeasibleTargets", "plan_release", "rational_ratio_below", "targets_of",
+__all__ = ["Targets", "Data", "DISCLOSURE", "HEADER", "PlanRow", "Certification", "ReleasePlan", "InfeasibleTargets", "PAPER_DATA", "plan_release", "rational_ratio_below", "targets_of",
            "RATIO_DIGITS", "RATIO_CAP", "MAX_VALUES"]
 
 RATIO_DIGITS = 6
@@ -85,9 +86,12 @@ class Targets:
         return {"t0": exact_text(self.t0), "eps0": exact_text(self.eps0), "k": self.k}
 
 
-Data = Literal["independent", "histogram", "counts"]
+Data = DataKind
 """What a mechanism's matrix is computed from besides ``n``, ``N``, ``k`` and the targets: nothing, the original's
-value frequencies written into it (Fig. 5), or the original's counts through an optimization."""
+value frequencies written into it (Fig. 5), or the original's counts through an optimization; the written
+mechanism's file carries it as its data mark (:mod:`verifier.randomized.data_mark`)."""
+PAPER_DATA: dict[str, Data] = {"ldp": "independent", "tclo+ldp": "histogram", "tclo": "histogram"}
+"""What each of the paper's mechanisms is computed from: Fig. 5 draws from the original's empirical distribution."""
 
 DISCLOSURE: dict[Data, str] = {
     "independent": "data-independent: a function of n, N, k and the targets only",
@@ -307,10 +311,11 @@ class ReleasePlan:
             parameters = ", ".join(f"{name}={exact_text(value)}" for name, value in (("p_t", choice.p_t),
                                                                                    ("p_LDP", choice.p_ldp))
                                    if value is not None)
-            return Mechanism(self.values, self.values, rows, f"planned {choice.name} randomized response ({parameters})")
+            return Mechanism(self.values, self.values, rows, f"planned {choice.name} randomized response ({parameters})",
+                             DataMark(PAPER_DATA[choice.name]))
         picked = self.written if choice is None else choice
         return Mechanism(self.values, self.values, picked.matrix,
-                         f"planned {picked.name} mechanism ({DISCLOSURE[picked.data]})")
+                         f"planned {picked.name} mechanism ({DISCLOSURE[picked.data]})", DataMark(picked.data))
 
     def to_json(self) -> dict[str, Any]:
         """The plan as JSON: exact values as text (``exact_text``) beside their decimals."""
@@ -498,7 +503,7 @@ def plan_release(
     values, numbers = tuple(v for v, _ in present), tuple(c for _, c in present)
     target_t = _rational_below(targets.t0)
     bound = None if ratio == sympy.oo else _rational(ratio)
-    data: dict[str, Data] = {"ldp": "independent", "tclo+ldp": "histogram", "tclo": "histogram"}
+    data = PAPER_DATA
     papers = {c.name: _matrix(c.matrix) for c in result.choices}
     readings: tuple[tuple[Reading, Prior], ...] = (("auditor", "uniform"), ("auditor", "data"), ("publisher", "data"))
     optima = tuple(optimal_mechanism(numbers, target_t, bound, k, reading, prior,
