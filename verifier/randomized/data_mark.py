@@ -92,13 +92,20 @@ class DataMark:
         """Whether the matrix depends on the original's records (every kind but ``independent``)."""
         return self.kind != "independent"
 
-    def sentence(self) -> str:
-        """What the matrix was computed from, in words."""
+    def sentence(self, mechanism_epsilon: sympy.Expr | None = None) -> str:
+        """What the matrix was computed from, in words; for an estimate, with the composed ε at the mechanism's
+        measured ε-LDP level ``mechanism_epsilon`` when it is given (the claim ``privcert:estimate_composition``)."""
         if self.estimate_epsilon is None:
             return _SENTENCES[self.kind]
-        return (f"{_SENTENCES[self.kind]} (ε = {exact_text(self.estimate_epsilon)}): the release with its mechanism "
-                f"is (ε + {exact_text(self.estimate_epsilon)})-differentially private for each of the original's "
-                "records, ε the mechanism's ε-LDP level (sequential composition)")
+        spent = exact_text(self.estimate_epsilon)
+        if mechanism_epsilon is None:
+            return (f"{_SENTENCES[self.kind]} (ε = {spent}): the release with its mechanism is (ε + {spent})-"
+                    "differentially private for each of the original's records, ε the mechanism's ε-LDP level "
+                    "(sequential composition)")
+        composed = sympy.logcombine(mechanism_epsilon + self.estimate_epsilon, force=True)
+        return (f"{_SENTENCES[self.kind]} (ε = {spent}): with this mechanism's ε-LDP {exact_text(mechanism_epsilon)}, "
+                f"each of the original's records loses at most {exact_text(composed)} through the release and its "
+                "mechanism together (sequential composition)")
 
     def lines(self) -> tuple[str, ...]:
         """The mark as the file's leading lines (without line ends)."""
@@ -110,9 +117,9 @@ class DataMark:
                 else exact_text(self.estimate_epsilon), "sentence": self.sentence()}
 
 
-def mark_sentence(mark: DataMark | None) -> str:
-    """What a mechanism's matrix was computed from, or :data:`NOT_STATED`."""
-    return NOT_STATED if mark is None else mark.sentence()
+def mark_sentence(mark: DataMark | None, mechanism_epsilon: sympy.Expr | None = None) -> str:
+    """What a mechanism's matrix was computed from (:meth:`DataMark.sentence`), or :data:`NOT_STATED`."""
+    return NOT_STATED if mark is None else mark.sentence(mechanism_epsilon)
 
 
 def read_mark(rows: Sequence[Sequence[str]], source: str) -> tuple[DataMark | None, int]:
