@@ -69,3 +69,31 @@ def test_a_certificate_issued_before_the_mark_reads_not_stated_and_still_verifie
     assert done.exit_code == 0, done.output
     assert ("hiv,1/8,1/8,1/8,5/8; ε = ln(5), from the declared mechanism; data mark: not stated (the mechanism file "
             "carries no data mark))") in done.stdout
+
+
+def _summary(text: str, epsilon: str | None) -> str:
+    from reports.declared import declared
+
+    measured = [] if epsilon is None else [{"model": "ldp", "exact": epsilon}]
+    predicate = {"mechanism": {"name": "m.csv", "sha256": "0" * 64, "text": text},
+                 "randomized": {"mode": "auditor", "measurements": measured}}
+    (item,) = [item for item in declared(predicate).items if item.what == "mechanism m.csv"]
+    return item.summary
+
+
+def test_the_views_compose_an_estimates_epsilon_with_the_measured_one() -> None:
+    text = "# data: estimate\n# estimate_epsilon: ln(4)\nvalue,a,b\na,3/4,1/4\nb,1/4,3/4\n"
+    assert _summary(text, "ln(3)") == (
+        "value,a,b / a,3/4,1/4 / b,1/4,3/4; ε = ln(3), from the declared mechanism; data mark: computed from a "
+        "differentially private estimate of the original's histogram (ε = ln(4)): with this mechanism's ε-LDP ln(3), "
+        "each of the original's records loses at most ln(12) through the release and its mechanism together "
+        "(sequential composition)")
+    assert _summary(text, None).endswith("the release with its mechanism is (ε + ln(4))-differentially private for "
+                                         "each of the original's records, ε the mechanism's ε-LDP level (sequential "
+                                         "composition)")
+
+
+def test_an_unreadable_mark_is_shown_as_such() -> None:
+    assert _summary("# made by hand\nvalue,a\na,1\n", None) == (
+        "# made by hand / value,a / a,1; data mark: unreadable (m.csv, line 1: expected a data mark '# data: <kind>' "
+        "or '# estimate_epsilon: <ε>', found '# made by hand')")
