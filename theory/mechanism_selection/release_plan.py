@@ -16,6 +16,12 @@ Two things are decided here beyond the planner:
   is rational only when ``e^ε`` is. When ``e^ε0`` is irrational (ε0 a rational ≠ 0), the
   mechanisms are built for the largest multiple of ``10^-6`` below it, decided by sympy's
   certified evaluation; the release then meets ``ε0`` with a margin below ``10^-6 e^-ε0``.
+* **What the matrix reads.** The written mechanism is the data-independent optimum by default; with
+  ``data_dependent`` the audience's optimum on the counts (its file says it may disclose them); with
+  ``estimate_epsilon`` the auditor's optimum on a differentially private estimate of the counts
+  (:mod:`theory.mechanism_selection.estimate`), whose ε composes with the mechanism's
+  (:attr:`ReleasePlan.composed_epsilon`). The file's data mark says which
+  (:mod:`verifier.randomized.data_mark`).
 * **Refusal.** Every (t0, ε0) is met by a mechanism that releases noise independent of the
   data (keep-probability 0), which is no release at all. When that is the only mechanism that
   meets the targets, :func:`plan_release` raises :class:`InfeasibleTargets` naming the bound
