@@ -3,12 +3,15 @@
 Thin: parses the options, builds the mechanism with :mod:`mechanisms.randomized_response`
 (or reads it, ``--mechanism``, e.g. the one ``privcert plan`` chose),
 samples the release with a seeded generator and writes the release (CSV) and the
-mechanism (CSV, ``value,<bucket>,...``, exact) that ``privcert measure --mechanism`` reads.
+mechanism (CSV, ``value,<bucket>,...``, exact) that ``privcert measure --mechanism`` reads, marked with
+what its matrix was computed from (:mod:`verifier.randomized.data_mark`: Fig. 5 publishes the original's
+histogram; a given file keeps its own mark).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -68,6 +71,7 @@ def rr_command(
         ldp_randomized_response,
         tclo_randomized_response,
     )
+    from verifier.randomized.data_mark import DataMark
     from verifier.randomized.mechanism import Mechanism, load_mechanism, mechanism_csv
 
     def build(column: pd.Series) -> tuple[Mechanism, str, pd.Series]:
@@ -90,7 +94,8 @@ def rr_command(
             )
         except MechanismError as error:
             raise PolicyError(f"--sensitive {sensitive}: {error}") from error
-        return made, mechanism_csv(made), column
+        marked = replace(made, data=DataMark("independent" if mode in (None, "uniform") else "histogram"))
+        return marked, mechanism_csv(marked), column
 
     write_release(data, sensitive, out, mechanism_out, seed, build, ".mechanism.csv", {"--mechanism": mechanism})
 

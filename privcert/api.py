@@ -366,6 +366,7 @@ def plan(
     encoding: str = "utf-8",
     audience: Reading = "auditor",
     data_dependent: bool = False,
+    estimate_eps: Fraction | int | str | None = None,
 ) -> ReleasePlan:
     """The mechanism with the best expected utility that meets a t and an ε target on one attribute of ``original``,
     over every matrix, beside the three of Ekenstedt et al. 2022, Sec. V.C-D
@@ -377,7 +378,9 @@ def plan(
     to the policy's ``[mechanism] attribute`` or its only sensitive attribute.
     ``audience`` is who certifies the release (``auditor``: from the published mechanism alone;
     ``publisher``: with the original); ``data_dependent`` lets the written mechanism be computed from
-    the original's counts (it may then disclose them). ``ReleasePlan.mechanism()`` is the written matrix;
+    the original's counts (it may then disclose them); ``estimate_eps`` (text such as ``"ln(4)"``) computes it
+    instead from an ``estimate_eps``-differentially private estimate of the counts, and
+    ``ReleasePlan.composed_epsilon`` is the release's ε with it. ``ReleasePlan.mechanism()`` is the written matrix;
     :func:`verifier.randomized.mechanism.mechanism_csv` writes it as the file ``anonymize rr --mechanism``
     and a policy's ``[mechanism]`` read.
 
@@ -438,8 +441,13 @@ def plan(
     if column.isna().any():
         raise DataError(f"{name}: column {attribute!r} has missing values; a randomized release needs a value per record")
     counts = {value: int(count) for value, count in column.value_counts(sort=False).items()}
+    try:
+        spent = None if estimate_eps is None else parse_exact(str(estimate_eps), "--estimate-eps",
+                                                              Domain(lower=Fraction(0)))
+    except LiteralError as error:
+        raise PolicyError(str(error)) from None
     return plan_release(counts, target_t, target_eps, size, attribute=attribute, audience=audience,
-                        data_dependent=data_dependent)
+                        data_dependent=data_dependent, estimate_epsilon=spent)
 
 
 def _mechanism_utility(before: pd.DataFrame, after: pd.DataFrame, pair: Pair, mechanism: Path, sensitive: str,

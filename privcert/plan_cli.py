@@ -38,6 +38,10 @@ def plan_command(
     data_dependent: Annotated[bool, typer.Option(
         "--data-dependent", help="Write the audience's optimum computed from the original's counts (more useful; "
         "its matrix may disclose them). Default: the data-independent optimum.")] = False,
+    estimate_eps: Annotated[str | None, typer.Option(
+        "--estimate-eps", metavar="E", help="Write the auditor's optimum computed from an E-differentially private "
+        "estimate of the original's counts (e.g. ln(4) or 0.5): the release with its mechanism is then "
+        "(eps_M + E)-DP for each record. Default: the data-independent optimum.")] = None,
     mechanism_out: Annotated[Path | None, typer.Option(
         "--mechanism-out", metavar="FILE", help="Write the chosen mechanism as a mechanism CSV.")] = None,
     figures: Annotated[Path | None, typer.Option(
@@ -52,6 +56,8 @@ def plan_command(
     et al. 2022, Sec. V.C's three mechanisms (ε-LDP randomized response alone, t-closeness randomized
     response then ε-LDP, t-closeness alone) on the attribute's counts, exactly; says which requirement an
     auditor-mode audit certifies and which needs publisher mode, and what each matrix discloses.
+    --estimate-eps E computes the written matrix from an E-differentially private estimate of the counts
+    instead, and states the release's composed ε.
     Exit 2 when only noise independent of the data meets the targets. --figures DIR draws
     Figs. 6-7 of the paper (the three mechanisms' utility against p_y(a_1) and against t0).
     """
@@ -76,7 +82,8 @@ def plan_command(
         if audience not in ("auditor", "publisher"):
             raise PolicyError(f"--for: expected auditor or publisher, found {audience!r}")
         result = plan(original, sensitive, t0=t0, eps0=eps0, k=k, policy=policy, encoding=encoding,
-                      audience="publisher" if audience == "publisher" else "auditor", data_dependent=data_dependent)
+                      audience="publisher" if audience == "publisher" else "auditor", data_dependent=data_dependent,
+                      estimate_eps=estimate_eps)
         if mechanism_out is not None:
             write_output(mechanism_out, mechanism_csv(result.mechanism()), option="--mechanism-out")
         if not write_json({"schema_version": SCHEMA_VERSION, **result.to_json()}, json_out):

@@ -161,17 +161,40 @@ def _values(what: str, value: Any, release: list[Any] | None, numeric: bool) -> 
 
 
 def _mechanism(given: Mapping[str, Any], randomized: Any) -> DeclaredInput:
+    """The mechanism by its matrix (or noise file), its ε and what its file says the matrix was computed from
+    (:mod:`verifier.randomized.data_mark`; a file without a mark, as every one certified before the mark existed,
+    states nothing)."""
+    from verifier.errors import MechanismError
+    from verifier.randomized.data_mark import mark_sentence, read_mark
+
     name = str(given.get("name"))
     text = str(given.get("text"))
     rows = (list(csv.reader(io.StringIO(text))) if name.lower().endswith(".csv") else [[line] for line in text.splitlines()])
     levels = randomized.get("measurements") if isinstance(randomized, Mapping) else None
     epsilon = next((entry.get("exact") for entry in levels or () if isinstance(entry, Mapping)
                     and entry.get("model") == "ldp" and not entry.get("implied")), None)
+    try:
+        mark, skip = read_mark(rows, name) if name.lower().endswith(".csv") else (None, 0)
+        data = mark_sentence(mark, _exact(epsilon))
+    except MechanismError as error:
+        skip, data = 0, f"unreadable ({error})"
+    rows = rows[skip:]
     summary = " / ".join(",".join(row) for row in rows)
     return DeclaredInput(f"mechanism {_clip(name, 240)}", _clip(summary) + (
-        f"; ε = {epsilon}, from the declared mechanism" if epsilon is not None else ""),
+        f"; ε = {epsilon}, from the declared mechanism" if epsilon is not None else "")
+        + f"; data mark: {data}",
         rows=tuple(tuple(row) for row in rows[:NODE_LIMIT]), more=max(0, len(rows) - NODE_LIMIT),
         sha256=str(given.get("sha256")))
+
+
+def _exact(text: Any) -> Any:
+    """A signed exact level (``ln(53/13)``) as sympy, ``None`` when it is not a finite one."""
+    from verifier.literal import Domain, LiteralError, parse_exact
+
+    try:
+        return parse_exact(text, "level", Domain(lower=Fraction(0))) if isinstance(text, str) else None
+    except LiteralError:
+        return None
 
 
 def _population_digests(predicate: Mapping[str, Any]) -> list[str]:

@@ -34,6 +34,7 @@ from theory.papers.domingoferrer2015.checks import CHECKS as _CHECKS_DOMINGOFERR
 from theory.papers.ekenstedt2022.checks import CHECKS as _CHECKS_EKENSTEDT2022
 from theory.papers.ekenstedt2022.mechanism_checks import CHECKS as _CHECKS_MECHANISMS
 from theory.papers.ekenstedt2022.table_checks import CHECKS as _CHECKS_TABLES
+from theory.papers.privcert_estimate.checks import CHECKS as _CHECKS_ESTIMATE
 from theory.papers.privcert_risk.checks import CHECKS as _CHECKS_RISK
 from theory.papers.soriacomas2015.checks import CHECKS as _CHECKS_SORIACOMAS2015
 
@@ -41,7 +42,7 @@ __all__ = ["CHECKS", "check", "check_all", "deep_search", "unchecked"]
 
 
 CHECKS: dict[str, Callable[[], CheckResult]] = {**_CHECKS_EKENSTEDT2022, **_CHECKS_TABLES, **_CHECKS_DOMINGOFERRER2015, **_CHECKS_SORIACOMAS2015, **_CHECKS_MECHANISMS, **_CHECKS_PRIVCERT,
-                                              **_CHECKS_RISK}
+                                              **_CHECKS_RISK, **_CHECKS_ESTIMATE}
 """claim id -> zero-argument check."""
 
 

@@ -90,6 +90,13 @@ REFERENCES: dict[str, Reference] = {
         "Ranjit Ganta, Raymond Heatherly and Bradley A. Malin",
         "A game theoretic framework for analyzing re-identification risk",
         "PLoS ONE 10(3): e0120592", 2015),
+    "Dwork & Roth 2014": Reference(
+        "dwork2014", "Cynthia Dwork and Aaron Roth", "The algorithmic foundations of differential privacy",
+        "Foundations and Trends in Theoretical Computer Science 9(3-4): 211-407", 2014),
+    "Ghosh et al. 2009": Reference(
+        "ghosh2009", "Arpita Ghosh, Tim Roughgarden and Mukund Sundararajan",
+        "Universally utility-maximizing privacy mechanisms",
+        "Proceedings of the 41st ACM Symposium on Theory of Computing (STOC 2009): 351-360", 2009),
     "Truta & Vinay 2006": Reference(
         "truta2006", "Traian Marius Truta and Bindu Vinay",
         "Privacy protection: p-sensitive k-anonymity property",

@@ -298,8 +298,8 @@ def test_plan_shows_the_mechanisms_figures_and_downloads_the_chosen_one(server: 
     assert chosen.find_element(By.CSS_SELECTOR, "th").text == "optimal"  # the data-independent optimum: Fig. 4 here
     assert len(browser.find_elements(By.CSS_SELECTOR, "figure.figure svg")) == 2
     browser.find_element(By.ID, "download-mechanism").click()
-    assert _downloaded(downloads, "mechanism.csv").read_text(encoding="utf-8").splitlines()[1] == \
-        "asthma,53/92,13/92,13/92,13/92"
+    assert _downloaded(downloads, "mechanism.csv").read_text(encoding="utf-8").splitlines()[:3] == \
+        ["# data: independent", "value,asthma,cold,flu,hiv", "asthma,53/92,13/92,13/92,13/92"]
     _photograph(browser, shots, "plan")
 
 

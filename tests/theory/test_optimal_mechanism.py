@@ -26,6 +26,7 @@ from typer.testing import CliRunner
 from privcert.cli import app
 from theory.mechanism_selection.optimal import optimal_mechanism
 from theory.mechanism_selection.release_plan import plan_release
+from verifier.randomized.mechanism import mechanism_csv
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "randomized"
@@ -204,6 +205,10 @@ def test_one_record_changed_leaves_the_data_independent_optimum_as_it_is() -> No
     chosen = plan_release({"a": 30, "b": 50, "c": 20}, 3, sympy.log(4), 5, audience="publisher", data_dependent=True)
     assert chosen.written.name == "optimal-publisher"
     assert chosen.mechanism().name.endswith("(computed from the original's value counts: the matrix may disclose them)")
+    # and the file it writes carries the mark (the certificate that carries the file, too)
+    assert mechanism_csv(chosen.mechanism()).startswith("# data: counts\nvalue,a,b,c\n")
+    assert mechanism_csv(before.mechanism()).startswith("# data: independent\nvalue,a,b,c\n")
+    assert mechanism_csv(before.mechanism(before.plan.choice("tclo"))).startswith("# data: histogram\n")
 
 
 @pytest.mark.parametrize("eps0", ["0.0000001", "1e-12", "0.000000000000000000000000000001", "40", "1000", "ln(1000000000000000000000000000000)"])

@@ -26,6 +26,7 @@ CLAIM_MODULES: tuple[str, ...] = (
     "theory.papers.ekenstedt2022.mechanism_claims",
     "theory.papers.derived.claims",
     "theory.papers.privcert_risk.claims",
+    "theory.papers.privcert_estimate.claims",
 )
 """The claim modules of :mod:`theory.papers`, one per paper or part of a paper, each with its checks beside it."""
 
@@ -33,6 +34,7 @@ BOUND_MODULES: frozenset[str] = frozenset({
     "theory.papers.ekenstedt2022.table_claims",
     "theory.papers.soriacomas2015.claims",
     "theory.papers.ekenstedt2022.mechanism_claims",
+    "theory.papers.privcert_estimate.claims",
 })
 """The claim modules that state closed-form levels of constructions only (no premise and conclusion).
 

@@ -75,7 +75,9 @@ from verifier.randomized.mechanism import Mechanism
 __all__ = ["Reading", "Prior", "Optimum", "optimal_mechanism", "implied_ratio", "measure"]
 
 Reading = Literal["auditor", "publisher"]
-Prior = Literal["data", "uniform"]
+Prior = Literal["data", "uniform", "estimate"]
+"""The frequencies the objective weighs the diagonal by: the original's, uniform ones, or a differentially private
+estimate of the original's (:mod:`theory.mechanism_selection.estimate`)."""
 
 _DENOMINATORS = (10**6, 10**9, 10**12)
 """Entries are rationalized with denominators up to one of these, times ``1/(e^ε0 − 1)`` and ``1/(t0 − 1)``."""
@@ -102,7 +104,9 @@ class Optimum:
         ``auditor`` (t certified from ε alone) or ``publisher`` (t measured on the original).
     prior
         ``data``: the objective is eq. (4) on the original's frequencies; ``uniform``: on uniform
-        frequencies (the mechanism then depends on ``n``, ``N``, ``k`` and the targets only).
+        frequencies (the mechanism then depends on ``n``, ``N``, ``k`` and the targets only); ``estimate``: on a
+        differentially private estimate of them (auditor reading only: the mechanism then depends on ``n``,
+        ``N``, ``k``, the targets and the estimate only).
     matrix
         The exact mechanism, rows the attribute's values, columns the released values (same order).
     ratio
@@ -141,12 +145,16 @@ class Optimum:
 
     @property
     def data_dependent(self) -> bool:
-        """Whether the matrix is computed from the original's value counts (and so may disclose them)."""
+        """Whether the matrix is computed from the original's value counts (and so may disclose them); one computed
+        from a differentially private estimate of them is not."""
         return self.reading == "publisher" or self.prior == "data"
 
     @property
     def name(self) -> str:
-        """``optimal`` (data-independent), ``optimal-auditor`` or ``optimal-publisher`` (from the counts)."""
+        """``optimal`` (data-independent), ``optimal-auditor`` or ``optimal-publisher`` (from the counts), or
+        ``optimal-estimate`` (from a differentially private estimate of them)."""
+        if self.prior == "estimate":
+            return "optimal-estimate"
         return "optimal" if not self.data_dependent else f"optimal-{self.reading}"
 
     def to_json(self) -> dict[str, Any]:
@@ -275,7 +283,8 @@ def _within(level: Fraction | None, bound: Fraction | None) -> bool:
 
 
 def optimal_mechanism(counts: Sequence[int], t0: Fraction, ratio: Fraction | None, k: int, reading: Reading = "auditor",
-                      prior: Prior = "data", known: Sequence[Sequence[Sequence[Fraction]]] = ()) -> Optimum:
+                      prior: Prior = "data", known: Sequence[Sequence[Sequence[Fraction]]] = (),
+                      estimate: Sequence[Fraction] | None = None) -> Optimum:
     """Solve for the most useful mechanism meeting ``t0`` (k-subsets) and ``e^ε ≤ ratio`` in one reading.
 
     Parameters
@@ -291,10 +300,13 @@ def optimal_mechanism(counts: Sequence[int], t0: Fraction, ratio: Fraction | Non
     reading
         ``auditor``: ε-LDP at ``min(ratio, e^ε_t)``; ``publisher``: ε-LDP at ``ratio`` and the exact (k, t) level.
     prior
-        ``data`` (the original's frequencies) or ``uniform`` in the objective.
+        ``data`` (the original's frequencies), ``uniform`` or ``estimate`` (``estimate``'s) in the objective.
     known
         Exact mechanisms (rows and columns in the order of ``counts``) to fall back on when one of them meets
         the targets and has a larger objective than the rounded solution (e.g. the paper's, at the boundary).
+    estimate
+        With ``prior="estimate"``: frequencies summing to 1, in the order of ``counts`` (a differentially private
+        estimate of the original's). The auditor's matrix then reads ``counts`` only for ``n`` and ``N``.
 
     Returns
     -------
@@ -310,12 +322,17 @@ def optimal_mechanism(counts: Sequence[int], t0: Fraction, ratio: Fraction | Non
     n, records = len(counts), sum(counts)
     if n < 1 or any(c <= 0 for c in counts) or not 1 <= k < records:
         raise ValueError(f"expected positive counts and 1 <= k < N, found counts {list(counts)}, k = {k}")
+    if (prior == "estimate") != (estimate is not None) or (prior == "estimate" and reading != "auditor"):
+        raise ValueError(f"expected an estimate with prior 'estimate' in the auditor's reading and only then, found "
+                         f"prior {prior!r}, reading {reading!r}, estimate {estimate}")
+    if estimate is not None and (len(estimate) != n or sum(estimate, Fraction(0)) != 1 or min(estimate) < 0):
+        raise ValueError(f"expected {n} estimated frequencies >= 0 summing to 1, found {list(estimate)}")
     bound_ratio = ratio
     if reading == "auditor":
         implied = implied_ratio(t0, records, k)
         bound_ratio = implied if ratio is None else min(ratio, implied)
     frequencies = [Fraction(c, records) for c in counts]
-    weights = frequencies if prior == "data" else [Fraction(1, n)] * n
+    weights = frequencies if prior == "data" else list(estimate) if estimate is not None else [Fraction(1, n)] * n
     # A bound beyond _LOOSE is left out of the LP (a relaxation: its dual bound stays valid) and enforced by the
     # exact check alone, which mixing with the uniform mechanism then meets (every entry ≥ weight/n).
     program = _build(counts, weights, t0, None if bound_ratio is None or bound_ratio > _LOOSE else bound_ratio, k,

@@ -16,6 +16,12 @@ Two things are decided here beyond the planner:
   is rational only when ``e^ε`` is. When ``e^ε0`` is irrational (ε0 a rational ≠ 0), the
   mechanisms are built for the largest multiple of ``10^-6`` below it, decided by sympy's
   certified evaluation; the release then meets ``ε0`` with a margin below ``10^-6 e^-ε0``.
+* **What the matrix reads.** The written mechanism is the data-independent optimum by default; with
+  ``data_dependent`` the audience's optimum on the counts (its file says it may disclose them); with
+  ``estimate_epsilon`` the auditor's optimum on a differentially private estimate of the counts
+  (:mod:`theory.mechanism_selection.estimate`), whose ε composes with the mechanism's
+  (:attr:`ReleasePlan.composed_epsilon`). The file's data mark says which
+  (:mod:`verifier.randomized.data_mark`).
 * **Refusal.** Every (t0, ε0) is met by a mechanism that releases noise independent of the
   data (keep-probability 0), which is no release at all. When that is the only mechanism that
   meets the targets, :func:`plan_release` raises :class:`InfeasibleTargets` naming the bound
@@ -37,6 +43,7 @@ from typing import Any, Literal
 
 import sympy
 
+from theory.mechanism_selection.estimate import Draws, HistogramEstimate, estimate_histogram
 from theory.mechanism_selection.matrices import Exact, exact
 from theory.mechanism_selection.optimal import Optimum, Prior, Reading, measure, optimal_mechanism
 from theory.mechanism_selection.planner import Choice, Plan, at_most, implied_t, plan
@@ -44,9 +51,10 @@ from verifier.display import exact_text, readable
 from verifier.errors import PolicyError
 from verifier.escape import safe
 from verifier.policy import Requirement
+from verifier.randomized.data_mark import DataKind, DataMark
 from verifier.randomized.mechanism import Mechanism
 
-__all__ = ["Targets", "Data", "DISCLOSURE", "HEADER", "PlanRow", "Certification", "ReleasePlan", "InfeasibleTargets", "plan_release", "rational_ratio_below", "targets_of",
+__all__ = ["Targets", "Data", "DISCLOSURE", "HEADER", "PlanRow", "Certification", "ReleasePlan", "InfeasibleTargets", "PAPER_DATA", "plan_release", "estimate_optimum", "rational_ratio_below", "targets_of",
            "RATIO_DIGITS", "RATIO_CAP", "MAX_VALUES"]
 
 RATIO_DIGITS = 6
@@ -85,14 +93,19 @@ class Targets:
         return {"t0": exact_text(self.t0), "eps0": exact_text(self.eps0), "k": self.k}
 
 
-Data = Literal["independent", "histogram", "counts"]
+Data = DataKind
 """What a mechanism's matrix is computed from besides ``n``, ``N``, ``k`` and the targets: nothing, the original's
-value frequencies written into it (Fig. 5), or the original's counts through an optimization."""
+value frequencies written into it (Fig. 5), or the original's counts through an optimization; the written
+mechanism's file carries it as its data mark (:mod:`verifier.randomized.data_mark`)."""
+PAPER_DATA: dict[str, Data] = {"ldp": "independent", "tclo+ldp": "histogram", "tclo": "histogram"}
+"""What each of the paper's mechanisms is computed from: Fig. 5 draws from the original's empirical distribution."""
 
 DISCLOSURE: dict[Data, str] = {
     "independent": "data-independent: a function of n, N, k and the targets only",
     "histogram": "publishes the original's histogram: the matrix holds the value frequencies p_y (Fig. 5)",
     "counts": "computed from the original's value counts: the matrix may disclose them",
+    "estimate": "computed from a differentially private estimate of the original's histogram: the estimate's ε adds "
+                "to the release's",
 }
 """What each kind of mechanism discloses through its matrix (which the certificate carries)."""
 
@@ -212,9 +225,12 @@ class ReleasePlan:
         Whether the written mechanism may be computed from the original's counts.
     optima
         The linear programs' optima: ``optimal`` (data-independent), ``optimal-auditor`` and
-        ``optimal-publisher`` (from the counts), each exact and re-measured.
+        ``optimal-publisher`` (from the counts), and with an estimate ``optimal-estimate`` (the auditor's
+        optimum on the estimated frequencies), each exact and re-measured.
     rows
         The paper's three mechanisms, then the optima, as compared in the table.
+    estimate
+        The differentially private estimate of the counts the written mechanism is computed from (``None``: none).
     """
 
     attribute: str
@@ -227,6 +243,7 @@ class ReleasePlan:
     data_dependent: bool
     optima: tuple[Optimum, ...]
     rows: tuple[PlanRow, ...]
+    estimate: HistogramEstimate | None = None
 
     @property
     def records(self) -> int:
@@ -261,9 +278,28 @@ class ReleasePlan:
 
     @property
     def written(self) -> PlanRow:
-        """The mechanism the plan writes: the audience's optimum, data-independent unless :attr:`data_dependent`."""
+        """The mechanism the plan writes: the audience's optimum, data-independent unless :attr:`data_dependent`;
+        with an :attr:`estimate`, the optimum computed from it."""
+        if self.estimate is not None:
+            return self.row("optimal-estimate")
         name = "optimal" if not self.data_dependent else f"optimal-{self.audience}"
         return self.row(name)
+
+    @property
+    def estimate_bound(self) -> Fraction | None:
+        """With an :attr:`estimate`: ``e^ε_M``, the ε-LDP bound every mechanism the estimate can give meets (the
+        auditor's ``min(e^ε0, e^ε_t)``: the constraints of its program do not depend on the estimate)."""
+        return next((optimum.ratio for optimum in self.optima if optimum.prior == "estimate"), None)
+
+    @property
+    def composed_epsilon(self) -> sympy.Expr | None:
+        """With an :attr:`estimate`: the release's ε against the original, ``ε_M + ε_E`` (sequential composition,
+        ``privcert:estimate_composition``; :attr:`estimate_bound` is ``e^ε_M``); ``None`` without one."""
+        bound = self.estimate_bound
+        if self.estimate is None or bound is None:
+            return None
+        return sympy.logcombine(sympy.log(sympy.Rational(bound.numerator, bound.denominator)) + self.estimate.epsilon,
+                                force=True)
 
     def row(self, name: str) -> PlanRow:
         """The row called ``name``."""
@@ -298,6 +334,13 @@ class ReleasePlan:
             lines.append(f"e^eps0 is irrational: the mechanisms are built for e^eps <= {readable(self.exp_epsilon_bound)}")
         lines.append(f"for: {self.audience}" + (" (certifies from the published mechanism alone)"
                                                 if self.audience == "auditor" else " (audits with the original)"))
+        if self.estimate is not None:
+            noisy = ", ".join(f"{safe(str(value))} {count}" for value, count in zip(self.values, self.estimate.counts))
+            lines.append(f"estimate: eps_E = {readable(self.estimate.epsilon)} spent on the counts (two-sided geometric "
+                         f"noise, ratio {self.estimate.alpha}, clamped to [0, N]): {noisy}")
+            lines.append(f"the release with its mechanism: eps = {readable(self.composed_epsilon)} for each of the "
+                         f"original's records (eps_M + eps_E, eps_M = ln({self.estimate_bound}) the bound of every "
+                         "mechanism the estimate can give; sequential composition, privcert:estimate_composition)")
         return tuple(lines)
 
     def mechanism(self, choice: Choice | PlanRow | None = None) -> Mechanism:
@@ -307,10 +350,13 @@ class ReleasePlan:
             parameters = ", ".join(f"{name}={exact_text(value)}" for name, value in (("p_t", choice.p_t),
                                                                                    ("p_LDP", choice.p_ldp))
                                    if value is not None)
-            return Mechanism(self.values, self.values, rows, f"planned {choice.name} randomized response ({parameters})")
+            return Mechanism(self.values, self.values, rows, f"planned {choice.name} randomized response ({parameters})",
+                             DataMark(PAPER_DATA[choice.name]))
         picked = self.written if choice is None else choice
+        mark = DataMark("estimate", self.estimate.epsilon) if picked.data == "estimate" and self.estimate is not None \
+            else DataMark(picked.data)
         return Mechanism(self.values, self.values, picked.matrix,
-                         f"planned {picked.name} mechanism ({DISCLOSURE[picked.data]})")
+                         f"planned {picked.name} mechanism ({DISCLOSURE[picked.data]})", mark)
 
     def to_json(self) -> dict[str, Any]:
         """The plan as JSON: exact values as text (``exact_text``) beside their decimals."""
@@ -329,6 +375,8 @@ class ReleasePlan:
             "chosen": self.written.name,
             "requirements": [item.to_json() for item in self.requirements()],
             "optima": [optimum.to_json() for optimum in self.optima],
+            "estimate": None if self.estimate is None else {**self.estimate.to_json(),
+                                                            "composed_epsilon": _number(self.composed_epsilon)},
         }
 
 
@@ -428,7 +476,8 @@ def _refusal(result: Plan, targets: Targets, ratio: sympy.Expr) -> str | None:
 
 def plan_release(
     counts: Mapping[Hashable, int], t0: Exact, eps0: Exact, k: int = 1, *, attribute: str = "",
-    audience: Reading = "auditor", data_dependent: bool = False,
+    audience: Reading = "auditor", data_dependent: bool = False, estimate_epsilon: Exact | None = None,
+    draws: Draws | None = None,
 ) -> ReleasePlan:
     """Choose the randomized-response mechanism for an attribute with these counts (Ekenstedt et al. 2022, Sec. V.C).
 
@@ -451,6 +500,12 @@ def plan_release(
     data_dependent
         Let the written mechanism be computed from the original's counts (the audience's optimum on the
         original's frequencies; its matrix may disclose them). By default it is the data-independent optimum.
+    estimate_epsilon
+        Write instead the auditor's optimum on an ``estimate_epsilon``-differentially private estimate of the
+        counts (:mod:`theory.mechanism_selection.estimate`): the release with its mechanism is then
+        ``(ε_M + estimate_epsilon)``-DP for each of the original's records (:attr:`ReleasePlan.composed_epsilon`).
+    draws
+        The estimate's noise source (default: the operating system's randomness).
 
     Returns
     -------
@@ -461,7 +516,8 @@ def plan_release(
     Raises
     ------
     PolicyError
-        Bad targets (``t0 < 1``, ``eps0 < 0``, ``k`` outside ``[1, N)``) or no records.
+        Bad targets (``t0 < 1``, ``eps0 < 0``, ``k`` outside ``[1, N)``), no records, or an ``estimate_epsilon``
+        that is not finite and ``> 0`` or is given with ``data_dependent``.
     InfeasibleTargets
         Only a release independent of the data meets the targets; the message names the bound.
 
@@ -489,6 +545,7 @@ def plan_release(
     if audience not in ("auditor", "publisher"):
         raise PolicyError(f"the plan's audience must be 'auditor' or 'publisher', found {audience!r}")
     targets = _targets(t0, eps0, k, records)
+    spent = _estimate_epsilon(estimate_epsilon, data_dependent)
     ratio = rational_ratio_below(targets.eps0)
     frequencies = [sympy.Rational(count, records) for _, count in present]
     result = plan(targets.t0, sympy.oo if ratio == sympy.oo else sympy.log(ratio), records, k, frequencies)
@@ -498,17 +555,46 @@ def plan_release(
     values, numbers = tuple(v for v, _ in present), tuple(c for _, c in present)
     target_t = _rational_below(targets.t0)
     bound = None if ratio == sympy.oo else _rational(ratio)
-    data: dict[str, Data] = {"ldp": "independent", "tclo+ldp": "histogram", "tclo": "histogram"}
+    data = PAPER_DATA
     papers = {c.name: _matrix(c.matrix) for c in result.choices}
     readings: tuple[tuple[Reading, Prior], ...] = (("auditor", "uniform"), ("auditor", "data"), ("publisher", "data"))
+    independent = [m for name, m in papers.items() if data[name] == "independent"]
     optima = tuple(optimal_mechanism(numbers, target_t, bound, k, reading, prior,
-                                     [m for name, m in papers.items() if prior == "data" or data[name] == "independent"])
+                                     list(papers.values()) if prior == "data" else independent)
                    for reading, prior in readings)
+    estimate = None
+    if spent is not None:
+        # α = 1/r with r ≤ e^(ε_E/2) rational: one record replaced moves two counts, each by a factor ≤ 1/α
+        half = _rational(rational_ratio_below(spent / 2))
+        estimate = estimate_histogram(numbers, spent, 1 / half, draws)
+        optima += (estimate_optimum(numbers, estimate, target_t, bound, k, independent),)
     rows = tuple(
         [_row(c.name, c.p_t, c.p_ldp, _matrix(c.matrix), data[c.name], None, numbers, targets) for c in result.choices]
-        + [_row(o.name, None, None, o.matrix, "counts" if o.data_dependent else "independent", o.gap, numbers, targets)
-           for o in optima])
-    return ReleasePlan(attribute, values, numbers, targets, ratio, result, audience, data_dependent, optima, rows)
+        + [_row(o.name, None, None, o.matrix, "estimate" if o.prior == "estimate" else "counts" if o.data_dependent
+                else "independent", o.gap, numbers, targets) for o in optima])
+    return ReleasePlan(attribute, values, numbers, targets, ratio, result, audience, data_dependent, optima, rows,
+                       estimate)
+
+
+def estimate_optimum(counts: Sequence[int], estimate: HistogramEstimate, t0: Fraction, ratio: Fraction | None, k: int,
+                     known: Sequence[Sequence[Sequence[Fraction]]] = ()) -> Optimum:
+    """The auditor's optimum on an estimate's frequencies: its matrix reads ``counts`` for ``n`` and ``N`` only, so
+    it is a function of the estimate (post-processing), ``n``, ``N``, ``k`` and the targets; ``known`` must be
+    data-independent mechanisms too."""
+    return optimal_mechanism(counts, t0, ratio, k, "auditor", "estimate", known, estimate=estimate.frequencies)
+
+
+def _estimate_epsilon(value: Exact | None, data_dependent: bool) -> sympy.Expr | None:
+    if value is None:
+        return None
+    if data_dependent:
+        raise PolicyError("an estimate's ε and data_dependent exclude each other: the written mechanism is computed "
+                          "either from the counts or from their differentially private estimate")
+    spent = exact(value, "estimate_epsilon")
+    if not spent.is_finite or not bool(spent > 0):
+        raise PolicyError(f"estimate_epsilon must be a finite number > 0 (the ε the estimate spends), "
+                          f"found {exact_text(spent)}")
+    return spent
 
 
 def _rational(value: sympy.Expr) -> Fraction:

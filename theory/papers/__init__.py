@@ -6,7 +6,8 @@ claim data (sympy and the definitions only), ``checks.py`` the check of every cl
 pairs, for its appendix tables (``table_claims.py``, ``table_checks.py``) and its Sec. V
 mechanisms (``mechanism_claims.py``, ``mechanism_checks.py``); ``derived`` holds the relations
 no paper states (claim ids ``privcert:...``), with their proofs, and ``privcert_risk`` those between
-the re-identification risk models and k-anonymity. The checks of several papers
+the re-identification risk models and k-anonymity, and ``privcert_estimate`` the composition of a
+mechanism computed from a differentially private estimate of the original's histogram. The checks of several papers
 share :mod:`theory.papers.check_steps`, :mod:`theory.papers.derivations` (symbolic tight
 bounds) and :mod:`theory.papers.sample_tables` (seeded spot-check tables).
 """

@@ -15,7 +15,8 @@ is an interval, never a single value passed off as exact.
 
 A mechanism file is a CSV with the header ``value,<bucket>,<bucket>,...`` and one row per
 true value; entries are decimals (``0.25``) or fractions (``1/4``), read by the exact
-grammar of :mod:`verifier.literal` (never as binary floats).
+grammar of :mod:`verifier.literal` (never as binary floats). It may begin with a data mark, lines
+``# data: <kind>`` saying what the matrix was computed from (:mod:`verifier.randomized.data_mark`).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import pandas as pd
 
 from verifier.errors import DataError, InputFileNotFoundError, MechanismError
 from verifier.literal import Domain, LiteralError, parse_exact
+from verifier.randomized.data_mark import DataMark, read_mark
 from verifier.tables.text_file import read_text
 
 __all__ = ["Mechanism", "IntervalMechanism", "AnyMechanism", "load_mechanism", "parse_mechanism", "mechanism_csv"]
@@ -133,6 +135,8 @@ class Mechanism:
         converted to Fraction; floats are refused), each row summing to exactly 1.
     name
         What the mechanism is, for messages and reports.
+    data
+        What the matrix was computed from, as its file declares (``None``: not stated).
 
     Raises
     ------
@@ -155,6 +159,7 @@ class Mechanism:
     buckets: tuple[Hashable, ...]
     matrix: tuple[Row, ...]
     name: str = "mechanism"
+    data: DataMark | None = None
 
     def __post_init__(self) -> None:
         values, buckets = tuple(self.values), tuple(self.buckets)
@@ -351,7 +356,8 @@ def parse_mechanism(rows: Sequence[Sequence[str]], *, source: str = "<mechanism>
 
     True values and bucket labels are read as written, like the release's cells (`` flu``
     is not ``flu``); the probabilities may carry spaces. Every error names ``source``, the
-    line (counting the header as line 1) and the column (by its header).
+    line (counting the file's first line as line 1) and the column (by its header). Leading data-mark
+    lines (:func:`verifier.randomized.data_mark.read_mark`) give :attr:`Mechanism.data`.
 
     Raises
     ------
@@ -363,23 +369,28 @@ def parse_mechanism(rows: Sequence[Sequence[str]], *, source: str = "<mechanism>
     --------
     >>> parse_mechanism([["value", "yes", "no"], ["yes", "0.75", "1/4"], ["no", "1/4", "0.75"]]).matrix[0]
     (Fraction(3, 4), Fraction(1, 4))
+    >>> parse_mechanism([["# data: histogram"], ["value", "yes"], ["yes", "1"]]).data.sentence()
+    "publishes the original's histogram: the matrix holds its value frequencies"
     """
-    if not rows:
-        raise MechanismError(f"{source}: expected a header 'value,<bucket>,...', found an empty file")
-    header = list(rows[0])
+    mark, skip = read_mark(rows, source)
+    if len(rows) <= skip:
+        raise MechanismError(f"{source}: expected a header 'value,<bucket>,...', found "
+                             + ("an empty file" if not skip else "only the data mark"))
+    header = list(rows[skip])
     if not header or header[0] != "value":
-        raise MechanismError(f"{source}, line 1, column 1: expected the header 'value', found {header[0] if header else ''!r}")
+        raise MechanismError(f"{source}, line {skip + 1}, column 1: expected the header 'value', "
+                             f"found {header[0] if header else ''!r}")
     buckets = header[1:]
     if not buckets:
-        raise MechanismError(f"{source}, line 1: expected at least one bucket column after 'value', found none")
+        raise MechanismError(f"{source}, line {skip + 1}: expected at least one bucket column after 'value', found none")
     for position, bucket in enumerate(buckets, start=2):
         if not bucket:
-            raise MechanismError(f"{source}, line 1, column {position}: expected a bucket label, found an empty cell")
+            raise MechanismError(f"{source}, line {skip + 1}, column {position}: expected a bucket label, found an empty cell")
         if buckets.index(bucket) != position - 2:
-            raise MechanismError(f"{source}, line 1, column {position}: bucket {bucket!r} is already column {buckets.index(bucket) + 2}")
+            raise MechanismError(f"{source}, line {skip + 1}, column {position}: bucket {bucket!r} is already column {buckets.index(bucket) + 2}")
     values: list[str] = []
     matrix: list[Row] = []
-    for line, row in enumerate(rows[1:], start=2):
+    for line, row in enumerate(rows[skip + 1:], start=skip + 2):
         if not any(row):
             continue
         if len(row) != len(header):
@@ -387,7 +398,7 @@ def parse_mechanism(rows: Sequence[Sequence[str]], *, source: str = "<mechanism>
         value = row[0]
         if value in values:
             raise MechanismError(f"{source}, line {line}, column 'value': true value {value!r} is already on line "
-                                 f"{values.index(value) + 2}")
+                                 f"{values.index(value) + skip + 2}")
         entries = tuple(
             _exact_entry(cell.strip(), f"{source}, line {line}, column {bucket!r}") for cell, bucket in zip(row[1:], buckets)
         )
@@ -399,7 +410,7 @@ def parse_mechanism(rows: Sequence[Sequence[str]], *, source: str = "<mechanism>
         matrix.append(entries)
     if not values:
         raise MechanismError(f"{source}: expected one row per true value after the header, found none")
-    return Mechanism(tuple(values), tuple(buckets), tuple(matrix), name=f"mechanism {source}")
+    return Mechanism(tuple(values), tuple(buckets), tuple(matrix), name=f"mechanism {source}", data=mark)
 
 
 def load_mechanism(path: str | Path) -> Mechanism:
@@ -424,7 +435,10 @@ def load_mechanism(path: str | Path) -> Mechanism:
 
 
 def mechanism_csv(mechanism: Mechanism) -> str:
-    """The mechanism as the CSV text :func:`load_mechanism` reads back exactly (``value,<bucket>,...``)."""
+    """The mechanism as the CSV text :func:`load_mechanism` reads back exactly (its data mark, then
+    ``value,<bucket>,...``)."""
     buffer = io.StringIO()
+    if mechanism.data is not None:
+        buffer.write("".join(f"{line}\n" for line in mechanism.data.lines()))
     csv.writer(buffer, lineterminator="\n").writerows(mechanism.to_rows())
     return buffer.getvalue()
