@@ -16,7 +16,8 @@ from typing import Any
 
 from verifier._policy_reader import Reader
 from verifier.errors import DataError, InputFileNotFoundError
-from verifier.risk.population_table import PopulationTable, load_population_table
+from verifier.inputs import PopulationTable
+from verifier.risk.population_table import load_population_table
 
 __all__ = ["RiskInputs", "parse_risk_section", "check_risk_requirement", "RISK_KEYS"]
 
