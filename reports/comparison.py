@@ -2,7 +2,7 @@
 
 One self-contained HTML file (inline CSS and SVG, no script), rendered from
 ``reports/templates/comparison.html.j2`` with autoescaping; release names are text, shown
-through the same ``cell`` filter as the certificate's page (:mod:`reports.html`).
+through the same ``cell`` filter as the certificate's page (:mod:`reports.page.text`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def render_comparison(comparison: ReleaseComparison, metric: str) -> str:
 
     from jinja2 import Environment, select_autoescape
 
-    from reports.html import cell
+    from reports.page.text import cell
     from reports.plots import privacy_utility
 
     environment = Environment(autoescape=select_autoescape(default=True, default_for_string=True),

@@ -810,7 +810,7 @@ def _stated(predicate: Mapping[str, Any]) -> list[Mapping[str, Any]]:
 def _statements(predicate: Mapping[str, Any]) -> Sequence[Line]:
     given = predicate.get("tool")
     tool: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
-    from reports.html import cell
+    from reports.page.text import cell
 
     return [Line("tool and time", "publisher's statement",
                  f"{cell(tool.get('name'), 80)} {cell(tool.get('version'), 80)} ({cell(tool.get('engine'), 80)} engine), "

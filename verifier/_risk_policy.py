@@ -9,14 +9,16 @@ checked against it, each error naming the requirement's key.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from verifier._policy_reader import Reader
 from verifier.errors import DataError, InputFileNotFoundError
-from verifier.risk.population_table import PopulationTable, load_population_table
+from verifier.inputs import PopulationTable
+from verifier.registry import Model
+from verifier.risk.population_table import load_population_table
 
 __all__ = ["RiskInputs", "parse_risk_section", "check_risk_requirement", "RISK_KEYS"]
 
@@ -72,13 +74,14 @@ def parse_risk_section(read: Reader, section: Any, qi: tuple[str, ...], read_fil
     return RiskInputs(fraction, population, table, weights, population_table_named="population_table" in body)
 
 
-def check_risk_requirement(read: Reader, risk: RiskInputs, model: str, parameters: Mapping[str, Any], key: str,
-                           needs: Sequence[str]) -> None:
-    """A requirement on a risk model must have what its model measures against."""
-    if model == "population_uniqueness" and parameters.get("sampling_fraction") is None and not risk.frame:
-        read.fail(f"{key}.sampling_fraction", "a sampling fraction here or in [risk] (sampling_fraction or "
-                                              "population)", "none")
-    if model == "individual_risk" and risk.weights is None and not risk.frame:
-        read.fail(key, "[risk] weights, sampling_fraction or population for individual_risk", "none of them")
-    if "population_table" in needs and not risk.population_table_named:
-        read.fail(key, f"[risk] population_table for {model}", "none")
+def check_risk_requirement(read: Reader, risk: RiskInputs, model: Model, parameters: Mapping[str, Any],
+                           key: str) -> None:
+    """A requirement on a risk model must have what its model measures against (:attr:`Model.needs_one_of`,
+    :attr:`Model.needs`)."""
+    given = {name for name, value in (*risk.inputs.items(), *parameters.items()) if value is not None}
+    if model.needs_one_of and not model.needs_one_of & given:
+        here = [name for name in sorted(model.needs_one_of) if model.parameter(name) is not None]
+        read.fail(key, f"[risk] {' or '.join(sorted(model.needs_one_of))}" + "".join(f", or {name} here" for name in here)
+                  + f" for {model.id}", "none of them")
+    if "population_table" in model.needs and not risk.population_table_named:
+        read.fail(key, f"[risk] population_table for {model.id}", "none")

@@ -38,7 +38,7 @@ from verifier.randomized.modes import (
     randomized_levels,
 )
 from verifier.randomized.publisher import trivial_level
-from verifier.registry import model
+from verifier.registry import UnknownModelError, model
 from verifier.results import Level, Measurement
 from verifier.risk.histogram import SamplingFrameError
 from verifier.tables.counts import Classes, CountTable, qi_order
@@ -159,7 +159,7 @@ def reason_text(check: Mapping[str, Any]) -> str:
     witness = check.get("witness")
     witness = witness if isinstance(witness, Mapping) else {}
     qi = witness.get("qi")
-    if name == "k_anonymity" and isinstance(qi, Mapping):
+    if isinstance(qi, Mapping) and _smallest_class(name):
         return f"class {_class_text(qi)} has {witness.get('size')} records; {required}"
     if isinstance(qi, Mapping) and qi:
         where = f"class {_class_text(qi)} ({witness.get('size')} records)"
@@ -167,6 +167,15 @@ def reason_text(check: Mapping[str, Any]) -> str:
         return f"{where}{value} attains {name} = {exact}; {required}"
     why = check.get("reason")
     return f"{name} is {exact}" + (f" ({why})" if isinstance(why, str) and why else "") + f"; {required}"
+
+
+def _smallest_class(model_id: str) -> bool:
+    """Whether ``model_id``'s level is the size of its witness class (:attr:`verifier.registry.Model.smallest_class`);
+    a model this install does not know (a certificate's) is not."""
+    try:
+        return model(model_id).smallest_class
+    except UnknownModelError:
+        return False
 
 
 def _short(text: Any) -> str:
@@ -187,11 +196,12 @@ def _class_text(qi: Mapping[str, Any]) -> str:
 
 
 def offending_classes(result: AuditResult, check: Check, limit: int) -> list[str]:
-    """The first ``limit`` classes (in the order of their QI values) that break a failed k-anonymity requirement.
+    """The first ``limit`` classes (in the order of their QI values) that break a failed requirement on a model
+    whose level is the smallest class (:attr:`verifier.registry.Model.smallest_class`: k-anonymity).
 
     Other models list their witness (the class that attains the level) in the audit itself.
     """
-    if limit <= 0 or check.passed or check.requirement.model != "k_anonymity" or not result.report.tables:
+    if limit <= 0 or check.passed or not model(check.requirement.model).smallest_class or not result.report.tables:
         return []
     classes = next(iter(result.report.tables.values())).classes
     small = np.flatnonzero(classes.sizes < int(check.requirement.threshold))

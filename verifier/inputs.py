@@ -2,13 +2,16 @@
 
 :class:`Inputs` is what :attr:`verifier.registry.MeasureOptions.inputs` holds: the sampling
 frame (a sampling fraction or a population size; Dankar et al. 2012), a population table
-(k-map, δ-presence), a column of sampling weights (individual risk; Franconi & Polettini
-2004), the mechanism a randomized release was made with and what its levels are measured
-at, and SUDA's largest minimal sample unique. Each is validated on construction, so a
+(k-map, δ-presence; :class:`PopulationTable`), a column of sampling weights (individual risk;
+Franconi & Polettini 2004) and their sums per class (:class:`ClassWeights`), the mechanism a
+randomized release was made with and what its levels are measured at, and SUDA's largest
+minimal sample unique. Each is validated on construction, so a
 measure reads a value of the declared type; an unknown name is refused with the valid
 ones (a misspelt ``sampling_fractoin`` would otherwise be ignored). It reads as a mapping of
 the inputs given (``"mechanism" in inputs``, ``inputs.get("population")``), which is what
-:attr:`verifier.registry.Model.needs` is checked against.
+:attr:`verifier.registry.Model.needs` is checked against. The types of the inputs live here,
+not beside the measures that read them, so that the registry (which imports this module)
+stays below every measure.
 """
 
 from __future__ import annotations
@@ -21,13 +24,56 @@ from typing import TYPE_CHECKING, Any
 from verifier.errors import PolicyError
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from verifier.privacy.t_closeness import Distance
     from verifier.randomized.mechanism import AnyMechanism
-    from verifier.risk.individual import ClassWeights
-    from verifier.risk.population_table import PopulationTable
     from verifier.tables.hierarchy import Hierarchy
 
-__all__ = ["Inputs", "inputs_of"]
+__all__ = ["COUNT_COLUMN", "PopulationTable", "ClassWeights", "Inputs", "inputs_of"]
+
+COUNT_COLUMN = "count"
+"""The population table's column of counts."""
+
+
+@dataclass(frozen=True)
+class PopulationTable:
+    """A population table as read: one row per quasi-identifier combination, with its count.
+
+    Attributes
+    ----------
+    frame
+        The quasi-identifier columns (text, missing as NaN) and ``count`` (int).
+    source
+        The file it came from.
+    sha256
+        The SHA-256 of the file's bytes (a measurement names the table it used).
+    """
+
+    frame: pd.DataFrame
+    source: str
+    sha256: str
+
+    @property
+    def total(self) -> int:
+        """The population size: the sum of the counts."""
+        return sum(int(count) for count in self.frame[COUNT_COLUMN].tolist())
+
+
+@dataclass(frozen=True)
+class ClassWeights:
+    """The sum of the sampling weights of each class (``F̂_k``, exact), and where the weights came from.
+
+    Attributes
+    ----------
+    sums
+        One exact sum (``int`` or ``Fraction``) per class, aligned with the classes.
+    source
+        ``column NAME`` or ``uniform N/n``.
+    """
+
+    sums: tuple[Fraction, ...]
+    source: str
 
 
 def _positive_integer(value: object) -> bool:
@@ -101,16 +147,10 @@ class Inputs(Mapping[str, Any]):
         self._check_types()
 
     def _check_types(self) -> None:
-        if self.population_table is not None:
-            from verifier.risk.population_table import PopulationTable
-
-            if not isinstance(self.population_table, PopulationTable):
-                self._fail("population_table", "a PopulationTable (load_population_table)", self.population_table)
-        if self.class_weights is not None:
-            from verifier.risk.individual import ClassWeights
-
-            if not isinstance(self.class_weights, ClassWeights):
-                self._fail("class_weights", "a ClassWeights", self.class_weights)
+        if self.population_table is not None and not isinstance(self.population_table, PopulationTable):
+            self._fail("population_table", "a PopulationTable (load_population_table)", self.population_table)
+        if self.class_weights is not None and not isinstance(self.class_weights, ClassWeights):
+            self._fail("class_weights", "a ClassWeights", self.class_weights)
         if self.mechanism is not None:
             from verifier.randomized.mechanism import IntervalMechanism, Mechanism
 

@@ -386,7 +386,7 @@ def _measure(
 def _with_weights(options: MeasureOptions, tables: tuple[CountTable, ...]) -> tuple[MeasureOptions, tuple[CountTable, ...]]:
     """Turn the weights column's count table (counted last) into each class's exact sum of weights
     (the ``class_weights`` input of individual risk)."""
-    from verifier.risk.individual import ClassWeights
+    from verifier.inputs import ClassWeights
 
     *kept, weights = tables
     sums = [Fraction(0)] * weights.classes.count

@@ -311,7 +311,7 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
         _requirement(read, body, f"require[{number}]", by_name, joint) for number, body in enumerate(tables, start=1)
     )
     for item in requirements:
-        check_risk_requirement(read, risk_inputs, item.model, item.parameters, item.key, tuple(model(item.model).needs))
+        check_risk_requirement(read, risk_inputs, model(item.model), item.parameters, item.key)
     return Policy(
         source=source,
         qi=qi,

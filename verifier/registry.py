@@ -357,6 +357,14 @@ class Model:
         only between bounds.
     check_requirement
         The model's check of a requirement's parameters (:data:`CheckRequirement`).
+    needs_one_of
+        Inputs of which a policy must give one, in ``[risk]`` or as the requirement's own parameter
+        (population uniqueness needs a sampling fraction or a population size).
+    smallest_class
+        The level is the size of the smallest class, the class its witness names (k-anonymity): a failed
+        requirement lists the classes below its threshold.
+    implied_at
+        The parameters a level the theory implies for it (auditor mode) is at, as ``(name, value)`` pairs.
     """
 
     id: str
@@ -377,6 +385,9 @@ class Model:
     by_default: bool = True
     decide: Decide | None = None
     check_requirement: CheckRequirement | None = None
+    needs_one_of: frozenset[str] = frozenset()
+    smallest_class: bool = False
+    implied_at: tuple[tuple[str, str], ...] = ()
 
     @property
     def stronger(self) -> Literal["larger", "smaller"]:

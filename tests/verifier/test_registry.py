@@ -13,6 +13,7 @@ import json
 import pkgutil
 import shutil
 from collections.abc import Iterator
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 
@@ -27,6 +28,8 @@ from privcert.doc_tables import REGIONS, generate, region
 from theory.answers.audit_levels import AuditLevels, MeasuredLevel
 from theory.answers.explain import explain
 from theory.definitions import definition, definition_ids, sized
+from verifier.audit import reason_text
+from verifier.errors import PolicyError
 from verifier.measure import measure
 from verifier.policy import Policy, load_policy
 from verifier.references import reference
@@ -179,6 +182,52 @@ def test_no_list_of_model_ids_outside_the_declarations() -> None:
         "\n".join(found)
 
 
+SINGLE_IDS_ALLOWED = {
+    ("reports/plots.py", "t_closeness"): "the figure of a t-closeness witness: its class's distribution beside the table's",
+    ("reports/plots.py", "kt_closeness"): "the figure of (k,t)-closeness over its subset size k",
+    ("reports/declared.py", "ldp"): "a declared mechanism's ε is its measured local-DP level",
+}
+"""(file, model id): the places in verifier/ and reports/ outside verifier/models that may single one model out, and
+why."""
+
+
+def _id_tests(path: Path, ids: set[str]) -> Iterator[tuple[int, str]]:
+    """The comparisons with one model id (``model == "k_anonymity"``, ``m.get("model") != "ldp"``, ``in ("dp",)``)
+    and the ``case "k_anonymity":`` patterns of ``path``, with their lines."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Compare) and all(isinstance(op, (ast.Eq, ast.NotEq, ast.In, ast.NotIn, ast.Is,
+                                                                   ast.IsNot)) for op in node.ops):
+            for side in (node.left, *node.comparators):
+                elements = side.elts if isinstance(side, (ast.Tuple, ast.List, ast.Set)) else [side]
+                named = [e.value for e in elements if isinstance(e, ast.Constant) and e.value in ids]
+                if len(named) == 1:
+                    yield node.lineno, named[0]
+        elif isinstance(node, ast.MatchValue) and isinstance(node.value, ast.Constant) and node.value.value in ids:
+            yield node.lineno, node.value.value
+
+
+def test_no_model_singled_out_by_its_id_outside_the_declarations() -> None:
+    ids = set(model_ids())
+    found = []
+    for package in ("verifier", "reports"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = path.relative_to(ROOT).as_posix()
+            if not name.startswith("verifier/models/"):
+                found += [f"{name}:{line}: {id_}" for line, id_ in _id_tests(path, ids)
+                          if (name, id_) not in SINGLE_IDS_ALLOWED]
+    assert not found, "declare what singles these models out on their Model (verifier/models), or justify an " \
+        "exception:\n" + "\n".join(found)
+
+
+def test_the_id_walk_sees_one_id(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text('def f(m, name):\n    if m.id == "k_anonymity" or name in ("dp",):\n        return 1\n'
+                      '    match name:\n        case "ldp":\n            return 2\n'
+                      '    return m.get("model") != "t_closeness" and name == "no_such_model"\n')
+    assert sorted(_id_tests(sample, set(model_ids()))) == [(2, "dp"), (2, "k_anonymity"), (5, "ldp"),
+                                                          (7, "t_closeness")]
+
+
 def test_the_id_walk_sees_a_list() -> None:
     path = Path(verifier.models.__file__).parent / "anonymity.py"
     assert not list(_id_lists(path, set(model_ids())))
@@ -201,3 +250,24 @@ def test_nothing_outside_verifier_imports_a_private_verifier_name() -> None:
                 if any(name.startswith("_") for name in names):
                     found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
     assert not found, f"use the public kit (verifier.measures) or a public name: {found}"
+
+
+def test_a_risk_model_needing_one_of_some_inputs_is_refused_without_them(tmp_path: Path) -> None:
+    with registered(replace(TOY, kind="risk", needs_one_of=frozenset({"population", "sampling_fraction"}))):
+        with pytest.raises(PolicyError) as refused:
+            _policy(tmp_path, threshold="1/3")
+        assert str(refused.value) == (f"{tmp_path / 'policy.toml'}: require[2]: expected [risk] population or "
+                                      "sampling_fraction for largest_class_share, found none of them")
+        with (tmp_path / "policy.toml").open("a", encoding="utf-8") as policy:
+            policy.write("[risk]\npopulation = 40\n")
+        assert load_policy(tmp_path / "policy.toml").requirements[1].model == "largest_class_share"
+
+
+def test_a_model_whose_level_is_its_smallest_class_fails_on_the_size_of_its_class() -> None:
+    check = {"model": "largest_class_share", "exact": "2", "threshold": "3", "passed": False,
+             "direction": {"stronger": "larger", "strict": False}, "witness": {"qi": {"zip": "476**"}, "size": 2}}
+    with registered(replace(TOY, smallest_class=True)):
+        assert reason_text(check) == "class {zip: 476**} has 2 records; the policy requires largest_class_share ≥ 3"
+    with registered(TOY):
+        assert reason_text(check) == ("class {zip: 476**} (2 records) attains largest_class_share = 2; "
+                                      "the policy requires largest_class_share ≥ 3")

@@ -23,50 +23,17 @@ integer), fetched as Arrow; the classes are summed from the first. Whichever way
 counts were taken, the attributes' distinct values are coded, parsed (numerical
 attributes, exactly) and checked in Python by the same functions as the pandas path
 (:func:`verifier.tables.engine_counts.count_tables_from_cells`).
+
+What every engine is (:class:`Engine`, its name and its progress callback) is declared in
+:mod:`verifier.engines.engine`, which the engines import; this package chooses one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Literal, Protocol
-
+from verifier.engines.engine import ENGINES, Engine, EngineName, Phase, ignore_phase
 from verifier.errors import PolicyError
-from verifier.tables.counts import AttributeSpec, Classes, CountTable
 
 __all__ = ["ENGINES", "EngineName", "Engine", "Phase", "get_engine", "ignore_phase"]
-
-EngineName = Literal["pandas", "duckdb", "spark"]
-ENGINES: tuple[EngineName, ...] = ("pandas", "duckdb", "spark")
-
-Phase = Callable[[str, int, int | None, str], None]
-"""Progress of a count: ``phase(name, done, total, unit)``, e.g. ``("group", 2, 4, "aggregations")``."""
-
-
-def ignore_phase(name: str, done: int, total: int | None, unit: str) -> None:
-    """A :data:`Phase` that shows nothing."""
-
-
-class Engine(Protocol):
-    """Builds the classes and count tables of a release file or dataset directory."""
-
-    @property
-    def name(self) -> EngineName:
-        """The engine's name (``pandas``, ``duckdb``, ``spark``), recorded in results and certificates."""
-        ...
-
-    def count_tables(
-        self,
-        path: Path,
-        qi: Sequence[str],
-        attributes: Sequence[AttributeSpec],
-        *,
-        source: str,
-        encoding: str = "utf-8",
-        phase: Phase = ignore_phase,
-    ) -> tuple[Classes, tuple[CountTable, ...]]:
-        """The classes and one count table per attribute, as :func:`verifier.tables.counting.count_tables` gives them."""
-        ...
 
 
 def get_engine(name: str, *, master: str | None = None) -> Engine:

@@ -25,7 +25,7 @@ from typing import Literal
 
 import pyarrow as pa
 
-from verifier.engines import Phase, ignore_phase
+from verifier.engines.engine import Phase, ignore_phase
 from verifier.errors import DataError
 from verifier.tables.counting import count_tables
 from verifier.tables.counts import AttributeSpec, Classes, CountTable

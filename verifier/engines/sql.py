@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from verifier.engines import EngineName, Phase, ignore_phase
+from verifier.engines.engine import EngineName, Phase, ignore_phase
 from verifier.engines.locate import release_locator
 from verifier.errors import DataError
 from verifier.tables.counts import AttributeSpec, Classes, CountTable

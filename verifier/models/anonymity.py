@@ -58,6 +58,7 @@ K_ANONYMITY = Model(
     measure=_k_anonymity,
     definition=MapDefinition(k, sympy.Range(1, sympy.oo), ("N",),
                           "every record shares its quasi-identifiers with at least k-1 others"),
+    smallest_class=True,
 )
 
 PROSECUTOR_RISK = Model(

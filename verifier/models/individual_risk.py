@@ -43,7 +43,7 @@ INDIVIDUAL_RISK = Model(
     id="individual_risk", name="individual risk (Benedetti-Franconi)", kind="risk", scope="release",
     source=Source("Franconi & Polettini 2004", "3", "individual risk, approximation"), comparison="at_most",
     threshold=Domain(lower=Fraction(0), upper=Fraction(1)), units="probability", measure=_individual,
-    by_default=False,
+    by_default=False, needs_one_of=frozenset({"weights", "sampling_fraction", "population"}),
 )
 
 register(INDIVIDUAL_RISK)

@@ -83,13 +83,13 @@ def _dp(subject: Subject) -> Iterator[Measurement]:
         yield found
 
 
-def _sized(model: str) -> Any:
+def _sized(model: str, removal: bool) -> Any:
     def measure(subject: Subject) -> Iterator[Measurement]:
         from verifier.randomized.publisher import subset_level
 
         table, mechanism = _inputs(subject)
         for k in subject.options.inputs.subset_sizes:
-            yield subset_level(model, table, mechanism, k)
+            yield subset_level(model, table, mechanism, k, removal)
 
     return measure
 
@@ -100,7 +100,7 @@ STOCHASTIC_T_CLOSENESS = Model(
     comparison="at_most", threshold=Domain(lower=Fraction(0)), units="ratio (multiplicative) or EMD",
     measure=_stochastic, needs=_NEEDS, closed_forms=True, check_requirement=_stochastic_check,
     parameters=(Parameter("distance", "multiplicative (default), or an EMD ground distance",
-                          choices=STOCHASTIC_DISTANCES),),
+                          choices=STOCHASTIC_DISTANCES),), implied_at=(("distance", "multiplicative"),),
     definition=MapDefinition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
                           "for every class E, the multiplicative distance between Pr(E's record in B) "
                           "and Pr(table's record in B) is at most t", size="smallest_class"),
@@ -125,7 +125,7 @@ DP = Model(
 KT_CLOSENESS = Model(
     id="kt_closeness", name="(k,t)-closeness", kind="randomized", scope="attribute",
     source=Source(_EKENSTEDT, "IV", "Def. 7"), comparison="at_most", threshold=Domain(lower=Fraction(1)),
-    units="ratio", measure=_sized("kt_closeness"), needs=_NEEDS, closed_forms=True, parameters=(_SIZE,),
+    units="ratio", measure=_sized("kt_closeness", removal=False), needs=_NEEDS, closed_forms=True, parameters=(_SIZE,),
     definition=MapDefinition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
                           "every subset of k records is multiplicatively t-close to the whole data set", size="subset"),
 )
@@ -133,7 +133,7 @@ KT_CLOSENESS = Model(
 K_EPS_DP = Model(
     id="k_eps_dp", name="(k,ε)-differential privacy", kind="randomized", scope="attribute",
     source=Source(_EKENSTEDT, "IV", "Def. 8"), comparison="at_most", threshold=Domain(lower=Fraction(0)),
-    units="nats", measure=_sized("k_eps_dp"), needs=_NEEDS, closed_forms=True, parameters=(_SIZE,),
+    units="nats", measure=_sized("k_eps_dp", removal=True), needs=_NEEDS, closed_forms=True, parameters=(_SIZE,),
     definition=MapDefinition(eps, sympy.Interval(0, sympy.oo), ("N", "k", "buckets"),
                           "removing any k records changes the probability of every output set by a factor at most "
                           "e^ε", size="subset"),

@@ -72,7 +72,7 @@ POPULATION_UNIQUENESS = Model(
     id="population_uniqueness", name="population uniqueness (estimated)", kind="risk", scope="release",
     source=Source(_DANKAR, "3", "population uniques: Pitman, Zayatz, SNB and the decision rule"),
     comparison="at_most", threshold=_SHARE, units="share of the population (estimate)", measure=_population,
-    by_default=False,
+    by_default=False, needs_one_of=frozenset({"sampling_fraction", "population"}),
     parameters=(Parameter("estimator", "pitman, zayatz, snb or dankar (the decision rule)",
                           choices=("pitman", "zayatz", "snb", "dankar"), required=True),
                 Parameter("sampling_fraction", "the share of the population in the release (default: the run's "

@@ -29,6 +29,7 @@ from verifier.errors import PolicyError
 from verifier.randomized.mechanism import AnyMechanism, load_mechanism, parse_mechanism
 from verifier.randomized.mechanism_policy import MODES, MechanismPolicy, Mode
 from verifier.randomized.publisher import publisher_measurements, trivial_level
+from verifier.registry import model
 from verifier.results import Level, Measurement, jsonable
 from verifier.tables.counts import CountTable
 
@@ -70,9 +71,7 @@ class ImpliedLevel:
         """The implied level as a measurement known between bounds: the trivial lower bound
         (t ≥ 1, ε ≥ 0) and the implied level as the upper bound, so that a requirement passes
         on it only when the guarantee meets the threshold."""
-        parameters = {**self.parameters, "implied": True}
-        if self.model == "stochastic_t_closeness":
-            parameters["distance"] = "multiplicative"
+        parameters = {**self.parameters, **dict(model(self.model).implied_at), "implied": True}
         path = " → ".join(f"{step.claim_id} ({step.status})" for step in self.derivation)
         return Measurement(self.model, attribute, self.level, None, "at_most", parameters=parameters,
                            notes=(f"implied from the measured {self.premise} by {path}",),
@@ -213,8 +212,8 @@ def randomized_levels(tables: Mapping[Any, CountTable], settings: MechanismPolic
     settings
         The mechanism, its attribute, the mode and the subset sizes (:func:`mechanism_settings`).
     policy
-        The policy: the EMD distances its ``stochastic_t_closeness`` requirements name are
-        measured too (with the attribute's hierarchy for ``hierarchical``).
+        The policy: the EMD distances its requirements on randomized models name (``stochastic_t_closeness``)
+        are measured too (with the attribute's hierarchy for ``hierarchical``).
     implications
         Auditor mode's implication map (:class:`Implications`); required in auditor mode.
     given
@@ -238,7 +237,7 @@ def randomized_levels(tables: Mapping[Any, CountTable], settings: MechanismPolic
         return RandomizedLevels("auditor", settings.file.name, (measured,), implied, file)
     requirements = policy.requirements if policy is not None else ()
     named = dict.fromkeys(r.distance for r in requirements
-                          if r.model == "stochastic_t_closeness" and r.distance not in (None, "multiplicative"))
+                          if model(r.model).kind == "randomized" and r.distance not in (None, "multiplicative"))
     hierarchy = policy.hierarchies.get(settings.attribute) if policy is not None else None
     distances = tuple((d, hierarchy if d == "hierarchical" else None) for d in named)
     return RandomizedLevels("publisher", settings.file.name,

@@ -92,8 +92,7 @@ def _measurement(model: str, table: CountTable, extreme: Extreme, reason: str, w
                        parameters=parameters, notes=notes, lower=_lower(model, extreme, reason))
 
 
-def _sized(model: str, table: CountTable, mechanism: AnyMechanism, k: int) -> Measurement:
-    removal = model == "k_eps_dp"
+def _sized(model: str, table: CountTable, mechanism: AnyMechanism, k: int, removal: bool) -> Measurement:
     extreme = (k_eps_dp if removal else kt_closeness)(table, mechanism, k)
     subset = describe_subset(extreme, mechanism, removal)
     witness = Witness(value=mechanism.buckets[extreme.bucket], numbers={"subset": subset, "direction": extreme.side})
@@ -171,9 +170,10 @@ def dp_level(table: CountTable, mechanism: AnyMechanism) -> Measurement | None:
                         Witness(value=mechanism.buckets[one.bucket], numbers={"subset": subset}))
 
 
-def subset_level(model: str, table: CountTable, mechanism: AnyMechanism, k: int) -> Measurement:
-    """``kt_closeness`` or ``k_eps_dp`` for subsets of ``k`` records, with the witness subset in words."""
-    return _sized(model, table, mechanism, k)
+def subset_level(model: str, table: CountTable, mechanism: AnyMechanism, k: int, removal: bool) -> Measurement:
+    """``kt_closeness`` (``removal`` false: a subset of ``k`` records compared with the table) or ``k_eps_dp``
+    (``removal``: a subset of ``k`` records removed), with the witness subset in words."""
+    return _sized(model, table, mechanism, k, removal)
 
 
 def publisher_measurements(

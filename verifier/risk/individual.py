@@ -25,7 +25,6 @@ Benedetti & Franconi 1998; Franconi & Polettini 2004, Sec. 3 (the approximation 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
@@ -33,28 +32,13 @@ import sympy
 
 from verifier._exact_max import first_by_qi
 from verifier.errors import DataError
+from verifier.inputs import ClassWeights
 from verifier.results import Level, Measurement, Witness
 from verifier.tables.counts import Classes
 
-__all__ = ["ClassWeights", "uniform_weights", "individual_risks", "individual_risk", "risk_expression"]
+__all__ = ["uniform_weights", "individual_risks", "individual_risk", "risk_expression"]
 
 _MARGIN = 1e-9
-
-
-@dataclass(frozen=True)
-class ClassWeights:
-    """The sum of the sampling weights of each class (``F̂_k``, exact), and where the weights came from.
-
-    Attributes
-    ----------
-    sums
-        One exact sum (``int`` or ``Fraction``) per class, aligned with the classes.
-    source
-        ``column NAME`` or ``uniform N/n``.
-    """
-
-    sums: tuple[Fraction, ...]
-    source: str
 
 
 def uniform_weights(classes: Classes, population: int) -> ClassWeights:

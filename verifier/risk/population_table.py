@@ -26,40 +26,14 @@ import numpy as np
 import pandas as pd
 
 from verifier.errors import DataError, InputFileNotFoundError
+from verifier.inputs import COUNT_COLUMN, PopulationTable
 from verifier.results import Level, Measurement, Witness
 from verifier.tables.counts import Classes
 from verifier.tables.values import exact_number
 
-__all__ = ["COUNT_COLUMN", "PopulationTable", "load_population_table", "class_populations", "k_map", "delta_presence"]
-
-COUNT_COLUMN = "count"
-"""The population table's column of counts."""
+__all__ = ["load_population_table", "class_populations", "k_map", "delta_presence"]
 
 _MISSING = "\x00missing"
-
-
-@dataclass(frozen=True)
-class PopulationTable:
-    """A population table as read: one row per quasi-identifier combination, with its count.
-
-    Attributes
-    ----------
-    frame
-        The quasi-identifier columns (text, missing as NaN) and ``count`` (int).
-    source
-        The file it came from.
-    sha256
-        The SHA-256 of the file's bytes (a measurement names the table it used).
-    """
-
-    frame: pd.DataFrame
-    source: str
-    sha256: str
-
-    @property
-    def total(self) -> int:
-        """The population size: the sum of the counts."""
-        return sum(int(count) for count in self.frame[COUNT_COLUMN].tolist())
 
 
 def load_population_table(path: str | Path, qi: tuple[str, ...] | None = None, *,
