@@ -134,7 +134,8 @@ def test_the_registry_stands_on_declarations_and_input_types_only() -> None:
             if target not in below:
                 below.add(target)
                 pending.append(target)
-    assert sorted(below) == ["verifier.errors", "verifier.inputs", "verifier.literal", "verifier.models",
+    assert sorted(below) == ["verifier.display", "verifier.errors", "verifier.escape", "verifier.inputs",
+                             "verifier.literal", "verifier.models", "verifier.randomized.data_mark",
                              "verifier.randomized.mechanism", "verifier.references", "verifier.tables.text_file"]
 
 
