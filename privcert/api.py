@@ -57,11 +57,12 @@ __all__ = ["measure", "audit", "audited_release", "load_policy", "certify", "ver
 Given = TypeVar("Given")
 
 
-def load_policy(path: str | Path) -> Policy:
-    """Read and check a policy file (:func:`verifier.policy.load_policy`)."""
+def load_policy(path: str | Path, *, encoding: str = "utf-8") -> Policy:
+    """Read and check a policy file (:func:`verifier.policy.load_policy`); a population table it names is read
+    in the release's ``encoding``."""
     from verifier.policy import load_policy as load
 
-    return load(path)
+    return load(path, encoding=encoding)
 
 
 def measure(
@@ -130,7 +131,8 @@ def audit(
         ``population_table``, ``weights`` (:class:`verifier.inputs.Inputs`); the audit's
         policy holds them (``result.policy.risk``).
     engine, encoding, progress
-        How the release is read (:func:`verifier.measure.measure`).
+        How the release is read (:func:`verifier.measure.measure`); a policy given by its path reads its
+        population table in ``encoding`` too.
 
     Raises
     ------
@@ -142,7 +144,7 @@ def audit(
     from verifier.audit import audit as run
     from verifier.randomized.modes import MechanismChoice
 
-    parsed = policy if not isinstance(policy, (str, Path)) else load_policy(policy)
+    parsed = policy if not isinstance(policy, (str, Path)) else load_policy(policy, encoding=encoding)
     if inputs is not None:
         parsed = _with_risk_inputs(parsed, inputs)
     release = audited_release(data, parsed)
@@ -408,7 +410,7 @@ def plan(
     if policy is not None:
         if t0 is not None or eps0 is not None or k is not None:
             raise PolicyError("give the targets (t0, eps0, k) or a policy, not both")
-        rules = load_policy(policy) if isinstance(policy, (str, Path)) else policy
+        rules = load_policy(policy, encoding=encoding) if isinstance(policy, (str, Path)) else policy
         declared = [item.name for item in rules.sensitive]
         attribute = sensitive or (rules.mechanism.attribute if rules.mechanism is not None else
                                   declared[0] if len(declared) == 1 else None)
