@@ -403,6 +403,7 @@ def plan(
     from theory.mechanism_selection.release_plan import plan_release, targets_of
     from verifier.errors import DataError, PolicyError
     from verifier.literal import Domain, LiteralError, parse_exact
+    from verifier.named_inputs import Input
     from verifier.tables.load import load_table
 
     name = str(original) if isinstance(original, (str, Path)) else "original"
@@ -429,10 +430,11 @@ def plan(
             raise PolicyError("expected the attribute to randomize and the target t0 (or a policy)")
         attribute = sensitive
         try:
-            target_t = parse_exact(str(t0), "--t", Domain(lower=Fraction(1)))
-            target_eps = sympy.oo if eps0 is None else parse_exact(str(eps0), "--eps", Domain(lower=Fraction(0), infinite=True))
+            target_t = parse_exact(str(t0), Input("t0"), Domain(lower=Fraction(1)))
+            target_eps = sympy.oo if eps0 is None else parse_exact(str(eps0), Input("eps0"),
+                                                                   Domain(lower=Fraction(0), infinite=True))
         except LiteralError as error:
-            raise PolicyError(str(error)) from None
+            raise PolicyError(*error.args) from None
         size = 1 if k is None else k
     if attribute not in frame.columns:
         raise DataError(f"{name}: column {attribute!r} not found; the table has columns {list(map(str, frame.columns))}")

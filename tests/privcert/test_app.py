@@ -74,7 +74,8 @@ def test_an_upload_over_the_limit_is_refused_with_the_limit_in_the_message(clien
     response = client.post("/audit/release", data={"csrf": token},
                            files={"release": ("big.csv", b"a,b\n" + b"1,2\n" * 600_000)})
     assert response.status_code == 413
-    assert "this server accepts at most 1.9 MB per request" in response.text and "--max-upload" in response.text
+    assert ("this server accepts at most 1.9 MB per request (whoever started the workbench can allow more: privcert "
+            "serve takes a larger upload limit)") in response.text and "--" not in response.text
     assert client.get("/audit").status_code == 200  # the server stays up
 
 
@@ -283,6 +284,11 @@ def test_verify_shows_the_clis_lines_and_a_tampered_certificate_is_invalid(clien
     import html
     import json
 
+    from privcert.api import verify
+    from privcert.app.fields import field_of
+    from privcert.reporting import said
+    from verifier.named_inputs import say
+
     token = csrf(client)
     client.post("/audit/example", data={"csrf": token, "example": "hospital"})
     finished(client, client.post("/audit/run", data={"csrf": token, **HOSPITAL_FORM}).text)
@@ -304,8 +310,13 @@ def test_verify_shows_the_clis_lines_and_a_tampered_certificate_is_invalid(clien
     page = finished(client, client.post("/verify", data={"csrf": token}, files={
         "certificate": ("certificate.json", certificate), "public_key": ("key.pub", key)}).text)
     assert "VALID, PASS" in page
+    # the same lines, each input they name said as the command line's option there and as the form's field here
+    found = verify(tmp_path / "certificate.json", tmp_path / "key.pub")
+    texts = [*(line.text() for line in found.lines), found.summary()]
+    assert cli.stdout.strip() == "\n".join(map(said, texts))
     lines = re.search(r'<pre class="lines">(.*)</pre>', page, re.S)
-    assert lines is not None and html.unescape(lines.group(1)).strip() == cli.stdout.strip()
+    assert lines is not None and html.unescape(lines.group(1)).strip() == "\n".join(say(text, field_of) for text in texts)
+    assert "release: not checked (no “The release”; the certificate names release.csv" in html.unescape(page)
     envelope = json.loads(certificate)
     payload = base64.b64decode(envelope["payload"])
     changed = payload.replace(b'"rows":300', b'"rows":301')
