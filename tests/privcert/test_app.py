@@ -368,16 +368,34 @@ def test_explore_shows_a_definition_whose_claims_assume_a_reading(client: TestCl
             "dp within classes)") in arrows.text
 
 
-def test_explore_draws_the_map_to_fit_and_a_neighbourhood_large(client: TestClient) -> None:
+def test_explore_draws_the_map_with_labels_of_12_px_and_a_neighbourhood_large(client: TestClient, tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ElementTree
+
+    from privcert.api import implication_map
+
+    SVG = "{http://www.w3.org/2000/svg}"
+
     page = client.get("/explore").text
-    drawn = re.search(r'<div class="map" id="map"[^>]*><svg([^>]*)>', page)
-    assert drawn is not None and 'role="group"' in drawn.group(1) and 'role="img"' not in drawn.group(1)
+    drawn = re.search(r'<div class="map" id="map"[^>]*>(<svg([^>]*)>.*?</svg>)</div>', page, re.S)
+    assert drawn is not None and 'role="group"' in drawn.group(2) and 'role="img"' not in drawn.group(2)
+    # drawn at a fixed size (the page scrolls it, at 1280 px as at 390 px): its smallest text 12 px high
+    svg = ElementTree.fromstring(drawn.group(1))
+    scale = float(svg.attrib["width"]) / float(svg.attrib["viewBox"].split()[2])
+    assert scale == pytest.approx(float(svg.attrib["height"]) / float(svg.attrib["viewBox"].split()[3]), rel=1e-3)
+    sizes = {float(text.attrib["font-size"].removesuffix("px")) for text in svg.iter(f"{SVG}text")}
+    assert 12 <= min(sizes) * scale < 12.01
     assert "numbers refer to the list below" not in page  # the key is the page's text, not 7 px SVG text
     assert "non-implication (red, with a cross)</li>" in page
     assert '<p class="nb-centre">k-anonymity</p>' in page
     full = client.get("/explore/map.svg")
     assert full.headers["content-type"] == "image/svg+xml" and "numbers refer to the list below" in full.text
-    assert full.headers["content-security-policy"] == "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'"
+    # its drawing alone: presentation attributes, no style to allow
+    assert full.headers["content-security-policy"] == "default-src 'none'; frame-ancestors 'self'"
+    document = ElementTree.fromstring(full.content)
+    drawing = ElementTree.parse(implication_map().draw(tmp_path / "map.svg")).getroot()
+    assert (document.attrib["width"], document.attrib["stroke-linejoin"]) == (drawing.attrib["width"], "round")
+    assert not [element for element in document.iter() if "style" in element.attrib or element.tag.endswith("style")]
+    assert [text.text for text in document.iter(f"{SVG}text")] == [text.text for text in drawing.iter(f"{SVG}text")]
 
 
 def test_explore_answers_as_json(client: TestClient) -> None:
