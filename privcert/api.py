@@ -316,9 +316,11 @@ def utility(
     extra: tuple[Figure, ...] = ()
     if mechanism is not None:
         from verifier.errors import PolicyError
+        from verifier.named_inputs import Input, Said
 
         if sensitive is None:
-            raise PolicyError("--mechanism: expected --sensitive, the column the mechanism randomized")
+            raise PolicyError(Said(Input("mechanism"), ": expected ", Input("sensitive"),
+                                   ", the column the mechanism randomized"))
         extra = _mechanism_utility(before, after, pair, Path(mechanism), sensitive, names)
     return utility_of(pair, extra)
 

@@ -57,6 +57,25 @@ def test_an_input_is_said_as_an_option_on_the_command_line_and_as_a_field_in_the
     assert say(ValueError(text), field_of) == say(text, field_of) and say("plain", field_of) == "plain"
 
 
+def test_the_library_names_its_own_parameters_and_the_command_line_its_options(tmp_path: Path) -> None:
+    from privcert.api import utility
+    from privcert.reporting import said
+    from verifier.errors import PolicyError
+    from verifier.randomized.modes import MechanismChoice, mechanism_settings
+
+    table = tmp_path / "table.csv"
+    table.write_text("a,s\n1,x\n2,y\n", encoding="utf-8")
+    with pytest.raises(PolicyError) as refused:
+        utility(table, table, ["a"], mechanism=tmp_path / "m.csv")
+    assert str(refused.value) == "mechanism: expected sensitive, the column the mechanism randomized"
+    assert said(refused.value) == "--mechanism: expected --sensitive, the column the mechanism randomized"
+    with pytest.raises(PolicyError) as alone:
+        mechanism_settings(None, MechanismChoice(mode="auditor"))
+    assert (str(alone.value), said(alone.value)) == (
+        "k and mode apply to randomized releases: give mechanism (or [mechanism] in the policy)",
+        "--k and --mode apply to randomized releases: give --mechanism FILE (or [mechanism] in the policy)")
+
+
 def test_the_verify_page_names_its_fields(client: TestClient) -> None:
     token = csrf(client, "/verify")
     alone = _text(finished(client, client.post("/verify", data={"csrf": token}, files=_golden("demo-hospital")).text))
