@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from privcert.options import EngineOption, MasterOption
-from privcert.reporting import BAD_INPUT, said, stage, stderr_line, wrote
+from privcert.reporting import BAD_INPUT, said, said_in, stage, stderr_line, wrote
 
 if TYPE_CHECKING:
     from privcert.api_certificate import WrittenCertificate
@@ -195,7 +195,7 @@ def verify_command(
     from privcert.files import write_json
 
     try:
-        if write_json(found.to_json(), json_out):
+        if write_json(said_in(found.to_json()), json_out):
             raise typer.Exit(found.exit_code(allow_fail=allow_fail))
     except PolicyError as error:
         raise _bad_input(said(error)) from error

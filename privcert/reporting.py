@@ -11,18 +11,18 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from verifier.errors import PrivcertWarning, VerifierError
-from verifier.named_inputs import Input, say
+from verifier.named_inputs import Input, say, say_in
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 __all__ = ["BAD_INPUT", "FAILED", "INTERNAL", "INTERRUPTED", "PIPE_CLOSED", "interrupt_outside_finalizers",
-           "make_console", "reporting_errors", "said", "stage", "stderr_line", "wrote"]
+           "make_console", "reporting_errors", "said", "said_in", "stage", "stderr_line", "wrote"]
 
 FAILED = 1
 BAD_INPUT = 2
@@ -73,6 +73,11 @@ def option_of(named: Input) -> str:
 def said(text: object) -> str:
     """A message (or an error) in the command line's words: each input it names as its option."""
     return say(text, option_of)
+
+
+def said_in(document: Any) -> Any:
+    """A JSON document in the command line's words: each input its texts name as its option."""
+    return say_in(document, option_of)
 
 
 def stderr_line(kind: str, message: str) -> None:

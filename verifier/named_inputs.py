@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["Input", "Said", "Terms", "say"]
+__all__ = ["Input", "Said", "Terms", "say", "say_in"]
 
 
 @dataclass(frozen=True)
@@ -78,3 +79,14 @@ def say(text: object, terms: Terms) -> str:
     if isinstance(text, Said):
         return "".join(part if isinstance(part, str) else terms(part) for part in text.parts)
     return str(text)
+
+
+def say_in(document: Any, terms: Terms) -> Any:
+    """A JSON document (dicts, lists, text, numbers) with every :class:`Said` text in it said in ``terms``."""
+    if isinstance(document, Said):
+        return say(document, terms)
+    if isinstance(document, dict):
+        return {key: say_in(value, terms) for key, value in document.items()}
+    if isinstance(document, list):
+        return [say_in(value, terms) for value in document]
+    return document

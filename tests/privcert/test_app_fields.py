@@ -76,6 +76,22 @@ def test_the_library_names_its_own_parameters_and_the_command_line_its_options(t
         "--k and --mode apply to randomized releases: give --mechanism FILE (or [mechanism] in the policy)")
 
 
+def test_the_command_lines_verify_says_its_options_in_its_json_too() -> None:
+    import json
+
+    from _certify import runner
+    from privcert.cli import app
+
+    case = GOLDEN / "randomized-publisher"
+    done = runner.invoke(app, ["verify", str(case / "cert.json"), "--public-key", str(case / "key.pub"), "--json", "-"])
+    document = json.loads(done.stdout)
+    assert document["summary"] == ("INCOMPLETE: the signature holds, but the measurements were not re-measured "
+                                   "(publisher mode: the levels were measured on the original data, which no "
+                                   "certificate carries: pass --original ORIGINAL --data RELEASE)")
+    (release,) = (line["detail"] for line in document["lines"] if line["subject"] == "release")
+    assert release.startswith("no --data; the certificate names the published release release.csv")
+
+
 def test_the_verify_page_names_its_fields(client: TestClient) -> None:
     token = csrf(client, "/verify")
     alone = _text(finished(client, client.post("/verify", data={"csrf": token}, files=_golden("demo-hospital")).text))
