@@ -56,7 +56,7 @@ from reports.signing import CertificateError, MalformedCertificateError, open_en
 from reports.statement import PREDICATE_KEYS, SCHEMAS, Statement, canonical, rechecked, sha256_file
 from verifier.audit import AuditResult, facts
 from verifier.errors import DataError, PolicyError, VerifierError
-from verifier.named_inputs import Input, Said
+from verifier.named_inputs import Input, Said, text_of
 from verifier.policy import Policy, Requirement, parse_policy
 from verifier.randomized.modes import MechanismChoice
 
@@ -230,9 +230,9 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, original
         except DataError as error:
             if given is not None or sha256_file(data) != statement.subject_sha256:
                 raise
-            return Verification(statement, (*lines, Line("release", "fails", (
+            return Verification(statement, (*lines, Line("release", "fails", Said(
                 f"{data.name} has the certified SHA-256, but the encoding the certificate states ({encoding}) does "
-                f"not read it: {error}"))))
+                "not read it: ", text_of(error)))))
         tables = (load_table(original, encoding=encoding), released)
     counted: tuple[int, int] = (0, 0)
     revised: tuple[str, ...] = ()
@@ -338,7 +338,7 @@ def _release_line(statement: Statement, data: Path, encoding: str = "utf-8") -> 
         try:
             columns = list(release_columns(data, encoding))
         except DataError as error:
-            return Line("release", "fails", f"its header cannot be read in the certified encoding: {error}")
+            return Line("release", "fails", Said("its header cannot be read in the certified encoding: ", text_of(error)))
         if columns != certified:
             return Line("release", "fails", f"{data.name} has the columns {', '.join(map(shown, columns))}; the "
                                             f"certificate was issued for {', '.join(map(shown, certified))}")

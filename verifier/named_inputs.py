@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Input", "Said", "Terms", "say", "say_in"]
+__all__ = ["Input", "Said", "Terms", "say", "say_in", "text_of"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,11 @@ class Said(str):
 
     def __reduce__(self) -> tuple[type[Said], tuple[str | Input, ...]]:
         return Said, self.parts
+
+
+def text_of(error: BaseException) -> str:
+    """An error's message with the inputs it names kept (a :class:`Said`), for a message that quotes it."""
+    return error.args[0] if len(error.args) == 1 and isinstance(error.args[0], str) else str(error)
 
 
 def say(text: object, terms: Terms) -> str:

@@ -19,7 +19,8 @@ __all__ = ["FIELDS", "field_of", "shown"]
 FIELDS = {"data": "“The release”", "original": "“The original”", "t0": "“t0”", "eps0": "“ε0”",
           "signing_key": "“Your private key”", "qi": "“Quasi-identifiers”",
           "record_key": "a key column (the Compare page pairs the tables row by row)",
-          "mechanism": "a mechanism file uploaded with the policy's files", "hierarchy": "a hierarchy"}
+          "mechanism": "a mechanism file uploaded with the policy's files", "hierarchy": "a hierarchy",
+          "encoding": "the encoding the certificate states"}
 """Each input a message may name, as the workbench's forms offer it (quoted: the field's label)."""
 
 

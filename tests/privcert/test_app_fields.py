@@ -57,6 +57,20 @@ def test_an_input_is_said_as_an_option_on_the_command_line_and_as_a_field_in_the
     assert say(ValueError(text), field_of) == say(text, field_of) and say("plain", field_of) == "plain"
 
 
+def test_an_encoding_a_certificate_states_is_named_as_such_in_the_workbench(tmp_path: Path) -> None:
+    from verifier.errors import DataError
+    from verifier.tables.load import load_table
+
+    release = tmp_path / "release.csv"
+    release.write_text("zip\n1\n", encoding="utf-8")
+    with pytest.raises(DataError) as refused:
+        load_table(release, encoding="rot13")
+    assert say(refused.value, field_of) == (f"{release}: the encoding the certificate states ('rot13'): rot-13 "
+                                            "transforms bytes, it is not a character encoding; expected a character "
+                                            "encoding that decodes one-to-one: UTF-8, UTF-16, UTF-32, ASCII or a "
+                                            "single-byte table such as latin-1, iso8859-15 or cp1252")
+
+
 def test_the_library_names_its_own_parameters_and_the_command_line_its_options(tmp_path: Path) -> None:
     from privcert.api import utility
     from privcert.reporting import said
