@@ -57,11 +57,12 @@ __all__ = ["measure", "audit", "audited_release", "load_policy", "certify", "ver
 Given = TypeVar("Given")
 
 
-def load_policy(path: str | Path) -> Policy:
-    """Read and check a policy file (:func:`verifier.policy.load_policy`)."""
+def load_policy(path: str | Path, *, encoding: str = "utf-8") -> Policy:
+    """Read and check a policy file (:func:`verifier.policy.load_policy`); a population table it names is read
+    in the release's ``encoding``."""
     from verifier.policy import load_policy as load
 
-    return load(path)
+    return load(path, encoding=encoding)
 
 
 def measure(
@@ -130,7 +131,8 @@ def audit(
         ``population_table``, ``weights`` (:class:`verifier.inputs.Inputs`); the audit's
         policy holds them (``result.policy.risk``).
     engine, encoding, progress
-        How the release is read (:func:`verifier.measure.measure`).
+        How the release is read (:func:`verifier.measure.measure`); a policy given by its path reads its
+        population table in ``encoding`` too.
 
     Raises
     ------
@@ -142,7 +144,7 @@ def audit(
     from verifier.audit import audit as run
     from verifier.randomized.modes import MechanismChoice
 
-    parsed = policy if not isinstance(policy, (str, Path)) else load_policy(policy)
+    parsed = policy if not isinstance(policy, (str, Path)) else load_policy(policy, encoding=encoding)
     if inputs is not None:
         parsed = _with_risk_inputs(parsed, inputs)
     release = audited_release(data, parsed)
@@ -314,9 +316,11 @@ def utility(
     extra: tuple[Figure, ...] = ()
     if mechanism is not None:
         from verifier.errors import PolicyError
+        from verifier.named_inputs import Input, Said
 
         if sensitive is None:
-            raise PolicyError("--mechanism: expected --sensitive, the column the mechanism randomized")
+            raise PolicyError(Said(Input("mechanism"), ": expected ", Input("sensitive"),
+                                   ", the column the mechanism randomized"))
         extra = _mechanism_utility(before, after, pair, Path(mechanism), sensitive, names)
     return utility_of(pair, extra)
 
@@ -404,6 +408,7 @@ def plan(
     from theory.mechanism_selection.release_plan import plan_release, targets_of
     from verifier.errors import DataError, PolicyError
     from verifier.literal import Domain, LiteralError, parse_exact
+    from verifier.named_inputs import Input
     from verifier.tables.load import load_table
 
     name = str(original) if isinstance(original, (str, Path)) else "original"
@@ -411,7 +416,7 @@ def plan(
     if policy is not None:
         if t0 is not None or eps0 is not None or k is not None:
             raise PolicyError("give the targets (t0, eps0, k) or a policy, not both")
-        rules = load_policy(policy) if isinstance(policy, (str, Path)) else policy
+        rules = load_policy(policy, encoding=encoding) if isinstance(policy, (str, Path)) else policy
         declared = [item.name for item in rules.sensitive]
         attribute = sensitive or (rules.mechanism.attribute if rules.mechanism is not None else
                                   declared[0] if len(declared) == 1 else None)
@@ -430,10 +435,11 @@ def plan(
             raise PolicyError("expected the attribute to randomize and the target t0 (or a policy)")
         attribute = sensitive
         try:
-            target_t = parse_exact(str(t0), "--t", Domain(lower=Fraction(1)))
-            target_eps = sympy.oo if eps0 is None else parse_exact(str(eps0), "--eps", Domain(lower=Fraction(0), infinite=True))
+            target_t = parse_exact(str(t0), Input("t0"), Domain(lower=Fraction(1)))
+            target_eps = sympy.oo if eps0 is None else parse_exact(str(eps0), Input("eps0"),
+                                                                   Domain(lower=Fraction(0), infinite=True))
         except LiteralError as error:
-            raise PolicyError(str(error)) from None
+            raise PolicyError(*error.args) from None
         size = 1 if k is None else k
     if attribute not in frame.columns:
         raise DataError(f"{name}: column {attribute!r} not found; the table has columns {list(map(str, frame.columns))}")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from privcert.options import EngineOption, MasterOption
-from privcert.reporting import BAD_INPUT, stage, stderr_line, wrote
+from privcert.reporting import BAD_INPUT, said, said_in, stage, stderr_line, wrote
 
 if TYPE_CHECKING:
     from privcert.api_certificate import WrittenCertificate
@@ -41,7 +41,7 @@ def check_signer(key: Path | None) -> None:
     except OSError as error:
         raise _bad_input(f"--sign {key}: cannot read the key: {error.strerror or error}") from error
     except MalformedCertificateError as error:
-        raise _bad_input(str(error)) from error
+        raise _bad_input(said(error)) from error
 
 
 def certificate_outputs(certificate: Path | None, html: Path | None, pdf: Path | None) -> dict[str, tuple[Path | None, str]]:
@@ -103,23 +103,23 @@ def report_command(
             found = verify(document, key)
             if not found.valid:
                 for line in found.lines:
-                    typer.echo(safe(line.text()))
+                    typer.echo(safe(said(line.text())))
                 typer.echo(f"INVALID: {safe(certificate)}: not rendered (see the lines above)")
                 raise typer.Exit(4)
             checked = key.keyid if found.complete else None
             if not found.complete:
-                typer.echo(safe(found.summary()) + "; the view says it is not verified")
+                typer.echo(safe(said(found.summary())) + "; the view says it is not verified")
             elif found.revised:
-                typer.echo(safe(found.summary()))
+                typer.echo(safe(said(found.summary())))
                 revised = found.revised
         statement = unverified_statement(document) if checked is None or found.statement is None else found.statement
     except MalformedCertificateError as error:
-        raise _bad_input(f"{certificate}: {error}") from error
+        raise _bad_input(f"{certificate}: {said(error)}") from error
     except CertificateError as error:
         typer.echo(f"INVALID: {certificate}: {error}")
         raise typer.Exit(4) from error
     except (OSError, UnicodeDecodeError, VerifierError) as error:
-        raise _bad_input(f"{certificate}: {error}") from error
+        raise _bad_input(f"{certificate}: {said(error)}") from error
     counts = statement.predicate.get("counts")
     try:
         tables = decode_counts(counts["tables"])[1] if isinstance(counts, dict) and "tables" in counts else ()
@@ -158,7 +158,7 @@ def keygen_command(
         write_new(out, private_pem, option="--out", mode=0o600)
         write_new(public, public_text.encode("utf-8"), option="--out")
     except PolicyError as error:
-        raise _bad_input(str(error)) from error
+        raise _bad_input(said(error)) from error
     typer.echo(f"wrote {out} (the private key, mode 0600: keep it secret)\nwrote {public} (the public key)")
 
 
@@ -189,17 +189,17 @@ def verify_command(
             found = verify(certificate, public_key, data=data, original=original,
                            engine=get_engine(engine, master=master), encoding=encoding)
         except (MalformedCertificateError, PolicyError) as error:
-            raise _bad_input(str(error)) from error
+            raise _bad_input(said(error)) from error
         except (OSError, VerifierError) as error:
-            raise _bad_input(f"{certificate}: {error}") from error
+            raise _bad_input(f"{certificate}: {said(error)}") from error
     from privcert.files import write_json
 
     try:
-        if write_json(found.to_json(), json_out):
+        if write_json(said_in(found.to_json()), json_out):
             raise typer.Exit(found.exit_code(allow_fail=allow_fail))
     except PolicyError as error:
-        raise _bad_input(str(error)) from error
+        raise _bad_input(said(error)) from error
     for line in found.lines:
-        typer.echo(safe(line.text()))
-    typer.echo(safe(found.summary()))
+        typer.echo(safe(said(line.text())))
+    typer.echo(safe(said(found.summary())))
     raise typer.Exit(found.exit_code(allow_fail=allow_fail))

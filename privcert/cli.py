@@ -540,7 +540,7 @@ def audit_command(
     from verifier.policy import load_policy
 
     with reporting_errors():
-        parsed = load_policy(policy)
+        parsed = load_policy(policy, encoding=encoding)
         check_outputs({"--json": (json_out, "json"), **certificate_outputs(certificate, html, pdf)},
                       {"release": data or parsed.data, "policy": policy, "private key": sign, "original": original,
                        "published release": published,

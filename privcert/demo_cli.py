@@ -34,11 +34,12 @@ EXAMPLES = (
 def _verified(certificate: Path, public_key: Path, release: Path) -> str:
     """Verify a certificate as ``privcert verify`` does, with and without the release; one line saying what held."""
     from privcert.api import verify
+    from privcert.reporting import said
 
     found = (verify(certificate, public_key, data=release), verify(certificate, public_key))
-    invalid = [line.text() for check in found for line in check.lines if line.outcome == "fails"]
+    invalid = [said(line.text()) for check in found for line in check.lines if line.outcome == "fails"]
     if invalid or not all(check.complete for check in found):
-        return "INVALID: " + "; ".join(invalid or [check.summary() for check in found])
+        return "INVALID: " + "; ".join(invalid or [said(check.summary()) for check in found])
     return (f"valid: signature, release digest, {len(found[0].statement.predicate['measurements'])} "  # type: ignore[union-attr]
             "measurements and every derived section re-checked from the release and from the embedded count tables")
 

@@ -11,17 +11,18 @@ import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from verifier.errors import PrivcertWarning, VerifierError
+from verifier.named_inputs import Input, say, say_in
 
 if TYPE_CHECKING:
     from rich.console import Console
 
 __all__ = ["BAD_INPUT", "FAILED", "INTERNAL", "INTERRUPTED", "PIPE_CLOSED", "interrupt_outside_finalizers",
-           "make_console", "reporting_errors", "stage", "stderr_line", "wrote"]
+           "make_console", "reporting_errors", "said", "said_in", "stage", "stderr_line", "wrote"]
 
 FAILED = 1
 BAD_INPUT = 2
@@ -56,6 +57,29 @@ def interrupt_outside_finalizers() -> None:
         signal.signal(signal.SIGINT, handler)
 
 
+_OPTIONS = {"data": ("--data", "RELEASE"), "original": ("--original", "ORIGINAL"), "t0": ("--t", "T0"),
+            "eps0": ("--eps", "E0"), "signing_key": ("--sign", "KEY"), "record_key": ("--key", "COLUMN"),
+            "mechanism": ("--mechanism", "FILE"), "qi": ("--qi", "NAMES"), "hierarchy": ("--hierarchy", "Q=FILE")}
+"""Each input a message may name (:class:`verifier.named_inputs.Input`): its option and what the option takes."""
+
+
+def option_of(named: Input) -> str:
+    """The command line's words for an input: its option, then the value given, or what it takes when asked for."""
+    option, takes = _OPTIONS.get(named.name, (f"--{named.name.replace('_', '-')}", named.name.upper()))
+    value = named.value if named.value is not None else takes if named.asked else None
+    return option if value is None else f"{option} {value}"
+
+
+def said(text: object) -> str:
+    """A message (or an error) in the command line's words: each input it names as its option."""
+    return say(text, option_of)
+
+
+def said_in(document: Any) -> Any:
+    """A JSON document in the command line's words: each input its texts name as its option."""
+    return say_in(document, option_of)
+
+
 def stderr_line(kind: str, message: str) -> None:
     """``kind: message`` on stderr, the message made safe for a terminal (no control sequences)."""
     from verifier.escape import safe
@@ -74,7 +98,7 @@ def reporting_errors() -> Iterator[None]:
             try:
                 yield
             except (VerifierError, FileNotFoundError) as error:
-                stderr_line("error", str(error))
+                stderr_line("error", said(error))
                 raise typer.Exit(BAD_INPUT) from error
     finally:
         shown: set[str] = set()

@@ -40,6 +40,7 @@ from securesystemslib.exceptions import UnverifiedSignatureError
 from securesystemslib.signer import CryptoSigner, Signature, SSlibKey
 
 from reports.statement import PAYLOAD_TYPE, Statement, canonical
+from verifier.named_inputs import Input, Said
 
 __all__ = ["CertificateError", "MalformedCertificateError", "new_key_pair", "load_signer", "load_public_key", "sign",
            "read_json", "open_envelope", "unverified_statement", "public_key_of"]
@@ -92,8 +93,8 @@ def load_signer(private_key: bytes, source: str) -> CryptoSigner:
             if isinstance(key, Ed25519PrivateKey):
                 return CryptoSigner(key)
             found = f"a {type(key).__name__.removeprefix('_').replace('PrivateKey', '')} private key"
-    raise MalformedCertificateError(f"--sign {source}: expected an Ed25519 private key written by privcert keygen, "
-                                    f"found {found}")
+    raise MalformedCertificateError(Said(Input("signing_key", source), ": expected an Ed25519 private key written by "
+                                         f"privcert keygen, found {found}"))
 
 
 def public_key_of(signer: CryptoSigner) -> SSlibKey:

@@ -56,6 +56,7 @@ from reports.signing import CertificateError, MalformedCertificateError, open_en
 from reports.statement import PREDICATE_KEYS, SCHEMAS, Statement, canonical, rechecked, sha256_file
 from verifier.audit import AuditResult, facts
 from verifier.errors import DataError, PolicyError, VerifierError
+from verifier.named_inputs import Input, Said, text_of
 from verifier.policy import Policy, Requirement, parse_policy
 from verifier.randomized.modes import MechanismChoice
 
@@ -70,6 +71,11 @@ __all__ = ["Outcome", "Line", "Verification", "verify", "VALID", "FAILED_VERDICT
 
 Outcome = Literal["holds", "fails", "not checked", "publisher's statement", "look-alike"]
 
+_NO_TABLES = Said("the certificate embeds no count tables: pass ", Input("data", asked=True))
+"""Why the measurements of a certificate without count tables are not re-measured without the release."""
+_BOTH = (Input("original", asked=True), " ", Input("data", asked=True))
+"""The original and the release, asked for together (publisher mode, utility)."""
+
 VALID = 0
 """Exit code: the certificate is valid and its verdict is PASS."""
 FAILED_VERDICT = 1
@@ -82,14 +88,16 @@ INCOMPLETE = 5
 
 @dataclass(frozen=True)
 class Line:
-    """One thing ``verify`` looked at: what, whether it holds, and the detail."""
+    """One thing ``verify`` looked at: what, whether it holds, and the detail (a :class:`~verifier.named_inputs.Said`
+    when it names an input to give)."""
 
     subject: str
     outcome: Outcome
     detail: str
 
-    def text(self) -> str:
-        return f"{self.subject}: {self.outcome}" + (f" ({self.detail})" if self.detail else "")
+    def text(self) -> Said:
+        """``SUBJECT: OUTCOME (DETAIL)``, keeping the inputs the detail names."""
+        return Said(f"{self.subject}: {self.outcome}", *((" (", self.detail, ")") if self.detail else ()))
 
 
 @dataclass(frozen=True)
@@ -134,9 +142,8 @@ class Verification:
         if not self.valid:
             return "INVALID: the certificate does not hold (see the lines above)"
         if not self.complete:
-            why = next((line.detail for line in self.lines if line.subject == "measurements"),
-                       "the certificate embeds no count tables: pass --data RELEASE")
-            return f"INCOMPLETE: the signature holds, but the measurements were not re-measured ({why})"
+            why = next((line.detail for line in self.lines if line.subject == "measurements"), _NO_TABLES)
+            return Said("INCOMPLETE: the signature holds, but the measurements were not re-measured (", why, ")")
         revised = (f"; {len(self.revised)} claim(s) it rests on have since been revised (see the implied levels)"
                    if self.revised else "")
         return f"VALID: every re-checkable statement holds; certified verdict {self.verdict_text()}{revised}"
@@ -191,8 +198,8 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, original
         The release or the original cannot be read; ``original`` without ``data`` (a :class:`PolicyError`).
     """
     if original is not None and data is None:
-        raise PolicyError(f"--original {original}: expected --data RELEASE as well (the utility models compare the "
-                          "original with the release record by record)")
+        raise PolicyError(Said(Input("original", str(original)), ": expected ", Input("data", asked=True),
+                               " as well (the utility models compare the original with the release record by record)"))
     try:
         statement = open_envelope(document, public_key)
     except MalformedCertificateError:
@@ -223,9 +230,9 @@ def verify(document: Any, public_key: Any, *, data: Path | None = None, original
         except DataError as error:
             if given is not None or sha256_file(data) != statement.subject_sha256:
                 raise
-            return Verification(statement, (*lines, Line("release", "fails", (
+            return Verification(statement, (*lines, Line("release", "fails", Said(
                 f"{data.name} has the certified SHA-256, but the encoding the certificate states ({encoding}) does "
-                f"not read it: {error}"))))
+                "not read it: ", text_of(error)))))
         tables = (load_table(original, encoding=encoding), released)
     counted: tuple[int, int] = (0, 0)
     revised: tuple[str, ...] = ()
@@ -288,15 +295,14 @@ def _audit_again(statement: Statement, data: Path | None, engine: Any, encoding:
                                                                              f"release's {counts['sha256']}")]
             lines.append(Line("embedded count tables", "holds", "equal to the release's, re-counted"))
         return (result, certified), lines
-    lines.append(Line("release", "not checked", f"no --data; the certificate names {statement.subject_name}, "
-                                                f"SHA-256 {statement.subject_sha256[:16]}…"))
+    lines.append(Line("release", "not checked", Said("no ", Input("data"), f"; the certificate names "
+                                                     f"{statement.subject_name}, SHA-256 {statement.subject_sha256[:16]}…")))
     if not isinstance(counts, Mapping) or "tables" not in counts:
-        return None, [*lines, Line("measurements", "not checked",
-                                   "the certificate embeds no count tables: pass --data RELEASE")]
+        return None, [*lines, Line("measurements", "not checked", _NO_TABLES)]
     if policy.risk.weights is not None:
-        return None, [*lines, Line("measurements", "not checked",
-                                   f"the weights column {policy.risk.weights!r} of individual risk is not among the "
-                                   "count tables: pass --data RELEASE")]
+        return None, [*lines, Line("measurements", "not checked", Said(
+            f"the weights column {policy.risk.weights!r} of individual risk is not among the count tables: pass ",
+            Input("data", asked=True)))]
     embedded = counts["tables"]
     lines += _counts_line(counts, embedded, "the embedded")
     if lines[-1].outcome == "fails":
@@ -332,7 +338,7 @@ def _release_line(statement: Statement, data: Path, encoding: str = "utf-8") -> 
         try:
             columns = list(release_columns(data, encoding))
         except DataError as error:
-            return Line("release", "fails", f"its header cannot be read in the certified encoding: {error}")
+            return Line("release", "fails", Said("its header cannot be read in the certified encoding: ", text_of(error)))
         if columns != certified:
             return Line("release", "fails", f"{data.name} has the columns {', '.join(map(shown, columns))}; the "
                                             f"certificate was issued for {', '.join(map(shown, certified))}")
@@ -353,16 +359,17 @@ def _publisher(statement: Statement, policy: Policy, certified: Policy, choice: 
     from verifier.audit import audit
 
     if data is None:
-        lines.append(Line("release", "not checked", f"no --data; the certificate names the published release "
-                                                    f"{statement.subject_name}, SHA-256 {statement.subject_sha256[:16]}…"))
+        lines.append(Line("release", "not checked", Said("no ", Input("data"), "; the certificate names the published "
+                                                         f"release {statement.subject_name}, SHA-256 "
+                                                         f"{statement.subject_sha256[:16]}…")))
     else:
         lines.append(_release_line(statement, data, encoding))
         if lines[-1].outcome == "fails":
             return None, lines
     if original is None:
-        return None, [*lines, Line("measurements", "not checked", "publisher mode: the levels were measured on the "
-                                                                  "original data, which no certificate carries: pass "
-                                                                  "--original ORIGINAL --data RELEASE")]
+        return None, [*lines, Line("measurements", "not checked", Said(
+            "publisher mode: the levels were measured on the original data, which no certificate carries: pass ",
+            *_BOTH))]
     result = audit(original, policy, source=str(original), mechanism=choice, implications=audit_release, engine=engine,
                    encoding=encoding, progress=False)
     lines.append(Line("original", "not checked", f"{original}: publisher mode names no digest of the original data; "
@@ -778,8 +785,7 @@ def _utility(statement: Statement, original: Path | None, tables: tuple[pd.DataF
         raise TypeError("utility.figures: expected a list")
     against = f"{len(figures)} figure(s) against the original {section['original']!r}"
     if original is None:
-        return [Line("utility", "publisher's statement", f"{against}, not re-computed: pass --original ORIGINAL "
-                                                          "--data RELEASE")]
+        return [Line("utility", "publisher's statement", Said(f"{against}, not re-computed: pass ", *_BOTH))]
     if tables is None:
         return [Line("utility", "not checked", "the release does not have the certified SHA-256")]
     try:

@@ -2,7 +2,8 @@
 
 Keys (all optional, docs/policy.md): ``sampling_fraction`` (exact, in (0, 1]) or
 ``population`` (an integer ≥ 1, not both), ``population_table`` (a file of the
-quasi-identifiers with a ``count`` column, relative to the policy) and ``weights`` (the
+quasi-identifiers with a ``count`` column, relative to the policy, read in the release's
+encoding) and ``weights`` (the
 release's column of sampling weights). Requirements on models that need one of them are
 checked against it, each error naming the requirement's key.
 """
@@ -48,8 +49,10 @@ class RiskInputs:
         return self.sampling_fraction is not None or self.population is not None
 
 
-def parse_risk_section(read: Reader, section: Any, qi: tuple[str, ...], read_files: bool = True) -> RiskInputs:
-    """Read ``[risk]`` (absent: no inputs); ``read_files=False`` names the population table without reading it."""
+def parse_risk_section(read: Reader, section: Any, qi: tuple[str, ...], read_files: bool = True,
+                       encoding: str = "utf-8") -> RiskInputs:
+    """Read ``[risk]`` (absent: no inputs); the population table is read in the release's ``encoding``
+    (``read_files=False``: named, not read)."""
     if section is None:
         return RiskInputs()
     body = read.table(section, "risk")
@@ -65,7 +68,7 @@ def parse_risk_section(read: Reader, section: Any, qi: tuple[str, ...], read_fil
     elif "population_table" in body:
         path = read.file(body["population_table"], "risk.population_table")
         try:
-            table = load_population_table(path, qi)
+            table = load_population_table(path, qi, encoding=encoding)
         except (DataError, InputFileNotFoundError) as error:
             raise type(error)(f"{read.source}: risk.population_table: {error}") from error
     weights = read.string(body["weights"], "risk.weights") if "weights" in body else None

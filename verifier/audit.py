@@ -29,6 +29,7 @@ from verifier.engines import Engine, EngineName
 from verifier.errors import PolicyError
 from verifier.measure import MeasureResult, ProgressCallback, measure, measure_tables
 from verifier.models.t_closeness import DISTANCES
+from verifier.named_inputs import Input, Said
 from verifier.policy import Policy, Requirement
 from verifier.randomized.modes import (
     Implications,
@@ -218,8 +219,8 @@ def _randomized_measurement(requirement: Requirement, found: Sequence[Measuremen
                 and (requirement.k is None or m.parameters.get("k") == requirement.k)):
             return m
     if not found:
-        raise PolicyError(f"{requirement.key}: {requirement.model} is a level of a randomized release: "
-                          "give the mechanism ([mechanism] in the policy, or --mechanism FILE)")
+        raise PolicyError(Said(f"{requirement.key}: {requirement.model} is a level of a randomized release: "
+                               "give the mechanism ([mechanism] in the policy, or ", Input("mechanism", asked=True), ")"))
     if requirement.attribute != found[0].attribute:
         raise PolicyError(f"{requirement.key}: the mechanism randomizes {found[0].attribute!r}, "
                           f"not {requirement.attribute!r}")

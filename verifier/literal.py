@@ -27,6 +27,8 @@ from fractions import Fraction
 
 import sympy
 
+from verifier.named_inputs import Input, Said
+
 __all__ = ["LiteralError", "Domain", "parse_exact", "MAX_DIGITS", "MAX_EXPONENT"]
 
 MAX_DIGITS = 40
@@ -98,25 +100,25 @@ class Domain:
         return True
 
 
-def _rational(text: str, name: str) -> Fraction:
+def _rational(text: str, name: str | Input) -> Fraction:
     match = _RATIONAL.fullmatch(text.strip())
     if match is None:
-        raise LiteralError(f"{name}: expected a number such as 2, 0.15, 3/2, ln(2), e^0.5 or inf, found {text!r}")
+        raise LiteralError(Said(name, f": expected a number such as 2, 0.15, 3/2, ln(2), e^0.5 or inf, found {text!r}"))
     numerator, denominator = match["num"], match["den"]
     try:
         value = Decimal(numerator)
     except InvalidOperation as error:
-        raise LiteralError(f"{name}: {numerator!r} is not a number") from error
+        raise LiteralError(Said(name, f": {numerator!r} is not a number")) from error
     sign, digits, exponent = value.as_tuple()
     assert isinstance(exponent, int)
     if len(digits) > MAX_DIGITS or abs(exponent) > MAX_DIGITS or len(digits) + exponent > MAX_DIGITS:
-        raise LiteralError(f"{name}: {text!r} is beyond the magnitude any level can mean (at most {MAX_DIGITS} digits)")
+        raise LiteralError(Said(name, f": {text!r} is beyond the magnitude any level can mean (at most {MAX_DIGITS} digits)"))
     number = Fraction(value)
     if denominator is not None:
         if len(denominator.lstrip("+-")) > MAX_DIGITS:
-            raise LiteralError(f"{name}: {text!r} has a denominator of more than {MAX_DIGITS} digits")
+            raise LiteralError(Said(name, f": {text!r} has a denominator of more than {MAX_DIGITS} digits"))
         if int(denominator) == 0:
-            raise LiteralError(f"{name}: {text!r} divides by zero")
+            raise LiteralError(Said(name, f": {text!r} divides by zero"))
         number /= int(denominator)
     return number
 
@@ -125,24 +127,24 @@ def _to_sympy(value: Fraction) -> sympy.Rational:
     return sympy.Rational(value.numerator, value.denominator)
 
 
-def _parse(text: str, name: str) -> sympy.Expr:
+def _parse(text: str, name: str | Input) -> sympy.Expr:
     stripped = text.strip()
     if stripped.lower() in _INFINITY:
         return sympy.oo
     if (ln := _LN.fullmatch(stripped)) is not None:
         argument = _rational(ln["arg"], name)
         if argument <= 0:
-            raise LiteralError(f"{name}: ln takes a positive argument, found {text!r}")
+            raise LiteralError(Said(name, f": ln takes a positive argument, found {text!r}"))
         return sympy.log(_to_sympy(argument))
     if (exp := _EXP.fullmatch(stripped)) is not None:
         exponent = _rational(exp["paren"] if exp["paren"] is not None else exp["bare"], name)
         if abs(exponent) > MAX_EXPONENT:
-            raise LiteralError(f"{name}: {text!r} is beyond the magnitude any level can mean (|x| ≤ {MAX_EXPONENT} in e^x)")
+            raise LiteralError(Said(name, f": {text!r} is beyond the magnitude any level can mean (|x| ≤ {MAX_EXPONENT} in e^x)"))
         return sympy.exp(_to_sympy(exponent))
     return _to_sympy(_rational(stripped, name))
 
 
-def parse_exact(value: object, name: str, domain: Domain | None = None) -> sympy.Expr:
+def parse_exact(value: object, name: str | Input, domain: Domain | None = None) -> sympy.Expr:
     """Read one exact number from user text (or a TOML integer or decimal).
 
     Parameters
@@ -152,7 +154,8 @@ def parse_exact(value: object, name: str, domain: Domain | None = None) -> sympy
         ``decimal.Decimal`` (TOML values read with ``parse_float=Decimal``).
     name
         The parameter's name, used in every error message (``--level``,
-        ``require[2].threshold``).
+        ``require[2].threshold``), or the :class:`~verifier.named_inputs.Input` it is (each front end then
+        names it in its own terms).
     domain
         Where the value must lie; ``None`` accepts any finite number.
 
@@ -180,20 +183,20 @@ def parse_exact(value: object, name: str, domain: Domain | None = None) -> sympy
     verifier.literal.LiteralError: --level: expected a number such as 2, 0.15, 3/2, ln(2), e^0.5 or inf, found "__import__('os')"
     """
     if isinstance(value, bool):
-        raise LiteralError(f"{name}: expected a number, found the boolean {str(value).lower()}")
+        raise LiteralError(Said(name, f": expected a number, found the boolean {str(value).lower()}"))
     if isinstance(value, int):
         if len(str(abs(value))) > MAX_DIGITS:
-            raise LiteralError(f"{name}: {value} is beyond the magnitude any level can mean (at most {MAX_DIGITS} digits)")
+            raise LiteralError(Said(name, f": {value} is beyond the magnitude any level can mean (at most {MAX_DIGITS} digits)"))
         number: sympy.Expr = sympy.Integer(value)
     elif isinstance(value, (str, Decimal)):
         text = str(value)
         if text.strip().lower() in ("nan", "-nan", "snan", "-inf", "-∞", "-infinity"):
-            raise LiteralError(f"{name}: expected a number, found {text!r}")
+            raise LiteralError(Said(name, f": expected a number, found {text!r}"))
         number = _parse(text, name)
     elif isinstance(value, float):
-        raise LiteralError(f"{name}: expected an exact number (write it as text, e.g. \"0.1\"), found the float {value!r}")
+        raise LiteralError(Said(name, f": expected an exact number (write it as text, e.g. \"0.1\"), found the float {value!r}"))
     else:
-        raise LiteralError(f"{name}: expected a number, found {type(value).__name__} {value!r}")
+        raise LiteralError(Said(name, f": expected a number, found {type(value).__name__} {value!r}"))
     if domain is not None and not domain.contains(number):
-        raise LiteralError(f"{name}: expected {domain.describe()}, found {value}")
+        raise LiteralError(Said(name, f": expected {domain.describe()}, found {value}"))
     return number

@@ -235,8 +235,9 @@ def schema_keys() -> tuple[str, ...]:
 _MISSING_ORDER = ("error", "value", "exclude")
 
 
-def load_policy(path: str | Path, files: Locate | None = None) -> Policy:
-    """Read and check a policy file; ``files`` locates the files it names (default: relative to its folder).
+def load_policy(path: str | Path, files: Locate | None = None, *, encoding: str = "utf-8") -> Policy:
+    """Read and check a policy file; ``files`` locates the files it names (default: relative to its folder), a
+    population table it names is read in the release's ``encoding`` (the policy itself is UTF-8).
 
     Raises
     ------
@@ -248,13 +249,15 @@ def load_policy(path: str | Path, files: Locate | None = None) -> Policy:
     path = Path(path)
     if not path.is_file():
         raise InputFileNotFoundError(f"{path}: policy file not found")
-    return parse_policy(read_text(path, kind=PolicyError), source=str(path), base=path.parent, files=files)
+    return parse_policy(read_text(path, kind=PolicyError), source=str(path), base=path.parent, files=files,
+                        encoding=encoding)
 
 
 def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = None,
                  hierarchies: Mapping[str, Hierarchy] | None = None, read_files: bool = True,
-                 files: Locate | None = None) -> Policy:
-    """Parse policy text; relative file names are resolved against ``base``, or located by ``files``.
+                 files: Locate | None = None, encoding: str = "utf-8") -> Policy:
+    """Parse policy text; relative file names are resolved against ``base``, or located by ``files``; a
+    population table is read in the release's ``encoding`` (hierarchies are UTF-8).
 
     Every file name is read by :meth:`~verifier._policy_reader.Reader.file` (the keys: :data:`PATH_KEYS`), so
     ``files`` decides every file a policy can make its reader open: a server confines them to the files its
@@ -303,7 +306,7 @@ def parse_policy(text: str, *, source: str = "<policy>", base: Path | None = Non
         else Fraction(1, 5)
     )
 
-    risk_inputs = parse_risk_section(read, document.get("risk"), qi, read_files)
+    risk_inputs = parse_risk_section(read, document.get("risk"), qi, read_files, encoding)
     tables = document["require"]
     if not isinstance(tables, list) or not tables:
         read.fail("require", "one or more [[require]] tables", describe(tables))

@@ -69,11 +69,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(BadRequest)
     async def bad_request(request: Request, error: BadRequest) -> Response:
-        from privcert.app.sessions import replace_names
+        from privcert.app.fields import shown
         from privcert.app.web import found_session, messages_names, templates
 
         session = found_session(request)
-        message = str(error) if session is None else replace_names(str(error), messages_names(session))
+        message = shown(error, {} if session is None else messages_names(session))
         return templates.TemplateResponse(request, "_error.j2", {"message": message}, status_code=422)
 
     @app.exception_handler(404)

@@ -16,6 +16,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from privcert.app import jobs, policy_files
+from privcert.app.fields import shown
 from privcert.app.policy_form import (
     FormState,
     form_from_policy,
@@ -24,7 +25,7 @@ from privcert.app.policy_form import (
     policy_toml,
     suggest_roles,
 )
-from privcert.app.sessions import Session, replace_names
+from privcert.app.sessions import Session
 from privcert.app.web import (
     BadRequest,
     download,
@@ -211,7 +212,7 @@ async def _posted_policy(request: Request) -> tuple[Path | None, Any, str | None
     try:
         path, parsed = await run_in_threadpool(_check_policy, session, state)
     except VerifierError as error:
-        return None, None, replace_names(str(error), messages_names(session))
+        return None, None, shown(error, messages_names(session))
     return path, parsed, None
 
 

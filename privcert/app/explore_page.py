@@ -33,14 +33,18 @@ if TYPE_CHECKING:
 __all__ = ["router", "map_svg", "neighbourhood", "MAP_CSP"]
 
 router = APIRouter()
-MAP_CSP = "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'"
-"""The full-size map, opened as its own document: matplotlib's style attributes, nothing else (no script)."""
+MAP_CSP = "default-src 'none'; frame-ancestors 'self'"
+"""The full-size map, opened as its own document: its drawing alone (presentation attributes, no style, no
+script)."""
+LABELS = 12
+"""The height in pixels of the map's smallest text in the page (the map is drawn that large, and scrolls)."""
 
 
 def map_svg() -> Markup:
-    """The whole map as ``privcert theory map`` draws it, without the key, as an ``<svg>`` element that scales to
-    its container (a group of definitions a click on one of which shows its neighbourhood), written again from
-    its drawing elements only (:func:`privcert.app.svg.page_svg`)."""
+    """The whole map as ``privcert theory map`` draws it, without the key, as an ``<svg>`` element at the size where
+    its smallest text is :data:`LABELS` pixels high, whatever the window's width (the page scrolls it; a group of
+    definitions a click on one of which shows its neighbourhood), written again from its drawing elements only
+    (:func:`privcert.app.svg.page_svg`)."""
     return _map_svg()
 
 
@@ -50,7 +54,7 @@ def _map_svg() -> Markup:
 
     with tempfile.TemporaryDirectory(prefix="privcert-map-") as folder:
         text = implication_map().draw(Path(folder) / "map.svg", key=False).read_text(encoding="utf-8")
-    return page_svg(text, width=None, height=None, role="group", aria_labelledby="map-title")
+    return page_svg(text, labels=LABELS, role="group", aria_labelledby="map-title")
 
 
 def _definitions() -> list[Any]:
@@ -120,13 +124,14 @@ def _full_map() -> str:
     from privcert.api import implication_map
 
     with tempfile.TemporaryDirectory(prefix="privcert-map-") as folder:
-        return implication_map().draw(Path(folder) / "map.svg").read_text(encoding="utf-8")
+        text = implication_map().draw(Path(folder) / "map.svg").read_text(encoding="utf-8")
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + str(page_svg(text, standalone=True))
 
 
 @router.get("/explore/map.svg")
 async def full_map() -> Response:
-    """The whole map at full size with its numbered list and legend, as ``privcert theory map`` writes it (the
-    browser zooms and scrolls it)."""
+    """The whole map at full size with its numbered list and legend, as ``privcert theory map`` draws it (the
+    browser zooms and scrolls it), written again from its drawing elements only, so that it needs no style."""
     return Response(await run_in_threadpool(_full_map), media_type="image/svg+xml",
                     headers={"Content-Security-Policy": MAP_CSP})
 

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from starlette.concurrency import run_in_threadpool
 
-from privcert.app.sessions import Session, replace_names
+from privcert.app.fields import shown
+from privcert.app.sessions import Session
 from privcert.app.web import BadRequest, messages_names
 
 if TYPE_CHECKING:
@@ -92,4 +93,4 @@ async def checked_policy(session: Session, policy: Path) -> Any:
     try:
         return await run_in_threadpool(read_policy, session, policy)
     except VerifierError as error:
-        raise BadRequest(replace_names(str(error), messages_names(session))) from error
+        raise BadRequest(shown(error, messages_names(session))) from error

@@ -12,17 +12,22 @@ name, a column), which matplotlib escapes and which are escaped again here.
 The page's Content-Security-Policy allows no inline style, so each ``style`` attribute of
 matplotlib's SVG becomes the presentation attributes it lists (SVG reads ``fill``,
 ``stroke``, ``font-size``... as attributes), and its ``<style>`` block is dropped (its
-defaults are in ``app.css``).
+defaults are in ``app.css``, and on the root of a figure served as its own document).
 
 A page may show several figures, and matplotlib names the parts of each alike (``figure_1``,
 ``axes_1``...): every ``id`` of a figure, and every reference to one (``href="#..."``,
 ``url(#...)``), is written with the figure's own prefix (a digest of its text), so that a page's
 ids stay unique.
+
+A figure too large to be read scaled to the page's width (the implication map) is drawn at the
+size where its smallest text is ``labels`` pixels high (``page_svg(..., labels=12)``), for the
+page to scroll.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import xml.etree.ElementTree as ElementTree
 
@@ -30,7 +35,7 @@ from markupsafe import Markup, escape
 
 from verifier.escape import safe
 
-__all__ = ["page_svg", "ELEMENTS", "ATTRIBUTES"]
+__all__ = ["page_svg", "ELEMENTS", "ATTRIBUTES", "DEFAULTS"]
 
 ELEMENTS = frozenset({"svg", "g", "defs", "clipPath", "path", "rect", "circle", "ellipse", "line", "polyline",
                       "polygon", "text", "tspan", "use", "title", "desc"})
@@ -44,27 +49,54 @@ ATTRIBUTES = frozenset({"id", "class", "d", "x", "y", "x1", "y1", "x2", "y2", "c
                         "width", "height", "points", "transform", "viewBox", "version", "preserveAspectRatio",
                         "role", "aria-label", "aria-labelledby", "href"}) | PRESENTATION
 """The attributes a kept element keeps (``href`` only as a link inside the figure, ``#id``)."""
+DEFAULTS = {"stroke-linejoin": "round", "stroke-linecap": "butt"}
+"""matplotlib's ``<style>`` block (``*{stroke-linejoin: round; stroke-linecap: butt}``) as the root's presentation
+attributes, which every element inherits: for a figure served as its own document, without ``app.css``."""
 _SVG = "http://www.w3.org/2000/svg"
 _XLINK = "http://www.w3.org/1999/xlink"
 
 
-def page_svg(text: str, **root: str | None) -> Markup:
+def page_svg(text: str, labels: float | None = None, standalone: bool = False, **root: str | None) -> Markup:
     """The SVG document ``text`` (drawn by the server) as an ``<svg>`` element to place in a page, written from
     :data:`ELEMENTS` and :data:`ATTRIBUTES` only, escaped; ``root`` sets (a string) or removes (``None``)
-    attributes of the ``<svg>`` element (``aria_labelledby="map-title"``, ``width=None``).
+    attributes of the ``<svg>`` element (``aria_labelledby="map-title"``, ``width=None``). With ``labels``, its
+    ``width`` and ``height`` are those at which its smallest text is ``labels`` pixels high (never smaller than
+    its ``viewBox``); ``standalone``: served as its own document, with :data:`DEFAULTS` on its root.
 
     Raises
     ------
     ValueError
-        ``text`` is not an SVG document.
+        ``text`` is not an SVG document (or, with ``labels``, one without a ``viewBox`` or text).
     """
     document = ElementTree.fromstring(text)
     if _local(document.tag) != "svg":
         raise ValueError(f"not an SVG document: its root element is {_local(document.tag)!r}")
+    if labels is not None:
+        scale = max(1.0, labels / _smallest_text(document))
+        try:
+            _, _, width, height = (float(number) for number in document.attrib["viewBox"].split())
+        except (KeyError, ValueError):
+            raise ValueError("an SVG document without a viewBox of four numbers cannot be scaled") from None
+        root = {**root, "width": f"{math.ceil(width * scale)}", "height": f"{math.ceil(height * scale)}"}
     out: list[str] = []
     scope = "f" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:8] + "-"
-    _write(document, out, scope, {name.replace("_", "-"): value for name, value in root.items()})
+    _write(document, out, scope, {**(DEFAULTS if standalone else {}), **{name.replace("_", "-"): value
+                                                                           for name, value in root.items()}})
     return Markup("".join(out))
+
+
+def _smallest_text(document: ElementTree.Element) -> float:
+    """The smallest font size of the document's text elements, in its user units (``9px``, ``9``)."""
+    sizes = []
+    for element in document.iter():
+        if _local(element.tag) in ("text", "tspan"):
+            size = _attributes(element, "").get("font-size", "")
+            found = re.fullmatch(r"([0-9]+(?:\.[0-9]+)?)(?:px)?", size.strip())
+            if found is not None:
+                sizes.append(float(found.group(1)))
+    if not sizes:
+        raise ValueError("an SVG document without text in px has no label size to scale to")
+    return min(sizes)
 
 
 def _local(tag: str) -> str:

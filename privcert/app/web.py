@@ -304,5 +304,6 @@ class Guard:
         if int(length) > limit:
             return HTMLResponse(f'<p class="error" role="alert">error: the upload is {int(length) / 1024 / 1024:.1f} '
                                 f"MB; this server accepts at most {limit / 1024 / 1024:.1f} MB per request "
-                                "(start it with privcert serve --max-upload MB to allow more)</p>", status_code=413)
+                                "(whoever started the workbench can allow more: privcert serve takes a larger "
+                                "upload limit)</p>", status_code=413)
         return None

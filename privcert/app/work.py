@@ -2,8 +2,9 @@
 
 Each function takes the job's arguments (paths in the session's folder, chosen by the
 server) and returns a JSON-able result. Bad input raises privcert's own errors, whose
-message the page shows as the command line prints it, with the session's file names
-replaced by the names the user uploaded.
+message the page shows as the command line prints it, but for the inputs it names, said as the
+form's fields, and the session's file names replaced by the names the user uploaded
+(:func:`privcert.app.fields.shown`).
 """
 
 from __future__ import annotations
@@ -21,12 +22,12 @@ __all__ = ["run", "KINDS"]
 
 def run(kind: str, arguments: dict[str, Any], connection: Connection) -> None:
     """The body of a job process: run ``kind``, send progress, warnings and the result (or the error)."""
-    from privcert.app.sessions import replace_names
+    from privcert.app.fields import shown as in_page
 
     names: Mapping[str, str] = arguments.pop("names", {})
 
-    def shown(text: str) -> str:
-        return replace_names(text, names)
+    def shown(text: object) -> str:
+        return in_page(text, names)
 
     def report(step: str, done: int, total: int | None) -> None:
         connection.send(("progress", step, done, total))
@@ -43,7 +44,7 @@ def run(kind: str, arguments: dict[str, Any], connection: Connection) -> None:
                 connection.send(("warning", shown(str(warning.message))))
         connection.send(("done", json.loads(shown(json.dumps(result)))))
     except (VerifierError, MalformedCertificateError, OSError, UnicodeDecodeError) as error:
-        connection.send(("error", shown(str(error))))
+        connection.send(("error", shown(error)))
     except Exception as error:  # noqa: BLE001 - shown in the page as the command line's internal error
         connection.send(("error", f"internal error: {type(error).__name__}: {shown(str(error))}. This is a defect "
                                   "in privcert; the server log has the traceback."))
@@ -90,12 +91,14 @@ def _link(path: Path) -> str:
 def verify(arguments: dict[str, Any], report: Callable[[str, int, int | None], None]) -> dict[str, Any]:
     """``privcert verify CERTIFICATE --public-key KEY [--data RELEASE] [--original ORIGINAL]``."""
     from privcert.api import verify as check
+    from privcert.app.fields import field_of
     from verifier.escape import safe
+    from verifier.named_inputs import say
 
     report("checking the signature and every signed field", 0, None)
     found = check(arguments["certificate"], arguments["public_key"], data=arguments.get("data"),
                   original=arguments.get("original"))
-    return {"lines": [safe(line.text()) for line in found.lines], "summary": found.summary(),
+    return {"lines": [safe(say(line.text(), field_of)) for line in found.lines], "summary": say(found.summary(), field_of),
             "exit_code": found.exit_code(allow_fail=False)}
 
 

@@ -74,7 +74,8 @@ def test_an_upload_over_the_limit_is_refused_with_the_limit_in_the_message(clien
     response = client.post("/audit/release", data={"csrf": token},
                            files={"release": ("big.csv", b"a,b\n" + b"1,2\n" * 600_000)})
     assert response.status_code == 413
-    assert "this server accepts at most 1.9 MB per request" in response.text and "--max-upload" in response.text
+    assert ("this server accepts at most 1.9 MB per request (whoever started the workbench can allow more: privcert "
+            "serve takes a larger upload limit)") in response.text and "--" not in response.text
     assert client.get("/audit").status_code == 200  # the server stays up
 
 
@@ -283,6 +284,11 @@ def test_verify_shows_the_clis_lines_and_a_tampered_certificate_is_invalid(clien
     import html
     import json
 
+    from privcert.api import verify
+    from privcert.app.fields import field_of
+    from privcert.reporting import said
+    from verifier.named_inputs import say
+
     token = csrf(client)
     client.post("/audit/example", data={"csrf": token, "example": "hospital"})
     finished(client, client.post("/audit/run", data={"csrf": token, **HOSPITAL_FORM}).text)
@@ -304,8 +310,13 @@ def test_verify_shows_the_clis_lines_and_a_tampered_certificate_is_invalid(clien
     page = finished(client, client.post("/verify", data={"csrf": token}, files={
         "certificate": ("certificate.json", certificate), "public_key": ("key.pub", key)}).text)
     assert "VALID, PASS" in page
+    # the same lines, each input they name said as the command line's option there and as the form's field here
+    found = verify(tmp_path / "certificate.json", tmp_path / "key.pub")
+    texts = [*(line.text() for line in found.lines), found.summary()]
+    assert cli.stdout.strip() == "\n".join(map(said, texts))
     lines = re.search(r'<pre class="lines">(.*)</pre>', page, re.S)
-    assert lines is not None and html.unescape(lines.group(1)).strip() == cli.stdout.strip()
+    assert lines is not None and html.unescape(lines.group(1)).strip() == "\n".join(say(text, field_of) for text in texts)
+    assert "release: not checked (no “The release”; the certificate names release.csv" in html.unescape(page)
     envelope = json.loads(certificate)
     payload = base64.b64decode(envelope["payload"])
     changed = payload.replace(b'"rows":300', b'"rows":301')
@@ -357,16 +368,34 @@ def test_explore_shows_a_definition_whose_claims_assume_a_reading(client: TestCl
             "dp within classes)") in arrows.text
 
 
-def test_explore_draws_the_map_to_fit_and_a_neighbourhood_large(client: TestClient) -> None:
+def test_explore_draws_the_map_with_labels_of_12_px_and_a_neighbourhood_large(client: TestClient, tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ElementTree
+
+    from privcert.api import implication_map
+
+    SVG = "{http://www.w3.org/2000/svg}"
+
     page = client.get("/explore").text
-    drawn = re.search(r'<div class="map" id="map"[^>]*><svg([^>]*)>', page)
-    assert drawn is not None and 'role="group"' in drawn.group(1) and 'role="img"' not in drawn.group(1)
+    drawn = re.search(r'<div class="map" id="map"[^>]*>(<svg([^>]*)>.*?</svg>)</div>', page, re.S)
+    assert drawn is not None and 'role="group"' in drawn.group(2) and 'role="img"' not in drawn.group(2)
+    # drawn at a fixed size (the page scrolls it, at 1280 px as at 390 px): its smallest text 12 px high
+    svg = ElementTree.fromstring(drawn.group(1))
+    scale = float(svg.attrib["width"]) / float(svg.attrib["viewBox"].split()[2])
+    assert scale == pytest.approx(float(svg.attrib["height"]) / float(svg.attrib["viewBox"].split()[3]), rel=1e-3)
+    sizes = {float(text.attrib["font-size"].removesuffix("px")) for text in svg.iter(f"{SVG}text")}
+    assert 12 <= min(sizes) * scale < 12.01
     assert "numbers refer to the list below" not in page  # the key is the page's text, not 7 px SVG text
     assert "non-implication (red, with a cross)</li>" in page
     assert '<p class="nb-centre">k-anonymity</p>' in page
     full = client.get("/explore/map.svg")
     assert full.headers["content-type"] == "image/svg+xml" and "numbers refer to the list below" in full.text
-    assert full.headers["content-security-policy"] == "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'self'"
+    # its drawing alone: presentation attributes, no style to allow
+    assert full.headers["content-security-policy"] == "default-src 'none'; frame-ancestors 'self'"
+    document = ElementTree.fromstring(full.content)
+    drawing = ElementTree.parse(implication_map().draw(tmp_path / "map.svg")).getroot()
+    assert (document.attrib["width"], document.attrib["stroke-linejoin"]) == (drawing.attrib["width"], "round")
+    assert not [element for element in document.iter() if "style" in element.attrib or element.tag.endswith("style")]
+    assert [text.text for text in document.iter(f"{SVG}text")] == [text.text for text in drawing.iter(f"{SVG}text")]
 
 
 def test_explore_answers_as_json(client: TestClient) -> None:

@@ -406,6 +406,43 @@ def test_the_encoding_applies_to_the_population_table(tmp_path: Path) -> None:
     assert levels[("k_map", None)] == "3"  # naïve: 3 people of the population
 
 
+def _latin1_policy(folder: Path) -> tuple[Path, Path]:
+    """A Latin-1 release and the Latin-1 population table its policy's ``[risk]`` names; the policy and the table."""
+    (folder / "release.csv").write_bytes("zip,d\ncafé,a\ncafé,b\nnaïve,a\n".encode("latin-1"))
+    table = folder / "population.csv"
+    table.write_bytes("zip,count\ncafé,4\nnaïve,3\n".encode("latin-1"))
+    policy = _write(folder / "policy.toml", '[data]\nqi = ["zip"]\npath = "release.csv"\n[sensitive.d]\n'
+                                            '[risk]\npopulation_table = "population.csv"\n'
+                                            '[[require]]\nmodel = "k_map"\nthreshold = 3\n')
+    return policy, table
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_the_encoding_applies_to_the_population_table_a_policy_names(tmp_path: Path, engine: str) -> None:
+    policy, _ = _latin1_policy(tmp_path)
+    code, output = _run("audit", "--policy", policy, "--encoding", "latin-1", "--engine", engine, "--json", "-")
+    assert code == 0, output
+    (row,) = json.loads(output[output.index("{"):])["measurements"]
+    # naïve: 3 people of the population, café 4
+    assert (row["model"], row["exact"], row["witness"]["qi"], row["verdict"]) == ("k_map", "3", {"zip": "naïve"},
+                                                                                  "pass")
+
+
+def test_a_population_table_in_another_encoding_is_named(tmp_path: Path) -> None:
+    policy, table = _latin1_policy(tmp_path)
+    code, output = _run("audit", "--policy", policy)
+    assert code == 2 and (f"{policy}: risk.population_table: {table}: line 2, column 4: byte 0xe9 is not valid utf-8 "
+                          "(save the file as UTF-8, or name its encoding)") in " ".join(output.split()), output
+
+
+def test_the_library_reads_a_policys_population_table_in_the_audits_encoding(tmp_path: Path) -> None:
+    from privcert.api import audit
+
+    policy, _ = _latin1_policy(tmp_path)
+    (row,) = audit(None, policy, encoding="latin-1").to_json()["measurements"]
+    assert (row["model"], row["exact"], row["verdict"]) == ("k_map", "3", "pass")
+
+
 @pytest.mark.parametrize("cell, found", [("nan", "'nan'"), ("inf", "'inf'"), ("many", "'many'"), ('"1,5"', "'1,5'"),
                                          ("0x10", "'0x10'")])
 def test_weights_messages_speak_of_weights(tmp_path: Path, cell: str, found: str) -> None:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from verifier.errors import PolicyError
+from verifier.named_inputs import Input, Said
 from verifier.randomized.mechanism import AnyMechanism, load_mechanism, parse_mechanism
 from verifier.randomized.mechanism_policy import MODES, MechanismPolicy, Mode
 from verifier.randomized.publisher import publisher_measurements, trivial_level
@@ -183,11 +184,11 @@ def mechanism_settings(policy: Policy | None, choice: MechanismChoice) -> Mechan
     declared = policy.mechanism if policy is not None else None
     if choice.file is None and declared is None:
         if choice.ks or choice.mode is not None:
-            raise PolicyError("--k and --mode apply to randomized releases: give --mechanism FILE "
-                              "(or [mechanism] in the policy)")
+            raise PolicyError(Said(Input("k"), " and ", Input("mode"), " apply to randomized releases: give ",
+                                   Input("mechanism", asked=True), " (or [mechanism] in the policy)"))
         return None
     if choice.mode is not None and choice.mode not in MODES:
-        raise PolicyError(f"--mode: expected one of {', '.join(MODES)}, found {choice.mode!r}")
+        raise PolicyError(Said(Input("mode"), f": expected one of {', '.join(MODES)}, found {choice.mode!r}"))
     mode: Mode = choice.mode if choice.mode is not None else declared.mode if declared else "publisher"  # type: ignore[assignment]
     if declared is not None:
         settings = MechanismPolicy(choice.file or declared.file, declared.attribute, mode, choice.ks or declared.ks)

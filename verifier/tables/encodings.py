@@ -37,6 +37,7 @@ from functools import cache
 from typing import Literal
 
 from verifier.errors import PolicyError
+from verifier.named_inputs import Input, Said
 
 __all__ = ["Encoding", "text_encoding"]
 
@@ -94,9 +95,14 @@ def text_encoding(name: str) -> Encoding:
     >>> text_encoding("unicode_escape")
     Traceback (most recent call last):
     ...
-    verifier.errors.PolicyError: --encoding 'unicode_escape': an escape codec (it reads \\x41 and A as the same text); expected a character encoding that decodes one-to-one: UTF-8, UTF-16, UTF-32, ASCII or a single-byte table such as latin-1, iso8859-15 or cp1252
+    verifier.errors.PolicyError: encoding 'unicode_escape': an escape codec (it reads \\x41 and A as the same text); expected a character encoding that decodes one-to-one: UTF-8, UTF-16, UTF-32, ASCII or a single-byte table such as latin-1, iso8859-15 or cp1252
     """
     return _classified(name)
+
+
+def _named(name: str) -> Input:
+    """The encoding asked for, as the input a message names (the command line says ``--encoding 'NAME'``)."""
+    return Input("encoding", repr(name))
 
 
 _EXPECTED = ("expected a character encoding that decodes one-to-one: UTF-8, UTF-16, UTF-32, ASCII or a single-byte "
@@ -108,11 +114,11 @@ def _classified(name: str) -> Encoding:
     try:
         info = codecs.lookup(name)
     except LookupError:
-        raise PolicyError(f"--encoding {name!r}: no such encoding; {_EXPECTED}") from None
+        raise PolicyError(Said(_named(name), f": no such encoding; {_EXPECTED}")) from None
     canonical = info.name
     if not getattr(info, "_is_text_encoding", True):
-        raise PolicyError(f"--encoding {name!r}: {canonical} transforms bytes, it is not a character encoding; "
-                          f"{_EXPECTED}")
+        raise PolicyError(Said(_named(name), f": {canonical} transforms bytes, it is not a character encoding; "
+                                              f"{_EXPECTED}"))
     if canonical in _UNICODE:
         codec = "utf-8-sig" if canonical in ("utf-8", "utf-8-sig") else canonical
         utf8 = codec == "utf-8-sig"
@@ -121,12 +127,12 @@ def _classified(name: str) -> Encoding:
         return Encoding(name, canonical, "ascii", None, "US-ASCII")
     table = _decoding_table(canonical)
     if table is None:
-        raise PolicyError(f"--encoding {name!r}: {_why_not(canonical)}; {_EXPECTED}")
+        raise PolicyError(Said(_named(name), f": {_why_not(canonical)}; {_EXPECTED}"))
     defined = [char for char in table if char != _UNDEFINED]
     if len(set(defined)) != len(defined):
         twice = next(char for char in defined if defined.count(char) > 1)
-        raise PolicyError(f"--encoding {name!r}: {canonical} decodes two bytes to the same character "
-                          f"(U+{ord(twice):04X}); {_EXPECTED}")
+        raise PolicyError(Said(_named(name), f": {canonical} decodes two bytes to the same character "
+                                              f"(U+{ord(twice):04X}); {_EXPECTED}"))
     return Encoding(name, canonical, "single-byte", None, _java_name(canonical))
 
 

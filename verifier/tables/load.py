@@ -47,6 +47,7 @@ import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from verifier.errors import DataError, InputFileNotFoundError, PolicyError
+from verifier.named_inputs import Said, text_of
 from verifier.tables.encodings import text_encoding
 from verifier.tables.text_file import decode_error
 
@@ -159,7 +160,7 @@ def _codec(path: Path, encoding: str) -> str:
     try:
         return text_encoding(encoding).codec
     except PolicyError as error:
-        raise DataError(f"{path}: {error}") from None
+        raise DataError(Said(f"{path}: ", text_of(error))) from None
 
 
 def open_bytes(path: Path) -> BinaryIO:

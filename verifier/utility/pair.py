@@ -37,6 +37,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from verifier.errors import DataError
+from verifier.named_inputs import Input, Said
 from verifier.tables.hierarchy import Hierarchy
 from verifier.tables.values import exact_number
 
@@ -259,8 +260,8 @@ def _positions(original: pd.DataFrame, release: pd.DataFrame, key: str | None, s
     """For each original record, its position in the release (``None``: left out)."""
     if key is None:
         if len(original) != len(release):
-            raise DataError(f"{sources[1]}: expected the {len(original)} records of {sources[0]} in the same order "
-                            f"(or a key column, --key), found {len(release)} rows")
+            raise DataError(Said(f"{sources[1]}: expected the {len(original)} records of {sources[0]} in the same "
+                                 "order (or a key column, ", Input("record_key"), f"), found {len(release)} rows"))
         return list(range(len(original)))
     at: dict[str, int] = {}
     for index, value in enumerate(_column(original, key, sources[0])):
@@ -356,9 +357,10 @@ def _pairing(original: pd.DataFrame, release: pd.DataFrame, sources: tuple[str, 
         before, after = _column(original, name, sources[0]), _column(release, name, sources[1])
         if before != after and Counter(before) == Counter(after):
             row = next(i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b)
-            raise DataError(f"{sources[1]}, row {row + 1}, column {name!r}: the column holds the original's values in "
-                            f"another order ({after[row]!r} where {sources[0]} has {before[row]!r}), so the rows do "
-                            f"not pair with {sources[0]} row by row; give --key COLUMN naming each record")
+            raise DataError(Said(f"{sources[1]}, row {row + 1}, column {name!r}: the column holds the original's "
+                                 f"values in another order ({after[row]!r} where {sources[0]} has {before[row]!r}), so "
+                                 f"the rows do not pair with {sources[0]} row by row; give ",
+                                 Input("record_key", asked=True), " naming each record"))
     return ("row by row: the same number of rows, and no column the two tables share holds the original's values "
             "in another order")
 
@@ -397,11 +399,11 @@ def align(
         cell is empty or is not a leaf of its hierarchy; every message names the file, row and column.
     """
     if not qi:
-        raise DataError("--qi: expected at least one quasi-identifier column")
+        raise DataError(Said(Input("qi"), ": expected at least one quasi-identifier column"))
     hierarchies = hierarchies or {}
     unknown = sorted(set(hierarchies) - set(qi))
     if unknown:
-        raise DataError(f"--hierarchy {unknown[0]}: expected one of the quasi-identifiers {list(qi)}")
+        raise DataError(Said(Input("hierarchy", unknown[0]), f": expected one of the quasi-identifiers {list(qi)}"))
     positions = _positions(original, release, key, sources)
     pairing = f"by the key column {key!r}" if key is not None else _pairing(original, release, sources)
     columns = []

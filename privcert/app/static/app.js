@@ -1,5 +1,6 @@
 // The workbench's one script (no inline script: the Content-Security-Policy forbids it).
-// Makes each definition drawn on the implication map a keyboard-usable button that shows its arrows, and
+// Makes each definition drawn on the implication map a keyboard-usable button that shows its arrows (the map
+// scrolled to the chosen definition), and
 // moves the focus to the content an update brings (a result, an error), so that a keyboard or screen-reader
 // user continues from there rather than from the top of the page.
 (function () {
@@ -28,6 +29,17 @@
         if (event.key === "Enter" || event.key === " ") { event.preventDefault(); show(); }
       });
     });
+    // The map is drawn with labels of a readable size and scrolls: it opens at the chosen definition.
+    var pick = document.getElementById("definition-pick");
+    var chosen = pick ? names[ids.indexOf(pick.value)] : null;
+    map.querySelectorAll("svg text").forEach(function (text) {
+      if (text.textContent.trim() === chosen) { centre(map, text); }
+    });
+  }
+  function centre(frame, item) {
+    var box = item.getBoundingClientRect(), outer = frame.getBoundingClientRect();
+    frame.scrollLeft += box.left + box.width / 2 - (outer.left + frame.clientWidth / 2);
+    frame.scrollTop += box.top + box.height / 2 - (outer.top + frame.clientHeight / 2);
   }
   function focusRegion(region) {
     if (!region || !region.isConnected) { return; }
