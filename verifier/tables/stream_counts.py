@@ -44,7 +44,7 @@ import pyarrow.compute as pc
 
 from verifier.tables.counting import refuse_empty
 from verifier.tables.counts import AttributeSpec
-from verifier.tables.distinct import distinct, runs
+from verifier.tables.distinct import distinct, runs, small_codes, sorted_runs
 from verifier.tables.engine_counts import Cells, DenseCells
 from verifier.tables.load import refuse_nan
 
@@ -417,7 +417,7 @@ def _tally(ids: np.ndarray, values: np.ndarray, classes: int, width: int) -> _Ta
     cells += values
     if classes * width <= 4 * cells.size:  # a small table: one bincount over all of it
         return _Tally(np.bincount(cells, minlength=classes * width), classes, width, True)
-    cells.sort()  # added in order, a table is read and written in order: half the time of random order
+    cells.sort(kind="stable")  # radix; added in order, a table is read and written in order: half the time of random
     return _Tally(cells, classes, width, False)
 
 
@@ -505,8 +505,8 @@ class _Counts:
             return DenseCells(values=chain.values(used, names), counts=self.grid.table, rows=occupied, columns=used)
         width = max(chain.size, 1)
         keys = np.concatenate([_widened(part, width) for part in self.rows] or [np.empty(0, np.int64)])
-        found, count = np.unique(keys, return_counts=True)  # sorts (numpy's plain unique hashes, slowly)
+        found, count = sorted_runs(keys)  # the batches' sorted runs, merged
         classes, raw = np.divmod(found, width)
-        used, value_index = np.unique(raw, return_inverse=True)
+        used, value_index = small_codes(raw, width)
         return Cells(values=chain.values(used, names), class_index=renumber[classes],
                      value_index=value_index.reshape(-1), count=count.astype(np.int64))
