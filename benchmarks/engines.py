@@ -4,9 +4,20 @@ The release is one Parquet file, written in row groups of 10^6 rows (never whole
 memory): five text quasi-identifiers (age band 16 values, sex 2, zip 25 written with a
 leading zero, education 5, marital status 5: 20,000 classes, all occupied from 10^6 rows
 on) and two sensitive attributes, ``disease`` (text, 20 values, skewed) and ``salary``
-(64-bit integers, 2,000 values, declared numerical). The unique-heavy shape
-(``--shape unique``) has one quasi-identifier ``id`` unique on every row (400,000 rows
-by default) and the same ``salary``.
+(64-bit integers, 2,000 values, declared numerical). ``--shape`` chooses among a family
+of shapes (:func:`shape_columns`), from dense (class, value) cells to one per row:
+
+* ``classes`` (the default): the release above, 20,000 classes, 40 million possible
+  ``salary`` cells, nearly all occupied at 10^8 rows;
+* ``sparse``: the age in single years (71 values) and 40 zips, 142,000 classes; at 10^7
+  rows about 70 rows a class and about 9.8 million (class, ``salary``) cells, nearly one
+  per row, too many for a dense table;
+* ``sparse-int``: ``sparse`` with every quasi-identifier an integer;
+* ``unique``: one quasi-identifier ``id`` unique on every row (run at 400,000 rows);
+* ``tens``: two integer quasi-identifiers ``a``, ``b`` forming 10^6 classes of exactly 10
+  rows each at 10^7 rows, in random order.
+
+``--format csv`` writes and measures the same rows as CSV (the bare scripts read CSV).
 
 Each command is a fresh process run under ``/usr/bin/time -v`` (wall seconds from a
 Python timer around it; peak memory is the maximum resident set that ``time`` reports):
@@ -69,6 +80,9 @@ Run from the repository root::
     .venv/bin/python benchmarks/engines.py                       # 10^6 rows, 3 rounds
     .venv/bin/python benchmarks/engines.py --sizes 1e6,1e7       # 10^7 too (about 5 min on 2 cores)
     .venv/bin/python benchmarks/engines.py --shape unique --sizes 4e5
+    .venv/bin/python benchmarks/engines.py --shape classes,sparse,sparse-int,tens --sizes 1e7 --only pandas,duckdb
+    .venv/bin/python benchmarks/engines.py --shape sparse --format csv --sizes 1e7 --only pandas,duckdb
+    .venv/bin/python benchmarks/engines.py --shape classes,sparse --sizes 1e8 --rounds 1 --only pandas,duckdb
     .venv/bin/python benchmarks/engines.py --before /tmp/privcert-before --sizes 1e7
     .venv/bin/python benchmarks/engines.py --sizes 1e8 --rounds 1 --only duckdb
     .venv/bin/python benchmarks/engines.py --sizes 1e7 --rounds 1 --only pandas,duckdb,spark,spark-cluster
@@ -113,51 +127,86 @@ DISEASES = np.array([f"disease-{i:02d}" for i in range(20)])
 SALARY_VALUES = 2000
 
 
+SHAPES = ("classes", "sparse", "sparse-int", "unique", "tens")
+"""The family of release shapes, by how many classes and (class, value) cells they have (:func:`shape_columns`)."""
+SPARSE_AGES = np.array([str(15 + i) for i in range(71)])
+SPARSE_ZIPS = np.array([f"0{2101 + i}" for i in range(40)])
+TENS_CLASSES = 1_000_000
+
+
+def shape_columns(shape: str, start: int, size: int, generator: np.random.Generator,
+                  classes: np.ndarray | None) -> dict[str, np.ndarray]:
+    """The columns of rows ``start..start+size-1`` of ``shape`` (``classes`` gives each row's class for ``tens``).
+
+    * ``classes``: five text QIs, 20,000 classes, ``salary``'s cells dense (40 million possible).
+    * ``sparse``: five text QIs, 142,000 classes (age in single years), about one (class, salary) cell per row.
+    * ``sparse-int``: ``sparse`` with the QIs written as integers.
+    * ``unique``: one text QI ``id`` unique on every row.
+    * ``tens``: two integer QIs, 10^6 classes of exactly 10 rows each (at 10^7 rows), rows in random order.
+    """
+    salary = 20_000 + 25 * generator.integers(0, SALARY_VALUES, size)
+    disease = DISEASES[np.minimum(generator.geometric(0.2, size) - 1, DISEASES.size - 1)]
+    if shape == "unique":
+        return {"id": np.char.add("p", np.arange(start, start + size).astype(str)),
+                "disease": DISEASES[generator.integers(0, DISEASES.size, size)], "salary": salary}
+    if shape == "tens":
+        assert classes is not None
+        return {"a": classes // 1000, "b": classes % 1000, "disease": disease, "salary": salary}
+    ages, zips = (AGES, ZIPS) if shape == "classes" else (SPARSE_AGES, SPARSE_ZIPS)
+    codes = {"age": generator.integers(0, ages.size, size), "sex": generator.integers(0, 2, size),
+             "zip": generator.integers(0, zips.size, size),
+             "education": generator.integers(0, EDUCATION.size, size),
+             "marital": generator.integers(0, MARITAL.size, size)}
+    if shape == "sparse-int":
+        return {**codes, "disease": disease, "salary": salary}
+    return {"age": ages[codes["age"]], "sex": np.array(["F", "M"])[codes["sex"]], "zip": zips[codes["zip"]],
+            "education": EDUCATION[codes["education"]], "marital": MARITAL[codes["marital"]],
+            "disease": disease, "salary": salary}
+
+
 def write_release(rows: int, shape: str, path: Path) -> None:
-    """Write ``rows`` synthetic rows of ``shape`` (``classes`` or ``unique``) to ``path``, a row group at a time."""
+    """Write ``rows`` synthetic rows of ``shape`` (:data:`SHAPES`) to ``path`` (Parquet, or CSV for a ``.csv``
+    path), a row group at a time."""
     import pyarrow as pa
+    import pyarrow.csv as pcsv
     import pyarrow.parquet as pq
 
     generator = np.random.default_rng(rows)
-    writer = None
+    classes = None
+    if shape == "tens":  # each class exactly rows / 10^6 rows, in random order
+        classes = generator.permutation(rows) % min(TENS_CLASSES, rows)
+    writer: pq.ParquetWriter | pcsv.CSVWriter | None = None
     try:
         for start in range(0, rows, GROUP):
             size = min(GROUP, rows - start)
-            salary = 20_000 + 25 * generator.integers(0, SALARY_VALUES, size)
-            if shape == "unique":
-                columns = {"id": np.char.add("p", np.arange(start, start + size).astype(str)),
-                           "disease": DISEASES[generator.integers(0, DISEASES.size, size)], "salary": salary}
+            table = pa.table(shape_columns(shape, start, size, generator,
+                                           None if classes is None else classes[start:start + size]))
+            if writer is None:
+                writer = (pcsv.CSVWriter(path, table.schema) if path.name.endswith(".csv.partial")
+                          else pq.ParquetWriter(path, table.schema))
+            if isinstance(writer, pq.ParquetWriter):
+                writer.write_table(table, row_group_size=GROUP)
             else:
-                columns = {
-                    "age": AGES[generator.integers(0, AGES.size, size)],
-                    "sex": np.where(generator.random(size) < 0.5, "F", "M"),
-                    "zip": ZIPS[generator.integers(0, ZIPS.size, size)],
-                    "education": EDUCATION[generator.integers(0, EDUCATION.size, size)],
-                    "marital": MARITAL[generator.integers(0, MARITAL.size, size)],
-                    "disease": DISEASES[np.minimum(generator.geometric(0.2, size) - 1, DISEASES.size - 1)],
-                    "salary": salary,
-                }
-            table = pa.table(columns)
-            writer = writer or pq.ParquetWriter(path, table.schema)
-            writer.write_table(table, row_group_size=GROUP)
+                writer.write_table(table)
     finally:
         if writer is not None:
             writer.close()
 
 
-def release(rows: int, shape: str) -> Path:
-    """The release of ``rows`` rows of ``shape`` under benchmarks/data/, written once."""
-    path = DATA / f"engines_{shape}_{rows}.parquet"
+def release(rows: int, shape: str, file_format: str = "parquet") -> Path:
+    """The release of ``rows`` rows of ``shape`` under benchmarks/data/ (``file_format`` parquet or csv), written
+    once."""
+    path = DATA / f"engines_{shape}_{rows}.{file_format}"
     if not path.exists():
         DATA.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(".partial")
+        partial = path.with_name(path.name + ".partial")
         write_release(rows, shape, partial)
         partial.rename(path)
     return path
 
 
 def qi_of(shape: str) -> tuple[str, ...]:
-    return ("id",) if shape == "unique" else QI
+    return {"unique": ("id",), "tens": ("a", "b")}.get(shape, QI)
 
 
 def bare_duckdb(path: Path, qi: tuple[str, ...]) -> None:
@@ -167,7 +216,7 @@ def bare_duckdb(path: Path, qi: tuple[str, ...]) -> None:
     connection = duckdb.connect()
     names = ", ".join(qi)
     for attribute in SENSITIVE:
-        result = connection.sql(f"SELECT {names}, {attribute}, COUNT(*) FROM read_parquet('{path}') GROUP BY ALL")
+        result = connection.sql(f"SELECT {names}, {attribute}, COUNT(*) FROM '{path}' GROUP BY ALL")
         print(attribute, result.to_arrow_table().num_rows)
 
 
@@ -175,7 +224,7 @@ def bare_pandas(path: Path, qi: tuple[str, ...]) -> None:
     """pandas' own group-by of the loaded file, missing values kept, groups in order of appearance."""
     import pandas as pd
 
-    frame = pd.read_parquet(path)
+    frame = pd.read_csv(path) if path.suffix == ".csv" else pd.read_parquet(path)
     for attribute in SENSITIVE:
         print(attribute, len(frame.groupby([*qi, attribute], observed=True, dropna=False, sort=False).size()))
 
@@ -337,9 +386,11 @@ def cluster(workers: int) -> Iterator[tuple[str, list[int]]]:
 
 
 def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[str] | None,
-          pause: float, spill_limit: str = "1GB", workers: int = 2, yardstick: bool = True) -> dict[str, object]:
-    path = release(rows, shape)
-    out = DATA / f"engines_{shape}_{rows}_json"
+          pause: float, spill_limit: str = "1GB", workers: int = 2, yardstick: bool = True,
+          file_format: str = "parquet") -> dict[str, object]:
+    path = release(rows, shape, file_format)
+    tag = shape if file_format == "parquet" else f"{shape}-{file_format}"
+    out = DATA / f"engines_{tag}_{rows}_json"
     out.mkdir(exist_ok=True)
     wanted = [label for label in commands(path, shape, before, out)
               if (label == "duckdb-bare" and yardstick) or (label in only if only else label.removesuffix("@before") not in OPTIONAL)]
@@ -369,7 +420,7 @@ def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[st
                     result.update(profile(json.loads(json_file.read_text())))
                 runs[label].append(result)
                 spilled = f" spilled {result['spilled'] / 2**30:.2f} GiB" if "spilled" in result else ""
-                print(f"{rows:>12,} {shape} round {round_number + 1}: {label:<15} {result['wall']:7.2f} s "
+                print(f"{rows:>12,} {tag} round {round_number + 1}: {label:<15} {result['wall']:7.2f} s "
                       f"{result['cpu']:7.2f} s CPU {result['peak'] / 2**30:5.2f} GiB{spilled}", flush=True)
     measured = {label: json.loads((out / f"{label}.json").read_text())["measurements"]
                 for label in wanted if (out / f"{label}.json").exists()}
@@ -377,12 +428,12 @@ def bench(rows: int, shape: str, rounds: int, before: Path | None, only: list[st
         if document != measured[next(iter(measured))]:
             raise SystemExit(f"{label} measured differently from {next(iter(measured))}")
     load = os.getloadavg()
-    print(f"{rows:>12,} {shape}: load average (1, 5, 15 min) {load_before} before, {load} after, "
+    print(f"{rows:>12,} {tag}: load average (1, 5, 15 min) {load_before} before, {load} after, "
           f"on {os.cpu_count()} CPUs", flush=True)
-    results = {"rows": rows, "shape": shape, "rounds": rounds, "pause": pause, "load_before": load_before[0],
+    results = {"rows": rows, "shape": tag, "rounds": rounds, "pause": pause, "load_before": load_before[0],
                "load": load[0], "loads": [load_before, load], "runs": runs,
                "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
-    (DATA / f"engines_{shape}_{rows}.json").write_text(json.dumps(results, indent=2) + "\n")
+    (DATA / f"engines_{tag}_{rows}.json").write_text(json.dumps(results, indent=2) + "\n")
     return results
 
 
@@ -408,7 +459,7 @@ def table(results: dict[str, object]) -> str:
         if "count_tables" in items[0]:
             split = (f"{statistics.median(r['count_tables'] for r in items):.2f} / "
                      f"{statistics.median(r['models'] for r in items):.2f}")
-        lines.append(f"| {results['rows']:,} | {label} | {statistics.median(r['wall'] for r in items):.2f} | "
+        lines.append(f"| {results.get('shape', 'classes')} | {results['rows']:,} | {label} | {statistics.median(r['wall'] for r in items):.2f} | "
                      f"{statistics.median(r['cpu'] for r in items):.2f} | "
                      f"{statistics.median(r['peak'] for r in items) / 2**30:.2f} GiB | "
                      f"{ratio(items, 'duckdb-bare', 'wall')} | {ratio(items, 'duckdb-bare', 'cpu')} | "
@@ -417,17 +468,18 @@ def table(results: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
-HEADER = ("| rows | command | wall (s) | CPU (s) | peak memory | time ÷ bare DuckDB | CPU ÷ bare DuckDB "
+HEADER = ("| shape | rows | command | wall (s) | CPU (s) | peak memory | time ÷ bare DuckDB | CPU ÷ bare DuckDB "
           "| memory ÷ bare DuckDB | time ÷ bare pandas | count tables / models (s) | spilled | load average |\n"
-          "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
+          "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---|")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--bare", nargs=3, metavar=("TOOL", "SHAPE", "PATH"), help=argparse.SUPPRESS)
     parser.add_argument("--sizes", default="1e6", help="row counts, comma-separated (default 1e6)")
-    parser.add_argument("--shape", choices=("classes", "unique"), default="classes",
-                        help="20,000 classes over five text QIs (default) or one unique QI")
+    parser.add_argument("--shape", default="classes",
+                        help=f"shapes of release, comma-separated, among {', '.join(SHAPES)} (default classes)")
+    parser.add_argument("--format", default="parquet", help="file formats, comma-separated: parquet, csv")
     parser.add_argument("--rounds", type=int, default=3, help="paired rounds (default 3)")
     parser.add_argument("--pause", type=float, default=3.0, help="seconds to wait before each command (default 3)")
     parser.add_argument("--before", type=Path, help="an earlier checkout: also run its privcert measure")
@@ -448,10 +500,13 @@ def main() -> None:
         for file in saved:
             print(table(json.loads(file.read_text())))
         return
-    rendered = [table(bench(int(float(size)), args.shape, args.rounds, args.before and args.before.resolve(),
+    shapes, formats = args.shape.split(","), args.format.split(",")
+    if not set(shapes) <= set(SHAPES) or not set(formats) <= {"parquet", "csv"}:
+        parser.error(f"--shape takes {', '.join(SHAPES)}; --format parquet, csv")
+    rendered = [table(bench(int(float(size)), shape, args.rounds, args.before and args.before.resolve(),
                             args.only.split(",") if args.only else None, args.pause, args.spill_limit,
-                            args.workers, not args.no_yardstick))
-                for size in args.sizes.split(",")]
+                            args.workers, not args.no_yardstick, file_format))
+                for shape in shapes for file_format in formats for size in args.sizes.split(",")]
     print(HEADER)
     print("\n".join(rendered))
 

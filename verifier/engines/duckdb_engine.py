@@ -50,6 +50,7 @@ from verifier.tables.load import dictionary_columns, hive_columns, parquet_files
 from verifier.tables.stream_counts import BATCH_ROWS, DENSE_CELLS
 
 if TYPE_CHECKING:
+    import pandas as pd
     from duckdb import DuckDBPyConnection
 
 __all__ = ["DuckDBEngine", "DEFAULT_MEMORY_LIMIT"]
@@ -152,9 +153,10 @@ class DuckDBEngine(SqlEngine):
             return Streamed(batches(projection([CLASS, *wanted], expressions), hashed), classes)
 
         def batches(statement: str, hashed: dict[str, tuple[pa.Array, pa.Array]]) -> Generator[pa.RecordBatch, None, None]:
+            lookups = _lookups(hashed)
             try:
                 for batch in connection.sql(statement).to_arrow_reader(BATCH_ROWS):
-                    yield _unhashed(batch, hashed)
+                    yield _unhashed(batch, lookups)
             except duckdb.Error as error:
                 raise EngineReadError(_message(str(error))) from error
 
@@ -274,19 +276,28 @@ def _collide(hashes: pa.ChunkedArray) -> bool:
     return bool(pc.count_distinct(hashes).as_py() != len(hashes))
 
 
-def _unhashed(batch: pa.RecordBatch, hashed: dict[str, tuple[pa.Array, pa.Array]]) -> pa.RecordBatch:
-    """``batch`` with each hashed column as an Arrow dictionary of its values (:func:`_hashed`)."""
-    if not hashed:
+def _lookups(hashed: dict[str, tuple[pa.Array, pa.Array]]) -> dict[str, tuple[pa.Array, pd.Index]]:
+    """Each hashed column's values and an index of their hashes, whose hash table is built once, at the first
+    batch, and kept for the others (``pyarrow.compute.index_in`` builds one for every batch: 0.19 s a batch for
+    10^6 combinations of the quasi-identifiers, against 0.04 s looked up in the kept table)."""
+    import pandas as pd
+
+    return {name: (values, pd.Index(hashes.to_numpy(zero_copy_only=False))) for name, (values, hashes) in hashed.items()}
+
+
+def _unhashed(batch: pa.RecordBatch, lookups: dict[str, tuple[pa.Array, pd.Index]]) -> pa.RecordBatch:
+    """``batch`` with each hashed column as an Arrow dictionary of its values (:func:`_hashed`, :func:`_lookups`)."""
+    if not lookups:
         return batch
     columns = []
     for name, column in zip(batch.schema.names, batch.columns, strict=True):
-        if name in hashed:
-            values, hashes = hashed[name]
-            indices = pc.index_in(column, value_set=hashes)
-            if indices.null_count:
+        if name in lookups:
+            values, hashes = lookups[name]
+            indices = hashes.get_indexer(column.to_numpy(zero_copy_only=False))
+            if indices.size and indices.min() < 0:
                 raise EngineReadError(f"column {name!r} holds a value it did not hold when its distinct values were "
                                       "read: the release changed while it was being read")
-            column = pa.DictionaryArray.from_arrays(indices, values)
+            column = pa.DictionaryArray.from_arrays(pa.array(indices), values)
         columns.append(column)
     return pa.RecordBatch.from_arrays(columns, names=batch.schema.names)
 

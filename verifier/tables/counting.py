@@ -16,6 +16,7 @@ import pandas as pd
 
 from verifier.errors import DataError, IdentifierColumnWarning
 from verifier.tables.counts import AttributeSpec, Classes, CountTable
+from verifier.tables.distinct import runs, sorted_runs
 from verifier.tables.values import Locate, check_columns, first_row, mixed_as_text, refuse_complex, value_codes
 
 __all__ = ["count_tables", "count_attribute", "combined_ids", "first_occurrences", "flag_identifiers", "refuse_empty",
@@ -174,10 +175,13 @@ def _cell_counts(keys: np.ndarray, weights: np.ndarray | None, cells: int) -> tu
     blocks = -(-cells // _DENSE_CELLS)
     if cells > 8 * len(keys):
         if weights is None:
-            found, counts = np.unique(keys, return_counts=True)
+            found, counts = sorted_runs(keys)
             return found, counts.astype(np.int64)
-        found, inverse = np.unique(keys, return_inverse=True)
-        return found, sums(inverse, weights, found.size)
+        order = np.argsort(keys, kind="stable")  # cells arrive in runs (a class's): a stable sort merges them
+        found, repeats = runs(keys[order])
+        if not found.size:
+            return found, np.zeros(0, dtype=np.int64)
+        return found, np.add.reduceat(np.asarray(weights, dtype=np.int64)[order], np.cumsum(repeats) - repeats)
     found_cells, found_counts = [], []
     for start in range(0, cells, _DENSE_CELLS):
         stop = min(start + _DENSE_CELLS, cells)

@@ -2,14 +2,18 @@
 
 numpy's ``np.unique`` without ``return_index``, ``return_inverse`` or ``return_counts``
 takes a hash-based path that is many times slower than sorting on int64 arrays
-(numpy 2.4: about 1 s for 400,000 distinct values, against 20 ms for a sort).
+(numpy 2.4: about 1 s for 400,000 distinct values, against 20 ms for a sort), and with
+them sorts by quicksort. The sorts here are numpy's stable ones (a radix sort for
+integers): 0.77 s against 1.0 s on 10^7 random int64, and 0.14–0.2 s against 0.7 s on
+10^7 made of sorted runs (a batch's cells, a class's cells), which is how the counts
+arrive.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["distinct", "runs", "key_groups"]
+__all__ = ["distinct", "runs", "sorted_runs", "small_codes", "key_groups"]
 
 
 def distinct(values: np.ndarray) -> np.ndarray:
@@ -18,8 +22,29 @@ def distinct(values: np.ndarray) -> np.ndarray:
     >>> distinct(np.array([3, 1, 3, 2])).tolist()
     [1, 2, 3]
     """
-    ordered = np.sort(values, axis=None)
+    ordered = np.sort(values, axis=None, kind="stable")
     return ordered[_run_starts(ordered)]
+
+
+def sorted_runs(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of ``values``, sorted, and how many times each occurs (``np.unique(values,
+    return_counts=True)``), by one stable sort.
+
+    >>> [part.tolist() for part in sorted_runs(np.array([5, 1, 5, 2, 5]))]
+    [[1, 2, 5], [1, 1, 3]]
+    """
+    return runs(np.sort(values, axis=None, kind="stable"))
+
+
+def small_codes(values: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values of ``values`` (non-negative integers below ``bound``), sorted, and each entry's place
+    among them (``np.unique(values, return_inverse=True)``), by one ``bincount``: no sort.
+
+    >>> [part.tolist() for part in small_codes(np.array([7, 3, 7, 0]), 8)]
+    [[0, 3, 7], [2, 1, 2, 0]]
+    """
+    present = np.bincount(values, minlength=bound) > 0
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[values]
 
 
 def runs(ordered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -499,10 +499,13 @@ def test_minus_zero_and_zero_are_classes_apart_on_every_engine(plan: str, spark:
 def test_a_hash_that_was_not_there_when_the_values_were_read_is_an_error() -> None:
     values, hashes = pa.array(["a", None]), pa.array([11, 12], pa.uint64())
     batch = pa.record_batch({"zip": pa.array([12, 11, 12], pa.uint64()), "age": pa.array([1, 2, 3])})
-    decoded = duckdb_engine._unhashed(batch, {"zip": (values, hashes)})
+    lookups = duckdb_engine._lookups({"zip": (values, hashes)})
+    decoded = duckdb_engine._unhashed(batch, lookups)
     assert decoded.column("zip").to_pylist() == [None, "a", None] and decoded.column("age").to_pylist() == [1, 2, 3]
+    again = duckdb_engine._unhashed(pa.record_batch({"zip": pa.array([11, 11], pa.uint64())}), lookups)
+    assert again.column("zip").to_pylist() == ["a", "a"]
     with pytest.raises(EngineReadError, match="the release changed while it was being read"):
-        duckdb_engine._unhashed(pa.record_batch({"zip": pa.array([13], pa.uint64())}), {"zip": (values, hashes)})
+        duckdb_engine._unhashed(pa.record_batch({"zip": pa.array([13], pa.uint64())}), lookups)
 
 
 @pytest.mark.parametrize("kind", ["csv", "parquet"])

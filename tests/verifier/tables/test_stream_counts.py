@@ -199,3 +199,16 @@ def test_a_dense_table_is_widened_before_a_count_could_pass_its_type() -> None:
     assert grid.hold(32_768).dtype == np.int32 and grid.table[0, 0] == 32_767
     assert grid.hold(1 << 31).dtype == np.int64 and grid.table[0, 0] == 32_767
     assert grid.hold(5).dtype == np.int64  # never narrowed again
+
+
+def test_a_dictionary_shared_by_batches_is_looked_up_once_and_new_values_still_get_codes() -> None:
+    coded = stream_counts._Dictionary(stream_counts._Budget(1 << 20))
+    shared = pa.array(["b", "a", "c"])
+    first = pa.DictionaryArray.from_arrays(pa.array([0, 1, 2, 0]), shared)
+    codes, rows = coded.local(first)
+    assert codes.tolist() == [1, 0, 2] and rows.tolist() == [0, 1, 2, 0]
+    with mock.patch.object(coded, "_positions", side_effect=AssertionError("looked up again")):
+        again, _ = coded.local(pa.DictionaryArray.from_arrays(pa.array([2, 2]), pa.array(["b", "a", "c"])))
+    assert again.tolist() == [1, 0, 2]
+    other, _ = coded.local(pa.DictionaryArray.from_arrays(pa.array([0, 1]), pa.array(["d", "a"])))
+    assert other.tolist() == [3, 0] and coded.values.to_pylist() == ["a", "b", "c", "d"]

@@ -1,0 +1,36 @@
+"""The sorting helpers of verifier.tables.distinct give what np.unique gives, on any integers."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from verifier.tables.distinct import distinct, small_codes, sorted_runs
+
+integers = arrays(np.int64, st.integers(0, 300), elements=st.integers(-(2**62), 2**62))
+small = arrays(np.int64, st.integers(0, 300), elements=st.integers(0, 40))
+
+
+@given(integers)
+def test_distinct_and_sorted_runs_are_np_unique(values: np.ndarray) -> None:
+    expected, counts = np.unique(values, return_counts=True)
+    found, repeats = sorted_runs(values)
+    assert found.tolist() == expected.tolist() == distinct(values).tolist()
+    assert repeats.tolist() == counts.tolist()
+
+
+@given(small)
+def test_small_codes_is_np_unique_with_inverse(values: np.ndarray) -> None:
+    expected, inverse = np.unique(values, return_inverse=True)
+    found, places = small_codes(values, 41)
+    assert found.tolist() == expected.tolist()
+    assert places.tolist() == inverse.reshape(-1).tolist()
+
+
+def test_sorted_runs_merges_sorted_batches() -> None:
+    batches = np.concatenate([np.array([1, 4, 4, 9]), np.array([0, 4, 9, 9]), np.array([2])])
+    found, repeats = sorted_runs(batches)
+    assert found.tolist() == [0, 1, 2, 4, 9]
+    assert repeats.tolist() == [1, 1, 1, 3, 3]
