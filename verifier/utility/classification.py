@@ -306,7 +306,7 @@ def classification(original: pd.DataFrame, release: pd.DataFrame, target: str, f
     ours, theirs = _encode(release, features), _encode(original, features)
     baseline = _performance(_probabilities("zero_r", None, labels, classes, split, every, seed), labels, classes)
     found = []
-    for name in classifiers:
+    for name in (c for c in CLASSIFIERS if c in classifiers):
         on_release = _performance(_probabilities(name, ours, labels, classes, split, kept, seed), labels, classes)
         on_original = _performance(_probabilities(name, theirs, labels, classes, split, every, seed), labels, classes)
         found.append(Classification(name, on_release, on_original, baseline, folds, seed))
