@@ -87,8 +87,8 @@ def test_the_command_line_prints_the_figures_as_estimates(tmp_path: Path) -> Non
                                "age,sex", "--target", "y", "--classifiers", "naive_bayes"])
     assert done.exit_code == 0, done.output
     assert "a classifier's: estimates, not pass/fail" in done.output
-    assert "model: accuracy (naive bayes)  attribute: y  raw: 1 share of records predicted right  quality: 1" in (
-        done.output)
+    assert ("model: accuracy (naive bayes)  attribute: y  raw: 1 share of records predicted right (estimate; higher "
+            "is better)  quality: 1") in done.output
     compared = runner.invoke(app, ["compare", str(tmp_path / "original.csv"), str(tmp_path / "decades.csv"),
                                    str(tmp_path / "no_age.csv"), "--qi", "age,sex", "--target", "y", "--classifiers",
                                    "naive_bayes", "--json", "-"])
@@ -110,13 +110,15 @@ def test_a_certificate_signs_the_figures_and_verify_measures_them_again(tmp_path
     monkeypatch.chdir(tmp_path)
     assert runner.invoke(app, ["keygen", "--out", "key"]).exit_code == 0
     done = runner.invoke(app, ["audit", "release.csv", "--policy", "policy.toml", "--original", "original.csv",
-                               "--target", "salary", "--sign", "key", "--certificate", "cert.json"])
+                               "--target", "salary", "--sign", "key", "--certificate", "cert.json", "--html", "cert.html"])
     assert done.exit_code == 1, done.output  # Table 4 fails its 0.2-closeness on salary
     predicate = json.loads(base64.b64decode(json.loads(Path("cert.json").read_text())["payload"]))["predicate"]
     signed = [f for f in predicate["utility"]["figures"] if f["attribute"] == "salary"]
     assert [f["metric"] for f in signed] == [f"{kind}_{name}" for name in ("logistic_regression", "naive_bayes",
                                                                            "random_forest")
                                              for kind in ("accuracy", "brier", "auc")]
+    assert "accuracy (naive bayes)" in Path("cert.html").read_text()
+    assert "share of records predicted right (estimate; higher is better)" in Path("cert.html").read_text()
     assert set(predicate["utility"]) == {"original", "key", "mark", "hierarchies", "qi", "rows", "suppressed",
                                          "figures"}  # no new key: an older reader reads the section as before
     verified = runner.invoke(app, ["verify", "cert.json", "--public-key", "key.pub", "--allow-fail", "--data",

@@ -17,8 +17,8 @@ The quality here is not ARX's normalized quality of the other models but the fig
 the original. The records are those of the pair (:class:`~verifier.utility.pair.Pair`):
 a suppressed record is predicted but not trained on, a suppressed cell is the label ``*``,
 and a record the release leaves out is scored against the original's target value. Every
-figure is an estimate of a seeded cross-validation, not a pass/fail; its note says so and
-gives the original's and ZeroR's figure.
+figure is an estimate of a seeded cross-validation, not a pass/fail; its units say so (every
+view shows them, the certificate's too) and its note gives the original's and ZeroR's figure.
 """
 
 from __future__ import annotations
@@ -92,10 +92,10 @@ def classification_figures(pair: Pair, original: pd.DataFrame, release: pd.DataF
     for item in found:
         figures += [
             Figure(f"accuracy_{item.classifier}", target, item.release.accuracy, item.relative,
-                   "share of records predicted right", _note(item, "accuracy", pair.qi)),
+                   "share of records predicted right (estimate; higher is better)", _note(item, "accuracy", pair.qi)),
             Figure(f"brier_{item.classifier}", target, item.release.brier, item.brier_skill,
-                   "Brier score (lower is better)", _note(item, "brier", pair.qi)),
+                   "Brier score (estimate; lower is better)", _note(item, "brier", pair.qi)),
             Figure(f"auc_{item.classifier}", target, item.release.auc, item.relative_auc,
-                   "ROC AUC", _note(item, "auc", pair.qi)),
+                   "ROC AUC (estimate; higher is better)", _note(item, "auc", pair.qi)),
         ]
     return tuple(figures)
