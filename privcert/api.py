@@ -196,12 +196,14 @@ def _with_risk_inputs(policy: Policy, inputs: Mapping[str, Any]) -> Policy:
 
 def audit_utility(result: AuditResult, original: str | Path, *, key: str | None = None,
                   hierarchies: Mapping[str, Hierarchy] | None = None, mark: str = "*",
-                  encoding: str = "utf-8") -> UtilitySection:
+                  encoding: str = "utf-8", target: str | None = None,
+                  classifiers: Sequence[str] | None = None) -> UtilitySection:
     """What the audited release cost against its ``original``: every utility model over the policy's
     quasi-identifiers (:func:`reports.utility_section.utility_section`), for :func:`certify`'s ``utility``.
 
     ``key`` names each record in both tables (default: the same order); ``hierarchies`` are
-    the quasi-identifiers' (default: the original's values under ``*``).
+    the quasi-identifiers' (default: the original's values under ``*``); ``target``, an attribute
+    the classifiers predict from the quasi-identifiers (``classifiers``: all by default).
 
     Raises
     ------
@@ -214,7 +216,7 @@ def audit_utility(result: AuditResult, original: str | Path, *, key: str | None 
     release = Path(result.report.source)
     return utility_section(load_table(original, encoding=encoding), load_table(release, encoding=encoding),
                            result.report.qi, names=(Path(original).name, release.name), hierarchies=hierarchies,
-                           key=key, mark=mark)
+                           key=key, mark=mark, target=target, classifiers=classifiers)
 
 
 def certify(result: AuditResult, release: str | Path, policy: str | Path | None = None, *,
@@ -289,6 +291,8 @@ def utility(
     mechanism: str | Path | None = None,
     sensitive: str | None = None,
     encoding: str = "utf-8",
+    target: str | None = None,
+    classifiers: Sequence[str] | None = None,
 ) -> UtilityReport:
     """What ``release`` cost against ``original``: every utility model of :mod:`verifier.utility`.
 
@@ -299,6 +303,10 @@ def utility(
     :func:`theory.mechanism_selection.utility.utility`) and the share of records the release
     kept at their true value.
 
+    With ``target``, how well classifiers trained on the release's quasi-identifiers predict it
+    (:data:`verifier.utility.TARGET_MODELS`: accuracy, Brier score and ROC AUC of each of
+    ``classifiers``, all by default): estimates of a seeded cross-validation.
+
     Raises
     ------
     DataError
@@ -307,13 +315,13 @@ def utility(
     MechanismError
         The mechanism file is malformed, or an original value of ``sensitive`` is not one of its values.
     """
-    from verifier.utility import align, utility_of
+    from verifier.utility import align, target_figures, utility_of
 
     (before_name, before), (after_name, after) = _table(original, "original", encoding), _table(release, "release",
                                                                                               encoding)
     names = (before_name, after_name)
     pair = align(before, after, qi, hierarchies=hierarchies, key=key, suppressed=suppressed, sources=names)
-    extra: tuple[Figure, ...] = ()
+    extra: tuple[Figure, ...] = target_figures(pair, before, after, target, classifiers)
     if mechanism is not None:
         from verifier.errors import PolicyError
         from verifier.named_inputs import Input, Said
@@ -321,7 +329,7 @@ def utility(
         if sensitive is None:
             raise PolicyError(Said(Input("mechanism"), ": expected ", Input("sensitive"),
                                    ", the column the mechanism randomized"))
-        extra = _mechanism_utility(before, after, pair, Path(mechanism), sensitive, names)
+        extra += _mechanism_utility(before, after, pair, Path(mechanism), sensitive, names)
     return utility_of(pair, extra)
 
 
@@ -341,10 +349,13 @@ def compare(
     key: str | None = None,
     suppressed: str = "*",
     encoding: str = "utf-8",
+    target: str | None = None,
+    classifiers: Sequence[str] | None = None,
 ) -> ReleaseComparison:
     """Candidate releases of one original side by side (:func:`verifier.utility.comparison.compare`): each one's
     k and prosecutor risk over ``qi``, and every utility model against ``original``. Each table is a frame (named
-    ``original``, ``release 1``, ``release 2``... in messages) or a file.
+    ``original``, ``release 1``, ``release 2``... in messages) or a file. With ``target``, each release's
+    classifiers too (estimates; :func:`utility`).
 
     Raises
     ------
@@ -356,7 +367,8 @@ def compare(
 
     name, frame = _table(original, "original", encoding)
     tables = [_table(release, f"release {number}", encoding) for number, release in enumerate(releases, start=1)]
-    return run(frame, tables, qi, hierarchies=hierarchies, key=key, suppressed=suppressed, original_name=name)
+    return run(frame, tables, qi, hierarchies=hierarchies, key=key, suppressed=suppressed, original_name=name,
+               target=target, classifiers=classifiers)
 
 
 def plan(

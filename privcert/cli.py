@@ -48,6 +48,7 @@ from privcert.options import (
     ShorthandCommand,
     SignOption,
     SuppressedOption,
+    TargetOption,
     ViolationsOption,
     assignments,
     hierarchy_files,
@@ -444,10 +445,12 @@ def _parameters(texts: list[str]) -> dict[str, tuple[dict[str, Any], ...]]:
 
 
 def _utility_inputs(original: Path | None, key: str | None, hierarchy: list[str] | None, mark: str,
-                    qi: tuple[str, ...]) -> dict[str, Hierarchy]:
-    """The quasi-identifiers' hierarchies of ``audit --original`` (``--key``, ``--hierarchy``, ``--suppressed`` need it)."""
+                    qi: tuple[str, ...], target: str | None = None) -> dict[str, Hierarchy]:
+    """The quasi-identifiers' hierarchies of ``audit --original`` (``--key``, ``--hierarchy``, ``--suppressed``,
+    ``--target`` need it)."""
 
-    given = {"--key": key, "--hierarchy": hierarchy, "--suppressed": None if mark == "*" else mark}
+    given = {"--key": key, "--hierarchy": hierarchy, "--suppressed": None if mark == "*" else mark,
+             "--target": target}
     named = [option for option, value in given.items() if value]
     if named and original is None:
         raise PolicyError(f"{named[0]}: expected --original with it (it says how the utility models read the original)")
@@ -525,6 +528,7 @@ def audit_command(
     key: RecordKeyOption = None,
     hierarchy: QiHierarchyOption = None,
     suppressed: SuppressedOption = "*",
+    target: TargetOption = None,
     published: Annotated[Path | None, typer.Option("--release", metavar="FILE", help="Publisher mode: the published release, the certificate's subject (DATA is the original, which no certificate names).")] = None,
 ) -> None:
     """Audit a release against a policy: exit 0 if every requirement holds, 1 if one fails, 2 on bad input.
@@ -546,7 +550,7 @@ def audit_command(
                        "published release": published,
                        "mechanism": mechanism or (parsed.mechanism.file if parsed.mechanism else None)})
         check_signer(sign)
-        hierarchies = _utility_inputs(original, key, hierarchy, suppressed, parsed.qi)
+        hierarchies = _utility_inputs(original, key, hierarchy, suppressed, parsed.qi, target)
         digest = _digest_meanwhile(audited_release(data, parsed))
         result = audit(data, parsed, mechanism=mechanism_choice(mechanism, k, mode), engine=_engine(engine, master),
                        encoding=encoding, progress=False if quiet else None)
@@ -565,7 +569,7 @@ def audit_command(
         if published is not None and not published.is_file():
             raise PolicyError(f"--release {published}: no such file")
         cost = None if original is None else audit_utility(result, original, key=key, hierarchies=hierarchies,
-                                                           mark=suppressed, encoding=encoding)
+                                                           mark=suppressed, encoding=encoding, target=target)
         write_certificate(result, published or release, policy, sign, certificate, html=html, pdf=pdf,
                           embed_counts=not publisher and embed_counts is not False, utility=cost, encoding=encoding,
                           quiet=quiet)

@@ -12,7 +12,15 @@ from typing import Annotated
 
 import typer
 
-from privcert.options import EncodingOption, JsonOption, QiHierarchyOption, RecordKeyOption, SuppressedOption
+from privcert.options import (
+    ClassifiersOption,
+    EncodingOption,
+    JsonOption,
+    QiHierarchyOption,
+    RecordKeyOption,
+    SuppressedOption,
+    TargetOption,
+)
 
 __all__ = ["compare_command"]
 
@@ -29,16 +37,18 @@ def compare_command(
         "--metric", metavar="MODEL", help="The utility model the figure plots privacy against (default loss).")] = "loss",
     html: Annotated[Path | None, typer.Option(
         "--html", metavar="FILE", help="Write the table and the privacy/utility figure as one HTML page.")] = None,
+    target: TargetOption = None,
+    classifiers: ClassifiersOption = None,
     json_out: JsonOption = None,
     encoding: EncodingOption = "utf-8",
 ) -> None:
     """Compare candidate releases of one original: k, prosecutor risk and every utility model, one row each."""
     from privcert.api import compare
     from privcert.files import SCHEMA_VERSION, check_outputs, write_json, write_output
-    from privcert.options import hierarchy_files, hierarchy_options, split_names
+    from privcert.options import classifier_options, hierarchy_files, hierarchy_options, split_names
     from privcert.output import print_rows
     from privcert.reporting import make_console, reporting_errors, wrote
-    from reports.comparison import comparison_rows, render_comparison
+    from reports.comparison import comparison_rows, comparison_title, render_comparison
     from verifier.errors import PolicyError
     from verifier.escape import safe
 
@@ -51,16 +61,17 @@ def compare_command(
                        **hierarchy_files(hierarchy)})
         columns = split_names(qi, "--qi")
         hierarchies = hierarchy_options(hierarchy, columns)
+        chosen = classifier_options(target, classifiers)
         comparison = compare(original, releases, columns, hierarchies=hierarchies, key=key, suppressed=suppressed,
-                             encoding=encoding)
+                             encoding=encoding, target=target, classifiers=chosen)
         if html is not None and metric not in comparison.metrics:
             raise PolicyError(f"--metric {metric!r}: expected one of the models measured: {list(comparison.metrics)}")
         if html is not None:
             write_output(html, render_comparison(comparison, metric), option="--html")
         if not write_json({"schema_version": SCHEMA_VERSION, **comparison.to_json()}, json_out):
             header, rows = comparison_rows(comparison)
-            print_rows(make_console(), f"{len(rows)} releases of {safe(comparison.original)} (raw values; lower keeps "
-                       "more)", header, [tuple(safe(cell) for cell in row) for row in rows], fold="release")
+            print_rows(make_console(), safe(comparison_title(comparison)), header,
+                       [tuple(safe(cell) for cell in row) for row in rows], fold="release")
             for candidate in comparison.candidates:
                 for figure in candidate.utility.figures:
                     if figure.attribute is None and figure.note.startswith("not measured"):

@@ -55,6 +55,14 @@ OriginalOption = Annotated[Path | None, typer.Option(
     "--original", metavar="FILE",
     help="The original the release was made from: add what the release cost (the utility models) to the results "
     "and the certificate.")]
+TargetOption = Annotated[str | None, typer.Option(
+    "--target", metavar="COLUMN",
+    help="Also predict this column from the quasi-identifiers: accuracy, Brier score and ROC AUC of logistic "
+    "regression, naive Bayes and a random forest trained on the release and on the original (estimates).")]
+ClassifiersOption = Annotated[str | None, typer.Option(
+    "--classifiers", metavar="NAMES",
+    help="With --target: which classifiers, comma-separated (logistic_regression, naive_bayes, random_forest; "
+    "default all).")]
 QuietOption = Annotated[bool, typer.Option("--quiet", metavar="QUIET", help="No progress bar on stderr.")]
 
 
@@ -67,6 +75,21 @@ def split_names(text: str, option: str, separator: str = ",") -> tuple[str, ...]
     if repeated is not None:
         raise PolicyError(f"{option}: {repeated!r} is named twice in {text!r}")
     return items
+
+
+def classifier_options(target: str | None, classifiers: str | None) -> tuple[str, ...] | None:
+    """``--classifiers`` checked (``None``: all); refused without ``--target`` or naming an unknown classifier."""
+    from verifier.utility.classification import CLASSIFIERS
+
+    if classifiers is None:
+        return None
+    if target is None:
+        raise PolicyError("--classifiers: expected --target with it (the column the classifiers predict)")
+    names = split_names(classifiers, "--classifiers")
+    unknown = next((name for name in names if name not in CLASSIFIERS), None)
+    if unknown is not None:
+        raise PolicyError(f"--classifiers: expected some of {', '.join(CLASSIFIERS)}, found {unknown!r}")
+    return names
 
 
 def assignments(values: list[str], option: str, names: tuple[str, ...], parse: Callable[[str, str], T]) -> dict[str, T]:

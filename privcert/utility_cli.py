@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from privcert.options import EncodingOption, JsonOption, QiHierarchyOption, RecordKeyOption, SuppressedOption
+from privcert.options import (
+    ClassifiersOption,
+    EncodingOption,
+    JsonOption,
+    QiHierarchyOption,
+    RecordKeyOption,
+    SuppressedOption,
+    TargetOption,
+)
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -26,6 +34,7 @@ def print_utility(console: Console, report: UtilityReport, *, notes: bool = True
     """The summary line and one row per figure: model, attribute (``all``: the release), raw value, ARX's quality."""
     from privcert.output import print_rows
     from verifier.escape import safe
+    from verifier.utility.classification_figures import CLASSIFICATION_METRICS
     from verifier.utility.figure import MODEL_NAMES, value_text
 
     console.file.write(f"{safe(report.release)} against {safe(report.original)}: {report.rows} records, "
@@ -37,7 +46,10 @@ def print_utility(console: Console, report: UtilityReport, *, notes: bool = True
              value_text(f.raw) + (f" {f.units}" if f.raw is not None else ""), value_text(f.quality),
              safe(f.note) if notes else "")
             for f in report.figures if notes or f.raw is not None]
-    print_rows(console, "utility (raw: the paper's value; quality: ARX's, 1 = the original, 0 = nothing left)",
+    classified = any(f.metric in CLASSIFICATION_METRICS for f in report.figures)
+    print_rows(console, "utility (raw: the paper's value; quality: ARX's, 1 = the original, 0 = nothing left"
+               + ("; a classifier's: estimates, not pass/fail, quality its relative figure" if classified else "")
+               + ")",
                ("model", "attribute", "raw", "quality", "note"), rows, fold="note")
 
 
@@ -52,13 +64,16 @@ def utility_command(
         "--mechanism", metavar="FILE", help="The randomized-response mechanism CSV the release was made with (adds its expected utility).")] = None,
     sensitive: Annotated[str | None, typer.Option(
         "--sensitive", metavar="NAME", help="The column the mechanism randomized (with --mechanism).")] = None,
+    target: TargetOption = None,
+    classifiers: ClassifiersOption = None,
     json_out: JsonOption = None,
     encoding: EncodingOption = "utf-8",
 ) -> None:
-    """What a release cost: loss, entropy, precision, discernibility, class size, ambiguity, KL divergence, squared errors."""
+    """What a release cost: loss, entropy, precision, discernibility, class size, ambiguity, KL divergence, squared
+    errors; with --target, classification accuracy (estimates)."""
     from privcert.api import utility
     from privcert.files import SCHEMA_VERSION, check_outputs, write_json
-    from privcert.options import hierarchy_files, hierarchy_options, split_names
+    from privcert.options import classifier_options, hierarchy_files, hierarchy_options, split_names
     from privcert.reporting import make_console, reporting_errors, wrote
 
     with reporting_errors():
@@ -66,8 +81,10 @@ def utility_command(
                                                        "mechanism": mechanism, **hierarchy_files(hierarchy)})
         columns = split_names(qi, "--qi")
         hierarchies = hierarchy_options(hierarchy, columns)
+        chosen = classifier_options(target, classifiers)
         report = utility(original, release, columns, hierarchies=hierarchies, key=key, suppressed=suppressed,
-                         mechanism=mechanism, sensitive=sensitive, encoding=encoding)
+                         mechanism=mechanism, sensitive=sensitive, encoding=encoding, target=target,
+                         classifiers=chosen)
         if not write_json({"schema_version": SCHEMA_VERSION, **report.to_json()}, json_out):
             print_utility(make_console(), report)
     wrote(json_out)

@@ -12,7 +12,23 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from verifier.utility.comparison import ReleaseComparison
 
-__all__ = ["comparison_rows", "render_comparison"]
+__all__ = ["ESTIMATES", "comparison_rows", "comparison_title", "render_comparison"]
+
+ESTIMATES = ("a classifier's accuracy and ROC AUC: higher keeps more; its figures are estimates of a seeded "
+             "cross-validation, not pass/fail")
+"""What the table says of the classifiers' columns, where it has some."""
+
+
+def _classified(comparison: ReleaseComparison) -> bool:
+    from verifier.utility.classification_figures import CLASSIFICATION_METRICS
+
+    return any(metric in CLASSIFICATION_METRICS for metric in comparison.metrics)
+
+
+def comparison_title(comparison: ReleaseComparison) -> str:
+    """The table's title: how many releases, and how to read the raw values (and the classifiers' estimates)."""
+    return (f"{len(comparison.candidates)} releases of {comparison.original} (raw values; lower keeps more"
+            + (f"; {ESTIMATES})" if _classified(comparison) else ")"))
 
 
 def comparison_rows(comparison: ReleaseComparison) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
@@ -46,5 +62,5 @@ def render_comparison(comparison: ReleaseComparison, metric: str) -> str:
         (resources.files("reports") / "templates" / "comparison.html.j2").read_text(encoding="utf-8"))
     header, rows = comparison_rows(comparison)
     context: dict[str, Any] = {"original": comparison.original, "qi": comparison.qi, "header": header, "rows": rows,
-                               "figure": privacy_utility(comparison, metric)}
+                               "figure": privacy_utility(comparison, metric), "estimates": ESTIMATES if _classified(comparison) else None}
     return template.render(**context)

@@ -417,7 +417,8 @@ def privacy_utility(comparison: ReleaseComparison, metric: str) -> Figure | None
             for point in points:
                 axes.annotate(_label(point[0]), (point[1], point[column]), textcoords="offset points",
                               xytext=(4, 4), fontsize=8)
-            axes.set_xlabel(f"{name} (raw; lower keeps more)")
+            axes.set_xlabel(f"{name} (raw; {'higher' if metric.startswith(('accuracy_', 'auc_')) else 'lower'} "
+                            "keeps more)")
             axes.set_ylabel(label)
             axes.grid(alpha=0.3)
         svg = _svg(drawing)

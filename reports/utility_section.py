@@ -19,6 +19,12 @@ the figures are the publisher's statement; ``verify --original ORIGINAL --data R
 measures them again (:func:`recompute`) and compares them in canonical JSON. The names in
 messages and notes are the certified ones, so the re-computation is byte-identical at any
 path.
+
+With a target attribute (``audit --target``), the figures include the classifiers' (metric
+``accuracy_<classifier>``, ``brier_…``, ``auc_…``, attribute: the target): no key is added,
+so a reader of an older schema shows them as figures like the others; the target and the
+classifiers are read back from them, the features are the section's ``qi`` and the folds
+and seeds are ARX's defaults. They are estimates of a seeded cross-validation, not a pass/fail.
 """
 
 from __future__ import annotations
@@ -75,6 +81,8 @@ def utility_section(
     hierarchies: Mapping[str, Hierarchy] | None = None,
     key: str | None = None,
     mark: str = "*",
+    target: str | None = None,
+    classifiers: Sequence[str] | None = None,
 ) -> UtilitySection:
     """The utility section of ``release`` against ``original`` (every model of :func:`verifier.utility.measure_utility`).
 
@@ -88,6 +96,8 @@ def utility_section(
         The names messages and notes give the two tables: the files' names without folders, as certified.
     hierarchies, key, mark
         As :func:`verifier.utility.pair.align` takes them.
+    target, classifiers
+        The attribute the classifiers predict from ``qi`` (none by default), and which (default: all).
 
     Raises
     ------
@@ -96,7 +106,8 @@ def utility_section(
     """
     from verifier.utility import measure_utility
 
-    report = measure_utility(original, release, qi, hierarchies=hierarchies, key=key, suppressed=mark, sources=names)
+    report = measure_utility(original, release, qi, hierarchies=hierarchies, key=key, suppressed=mark, sources=names,
+                             target=target, classifiers=classifiers)
     return UtilitySection(report, key, mark, dict(hierarchies or {}))
 
 
@@ -119,5 +130,21 @@ def recompute(section: Mapping[str, Any], original: pd.DataFrame, release: pd.Da
     if not (isinstance(qi, list) and all(isinstance(q, str) for q in qi) and isinstance(mark, str)
             and isinstance(name, str) and (key is None or isinstance(key, str))):
         raise TypeError("utility: expected text for original, mark and key, and a list of names for qi")
+    target, classifiers = _classification_of(section["figures"])
     return utility_section(original, release, qi, names=(name, release_name),
-                           hierarchies=decode_hierarchies(section["hierarchies"]), key=key, mark=mark).to_json()
+                           hierarchies=decode_hierarchies(section["hierarchies"]), key=key, mark=mark,
+                           target=target, classifiers=classifiers).to_json()
+
+
+def _classification_of(figures: Any) -> tuple[str | None, tuple[str, ...]]:
+    """The target and classifiers the certified figures name (``None, ()``: no classifier was measured)."""
+    from verifier.utility.classification_figures import classification_target
+    from verifier.utility.figure import Figure
+
+    if not isinstance(figures, list) or not all(isinstance(f, Mapping) for f in figures):
+        raise TypeError("utility: expected figures as a list of objects")
+    target, classifiers = classification_target([Figure(str(f.get("metric")), f.get("attribute"), None, None, "")
+                                                 for f in figures])
+    if target is not None and not isinstance(target, str):
+        raise TypeError("utility: expected a classifier's figure to name its target attribute as text")
+    return target, classifiers

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Compile ARX's library (its src/main; the GUI lives in src/gui and is not built) with javac
-# against the jars its repository carries under lib/ant/, then ArxRisk.java and
-# ArxProfitability.java (this folder).
+# against the jars its repository carries under lib/ant/, then ArxRisk.java,
+# ArxProfitability.java, ArxClassification.java and ArxHashing.java (this folder).
 #
 # usage: benchmarks/peers/build_arx.sh ARX_SOURCE [BUILD]
 #   ARX_SOURCE  a source tree of ARX (github.com/arx-deidentifier/arx)
@@ -34,8 +34,10 @@ if [ ! -e "$source/lib/ant/mahout/hadoop-core-1.2.1.jar" ]; then
 fi
 find "$source/src/main" -name '*.java' | sort > "$build/sources"
 javac -nowarn -encoding UTF-8 -proc:none -d "$build/classes" -cp "$compile" @"$build/sources" \
-  "$here/ArxRisk.java" "$here/ArxProfitability.java" 2> "$build/javac.log" || { cat "$build/javac.log" >&2; exit 1; }
+  "$here/ArxRisk.java" "$here/ArxProfitability.java" "$here/ArxClassification.java" \
+  "$here/ArxHashing.java" 2> "$build/javac.log" || { cat "$build/javac.log" >&2; exit 1; }
 # the resources src/main loads at run time (the risk package's HIPAA lists, labels)
 (cd "$source/src/main" && find . -type f ! -name '*.java' -exec cp --parents {} "$build/classes" \;)
-echo "$build/classes:$classpath" > "$build/classpath"
+# the stubs stay on the run-time class path: Mahout's logistic regression loads Writable
+echo "$build/classes:$classpath${compile#"$classpath"}" > "$build/classpath"
 echo "ARX compiled: $(wc -l < "$build/sources") sources; class path in $build/classpath" >&2

@@ -71,7 +71,8 @@ async def compare(request: Request) -> Response:
         (folder / name).symlink_to(path)
         candidates[f"{folder.name}/{name}"] = str(path)
     arguments = {"folder": str(folder), "original": names[0], "releases": names[1:], "qi": qi,
-                 "metric": str(form.get("metric", "loss")) or "loss", "names": messages_names(session)}
+                 "metric": str(form.get("metric", "loss")) or "loss", "names": messages_names(session),
+                 "target": str(form.get("target", "")).strip() or None}
     job = jobs.start(session.state, "compare", arguments)
     return fragment(request, "_job.j2", job=job)
 

@@ -105,13 +105,14 @@ def verify(arguments: dict[str, Any], report: Callable[[str, int, int | None], N
 def compare(arguments: dict[str, Any], report: Callable[[str, int, int | None], None]) -> dict[str, Any]:
     """``privcert compare ORIGINAL RELEASE... --qi NAMES``: the table and the privacy/utility figure."""
     from privcert.api import compare as run_compare
-    from reports.comparison import comparison_rows
+    from reports.comparison import comparison_rows, comparison_title
     from reports.plots import privacy_utility
     from verifier.errors import PolicyError
 
     report("aligning and measuring the candidates", 0, None)
     os.chdir(arguments["folder"])  # the tables by their names, as the user gave them
-    comparison = run_compare(arguments["original"], arguments["releases"], arguments["qi"])
+    comparison = run_compare(arguments["original"], arguments["releases"], arguments["qi"],
+                             target=arguments.get("target") or None)
     metric = arguments.get("metric") or "loss"
     if metric not in comparison.metrics:
         raise PolicyError(f"utility model of the figure: expected one of the models measured "
@@ -119,6 +120,7 @@ def compare(arguments: dict[str, Any], report: Callable[[str, int, int | None], 
     header, rows = comparison_rows(comparison)
     figure = privacy_utility(comparison, metric)
     return {"header": list(header), "rows": [list(row) for row in rows], "metrics": list(comparison.metrics),
+            "title": comparison_title(comparison),
             "folder": Path(arguments["folder"]).name,
             "figure": None if figure is None else {"caption": figure.caption, "svg": figure.svg}}
 

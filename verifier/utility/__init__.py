@@ -18,6 +18,11 @@ model                      module                                  source
 ``record_sse``, ``sse_sst``  :mod:`verifier.utility.record_sse`    Soria-Comas et al. 2015, eq. (5); ARX
 =========================  ======================================  ===========================
 
+With a target attribute, :data:`TARGET_MODELS` adds the models of a prediction of it from
+the quasi-identifiers: classification accuracy, Brier score and ROC AUC of logistic
+regression, naive Bayes and a random forest (:mod:`verifier.utility.classification_figures`;
+ARX's ``StatisticsClassification``), estimates of a seeded cross-validation.
+
 The definitions follow the papers; ARX's quality models
 (``org.deidentifier.arx.aggregates.quality``) fix the normalization, and each module says
 where ARX's code departs from its paper and which reading it keeps. The utility of a
@@ -39,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 from verifier.utility.aecs import aecs
 from verifier.utility.ambiguity import ambiguity
 from verifier.utility.attribute_sse import attribute_sse
+from verifier.utility.classification_figures import classification_figures
 from verifier.utility.discernibility import discernibility
 from verifier.utility.figure import Figure
 from verifier.utility.kl_divergence import kl_divergence
@@ -53,7 +59,7 @@ if TYPE_CHECKING:
 
     from verifier.tables.hierarchy import Hierarchy
 
-__all__ = ["MODELS", "Figure", "Pair", "UtilityReport", "align", "measure_utility", "utility_of"]
+__all__ = ["MODELS", "TARGET_MODELS", "Figure", "Pair", "UtilityReport", "align", "measure_utility", "target_figures", "utility_of"]
 
 MODELS: tuple[tuple[str, Callable[[Pair], tuple[Figure, ...]]], ...] = (
     ("loss", loss),
@@ -67,6 +73,12 @@ MODELS: tuple[tuple[str, Callable[[Pair], tuple[Figure, ...]]], ...] = (
     ("record_sse", record_sse),
 )
 """The utility models in report order: (name, function of the aligned pair)."""
+
+TARGET_MODELS: tuple[tuple[str, Callable[..., tuple[Figure, ...]]], ...] = (
+    ("classification", classification_figures),
+)
+"""The models measured on a target attribute, after :data:`MODELS`: (name, function of the aligned pair, the
+two tables and the target, with ``classifiers``)."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +131,15 @@ class UtilityReport:
                 "utility": [f.to_json() for f in self.figures]}
 
 
+def target_figures(pair: Pair, original: pd.DataFrame, release: pd.DataFrame, target: str | None,
+                   classifiers: Sequence[str] | None = None) -> tuple[Figure, ...]:
+    """Every model of :data:`TARGET_MODELS` on ``target`` (none without one); ``classifiers``: all by default."""
+    if target is None:
+        return ()
+    chosen = {} if classifiers is None else {"classifiers": tuple(classifiers)}
+    return tuple(f for _, model in TARGET_MODELS for f in model(pair, original, release, target, **chosen))
+
+
 def utility_of(pair: Pair, extra: Sequence[Figure] = ()) -> UtilityReport:
     """Every model on an aligned pair (``extra``: figures measured elsewhere, appended)."""
     figures = tuple(f for _, model in MODELS for f in model(pair))
@@ -135,13 +156,18 @@ def measure_utility(
     key: str | None = None,
     suppressed: str = SUPPRESSED,
     sources: tuple[str, str] = ("original", "release"),
+    target: str | None = None,
+    classifiers: Sequence[str] | None = None,
 ) -> UtilityReport:
     """Every utility model of ``release`` against ``original`` (:func:`verifier.utility.pair.align` for the arguments).
+
+    With ``target``, the models of :data:`TARGET_MODELS` too (``classifiers``: all by default).
 
     Raises
     ------
     DataError
-        The tables cannot be aligned (see :func:`~verifier.utility.pair.align`).
+        The tables cannot be aligned (see :func:`~verifier.utility.pair.align`), or the target is not a column of
+        both or is a quasi-identifier.
     """
-    return utility_of(align(original, release, qi, hierarchies=hierarchies, key=key, suppressed=suppressed,
-                            sources=sources))
+    pair = align(original, release, qi, hierarchies=hierarchies, key=key, suppressed=suppressed, sources=sources)
+    return utility_of(pair, target_figures(pair, original, release, target, classifiers))

@@ -3,8 +3,9 @@
 A publisher choosing between releases weighs privacy against utility. For each candidate,
 :func:`compare` measures on the release alone its k-anonymity level and its prosecutor
 re-identification risk, highest and mean (El Emam & Dankar 2008: ``1/min|E|`` and
-``#classes/N``), and against the original every utility model of :mod:`verifier.utility`.
-All three privacy figures are exact.
+``#classes/N``), and against the original every utility model of :mod:`verifier.utility`
+(with a target, the classifiers' figures too: estimates, one column each). All three
+privacy figures are exact.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from verifier.utility.classification_figures import CLASSIFICATION_METRICS
 from verifier.utility.figure import Figure, value_json
 from verifier.utility.pair import SUPPRESSED
 
@@ -51,8 +53,9 @@ class Candidate:
     utility: UtilityReport
 
     def figure(self, metric: str) -> Figure | None:
-        """The release's figure of ``metric`` (over every quasi-identifier), ``None`` when the model has none."""
-        return next((f for f in self.utility.figures if f.metric == metric and f.attribute is None), None)
+        """The release's figure of ``metric`` (over every quasi-identifier, or a classifier's on the target),
+        ``None`` when the model has none."""
+        return next((f for f in self.utility.figures if f.metric == metric and _release_wide(f)), None)
 
     def to_json(self) -> dict[str, Any]:
         return {"release": self.release, "k": self.k, "prosecutor_risk": value_json(self.risk),
@@ -71,10 +74,15 @@ class ReleaseComparison:
     def metrics(self) -> tuple[str, ...]:
         """The utility models with a value over every quasi-identifier for at least one candidate, in report order."""
         return tuple(dict.fromkeys(f.metric for c in self.candidates for f in c.utility.figures
-                                   if f.attribute is None and f.raw is not None))
+                                   if _release_wide(f) and f.raw is not None))
 
     def to_json(self) -> dict[str, Any]:
         return {"original": self.original, "qi": list(self.qi), "releases": [c.to_json() for c in self.candidates]}
+
+
+def _release_wide(figure: Figure) -> bool:
+    """A figure of the whole release: over every quasi-identifier, or a classifier's (on the target)."""
+    return figure.attribute is None or figure.metric in CLASSIFICATION_METRICS
 
 
 def compare(
@@ -86,8 +94,13 @@ def compare(
     key: str | None = None,
     suppressed: str = SUPPRESSED,
     original_name: str = "original",
+    target: str | None = None,
+    classifiers: Sequence[str] | None = None,
 ) -> ReleaseComparison:
     """Measure each ``(name, release)`` of ``original``: privacy over ``qi`` and every utility model.
+
+    With ``target``, each release's classifiers too (:data:`verifier.utility.TARGET_MODELS`), with the same folds
+    and seeds for every release.
 
     Raises
     ------
@@ -101,7 +114,7 @@ def compare(
     candidates = []
     for name, release in releases:
         utility = measure_utility(original, release, qi, hierarchies=hierarchies, key=key, suppressed=suppressed,
-                                  sources=(original_name, name))
+                                  sources=(original_name, name), target=target, classifiers=classifiers)
         levels = {m.model: m for m in measure(release, qi, (), source=name, progress=False).measurements}
         value = levels["k_anonymity"].level.value
         k = None if value is None else int(value)

@@ -4,12 +4,16 @@ Every model reports two numbers, and says which is which:
 
 * ``raw``: the metric as its paper defines it (Iyengar's loss, the discernibility penalty,
   the KL divergence in bits, ...), on the model's own scale; lower is better, except for
-  a randomized release's expected utility and agreement (higher is better);
+  a randomized release's expected utility and agreement and a classifier's accuracy and
+  ROC AUC (higher is better);
 * ``quality``: ARX's normalized quality, ``1 - (raw' - min) / (max - min)`` truncated to
   ``[0, 1]``, where ``raw'``, ``min`` and ``max`` are ARX's value for the release, for the
   least lossy release (the original itself) and for the most lossy one (every record
   suppressed), as ``org.deidentifier.arx.aggregates.quality`` computes them: 1 is the
   original's utility, 0 none. ``None`` when ARX's ``min`` and ``max`` coincide (ARX: NaN).
+  A classifier's figures give instead the figure ARX's "Classification" view sets beside
+  them (relative accuracy, Brier skill score, relative AUC: 1 predicts as well as the
+  original; :mod:`verifier.utility.classification_figures`).
 
 Both are exact (:class:`fractions.Fraction`) except where the metric takes a logarithm or
 a square root (entropy, KL divergence, ARX's record-level distance): those are ``float``
@@ -22,6 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+from verifier.utility.classification import CLASSIFIERS
 
 __all__ = ["MODEL_NAMES", "Figure", "Value", "arx_quality", "release_unmeasured", "short_text", "value_json", "value_text"]
 
@@ -42,6 +48,8 @@ MODEL_NAMES = {
     "sse_sst": "SSE/SST",
     "expected_utility": "expected utility, eq. (4)",
     "agreement": "agreement",
+    **{f"{kind}_{name}": f"{label} ({name.replace('_', ' ')})" for name in CLASSIFIERS
+       for kind, label in (("accuracy", "accuracy"), ("brier", "Brier score"), ("auc", "ROC AUC"))},
 }
 """How a reader is shown each model (the terminal, the certificate's views; the JSON uses the ids)."""
 
