@@ -28,7 +28,7 @@ import sympy
 
 from theory.claims.catalog import map_claims, sizes
 from theory.claims.claim import USABLE, Assumption, CheckResult, Claim
-from theory.definitions import N, definition, k, k0, k1, k_dp, k_t, sized
+from theory.definitions import N, class_sized, definition, k, k0, k1, k_dp, k_t, subset_sized
 from theory.papers.derived.claims import CLAIMS as DERIVED_CLAIMS
 from theory.papers.derived.claims import (
     DETERMINISTIC_WITNESSES,
@@ -53,9 +53,9 @@ __all__ = ["Edge", "Step", "Answer", "Graph", "build_graph", "MAX_STEPS", "WITNE
 
 MAX_STEPS = 4
 """Longest path considered (the map of Ekenstedt et al. 2022, Fig. 2 has diameter 3)."""
-SIZED = sized("subset")
+SIZED = subset_sized()
 """Definitions with a subset size k in [1, N-1] (Defs. 7-8)."""
-CLASS_BASED = sized("smallest_class")
+CLASS_BASED = class_sized()
 """Definitions whose size is the smallest equivalence class."""
 PARAMETER_LEVELS = frozenset({"k_anonymity"})
 """Definitions whose level is a parameter of the premise (k-anonymity's k is the smallest

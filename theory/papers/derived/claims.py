@@ -102,7 +102,7 @@ from typing import Literal
 import sympy
 
 from theory.claims.claim import Assumption, Claim, NotImplies, equation
-from theory.definitions import N, alpha, beta, c, delta, ell, eps, k, k0, risk, t, t1
+from theory.definitions import N, alpha, beta, c, delta, ell, eps, k, k0, minimal_class_size, risk, t, t1
 from verifier.references import PRIVCERT, Source
 
 __all__ = ["CLAIMS", "emd_d", "tv", "n_min", "ONE_CLASS", "ONE_RECORD", "SINGLETON_CLASSWISE",
@@ -255,7 +255,7 @@ CLAIMS: tuple[Claim, ...] = (
       for target, label in (("dp", "ε-DP"), ("ldp", "ε-LDP"))),
     Claim(
         "privcert:distinct_to_k", _src("distinct l-diversity ⇒ k-anonymity"), "implication",
-        "distinct_l_diversity", "k_anonymity", equation(k, ell), (),
+        "distinct_l_diversity", "k_anonymity", equation(k, minimal_class_size("distinct_l_diversity")), (),
         note="A class holding l distinct values holds at least l records: k* >= l*. Attained by classes of "
         "distinct values. Over the attribute's counted rows: a class whose values are all left out is in no class of the attribute.",
         tight=True),
@@ -305,12 +305,12 @@ CLAIMS: tuple[Claim, ...] = (
         tight=True),
     Claim(
         "privcert:entropy_to_k", _src("entropy l-diversity ⇒ k-anonymity"), "implication",
-        "entropy_l_diversity", "k_anonymity", equation(k, sympy.ceiling(ell)), (),
+        "entropy_l_diversity", "k_anonymity", equation(k, minimal_class_size("entropy_l_diversity")), (),
         note="A class of entropy H holds at least e^H distinct values (Gibbs), so at least ⌈e^H⌉ records. "
         "Attained by classes of distinct values. Over the attribute's counted rows.", tight=True),
     Claim(
         "privcert:alpha_to_k", _src("(α,k)-anonymity ⇒ k-anonymity"), "implication",
-        "alpha_k_anonymity", "k_anonymity", equation(k, sympy.ceiling(1 / alpha)), (),
+        "alpha_k_anonymity", "k_anonymity", equation(k, minimal_class_size("alpha_k_anonymity")), (),
         note="A class whose most frequent value has frequency q <= α holds at least 1/q >= 1/α records. "
         "Attained by classes of distinct values. Over the attribute's counted rows.", tight=True),
     Claim(
