@@ -17,6 +17,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import sympy
 
@@ -67,16 +68,22 @@ def _level(symbol: str, domain: sympy.Set) -> str:
 
 
 def definitions_table() -> str:
-    """The definitions of the implication map: level symbol and domain, direction, what they are relative to."""
+    """The definitions of the implication map: level symbol and domain, direction, what they are relative to,
+    what their k is and the smallest class they guarantee (their declared facts)."""
     from theory.definitions import definitions
     from verifier.display import formula
     from verifier.registry import model
 
-    size = {"subset": "a subset size k ∈ [1, N-1]", "smallest_class": "the smallest class k", None: "—"}
+    def size(item: Any) -> str:
+        if item.subset_size is not None:
+            return f"a subset size {formula(item.subset_size)} ∈ [1, N-1]"
+        return "the smallest class k" if item.class_sized else "—"
+
     rows = [(f"`{item.id}`", item.name, _level(formula(item.level), item.domain),
              item.direction.split("_")[0] + (", strict" if model(item.id).strict else ""), ", ".join(item.parameters),
-             size[item.size], str(item.source)) for item in definitions()]
-    return _table(("id", "name", "level", "stronger", "relative to", "size", "source"), rows)
+             size(item), "—" if item.minimal_class_size is None else formula(item.minimal_class_size),
+             str(item.source)) for item in definitions()]
+    return _table(("id", "name", "level", "stronger", "relative to", "size", "smallest class", "source"), rows)
 
 
 def references_table() -> str:

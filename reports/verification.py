@@ -402,12 +402,12 @@ def _certified_policy(statement: Statement, hierarchies: Mapping[str, Any]) -> P
 def _certified_choice(certified: Any, mechanism: Any, name: str | None = None) -> MechanismChoice:
     """The mode and subset sizes of the certificate's randomized section, and the embedded mechanism
     (named as it was: a mechanism given on the command line, not in the policy, is no file of the policy's)."""
-    from theory.definitions import sized
+    from theory.definitions import subset_sized
 
     file = None if name is None else Path(name)
     if not isinstance(certified, Mapping):
         return MechanismChoice(given=mechanism, file=file)
-    subset_models = sized("subset")
+    subset_models = subset_sized()
     ks = [(m.get("parameters") or {}).get("k") for m in certified.get("measurements") or ()
           if isinstance(m, Mapping) and m.get("model") in subset_models]
     mode = certified.get("mode")

@@ -135,7 +135,7 @@ def test_the_registry_stands_on_declarations_and_input_types_only() -> None:
                 below.add(target)
                 pending.append(target)
     assert sorted(below) == ["verifier.display", "verifier.errors", "verifier.escape", "verifier.inputs",
-                             "verifier.literal", "verifier.models", "verifier.randomized.data_mark",
+                             "verifier.literal", "verifier.models", "verifier.named_inputs", "verifier.randomized.data_mark",
                              "verifier.randomized.mechanism", "verifier.references", "verifier.tables.text_file"]
 
 

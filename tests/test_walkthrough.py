@@ -2,8 +2,8 @@
 
 The blocks of the page are written where the page says: p-sensitive k-anonymity (Truta &
 Vinay 2006) as a new declaration module, its line in ``verifier.models.MODULES`` and a
-claim "p-sensitive ⇒ distinct l-diversity with l = p" and a claim naming the model's parameter, "p-sensitive at
-its k ⇒ k-anonymity at k", in the derived claims. The test
+claim "p-sensitive ⇒ distinct l-diversity with l = p" and a claim reading the smallest class the model declares
+as a function of its parameter k and level p, "p-sensitive ⇒ k-anonymity at max(k, p)", in the derived claims. The test
 checks that this touches two files and one line, then, in the copy, that the model is in
 the generated tables, is measured, required by a policy and decided, refused with a bad
 ``k``, checked as a claim, carried by explain and drawn on the map.
@@ -100,6 +100,7 @@ from theory.answers.map import render_map
 from theory.checks import check
 from theory.claims.catalog import map_claims
 from theory.claims.claim import CheckResult
+from theory.definitions import minimal_class_size
 from verifier.audit import audit
 from verifier.errors import PolicyError
 from verifier.policy import load_policy
@@ -137,6 +138,7 @@ explained = explain(AuditLevels(9, (MeasuredLevel("p_sensitive_k_anonymity", "di
 drawn = render_map(graph, "map.svg").read_text(encoding="utf-8")
 print(json.dumps({"decided": decided, "refused": refused, "claim": claim.status,
                   "by_parameter": [by_parameter.status, by_parameter.detail],
+                  "fact": str(minimal_class_size("p_sensitive_k_anonymity")),
                   "explained": str(explained), "drawn": "p-sensitive k-anonymity" in drawn}))
 '''
 
@@ -153,6 +155,8 @@ def test_the_new_model_is_measured_required_checked_explained_and_drawn(copy: Pa
     assert found["by_parameter"] == ["tested", "tested on 25 seeded releases (1-4 classes of 1-5 records over the "
                                      "values a, b, c, d): k_anonymity level is bounded by the claim at the measured "
                                      "p_sensitive_k_anonymity level, and attained"]
+    # the second claim's bound is the declared fact, in the model's parameter k and level p
+    assert found["fact"] == "Max(k, p)"
     assert "distinct_l_diversity" in found["explained"]
     assert found["drawn"]
 

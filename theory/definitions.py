@@ -4,7 +4,8 @@ Each :class:`Definition` holds what the implication framework of Ekenstedt et al
 needs: the level symbol, the direction of strength (Ekenstedt et al. 2022, Definition 1:
 a level is *stronger* when it is smaller for t and ε, larger for k), the level's domain,
 the parameters the definition is relative to (N records, a class or subset size k, the
-buckets) and what its k is, and its source. Every model of :mod:`verifier.registry` with a
+buckets), the facts its declaration states as functions of its level and parameters (the
+smallest class it guarantees, the size of the subsets it compares), and its source. Every model of :mod:`verifier.registry` with a
 :class:`~verifier.registry.Definition` is a definition here, under the same id, so an
 audit's measured levels can be carried along the map; the level symbols are those of
 :mod:`verifier.symbols`, re-exported here for the claims.
@@ -25,7 +26,7 @@ import sympy
 
 from theory._lookup import lookup
 from verifier.references import Source
-from verifier.registry import Model, Size, models, version
+from verifier.registry import Model, models, version
 from verifier.symbols import N, alpha, beta, c, delta, ell, eps, eps1, k, k0, k1, k_dp, k_t, risk, t, t1
 
 __all__ = [
@@ -34,7 +35,9 @@ __all__ = [
     "definitions",
     "definition",
     "definition_ids",
-    "sized",
+    "subset_sized",
+    "class_sized",
+    "minimal_class_size",
     "UnknownDefinitionError",
     "N",
     "k",
@@ -86,8 +89,15 @@ class Definition:
         Where the definition is stated.
     summary
         One line: what a release at level ``level`` guarantees.
-    size
-        What the size ``k`` it is relative to is (:data:`verifier.registry.Size`), or ``None``.
+    minimal_class_size
+        The smallest class a release at level ``level`` guarantees, as a function of the level and the
+        parameters (:attr:`verifier.registry.MapDefinition.minimal_class_size`), or ``None``.
+    subset_size
+        The size of the subsets of records it compares, as a function of its parameters
+        (:attr:`verifier.registry.MapDefinition.subset_size`), or ``None``.
+    class_sized
+        Whether the ``k`` it is relative to is the release's smallest class
+        (:attr:`verifier.registry.MapDefinition.is_class_sized`).
     """
 
     id: str
@@ -98,7 +108,9 @@ class Definition:
     parameters: tuple[str, ...]
     source: Source
     summary: str
-    size: Size | None
+    minimal_class_size: sympy.Expr | None
+    subset_size: sympy.Expr | None
+    class_sized: bool
 
     @classmethod
     def of(cls, declared: Model) -> Definition:
@@ -107,7 +119,7 @@ class Definition:
         found = declared.definition
         direction: Direction = "larger_is_stronger" if declared.stronger == "larger" else "smaller_is_stronger"
         return cls(declared.id, declared.name, found.symbol, direction, found.domain, found.relative_to,
-                   declared.source, found.summary, found.size)
+                   declared.source, found.summary, found.minimal_class_size, found.subset_size, found.is_class_sized)
 
     def stronger(self, a: sympy.Expr, b: sympy.Expr) -> sympy.Basic:
         """The relation "level ``a`` is at least as strong as level ``b``" (Ekenstedt et al. 2022, Def. 1)."""
@@ -132,11 +144,35 @@ def _by_id(state: int) -> dict[str, Definition]:
     return {item.id: Definition.of(item) for item in models() if item.definition is not None}
 
 
-def sized(size: Size) -> frozenset[str]:
-    """The ids of the definitions whose ``k`` is ``size``: ``subset`` (a subset size k in [1, N-1],
-    Ekenstedt et al. 2022, Defs. 7-8) or ``smallest_class`` (the smallest class of the partition,
-    Def. 4; Domingo-Ferrer & Soria-Comas 2015, Def. 3), as their declarations say."""
-    return frozenset(item.id for item in definitions() if item.size == size)
+def subset_sized() -> frozenset[str]:
+    """The ids of the definitions that compare subsets of records of a size k in [1, N-1] (Ekenstedt et al. 2022,
+    Defs. 7-8): those whose declaration states a subset size."""
+    return frozenset(item.id for item in definitions() if item.subset_size is not None)
+
+
+def class_sized() -> frozenset[str]:
+    """The ids of the definitions taken over the classes whose ``k`` is the release's smallest class (Ekenstedt
+    et al. 2022, Def. 4; Domingo-Ferrer & Soria-Comas 2015, Def. 3): those whose declaration says they
+    guarantee classes of their ``k`` records."""
+    return frozenset(item.id for item in definitions() if item.class_sized)
+
+
+def minimal_class_size(definition_id: str) -> sympy.Expr:
+    """The smallest class a release meeting ``definition_id`` at its level guarantees, as its declaration states
+    it: a function of the level and the parameters (ARX's ``PrivacyCriterion.getMinimalClassSize()``: ``k`` for
+    k-anonymity, ``l`` for distinct l-diversity). A claim relating a definition to k-anonymity states this fact.
+
+    Raises
+    ------
+    UnknownDefinitionError
+        When ``definition_id`` is not registered.
+    ValueError
+        When its declaration states no smallest class.
+    """
+    found = definition(definition_id).minimal_class_size
+    if found is None:
+        raise ValueError(f"{definition_id}: expected a declared minimal_class_size (MapDefinition), found none")
+    return found
 
 
 def definition(definition_id: str) -> Definition:

@@ -54,7 +54,6 @@ __all__ = [
     "Recheck",
     "Parameter",
     "MapDefinition",
-    "Size",
     "RELATIVE_TO",
     "Model",
     "MeasureOptions",
@@ -181,15 +180,10 @@ class Parameter:
                             **({"integer": True} if domain.integer else {}))
 
 
-Size = Literal["subset", "smallest_class"]
-"""What the ``k`` a definition is relative to is: ``subset``, the size of any set of k records
-removed or compared, k in [1, N-1] (Ekenstedt et al. 2022, Defs. 7-8); ``smallest_class``,
-the smallest equivalence class of the partition it is taken over (Def. 4; Domingo-Ferrer &
-Soria-Comas 2015, Def. 3)."""
-
 RELATIVE_TO = ("N", "k", "buckets", "l")
-"""What a definition may be relative to besides its level: the records N, a size k
-(:data:`Size`), the buckets of the sensitive values, the l of recursive diversity."""
+"""What a definition may be relative to besides its level: the records N, a size k (what it is, the
+definition's facts say: :attr:`MapDefinition.subset_size`, :attr:`MapDefinition.minimal_class_size`), the
+buckets of the sensitive values, the l of recursive diversity."""
 
 
 @dataclass(frozen=True)
@@ -207,32 +201,56 @@ class MapDefinition:
         The admissible levels (a sympy Interval or Range).
     relative_to
         What the definition is relative to besides its level (:data:`RELATIVE_TO`), in
-        that order: ``N`` (records), ``k`` (a size, :attr:`size`), ``buckets``, ``l``.
+        that order: ``N`` (records), ``k`` (a size: which, its facts say), ``buckets``, ``l``.
     summary
         One line: what a release at this level guarantees.
-    size
-        What its ``k`` is (:data:`Size`); ``None`` when it is relative to no ``k``.
+    minimal_class_size
+        A fact, as a function of the level and the parameters (sympy symbols of their names,
+        :attr:`Parameter.symbol`): the fewest records a class of a release at this level holds (ARX's
+        ``PrivacyCriterion.getMinimalClassSize()``); ``None`` when the definition guarantees none. The symbol
+        ``k`` of a definition relative to ``k`` is the release's smallest class: ``minimal_class_size=k`` says
+        that its ``k`` is that class (Ekenstedt et al. 2022, Def. 4; Domingo-Ferrer & Soria-Comas 2015, Def. 3).
+    subset_size
+        A fact, as a function of the parameters: the size of the subsets of records the definition removes or
+        compares, in [1, N-1] (Ekenstedt et al. 2022, Defs. 7-8: the parameter ``k``); ``None`` when it compares
+        none.
 
     Raises
     ------
     ValueError
-        ``relative_to`` names something outside :data:`RELATIVE_TO`, or names ``k``
-        without a ``size`` (or a ``size`` without ``k``).
+        ``relative_to`` names something outside :data:`RELATIVE_TO`; names ``k`` while neither fact says what
+        its k is; or a subset size is declared for a definition not relative to ``k``.
     """
 
     symbol: sympy.Symbol
     domain: sympy.Set
     relative_to: tuple[str, ...]
     summary: str
-    size: Size | None = None
+    minimal_class_size: sympy.Expr | None = None
+    subset_size: sympy.Expr | None = None
 
     def __post_init__(self) -> None:
         unknown = [name for name in self.relative_to if name not in RELATIVE_TO]
         if unknown:
             raise ValueError(f"relative_to: expected names among {', '.join(RELATIVE_TO)}, found {unknown}")
-        if ("k" in self.relative_to) != (self.size is not None):
-            raise ValueError(f"relative_to {self.relative_to} and size {self.size!r}: a definition relative to k "
-                             "says what its k is (size='subset' or 'smallest_class'), and only then")
+        sized = self.subset_size is not None or self.is_class_sized
+        if ("k" in self.relative_to) != sized:
+            raise ValueError(f"relative_to {self.relative_to}, subset_size {self.subset_size!r} and "
+                             f"minimal_class_size {self.minimal_class_size!r}: a definition relative to k says what "
+                             "its k is (subset_size=k, or minimal_class_size=k: the smallest class), and only then")
+
+    @property
+    def is_class_sized(self) -> bool:
+        """Whether the ``k`` this definition is relative to is the release's smallest class: it is relative to
+        ``k`` and guarantees classes of ``k`` records (:attr:`minimal_class_size` is the symbol ``k``)."""
+        return ("k" in self.relative_to and isinstance(self.minimal_class_size, sympy.Symbol)
+                and self.minimal_class_size.name == "k")
+
+    def fact_at(self, fact: sympy.Expr, parameters: Mapping[str, Any]) -> sympy.Expr:
+        """A fact of this definition (:attr:`minimal_class_size`, :attr:`subset_size`) at the given parameters,
+        each symbol replaced by the parameter of its name (symbols without a parameter are kept)."""
+        return fact.subs({symbol: sympy.sympify(parameters[symbol.name]) for symbol in fact.free_symbols
+                          if isinstance(symbol, sympy.Symbol) and symbol.name in parameters})
 
 
 @dataclass(frozen=True)
@@ -557,14 +575,15 @@ def shorthands() -> dict[str, tuple[Model, ...]]:
 
 
 def subset_sizes(requested: Mapping[str, Iterable[Mapping[str, Any]]]) -> tuple[int, ...]:
-    """The ``k`` requested of the models whose k is the size of a subset of records (their definition's
-    :data:`Size` is ``subset``: (k,t)-closeness, (k,ε)-DP), each once, in the order named: the subset sizes a
-    randomized release is measured at."""
+    """The subset sizes requested of the models whose definition compares subsets of records (their
+    :attr:`MapDefinition.subset_size` at each requested parameter set: (k,t)-closeness, (k,ε)-DP), each once, in
+    the order named: the subset sizes a randomized release is measured at."""
     found: list[int] = []
     for model_id, sets in requested.items():
         declared = model(model_id).definition
-        if declared is not None and declared.size == "subset":
-            found += [int(parameters["k"]) for parameters in sets if "k" in parameters]
+        if declared is not None and declared.subset_size is not None:
+            sizes = (declared.fact_at(declared.subset_size, parameters) for parameters in sets)
+            found += [int(size) for size in sizes if size.is_Integer]
     return tuple(dict.fromkeys(found))
 
 

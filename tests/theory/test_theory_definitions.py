@@ -19,9 +19,11 @@ from theory.definitions import (
     ell,
     eps,
     k,
+    minimal_class_size,
     risk,
     t,
 )
+from theory.papers.derived.checks import release_levels
 from verifier.references import REFERENCES
 
 PAPERS = set(REFERENCES)
@@ -87,6 +89,41 @@ def test_sized_definitions_name_their_parameters() -> None:
     assert "k" in definition("kt_closeness").parameters
     assert "k" in definition("k_eps_dp").parameters
     assert "k" not in definition("ldp").parameters
+
+
+MINIMAL_CLASS_SIZES = {"k_anonymity": k, "prosecutor_risk": sympy.ceiling(1 / risk),
+                       "alpha_k_anonymity": sympy.ceiling(1 / alpha), "distinct_l_diversity": ell,
+                       "entropy_l_diversity": sympy.ceiling(ell), "multiplicative_t_closeness": k,
+                       "stochastic_t_closeness": k}
+"""The smallest class each definition's declaration guarantees, as ARX's getMinimalClassSize() states it for
+its criteria (k for k-anonymity, ⌈l⌉ for l-diversity); ⌈1/α⌉ and ⌈1/R⌉: a value's share q ≤ α of a class of n
+records is at least 1/n, R is 1/(smallest class)."""
+
+
+def test_the_declared_smallest_classes() -> None:
+    declared = {item.id: item.minimal_class_size for item in definitions() if item.minimal_class_size is not None}
+    assert declared == MINIMAL_CLASS_SIZES
+    with pytest.raises(ValueError, match="ldp: expected a declared minimal_class_size"):
+        minimal_class_size("ldp")
+
+
+_RELEASES = ([{"a": 1}], [{"a": 2, "b": 1}, {"a": 1, "c": 2}], [{"a": 1, "b": 1}, {"a": 3}], [{"a": 2}, {"b": 2}],
+             [{"a": 1, "b": 1, "c": 1}, {"a": 2, "b": 2, "c": 1}], [{"a": 4, "b": 1}, {"a": 1, "b": 1, "c": 1}])
+
+
+@pytest.mark.parametrize("counts", _RELEASES, ids=str)
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_a_release_holds_the_smallest_class_its_levels_guarantee(counts: list[dict[str, int]]) -> None:
+    """Each declared smallest class at the release's measured level is at most its smallest class, and that of
+    k-anonymity is that class."""
+    found = release_levels(counts)
+    smallest = min(sum(row.values()) for row in counts)
+    symbols = {"k_anonymity": k, "prosecutor_risk": risk, "alpha_k_anonymity": alpha, "distinct_l_diversity": ell,
+               "entropy_l_diversity": ell}
+    for definition_id, symbol in symbols.items():
+        guaranteed = minimal_class_size(definition_id).subs(symbol, found[definition_id])
+        assert guaranteed <= smallest, (definition_id, guaranteed, smallest)
+    assert minimal_class_size("k_anonymity").subs(k, found["k_anonymity"]) == smallest
 
 
 @pytest.mark.parametrize("bad", ["", "LDP", "k-anonymity", "t_closeness "])

@@ -17,7 +17,7 @@ import sympy
 from _theory_grid import queries
 from theory.answers.graph import Graph, build_graph
 from theory.definitions import beta, delta, ell
-from theory.papers.derived.checks import release_levels
+from theory.papers.derived.checks import release_levels, two_value_release
 from theory.status_cache import cached_statuses
 
 
@@ -119,9 +119,110 @@ def test_unknown_answers_at_six_records(graph: Graph) -> None:
 
 
 EXPECTED_ANSWERS: Counter[tuple[str, bool]] = Counter({
-    ("yes", False): 3333, ("no", False): 2033, ("unknown", False): 3640,
-    ("yes", True): 2945, ("no", True): 1546, ("unknown", True): 4515})
-"""With the corners (one record, one class, the given smallest class, singleton classes), the deterministic reading
+    ("yes", False): 3333, ("no", False): 3765, ("unknown", False): 1908,
+    ("yes", True): 2945, ("no", True): 3171, ("unknown", True): 2890})
+"""With the releases of one value and of two values (privcert:forcing_levels, privcert:deterministic_subsets): the
+default reading's unknown 3,640 -> 1,908, dp_within_classes 4,515 -> 2,890, the "yes" unchanged. With the corners (one record, one class, the given smallest class, singleton classes), the deterministic reading
 and the textbook relations. The grid has 18,012 queries since the risk models joined the map (this count was
 still that of 12,812 queries: default reading yes 1041, no 1158, unknown 4207; dp_within_classes yes 457, no 590,
 unknown 5359)."""
+
+
+_FORCING_PREMISES = [("kt_closeness", {"k_premise": 2}), ("k_eps_dp", {"k_premise": 1}), ("ldp", {}), ("dp", {}),
+                     ("multiplicative_t_closeness", {}), ("stochastic_t_closeness", {}), ("t_closeness", {}),
+                     ("basic_beta_likeness", {}), ("enhanced_beta_likeness", {}), ("delta_disclosure", {}),
+                     ("delta_disclosure_present", {})]
+
+
+@pytest.mark.parametrize("premise, sizes", _FORCING_PREMISES, ids=[p for p, _ in _FORCING_PREMISES])
+@pytest.mark.parametrize("conclusion", ["alpha_k_anonymity", "distinct_l_diversity", "entropy_l_diversity",
+                                        "recursive_cl_diversity"])
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_a_release_of_one_value_bounds_no_diversity(graph: Graph, premise: str, sizes: dict[str, int],
+                                                    conclusion: str) -> None:
+    """Records of one value in classes {1, 2}, {3, 4, 5}: the premise at its forcing level (so at every level),
+    α = 1, l = 1, c infinite (privcert:forcing_levels); these answers were "unknown"."""
+    for level in (None, _LEVELS[premise]):
+        answer = graph.implies(premise, conclusion, {"N": 5, "k": 2, **sizes}, level)
+        assert (answer.holds, answer.evidence) == ("no", ("privcert:forcing_levels",)), answer.detail
+        assert answer.detail == (
+            f"privcert:forcing_levels: a release whose records hold one value in any partition is {premise} at "
+            f"{'every level' if level is None else level} (its forcing level {_FORCED[premise]}) and {conclusion} "
+            "at its weakest level")
+    found = release_levels([{"a": 2}, {"a": 3}])
+    assert found[conclusion] == (sympy.oo if conclusion == "recursive_cl_diversity" else 1)
+
+
+_FORCED = {"kt_closeness": 1, "k_eps_dp": 0, "ldp": 0, "dp": 0, "multiplicative_t_closeness": 1,
+           "stochastic_t_closeness": 1, "t_closeness": 0, "basic_beta_likeness": 0, "enhanced_beta_likeness": 0,
+           "delta_disclosure": 0, "delta_disclosure_present": 0}
+"""The forcing level of each premise (privcert:forcing_levels)."""
+_LEVELS = {"kt_closeness": 2, "k_eps_dp": 1, "ldp": 1, "dp": 1, "multiplicative_t_closeness": 2,
+           "stochastic_t_closeness": 2, "t_closeness": sympy.Rational(1, 4), "basic_beta_likeness": 1,
+           "enhanced_beta_likeness": 1, "delta_disclosure": 1, "delta_disclosure_present": 1}
+"""A level of each forcing premise other than its forcing level."""
+
+
+@pytest.mark.parametrize("conclusion", ["k_anonymity", "prosecutor_risk", "journalist_risk", "marketer_risk",
+                                        "sample_uniqueness"])
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_a_forcing_premise_bounds_no_partition_at_a_smallest_class_of_one(graph: Graph, conclusion: str) -> None:
+    """Smallest class 1: records of one value, one a class, have ε-LDP 0 and every partition level at its weakest
+    (was "unknown"); smallest class 2: k-anonymity 2 and what it gives."""
+    answer = graph.implies("ldp", conclusion, {"N": 3, "k": 1}, 1)
+    assert (answer.holds, answer.evidence) == ("no", ("privcert:forcing_levels",)), answer.detail
+    assert "a release whose records hold one value in classes of one record" in answer.detail
+    weakest = release_levels([{"a": 1}] * 3)[conclusion]
+    assert weakest == 1
+    assert graph.implies("ldp", conclusion, {"N": 4, "k": 2}).holds == "yes"
+
+
+@pytest.mark.parametrize("level, holds", [(None, "no"), (0, "no"), (sympy.Rational(1, 10), "unknown"),
+                                          (sympy.log(sympy.Rational(4, 3)), "no"), (sympy.Rational(1, 2), "no")])
+def test_a_deterministic_release_of_one_value_is_dp_from_n_over_n_minus_1(graph: Graph, level: object,
+                                                                       holds: str) -> None:
+    """ε-DP of a release of values as Ekenstedt et al. 2022, Def. 5 reads it (privcert:deterministic_dp): one value
+    gives e^ε = N/(N-1) = 4/3 at N = 4, so the release witnesses "no" at ε >= ln(4/3) (and at the forcing level
+    ε = 0 of privcert:forcing_levels), not at ε = 1/10."""
+    assert graph.implies("dp", "distinct_l_diversity", {"N": 4, "k": 2}, level).holds == holds
+
+
+@pytest.mark.parametrize("premise, conclusion, params, holds", [
+    # b held once (t-closeness, basic β, δ over present values finite in any partition)
+    ("basic_beta_likeness", "ldp", {"N": 4, "k": 1}, "no"),
+    ("delta_disclosure_present", "dp", {"N": 4, "k": 2}, "no"),
+    ("t_closeness", "kt_closeness", {"N": 4, "k": 2, "k_conclusion": 3}, "no"),  # 1 <= N - 3
+    ("t_closeness", "k_eps_dp", {"N": 4, "k": 2, "k_conclusion": 1}, "no"),  # 1 <= 1
+    # b once in each of the classes {k, N - k}: two records of b
+    ("alpha_k_anonymity", "kt_closeness", {"N": 5, "k": 2, "k_conclusion": 3}, "no"),  # 2 <= 5 - 3
+    ("alpha_k_anonymity", "kt_closeness", {"N": 5, "k": 2, "k_conclusion": 4}, "unknown"),  # 2 > 5 - 4
+    ("entropy_l_diversity", "k_eps_dp", {"N": 6, "k": 3, "k_conclusion": 2}, "no"),  # 2 <= 2
+    ("entropy_l_diversity", "k_eps_dp", {"N": 6, "k": 3, "k_conclusion": 1}, "unknown"),  # 2 > 1
+    ("distinct_l_diversity", "dp", {"N": 4, "k": 2}, "unknown"),  # b twice: e^ε finite (privcert:deterministic_dp)
+    ("distinct_l_diversity", "dp", {"N": 4, "k": 4}, "no"),  # one class, b once
+    ("delta_disclosure", "ldp", {"N": 4, "k": 1}, "unknown"),  # a class of one record lacks a value: δ infinite
+    ("enhanced_beta_likeness", "ldp", {"N": 4, "k": 1}, "unknown"),  # not finite on every such release
+    ("basic_beta_likeness", "dp", {"N": 4, "k": 2, "dp_within_classes": True}, "unknown"),  # not read class-wise
+])
+def test_a_release_of_two_values_bounds_no_randomized_level(graph: Graph, premise: str, conclusion: str,
+                                                            params: dict[str, object], holds: str) -> None:
+    """privcert:deterministic_subsets: values a, b with b held once (or once in each class) leave ε-LDP infinite,
+    ε-DP when b is held once, (k,ε)-DP when at most k times, (k,t)-closeness when at most N - k (were "unknown")."""
+    answer = graph.implies(premise, conclusion, params)
+    assert answer.holds == holds, answer.detail
+    if holds == "no":
+        assert answer.evidence[0] == "privcert:deterministic_subsets"
+        level = 2 if premise in ("distinct_l_diversity", "entropy_l_diversity") else sympy.Rational(1, 2)
+        at_level = graph.implies(premise, conclusion, params, level)  # the witness is at one level of the premise
+        assert "privcert:deterministic_subsets" not in at_level.evidence
+
+
+@pytest.mark.parametrize("records, smallest, per_class, singletons, expected", [
+    (5, 2, False, False, [{"a": 1, "b": 1}, {"a": 3}]),
+    (5, 2, True, False, [{"a": 1, "b": 1}, {"a": 2, "b": 1}]),
+    (4, 4, True, False, [{"a": 3, "b": 1}]),
+    (3, 1, False, True, [{"b": 1}, {"a": 1}, {"a": 1}]),
+])
+def test_the_two_value_witness_releases(records: int, smallest: int, per_class: bool, singletons: bool,
+                                        expected: list[dict[str, int]]) -> None:
+    assert two_value_release(records, smallest, per_class, singletons) == expected

@@ -27,13 +27,13 @@ from privcert.cli import app
 from privcert.doc_tables import REGIONS, generate, region
 from theory.answers.audit_levels import AuditLevels, MeasuredLevel
 from theory.answers.explain import explain
-from theory.definitions import definition, definition_ids, sized
+from theory.definitions import class_sized, definition, definition_ids, subset_sized
 from verifier.audit import reason_text
 from verifier.errors import PolicyError
 from verifier.measure import measure
 from verifier.policy import Policy, load_policy
 from verifier.references import reference
-from verifier.registry import MapDefinition, Model, model, model_ids, models, models_table, registered
+from verifier.registry import MapDefinition, Model, model, model_ids, models, models_table, registered, subset_sizes
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE4 = ROOT / "examples" / "table4"
@@ -78,13 +78,29 @@ def test_a_region_is_rewritten_and_the_prose_around_it_kept(tmp_path: Path) -> N
 
 
 def test_a_definition_says_what_its_k_is() -> None:
-    with pytest.raises(ValueError, match="size"):
-        MapDefinition(sympy.Symbol("t"), sympy.Interval(1, sympy.oo), ("N", "k"), "no size")
+    t, k = sympy.Symbol("t"), sympy.Symbol("k", positive=True, integer=True)
+    with pytest.raises(ValueError, match="says what its k is"):
+        MapDefinition(t, sympy.Interval(1, sympy.oo), ("N", "k"), "no fact says what k is")
+    with pytest.raises(ValueError, match="says what its k is"):
+        MapDefinition(t, sympy.Interval(1, sympy.oo), ("N", "k"), "classes of 2k records", minimal_class_size=2 * k)
+    with pytest.raises(ValueError, match="says what its k is"):
+        MapDefinition(t, sympy.Interval(1, sympy.oo), ("N",), "a subset size, relative to no k", subset_size=k)
     with pytest.raises(ValueError, match="relative_to"):
-        MapDefinition(sympy.Symbol("t"), sympy.Interval(1, sympy.oo), ("N", "records"), "unknown name")
-    assert sized("subset") == {m.id for m in models() if m.definition and m.definition.size == "subset"}
-    assert {"kt_closeness", "k_eps_dp"} <= sized("subset")
-    assert "multiplicative_t_closeness" in sized("smallest_class")
+        MapDefinition(t, sympy.Interval(1, sympy.oo), ("N", "records"), "unknown name")
+    assert subset_sized() == {"kt_closeness", "k_eps_dp"}
+    assert class_sized() == {"multiplicative_t_closeness", "stochastic_t_closeness"}
+
+
+def test_a_declared_fact_is_a_function_of_the_parameters() -> None:
+    """A fact names the parameters by their symbols (``Parameter.symbol``) and is evaluated at a requirement's."""
+    declared = model("kt_closeness").definition
+    assert declared is not None and declared.subset_size is not None
+    assert declared.fact_at(declared.subset_size, {"k": 4}) == 4
+    risk = model("prosecutor_risk").definition
+    assert risk is not None and risk.minimal_class_size is not None
+    assert risk.fact_at(risk.minimal_class_size, {"R": Fraction(1, 3)}) == 3
+    assert subset_sizes({"kt_closeness": ({"k": 3},), "k_eps_dp": ({"k": 2}, {"k": 3}), "k_anonymity": ({"k": 5},)}) \
+        == (3, 2)
 
 
 def test_measurements_take_their_direction_from_the_registry() -> None:
@@ -101,7 +117,9 @@ def test_a_toy_model_is_measured_required_explained_drawn_and_listed(toy: Model,
     policy = _policy(tmp_path, threshold="1/3")
     assert policy.requirements[-1].model == "largest_class_share"
 
-    assert "largest_class_share" in definition_ids() and definition("largest_class_share").size is None
+    assert "largest_class_share" in definition_ids()
+    toy_definition = definition("largest_class_share")
+    assert (toy_definition.subset_size, toy_definition.class_sized) == (None, False)
     explained = explain(AuditLevels(9, (MeasuredLevel("largest_class_share", None, Fraction(1, 3)),), classes=3))
     assert "largest_class_share" in {item.model for item in explained.measured}
 

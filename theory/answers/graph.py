@@ -28,10 +28,12 @@ import sympy
 
 from theory.claims.catalog import map_claims, sizes
 from theory.claims.claim import USABLE, Assumption, CheckResult, Claim
-from theory.definitions import N, definition, k, k0, k1, k_dp, k_t, sized
+from theory.definitions import N, class_sized, definition, k, k0, k1, k_dp, k_t, subset_sized
 from theory.papers.derived.claims import CLAIMS as DERIVED_CLAIMS
 from theory.papers.derived.claims import (
     DETERMINISTIC_WITNESSES,
+    FINITE_WITH_A_SINGLE,
+    FINITE_WITH_TWO_PER_CLASS,
     FORCING,
     GROWING_N,
     IDENTICAL_RECORDS,
@@ -39,6 +41,7 @@ from theory.papers.derived.claims import (
     ONE_RECORD,
     ONE_VALUE_WEAKEST,
     SINGLETON_CLASSWISE,
+    SINGLETONS_WEAKEST,
     UNDEFINED_AT_ONE_RECORD,
     Forced,
 )
@@ -53,9 +56,9 @@ __all__ = ["Edge", "Step", "Answer", "Graph", "build_graph", "MAX_STEPS", "WITNE
 
 MAX_STEPS = 4
 """Longest path considered (the map of Ekenstedt et al. 2022, Fig. 2 has diameter 3)."""
-SIZED = sized("subset")
+SIZED = subset_sized()
 """Definitions with a subset size k in [1, N-1] (Defs. 7-8)."""
-CLASS_BASED = sized("smallest_class")
+CLASS_BASED = class_sized()
 """Definitions whose size is the smallest equivalence class."""
 PARAMETER_LEVELS = frozenset({"k_anonymity"})
 """Definitions whose level is a parameter of the premise (k-anonymity's k is the smallest
@@ -78,6 +81,10 @@ CORNER_CLAIMS = ("privcert:one_record", "privcert:one_class", "privcert:singleto
 """The claims that fix a conclusion's level from the query's own N and k, or from the premise's level (the
 corners)."""
 _FORCING_CLAIM = "privcert:forcing_levels"
+_SUBSETS_CLAIM = "privcert:deterministic_subsets"
+_INFINITE_ON_VALUES = {"ldp": "privcert:deterministic_not_ldp", "dp": "privcert:deterministic_dp",
+                       "k_eps_dp": _SUBSETS_CLAIM, "kt_closeness": _SUBSETS_CLAIM}
+"""The randomized definitions a release of values can leave infinite, and the claim that says when."""
 WITNESS_BOUND = 100
 """The conclusion level (own units) the witness of a "no" at a forcing level exceeds (:attr:`Answer.witness`)."""
 
@@ -313,7 +320,8 @@ class Graph:
             ``False`` cites direct non-implications only.
         forcing_levels
             Decide at a forcing level of the premise by ``privcert:forcing_levels`` (a bound, drawing no edge);
-            ``False`` answers along the map's edges only, as an explanation a certificate carries must.
+            ``False`` answers along the map's edges only, as an explanation a certificate carries must (and
+            draws no "no" from a release of one value, :meth:`_one_value`).
         """
         definition(premise)
         definition(conclusion)
@@ -338,6 +346,12 @@ class Graph:
         found = list(self._paths(_Path(start, x, (), ()), target, records, params, self._leading_to(conclusion)))
         if not found:
             fixed = self._corner(premise, conclusion, start, target, records, params, value)
+            one_value = (None if fixed or not forcing_levels
+                         else self._one_value(premise, conclusion, records, params, value))
+            if one_value is None and not fixed and forcing_levels and value is None:
+                one_value = self._two_values(premise, conclusion, target, records, params)
+            if one_value is not None:  # witnessed at every level of the premise
+                return one_value
             refused = fixed or self._refusal(premise, conclusion, start, target, records, params, derive)
             return refused if forcing is None or refused.holds != "no" else _witnessed_at(refused, params, value)
         best = self._best(found, x, value, conclusion)
@@ -361,19 +375,72 @@ class Graph:
     def _at_forcing_level(self, premise: str, conclusion: str, start: tuple[str, sympy.Expr | None],
                           target: tuple[str, sympy.Expr | None], forcing: Forced, value: sympy.Expr) -> Answer | None:
         """The answer at a forcing level of the premise (``privcert:forcing_levels``): "yes" at the level it fixes
-        for the conclusion on every release (exact: no path gives a stronger one), or "no" for a diversity model,
-        witnessed at that level by a release whose records hold one value; ``None`` when it says nothing."""
+        for the conclusion on every release (exact: no path gives a stronger one); ``None`` when it says nothing
+        (a "no" for a diversity model is :meth:`_one_value`'s)."""
         fixed = IDENTICAL_RECORDS if forcing == "records" else ONE_CLASS
         if conclusion in fixed:
             level = fixed[conclusion]
             step = Step(_FORCING_CLAIM, self.corners[_FORCING_CLAIM], premise, conclusion, start[1], target[1], level,
                         level)
             return Answer(premise, conclusion, "yes", (step,), level, (), level, detail=_FORCING_CLAIM)
-        if conclusion in ONE_VALUE_WEAKEST:
-            return Answer(premise, conclusion, "no", evidence=(_FORCING_CLAIM,),
-                          detail=f"{_FORCING_CLAIM}: a release whose records hold one value is {premise} at {value} "
-                          f"and {conclusion} at its weakest level")
         return None
+
+    def _two_values(self, premise: str, conclusion: str, target: tuple[str, sympy.Expr | None], records: sympy.Expr,
+                    params: Mapping[str, object]) -> Answer | None:
+        """"No" from a definition of the released values to ε-LDP, ε-DP, (k,ε)-DP or (k,t)-closeness, witnessed by a
+        release of values a and b (``privcert:deterministic_subsets``): b held once, where the premise is finite
+        in any partition (:data:`FINITE_WITH_A_SINGLE`), or once in each class where it needs both values in every
+        class (:data:`FINITE_WITH_TWO_PER_CLASS`, a smallest class of 2 or more). The conclusion is infinite there:
+        ε-LDP always (``privcert:deterministic_not_ldp``), ε-DP when b is held once (``privcert:deterministic_dp``),
+        (k,ε)-DP when b is held at most k times, (k,t)-closeness when at most N - k. ε-DP and (k,ε)-DP measured
+        inside the classes are not read so. The witness is at one level of the premise: asked without a level."""
+        given = params.get("k")
+        claims = (_SUBSETS_CLAIM, _INFINITE_ON_VALUES.get(conclusion, _SUBSETS_CLAIM))
+        if (premise not in FINITE_WITH_A_SINGLE | FINITE_WITH_TWO_PER_CLASS or conclusion not in _INFINITE_ON_VALUES
+                or any(claim_id not in self.corners for claim_id in claims) or not records.is_Integer
+                or records < 2 or not isinstance(given, int) or isinstance(given, bool)
+                or (conclusion in GLOBAL_DP and _truthy(params.get("dp_within_classes")))):
+            return None
+        per_class = premise not in FINITE_WITH_A_SINGLE
+        if per_class and given < 2:
+            return None
+        held = (1 if given == records else 2) if per_class else 1
+        size = target[1]
+        if conclusion in ("k_eps_dp", "kt_closeness") and (size is None or not size.is_Integer):
+            return None
+        infinite = {"ldp": True, "dp": held == 1, "k_eps_dp": held <= (size or 0),
+                    "kt_closeness": held <= records - (size or 0)}[conclusion]
+        if not infinite:
+            return None
+        where = "once in each class" if per_class else "once"
+        return Answer(premise, conclusion, "no", evidence=tuple(dict.fromkeys(claims)),
+                      detail=f"{_SUBSETS_CLAIM}: a release of values a and b, b held {where} ({held} record(s)), is "
+                      f"{premise} at a finite level and {conclusion} infinite")
+
+    def _one_value(self, premise: str, conclusion: str, records: sympy.Expr, params: Mapping[str, object],
+                   value: sympy.Expr | None) -> Answer | None:
+        """"No" witnessed by a release whose records hold one value (``privcert:forcing_levels``), when no path
+        arrives: it is at the premise's forcing level (:data:`FORCING`), hence at every level of the premise, and
+        at the weakest level of the diversity models (:data:`ONE_VALUE_WEAKEST`) in every partition, and of the
+        partition's definitions (:data:`SINGLETONS_WEAKEST`) in classes of one record, where the query's smallest
+        class is 1 (the witness is that release, in classes of the query's smallest class, or of one record
+        each; ``detail`` says which). ε-DP and (k,ε)-DP of a deterministic release are not 0 in the reading of
+        Ekenstedt et al. 2022, Def. 5 (``privcert:deterministic_dp``: e^ε = N/(N-1) with one value): on
+        deterministic releases the rule is used at a level of theirs only at the forcing level or from that one."""
+        if premise not in FORCING or _FORCING_CLAIM not in self.corners:
+            return None
+        singletons = conclusion in SINGLETONS_WEAKEST and params.get("k") == 1
+        if conclusion not in ONE_VALUE_WEAKEST and not singletons:
+            return None
+        if (value is not None and value != FORCING[premise][0] and premise in GLOBAL_DP
+                and deterministic_reading(premise, conclusion)
+                and not (records.is_Integer and records > 1 and sympy.exp(value) >= records / (records - 1))):
+            return None
+        where = "in classes of one record " if singletons else "in any partition "
+        level = "every level" if value is None else f"{value}"
+        return Answer(premise, conclusion, "no", evidence=(_FORCING_CLAIM,),
+                      detail=f"{_FORCING_CLAIM}: a release whose records hold one value {where}is {premise} at "
+                      f"{level} (its forcing level {FORCING[premise][0]}) and {conclusion} at its weakest level")
 
     def _corner(self, premise: str, conclusion: str, start: tuple[str, sympy.Expr | None],
                 target: tuple[str, sympy.Expr | None], records: sympy.Expr, params: Mapping[str, object],
@@ -829,5 +896,6 @@ def build_graph(statuses: Mapping[str, CheckResult] | None = None) -> Graph:
         outcome = statuses[item.id]
         edges.extend(_edges_of(item, outcome))
     corners = {item.id: item.source for item in DERIVED_CLAIMS
-               if item.id in CORNER_CLAIMS and item.id in statuses and statuses[item.id].status in USABLE}
+               if item.id in (*CORNER_CLAIMS, *_INFINITE_ON_VALUES.values()) and item.id in statuses
+               and statuses[item.id].status in USABLE}
     return Graph(tuple(edges), corners)

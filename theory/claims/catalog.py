@@ -114,7 +114,7 @@ def sizes(claim_id: str) -> tuple[sympy.Expr | None, sympy.Expr | None]:
 
     The sizes its statement gives (:attr:`theory.claims.claim.Claim.sizes`), else each side's as its
     definition's declaration says: the smallest class ``k`` for a definition taken over the classes
-    (:data:`verifier.registry.Size` ``smallest_class``), ``None`` otherwise; ``(None, None)`` for a claim
+    (its declared :attr:`~verifier.registry.MapDefinition.minimal_class_size` is its ``k``), ``None`` otherwise; ``(None, None)`` for a claim
     that relates no two definitions.
     """
     item = _map_by_id().get(claim_id) or claim(claim_id)  # an unknown id raises
@@ -125,6 +125,6 @@ def sizes(claim_id: str) -> tuple[sympy.Expr | None, sympy.Expr | None]:
     from theory.definitions import definition, k
 
     def declared(definition_id: str) -> sympy.Expr | None:
-        return k if definition(definition_id).size == "smallest_class" else None
+        return k if definition(definition_id).class_sized else None
 
     return declared(item.premise), declared(item.conclusion)

@@ -111,7 +111,7 @@ class Claim:
         The (premise, conclusion) sizes the statement takes its definitions at, when it states them (a subset
         size ``k_0``, ``k_t``, ``1``, ``N - 1``; :func:`theory.claims.catalog.sizes`); ``None``: each side is at
         what its definition's declaration says its k is, the smallest class ``k`` for a definition taken over
-        the classes (:data:`verifier.registry.Size`), none otherwise.
+        the classes (:attr:`verifier.registry.MapDefinition.is_class_sized`), none otherwise.
     """
 
     id: str

@@ -21,7 +21,7 @@ from itertools import combinations
 import sympy
 import z3
 
-from theory.definitions import sized
+from theory.definitions import class_sized
 
 __all__ = [
     "EncodingError",
@@ -33,7 +33,7 @@ __all__ = [
     "fraction_of",
 ]
 
-CLASS_DEFINITIONS = sized("smallest_class")
+CLASS_DEFINITIONS = class_sized()
 """Definitions measured over the equivalence classes of the table (Ekenstedt et al. 2022, Def. 4, Domingo-Ferrer & Soria-Comas 2015, Def. 3)."""
 
 _SUPPORTED = CLASS_DEFINITIONS | {"kt_closeness", "ldp", "dp", "k_eps_dp"}

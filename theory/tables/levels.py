@@ -40,7 +40,7 @@ from typing import TypeAlias
 
 import sympy
 
-from theory.definitions import definition, eps, sized
+from theory.definitions import definition, eps, subset_sized
 from theory.tables.probability_table import ProbabilityTable
 from verifier.randomized import levels as randomized
 from verifier.randomized.levels import Extreme, sufficient_table
@@ -67,7 +67,7 @@ __all__ = [
 Ratio: TypeAlias = Fraction | sympy.Expr
 """An exact ratio level: a Fraction ≥ 1, or ``sympy.oo``."""
 
-SIZED_DEFINITIONS = sized("subset")
+SIZED_DEFINITIONS = subset_sized()
 """Definitions whose level depends on a subset size k besides the table (Defs. 7, 8)."""
 
 

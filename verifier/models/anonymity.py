@@ -57,7 +57,7 @@ K_ANONYMITY = Model(
     units="records",
     measure=_k_anonymity,
     definition=MapDefinition(k, sympy.Range(1, sympy.oo), ("N",),
-                          "every record shares its quasi-identifiers with at least k-1 others"),
+                          "every record shares its quasi-identifiers with at least k-1 others", minimal_class_size=k),
     smallest_class=True,
 )
 
@@ -72,7 +72,8 @@ PROSECUTOR_RISK = Model(
     units="probability",
     measure=_prosecutor_risk,
     definition=MapDefinition(risk, sympy.Interval.Lopen(0, 1), ("N",),
-                          "no record is re-identified with probability above R = 1/(smallest class)"),
+                          "no record is re-identified with probability above R = 1/(smallest class)",
+                          minimal_class_size=sympy.ceiling(1 / risk)),
     by_default=True,
 )
 
@@ -87,7 +88,8 @@ ALPHA_K_ANONYMITY = Model(
     units="frequency",
     measure=_alpha_k_anonymity,
     definition=MapDefinition(alpha, sympy.Interval.Lopen(0, 1), ("N",),
-                          "no value makes up more than a fraction α of any class"),
+                          "no value makes up more than a fraction α of any class",
+                          minimal_class_size=sympy.ceiling(1 / alpha)),
 )
 
 register(K_ANONYMITY, PROSECUTOR_RISK, ALPHA_K_ANONYMITY)

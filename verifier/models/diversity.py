@@ -85,7 +85,8 @@ DISTINCT_L_DIVERSITY = Model(
     threshold=Domain(lower=Fraction(1), integer=True),
     units="values",
     measure=_distinct,
-    definition=MapDefinition(ell, sympy.Range(1, sympy.oo), ("N",), "every class holds at least l distinct values"),
+    definition=MapDefinition(ell, sympy.Range(1, sympy.oo), ("N",), "every class holds at least l distinct values",
+                          minimal_class_size=ell),
 )
 
 ENTROPY_L_DIVERSITY = Model(
@@ -99,7 +100,8 @@ ENTROPY_L_DIVERSITY = Model(
     units="values (e to the class entropy)",
     measure=_entropy,
     decide=_entropy_decide,
-    definition=MapDefinition(ell, sympy.Interval(1, sympy.oo), ("N",), "every class's entropy is at least ln l"),
+    definition=MapDefinition(ell, sympy.Interval(1, sympy.oo), ("N",), "every class's entropy is at least ln l",
+                          minimal_class_size=sympy.ceiling(ell)),
 )
 
 RECURSIVE_CL_DIVERSITY = Model(

@@ -21,7 +21,7 @@ from verifier.literal import Domain
 from verifier.measures import attribute_table
 from verifier.references import Source
 from verifier.registry import MapDefinition, Model, Subject, register
-from verifier.symbols import t
+from verifier.symbols import k, t
 
 if TYPE_CHECKING:
     from verifier.results import Measurement
@@ -49,7 +49,7 @@ MULTIPLICATIVE_T_CLOSENESS = Model(
     measure=_measure,
     definition=MapDefinition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
                           "k-anonymous classes; Pr(class in B)/Pr(table in B) and its inverse are at most t",
-                          size="smallest_class"),
+                          minimal_class_size=k),
 )
 
 register(MULTIPLICATIVE_T_CLOSENESS)

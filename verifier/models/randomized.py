@@ -29,7 +29,7 @@ from verifier.measures import attribute_table
 from verifier.models.t_closeness import DISTANCES, check_distance
 from verifier.references import Source
 from verifier.registry import MapDefinition, Model, Parameter, RequirementError, Subject, register
-from verifier.symbols import eps, t
+from verifier.symbols import eps, k, t
 
 if TYPE_CHECKING:
     from verifier.randomized.mechanism import AnyMechanism
@@ -88,8 +88,8 @@ def _sized(model: str, removal: bool) -> Any:
         from verifier.randomized.publisher import subset_level
 
         table, mechanism = _inputs(subject)
-        for k in subject.options.inputs.subset_sizes:
-            yield subset_level(model, table, mechanism, k, removal)
+        for size in subject.options.inputs.subset_sizes:
+            yield subset_level(model, table, mechanism, size, removal)
 
     return measure
 
@@ -103,7 +103,7 @@ STOCHASTIC_T_CLOSENESS = Model(
                           choices=STOCHASTIC_DISTANCES),), implied_at=(("distance", "multiplicative"),),
     definition=MapDefinition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
                           "for every class E, the multiplicative distance between Pr(E's record in B) "
-                          "and Pr(table's record in B) is at most t", size="smallest_class"),
+                          "and Pr(table's record in B) is at most t", minimal_class_size=k),
 )
 
 LDP = Model(
@@ -127,7 +127,8 @@ KT_CLOSENESS = Model(
     source=Source(_EKENSTEDT, "IV", "Def. 7"), comparison="at_most", threshold=Domain(lower=Fraction(1)),
     units="ratio", measure=_sized("kt_closeness", removal=False), needs=_NEEDS, closed_forms=True, parameters=(_SIZE,),
     definition=MapDefinition(t, sympy.Interval(1, sympy.oo), ("N", "k", "buckets"),
-                          "every subset of k records is multiplicatively t-close to the whole data set", size="subset"),
+                          "every subset of k records is multiplicatively t-close to the whole data set",
+                          subset_size=_SIZE.symbol),
 )
 
 K_EPS_DP = Model(
@@ -136,7 +137,7 @@ K_EPS_DP = Model(
     units="nats", measure=_sized("k_eps_dp", removal=True), needs=_NEEDS, closed_forms=True, parameters=(_SIZE,),
     definition=MapDefinition(eps, sympy.Interval(0, sympy.oo), ("N", "k", "buckets"),
                           "removing any k records changes the probability of every output set by a factor at most "
-                          "e^ε", size="subset"),
+                          "e^ε", subset_size=_SIZE.symbol),
 )
 
 register(STOCHASTIC_T_CLOSENESS, LDP, DP, KT_CLOSENESS, K_EPS_DP)

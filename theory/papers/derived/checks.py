@@ -30,11 +30,14 @@ from theory.definitions import N, beta, c, definition, t
 from theory.papers.check_steps import result, tested
 from theory.papers.derived.claims import (
     CLAIMS,
+    FINITE_WITH_A_SINGLE,
+    FINITE_WITH_TWO_PER_CLASS,
     FORCING,
     IDENTICAL_RECORDS,
     ONE_CLASS,
     ONE_RECORD,
     ONE_VALUE_WEAKEST,
+    SINGLETONS_WEAKEST,
     n_min,
 )
 from theory.tables import levels
@@ -329,6 +332,53 @@ def _deterministic_dp() -> CheckResult:
         "corrected to e^ε = max(N/(N-1), (N-1) n_min/(N (n_min - 1)))", counterexample)
 
 
+def two_value_release(records: int, smallest: int, per_class: bool, singletons: bool = False) -> list[dict[str, int]]:
+    """The witness release of ``privcert:deterministic_subsets``: values a and b over classes of ``smallest`` and
+    ``records - smallest`` records (one class when they are equal; every record a class with ``singletons``);
+    b held once (in the first class), or once in every class with ``per_class``."""
+    sizes = [1] * records if singletons else [records] if smallest == records else [smallest, records - smallest]
+    classes = [{"a": size - 1, "b": 1} if per_class or i == 0 else {"a": size} for i, size in enumerate(sizes)]
+    return [{value: n for value, n in row.items() if n} for row in classes]
+
+
+def _deterministic_subsets() -> CheckResult:
+    """Every deterministic release of 2..7 records over <= 3 values: (k,t) and (k,ε) infinite exactly as stated, at
+    every k; and the premises finite on the witness releases of every 2 <= N <= 6 and smallest class."""
+    cases = 0
+    for size in range(2, 8):
+        for counts in _deterministic_tables(size):
+            table, rarest = _zero_one(counts), min(counts)
+            for j in range(1, size):
+                t_infinite = levels.kt_closeness_t(table, j) == sympy.oo
+                eps_infinite = levels.k_eps_dp_ratio(table, j) == sympy.oo
+                if t_infinite != (rarest <= size - j) or eps_infinite != (rarest <= j):
+                    return result("refuted", ["exact levels"], f"{counts}, k = {j}: (k,t) infinite {t_infinite}, "
+                                  f"(k,ε) infinite {eps_infinite}, rarest value held {rarest} times", table)
+                cases += 1
+    witnesses = 0
+    for size in range(2, 7):
+        for smallest in (s for s in range(1, size + 1) if s == size or 2 * s <= size):
+            for per_class, premises in ((False, FINITE_WITH_A_SINGLE), (True, FINITE_WITH_TWO_PER_CLASS)):
+                if per_class and smallest < 2:
+                    continue
+                for singletons in (False, True) if smallest == 1 else (False,):
+                    release = two_value_release(size, smallest, per_class, singletons)
+                    found = release_levels(release)
+                    for name in premises:
+                        for key in _conclusion_keys(name):
+                            if found[key] == sympy.oo or found[key] == _weakest_level(name):
+                                return result("refuted", ["verifier"], f"{release}: {key} = {found[key]}",
+                                              {"classes": release})
+                    witnesses += 1
+    return result("proven", ["argument: a subset of k records misses a value held n_min times exactly when "
+                             "n_min <= N - k, a removal of k records takes all of it exactly when n_min <= k",
+                             f"exact levels: every deterministic release of 2..7 records over <= 3 values, every "
+                             f"k ({cases})",
+                             f"verifier: the witness releases of 2..6 records, every smallest class ({witnesses})"],
+                  "(k,t) and (k,ε) of a release of values are infinite exactly when its rarest value can be missed "
+                  "or removed; the premises are finite on the witnesses")
+
+
 def _basic_beta_to_emd() -> CheckResult:
     a = sympy.Symbol("a", positive=True)
     (meet,) = sympy.solve(sympy.Eq(1 - a, beta * a), a)
@@ -547,6 +597,12 @@ def _small_releases() -> Iterator[list[dict[str, int]]]:
             yield [first, second]
 
 
+def _weakest_level(definition_id: str) -> sympy.Expr:
+    """The level every release meets: the domain's weak end (Ekenstedt et al. 2022, Def. 1)."""
+    item = definition(definition_id)
+    return sympy.sympify(item.domain.sup if item.direction == "smaller_is_stronger" else item.domain.inf)
+
+
 def _forcing_levels() -> CheckResult:
     """The forcing levels (``privcert:forcing_levels``) on every release of :func:`_small_releases` and every
     probability table of 2-3 records with rows (1, 0), (0, 1), (1/2, 1/2) over every partition."""
@@ -570,6 +626,13 @@ def _forcing_levels() -> CheckResult:
                 found[name] != (sympy.oo if name == "recursive_cl_diversity" else 1) for name in ONE_VALUE_WEAKEST):
             return result("refuted", ["verifier"], f"{counts}: one value, levels {found}", {"classes": counts})
         releases += 1
+    for size in range(1, 5):  # classes of one record, one value: the partition's definitions at their weakest
+        singletons = [{"a": 1}] * size
+        found = release_levels(singletons)
+        weakest = {name: _weakest_level(name) for name in SINGLETONS_WEAKEST}
+        if any(found[name] != level for name, level in weakest.items()):
+            return result("refuted", ["verifier"], f"{singletons}: classes of one record, levels {found}",
+                          {"classes": singletons})
     tables = 0
     rows = ((Fraction(1), Fraction(0)), (Fraction(0), Fraction(1)), (Fraction(1, 2), Fraction(1, 2)))
     for size in (2, 3):
@@ -594,7 +657,9 @@ def _forcing_levels() -> CheckResult:
     return result("proven", ["argument: each forcing level is attained exactly when q = p in every cell (classes), "
                              "or when every removal, pair or subset leaves the mean unchanged (records)",
                              f"verifier: {releases} releases of one or two classes of 1-3 records over 3 values "
-                             "(every one: forcing level exactly when the classes have the table's distribution)",
+                             "(every one: forcing level exactly when the classes have the table's distribution), "
+                             "and 1-4 classes of one record holding one value (k-anonymity, the risks and "
+                             "uniqueness at their weakest)",
                              f"exact levels: {tables} probability tables of 2-3 records, rows (1,0), (0,1), (1/2,1/2), "
                              "every partition (ε = 0 and (k,t) = 1 exactly when the records are identical)"],
                   "the forcing levels fix the one-class levels, and ε = 0 or (k,t) = 1 every record's row")
@@ -663,6 +728,7 @@ _EXPLICIT: dict[str, Callable[[], CheckResult]] = {
     "privcert:kt_not_mult_below": _kt_not_mult_below,
     "privcert:deterministic_not_ldp": _deterministic_ldp,
     "privcert:deterministic_dp": _deterministic_dp,
+    "privcert:deterministic_subsets": _deterministic_subsets,
     "privcert:entropy_to_k": lambda: check_bound(
         "privcert:entropy_to_k", "Gibbs: a class of entropy H holds at least e^H values, so at least ⌈e^H⌉ records",
         [{"a": 1, "b": 1}, {"a": 1, "b": 1, "c": 1}]),

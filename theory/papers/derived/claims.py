@@ -102,12 +102,13 @@ from typing import Literal
 import sympy
 
 from theory.claims.claim import Assumption, Claim, NotImplies, equation
-from theory.definitions import N, alpha, beta, c, delta, ell, eps, k, k0, risk, t, t1
+from theory.definitions import N, alpha, beta, c, delta, ell, eps, k, k0, minimal_class_size, risk, t, t1
 from verifier.references import PRIVCERT, Source
 
 __all__ = ["CLAIMS", "emd_d", "tv", "n_min", "ONE_CLASS", "ONE_RECORD", "SINGLETON_CLASSWISE",
            "UNDEFINED_AT_ONE_RECORD", "FORCING", "IDENTICAL_RECORDS", "ONE_VALUE_WEAKEST", "Forced",
-           "DETERMINISTIC_WITNESSES", "GROWING_N"]
+           "SINGLETONS_WEAKEST", "FINITE_WITH_A_SINGLE", "FINITE_WITH_TWO_PER_CLASS", "DETERMINISTIC_WITNESSES",
+           "GROWING_N"]
 
 emd_d = sympy.Symbol("EMD_d", nonnegative=True)
 """The EMD under the ordered or the hierarchical ground distance."""
@@ -171,6 +172,18 @@ ONE_VALUE_WEAKEST = frozenset({"alpha_k_anonymity", "distinct_l_diversity", "ent
                                "recursive_cl_diversity"})
 """The definitions at their weakest level on a release whose records all hold one value (α = 1, l = 1, c
 infinite), which meets every forcing level: the witness of a "no" at a forcing level (``privcert:forcing_levels``)."""
+SINGLETONS_WEAKEST = frozenset({"k_anonymity", "prosecutor_risk", "journalist_risk", "marketer_risk",
+                                "sample_uniqueness"})
+"""The definitions of the partition at their weakest level on a release of classes of one record (k = 1, R = R_J =
+R_M = 1, every record unique): with one value it meets every forcing level, the witness of a "no" from a forcing
+premise at a smallest class k = 1 (``privcert:forcing_levels``)."""
+FINITE_WITH_A_SINGLE = frozenset({"t_closeness", "basic_beta_likeness", "delta_disclosure_present"})
+"""Definitions of the released values finite on a release of two values, one of them held by a single record in
+any partition (``privcert:deterministic_subsets``)."""
+FINITE_WITH_TWO_PER_CLASS = frozenset({"alpha_k_anonymity", "distinct_l_diversity", "entropy_l_diversity",
+                                       "delta_disclosure"})
+"""Definitions of the released values at a finite level other than their weakest on a release of two values
+where every class (of two records or more) holds both, the second once (``privcert:deterministic_subsets``)."""
 DETERMINISTIC_WITNESSES = frozenset({
     "privcert:present_not_delta", "privcert:emd_not_mult", "privcert:k_not_dp", "privcert:k_not_ldp",
     "privcert:emd_not_dp", "privcert:emd_not_ldp", "machanavajjhala2007:homogeneity", "li2007:skewness",
@@ -255,7 +268,7 @@ CLAIMS: tuple[Claim, ...] = (
       for target, label in (("dp", "ε-DP"), ("ldp", "ε-LDP"))),
     Claim(
         "privcert:distinct_to_k", _src("distinct l-diversity ⇒ k-anonymity"), "implication",
-        "distinct_l_diversity", "k_anonymity", equation(k, ell), (),
+        "distinct_l_diversity", "k_anonymity", equation(k, minimal_class_size("distinct_l_diversity")), (),
         note="A class holding l distinct values holds at least l records: k* >= l*. Attained by classes of "
         "distinct values. Over the attribute's counted rows: a class whose values are all left out is in no class of the attribute.",
         tight=True),
@@ -305,12 +318,12 @@ CLAIMS: tuple[Claim, ...] = (
         tight=True),
     Claim(
         "privcert:entropy_to_k", _src("entropy l-diversity ⇒ k-anonymity"), "implication",
-        "entropy_l_diversity", "k_anonymity", equation(k, sympy.ceiling(ell)), (),
+        "entropy_l_diversity", "k_anonymity", equation(k, minimal_class_size("entropy_l_diversity")), (),
         note="A class of entropy H holds at least e^H distinct values (Gibbs), so at least ⌈e^H⌉ records. "
         "Attained by classes of distinct values. Over the attribute's counted rows.", tight=True),
     Claim(
         "privcert:alpha_to_k", _src("(α,k)-anonymity ⇒ k-anonymity"), "implication",
-        "alpha_k_anonymity", "k_anonymity", equation(k, sympy.ceiling(1 / alpha)), (),
+        "alpha_k_anonymity", "k_anonymity", equation(k, minimal_class_size("alpha_k_anonymity")), (),
         note="A class whose most frequent value has frequency q <= α holds at least 1/q >= 1/α records. "
         "Attained by classes of distinct values. Over the attribute's counted rows.", tight=True),
     Claim(
@@ -354,7 +367,21 @@ CLAIMS: tuple[Claim, ...] = (
         "hold only when every record has the same row (a removal, a pair or a subset that leaves the mean unchanged, "
         "for every choice of it), which also fixes ε-LDP, ε-DP and (k,ε)-DP at 0 and (k,t) at 1. A release whose "
         "records hold one value meets every forcing level, with α = 1, distinct and entropy l = 1 and recursive c "
-        "infinite: it witnesses that no forcing level bounds the diversity models.", tight=True),
+        "infinite: it witnesses that no forcing level bounds the diversity models. In classes of one record it also "
+        "has k-anonymity 1, prosecutor, journalist and marketer risk 1 and every record unique: no forcing level "
+        "bounds these where the smallest class is 1.", tight=True),
+    Claim(
+        "privcert:deterministic_subsets", _src("subsets of a release of values"), "bound", None, None,
+        sympy.And(sympy.Equivalent(sympy.Eq(sympy.Symbol("level_kt_closeness"), sympy.oo), n_min <= N - k),
+                  sympy.Equivalent(sympy.Eq(sympy.Symbol("level_k_eps_dp"), sympy.oo), n_min <= k)), (),
+        note="On a release of values (0/1 rows) whose rarest value is held by n_min records, (k,t)-closeness "
+        "(Ekenstedt et al. 2022, Def. 7) is infinite exactly when a subset of k records can miss that value "
+        "(n_min <= N - k), and (k,ε)-DP (Def. 8, read as Def. 5) exactly when a removal of k records can take all "
+        "of it (n_min <= k). With two values, the second held once, t-closeness, basic β-likeness and "
+        "δ-disclosure over the present values are finite in any partition (enhanced β-likeness is not: a class "
+        "{b} of two records a, b raises 1/2 to 1, above -ln(1/2)); with both values in every class of two "
+        "records or more (the second once in each), α < 1, distinct l = 2, entropy l > 1 and δ are finite: the "
+        "witnesses of the \"no\" these give to (k,t)-closeness, (k,ε)-DP, ε-DP and ε-LDP.", tight=True),
     Claim(
         "privcert:given_smallest_class", _src("the smallest class is k"), "bound", None, "k_anonymity",
         equation(k, _smallest), (),
