@@ -84,7 +84,7 @@ def check_risk_requirement(read: Reader, risk: RiskInputs, model: Model, paramet
     given = {name for name, value in (*risk.inputs.items(), *parameters.items()) if value is not None}
     if model.needs_one_of and not model.needs_one_of & given:
         here = [name for name in sorted(model.needs_one_of) if model.parameter(name) is not None]
-        read.fail(key, f"[risk] {' or '.join(sorted(model.needs_one_of))}" + "".join(f", or {name} here" for name in here)
+        read.fail(key, f"[risk] {' or '.join(sorted(model.needs_one_of))}" + "".join(f", or {key}.{name}" for name in here)
                   + f" for {model.id}", "none of them")
     if "population_table" in model.needs and not risk.population_table_named:
         read.fail(key, f"[risk] population_table for {model.id}", "none")
