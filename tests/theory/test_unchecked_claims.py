@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import warnings
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -130,3 +131,20 @@ def test_audit_still_signs_and_names_the_claims_left_out(tmp_path: Path) -> None
     verified = runner.invoke(app, ["verify", str(certificate), "--public-key", f"{key}.pub", "--allow-fail"])
     assert verified.exit_code == 0, verified.output
     assert verified.stderr.count("claims left out, nothing is implied by them: privcert:test_raising") == 1
+
+
+def test_a_check_says_nothing_of_the_releases_it_measures(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Before, checking the claims on an empty status cache printed the data warnings of the checks' own releases
+    (``privcert demo`` on a fresh machine: five "quasi-identifier 'q' ... looks like a record identifier")."""
+    from verifier.errors import IdentifierColumnWarning
+
+    def warning_check() -> CheckResult:
+        warnings.warn("data: quasi-identifier 'q' looks like a record identifier", IdentifierColumnWarning,
+                      stacklevel=1)
+        return CheckResult("proven", None, (), "checked")
+
+    monkeypatch.setitem(theory.checks.CHECKS, "privcert:k_not_dp", warning_check)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        assert theory.checks.check("privcert:k_not_dp").status == "proven"
+    assert said == []
