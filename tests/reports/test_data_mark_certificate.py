@@ -55,7 +55,9 @@ def test_fig4_is_marked_data_independent(tmp_path: Path) -> None:
 
 def test_a_given_mechanism_file_keeps_its_mark(tmp_path: Path) -> None:
     given = tmp_path / "given.csv"
-    given.write_text("# data: counts\n" + (RANDOMIZED / "mechanism.csv").read_text(encoding="utf-8"), encoding="utf-8")
+    matrix = [line for line in (RANDOMIZED / "mechanism.csv").read_text(encoding="utf-8").splitlines(keepends=True)
+              if not line.startswith("#")]  # the example's matrix, without its own mark (independent)
+    given.write_text("# data: counts\n" + "".join(matrix), encoding="utf-8")
     mechanism, certificate = _certify(tmp_path, ["--mechanism", str(given)])
     assert mechanism.read_text(encoding="utf-8") == given.read_text(encoding="utf-8")
     done = runner.invoke(app, ["verify", str(certificate), "--public-key", str(tmp_path / "k.pub")])
