@@ -23,7 +23,8 @@ Ekenstedt et al. 2022, Def. 2 (implication), Def. 3 (combined implications).
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 
 import sympy
@@ -74,16 +75,22 @@ def unchecked(claim_id: str, error: Exception) -> CheckResult:
                        f"its check did not decide: {type(error).__name__}: {error}")
 
 
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """A check, or its search, measures releases the theory builds: what privcert warns of a release's data (a
+    column that looks like an identifier, say) is for a user's release, never these."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PrivcertWarning)
+        yield
+
+
 def _run(claim_id: str) -> CheckResult:
     """The claim's check, total (:func:`unchecked` when it raises or there is none; a ``MemoryError`` is not
     caught)."""
     if claim_id not in CHECKS:
         return unchecked(claim_id, LookupError("no check is registered for it"))
     try:
-        with warnings.catch_warnings():
-            # A check measures releases the theory builds: what privcert warns of a release's data (a column that
-            # looks like an identifier, say) is for a user's release, never these.
-            warnings.simplefilter("ignore", PrivcertWarning)
+        with _quiet():
             return CHECKS[claim_id]()
     except MemoryError:
         raise
@@ -111,7 +118,8 @@ def check(claim_id: str, *, deep: bool = False, max_n: int = 4, timeout_s: float
     if outcome.status == "unchecked":
         return outcome
     try:
-        summary, table = deep_search(item, max_n=max_n, timeout_s=timeout_s)
+        with _quiet():
+            summary, table = deep_search(item, max_n=max_n, timeout_s=timeout_s)
     except MemoryError:
         raise
     except Exception as error:  # noqa: BLE001 - as _run: the search's defect leaves the check's outcome

@@ -143,8 +143,15 @@ def test_a_check_says_nothing_of_the_releases_it_measures(monkeypatch: pytest.Mo
                       stacklevel=1)
         return CheckResult("proven", None, (), "checked")
 
+    def warning_search(item: object, **_: object) -> tuple[str, None]:
+        warnings.warn("data: quasi-identifier 'q' looks like a record identifier", IdentifierColumnWarning,
+                      stacklevel=1)
+        return "z3: no counterexample", None
+
     monkeypatch.setitem(theory.checks.CHECKS, "privcert:k_not_dp", warning_check)
+    monkeypatch.setattr(theory.checks, "deep_search", warning_search)
     with warnings.catch_warnings(record=True) as said:
         warnings.simplefilter("always")
         assert theory.checks.check("privcert:k_not_dp").status == "proven"
+        assert theory.checks.check("privcert:k_not_dp", deep=True).checked_by == ("z3: no counterexample",)
     assert said == []
