@@ -55,6 +55,7 @@ from verifier.privacy.diversity import distinct_l_diversity, entropy_l_diversity
 from verifier.privacy.likeness import basic_beta_likeness, delta_disclosure, enhanced_beta_likeness  # noqa: E402
 from verifier.privacy.multiplicative import multiplicative_t_closeness  # noqa: E402
 from verifier.privacy.t_closeness import t_closeness  # noqa: E402
+from verifier.question import Question  # noqa: E402
 from verifier.tables.counting import count_tables  # noqa: E402
 from verifier.tables.counts import AttributeSpec, CountTable  # noqa: E402
 from verifier.tables.load import load_table  # noqa: E402
@@ -171,7 +172,7 @@ def memory_child(path: Path) -> dict[str, int]:
     frame_bytes = int(frame.memory_usage(deep=True).sum())
     after_load = _status("VmRSS")
     Path("/proc/self/clear_refs").write_text("5")
-    measure(frame, QI, SPECS)
+    measure(frame, Question.of(QI, SPECS))
     return {"frame_bytes": frame_bytes, "rss_after_load": after_load, "peak_rss": _status("VmHWM")}
 
 
@@ -253,7 +254,7 @@ def bench_size(
     result["classes"] = classes.count
     result["distinct"] = {t.spec.columns[0]: t.m for t in tables}
     result["floor"] = median_time(lambda: floor(frame), repeat)
-    result["measure"] = median_time(lambda: measure(frame, QI, SPECS), repeat)
+    result["measure"] = median_time(lambda: measure(frame, Question.of(QI, SPECS)), repeat)
     result["count_tables"] = median_time(lambda: count_tables(frame, QI, SPECS), repeat)
     result["models"] = {key: median_time(run, repeat) for key, run in model_runs(tables).items()}
     print(f"{rows}: floor {result['floor']:.3f} s, measure {result['measure']:.3f} s", flush=True)

@@ -97,12 +97,14 @@ def measure(
     not by default."""
     from theory.answers.auditor_mode import audit_release
     from verifier.measure import measure as run
+    from verifier.question import Question
 
-    requested = {name: tuple(sets) for name, sets in (parameters or {}).items()}
-    return run(data, qi, attributes, hierarchies=hierarchies, buckets=buckets, l=l, risk_threshold=risk_threshold,
-               kinds=kinds, inputs=inputs, requested=requested,
-               source=None if not isinstance(data, (str, Path)) else str(data),
-               progress=progress, engine=engine, encoding=encoding, mechanism=mechanism, implications=audit_release)
+    source = str(data) if isinstance(data, (str, Path)) else "data"
+    question = Question.of(qi, attributes, hierarchies=hierarchies, buckets=buckets, l=l, risk_threshold=risk_threshold,
+                           kinds=kinds, inputs=inputs, source=source,
+                           requested={name: tuple(sets) for name, sets in (parameters or {}).items()})
+    return run(data, question, source=source, progress=progress, engine=engine, encoding=encoding, mechanism=mechanism,
+               implications=audit_release)
 
 
 def audit(

@@ -324,7 +324,8 @@ def audit(
     if source is None and not isinstance(data, pd.DataFrame):
         source = str(data)
     with _risk_key(policy):
-        report = _measure_policy(data, policy, source, progress, engine, encoding)
+        report = measure(data, policy.question, source=source or (str(policy.data) if policy.data else "data"),
+                         progress=progress, engine=engine, encoding=encoding)
     return _decided(policy, report, mechanism, implications)
 
 
@@ -337,26 +338,6 @@ def _risk_key(policy: Policy) -> Iterator[None]:
         raise SamplingFrameError(f"{policy.source}: risk.{error.key}: {error}", error.key) from None
 
 
-def _measure_policy(data: pd.DataFrame | str | Path, policy: Policy, source: str | None,
-                    progress: bool | ProgressCallback | None, engine: EngineName | Engine,
-                    encoding: str) -> MeasureResult:
-    return measure(
-        data,
-        policy.qi,
-        policy.attributes,
-        hierarchies=policy.hierarchies,
-        buckets=policy.buckets,
-        l=policy.l,
-        risk_threshold=policy.risk_threshold,
-        inputs=policy.risk.inputs,
-        requested=policy.requested,
-        source=source or (str(policy.data) if policy.data else "data"),
-        progress=progress,
-        engine=engine,
-        encoding=encoding,
-    )
-
-
 def audit_tables(classes: Classes, tables: Sequence[CountTable], policy: Policy, *, source: str = "count tables",
                  mechanism: MechanismChoice = MechanismChoice(),
                  implications: Implications | None = None) -> AuditResult:
@@ -365,9 +346,7 @@ def audit_tables(classes: Classes, tables: Sequence[CountTable], policy: Policy,
     A certificate that carries its count tables is re-checked this way without the release.
     """
     with _risk_key(policy):
-        report = measure_tables(classes, tables, hierarchies=policy.hierarchies, buckets=policy.buckets, l=policy.l,
-                                risk_threshold=policy.risk_threshold, inputs=policy.risk.inputs,
-                                requested=policy.requested, source=source)
+        report = measure_tables(classes, tables, policy.question, source=source)
     return _decided(policy, report, mechanism, implications)
 
 

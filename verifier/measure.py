@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 import pandas as pd
 from rich.console import Console
@@ -40,8 +40,8 @@ from verifier.cpus import usable_cpus
 from verifier.display import attribute_label
 from verifier.engines import Engine, EngineName, get_engine
 from verifier.errors import DataError, PolicyError
-from verifier.inputs import Inputs, inputs_of
 from verifier.privacy.anonymity import ClassMetrics, class_metrics
+from verifier.question import Question
 from verifier.randomized.modes import (
     Implications,
     MechanismChoice,
@@ -49,14 +49,12 @@ from verifier.randomized.modes import (
     mechanism_settings,
     randomized_levels,
 )
-from verifier.registry import MeasureOptions, Model, ModelKind, Subject, models, subset_sizes
+from verifier.registry import MeasureOptions, Model, Subject, models, subset_sizes
 from verifier.results import Measurement
 from verifier.risk.histogram import frame_of
-from verifier.tables.buckets import Bucketing
 from verifier.tables.counting import count_tables
-from verifier.tables.counts import AttributeSpec, Classes, CountTable, WeightsSpec
+from verifier.tables.counts import Classes, CountTable, WeightsSpec
 from verifier.tables.encodings import text_encoding
-from verifier.tables.hierarchy import Hierarchy
 
 __all__ = ["MeasureResult", "measure", "measure_tables", "PROGRESS_ROWS", "ProgressCallback"]
 
@@ -164,16 +162,8 @@ class MeasureResult:
 
 def measure(
     data: pd.DataFrame | str | Path,
-    qi: Sequence[str],
-    attributes: Sequence[AttributeSpec],
+    question: Question,
     *,
-    hierarchies: Mapping[str, Hierarchy] | None = None,
-    buckets: Mapping[str, Bucketing] | None = None,
-    l: int | Sequence[int] = 2,
-    risk_threshold: Fraction = Fraction(1, 5),
-    kinds: Iterable[ModelKind] = (),
-    inputs: Inputs | Mapping[str, Any] | None = None,
-    requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None = None,
     source: str | None = None,
     progress: bool | ProgressCallback | None = None,
     engine: EngineName | Engine = "pandas",
@@ -188,27 +178,9 @@ def measure(
     data
         The released table: a frame, or the path of a CSV or Parquet file or of a
         directory of Parquet files, read by ``engine``.
-    qi
-        The quasi-identifier columns.
-    attributes
-        The sensitive attributes, each alone or joint (several columns).
-    hierarchies
-        A hierarchy per categorical attribute name: adds the ``hierarchical`` distance.
-    buckets
-        A bucketing per attribute name for ``multiplicative_t_closeness`` (default:
-        the distinct values).
-    l
-        The ``l`` (or several) of recursive (c, l)-diversity.
-    risk_threshold
-        Prosecutor risk above which a record counts as at risk.
-    kinds
-        Kinds of model to measure besides those measured by default
-        (:attr:`verifier.registry.MeasureOptions.kinds`, e.g. ``{"risk"}``).
-    inputs
-        The inputs some models need (:class:`verifier.inputs.Inputs`, or a mapping of its names: an unknown
-        name is refused with the valid ones).
-    requested
-        Parameters requirements name, per model id (:attr:`verifier.registry.MeasureOptions.requested`).
+    question
+        The quasi-identifiers, the sensitive attributes and the options, checked
+        (:meth:`verifier.question.Question.of`).
     source
         The file the table came from, for messages and the report (default: the path,
         or ``data`` for a frame).
@@ -227,7 +199,7 @@ def measure(
         The mechanism a randomized release was made with (its file, the attribute it
         randomizes, default the first; the mode and subset sizes): adds the
         randomized levels (:func:`verifier.randomized.modes.randomized_levels`), at its subset
-        sizes and every ``k`` ``requested`` names (:func:`verifier.registry.subset_sizes`).
+        sizes and every ``k`` the question's ``requested`` names (:func:`verifier.registry.subset_sizes`).
     implications
         The implication map for auditor mode (:func:`theory.answers.auditor_mode.audit_release`).
 
@@ -236,9 +208,7 @@ def measure(
     DataError
         A column is absent or holds values the attribute cannot take.
     PolicyError
-        A column is both a quasi-identifier and sensitive, a hierarchy or bucketing is
-        given for an attribute that is not measured (or a hierarchy for an ordered one),
-        or an ``l`` is below 1.
+        A frame given with an engine other than pandas.
     HierarchyError
         A value of the attribute is not a leaf of its hierarchy.
     """
@@ -251,19 +221,18 @@ def measure(
     if progress is None:
         progress = sys.stderr.isatty() and (not isinstance(data, pd.DataFrame) or len(data) >= PROGRESS_ROWS)
 
-    inputs = inputs_of(inputs)
-    weights = inputs.weights
-    counted = list(attributes) + ([] if weights is None else [WeightsSpec((weights,))])
+    qi, options = question.qi, question.options
+    weights = options.inputs.weights
+    counted = list(question.attributes) + ([] if weights is None else [WeightsSpec((weights,))])
 
     def build(step: _Steps) -> tuple[Classes, tuple[CountTable, ...]]:
         if isinstance(data, pd.DataFrame):
             return count_tables(data, qi, counted, source=source)
         return counter.count_tables(Path(data), qi, counted, source=source, encoding=encoding, phase=step.phase)
 
-    options = _options(qi, attributes, hierarchies, buckets, l, risk_threshold, kinds, inputs, requested, source)
     result = _measure(build, qi, options, source=source, progress=progress, engine=counter.name)
     settings = None if mechanism is None else mechanism_settings(
-        None, replace(mechanism, attribute=mechanism.attribute or attributes[0].columns[0],
+        None, replace(mechanism, attribute=mechanism.attribute or question.attributes[0].columns[0],
                       ks=tuple(dict.fromkeys(mechanism.ks + subset_sizes(options.requested)))))
     if settings is None:
         return result
@@ -274,14 +243,8 @@ def measure(
 def measure_tables(
     classes: Classes,
     tables: Sequence[CountTable],
+    question: Question | None = None,
     *,
-    hierarchies: Mapping[str, Hierarchy] | None = None,
-    buckets: Mapping[str, Bucketing] | None = None,
-    l: int | Sequence[int] = 2,
-    risk_threshold: Fraction = Fraction(1, 5),
-    kinds: Iterable[ModelKind] = (),
-    inputs: Inputs | Mapping[str, Any] | None = None,
-    requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None = None,
     source: str = "count tables",
 ) -> MeasureResult:
     """Measure every model on count tables already built (for example read from a certificate).
@@ -289,40 +252,36 @@ def measure_tables(
     The same models, in the same order, as :func:`measure`, which is this function after
     :func:`~verifier.tables.counting.count_tables`: every measure is a function of the classes and
     the counts ``n[class, value]`` (docs/design.md, "Count tables are sparse").
+
+    Parameters
+    ----------
+    classes, tables
+        The equivalence classes and a count table per attribute.
+    question
+        The question the tables answer: its quasi-identifiers are the classes' and its attributes
+        the tables', in order (default: theirs, with the default options).
+    source
+        What the tables are, for messages.
+
+    Raises
+    ------
+    PolicyError
+        The question names other quasi-identifiers or attributes than the tables hold, or its
+        inputs name a weights column (the count tables do not carry the release's weights).
     """
     tables = tuple(tables)
-    if inputs and "weights" in inputs:
+    specs = tuple(t.spec for t in tables)
+    if question is None:
+        question = Question.of(classes.qi, specs, source=source)
+    if question.qi != tuple(classes.qi) or question.attributes != specs:
+        raise PolicyError(f"{source}: expected count tables of the quasi-identifiers {list(question.qi)} and the "
+                          f"attributes {[attribute_label(s.name) for s in question.attributes]}, found "
+                          f"{list(classes.qi)} and {[attribute_label(s.name) for s in specs]}")
+    inputs = question.options.inputs
+    if "weights" in inputs:
         raise PolicyError(f"{source}: the weights column {inputs['weights']!r} of individual risk is not among the "
                           "count tables; measure the release itself")
-    options = _options(classes.qi, [t.spec for t in tables], hierarchies, buckets, l, risk_threshold, kinds, inputs,
-                       requested, source)
-    return _measure(lambda step: (classes, tables), classes.qi, options, source=source, progress=False)
-
-
-def _options(
-    qi: Sequence[str],
-    attributes: Sequence[AttributeSpec],
-    hierarchies: Mapping[str, Hierarchy] | None,
-    buckets: Mapping[str, Bucketing] | None,
-    l: int | Sequence[int],
-    risk_threshold: Fraction,
-    kinds: Iterable[ModelKind],
-    inputs: Inputs | Mapping[str, Any] | None,
-    requested: Mapping[str, tuple[Mapping[str, Any], ...]] | None,
-    source: str,
-) -> MeasureOptions:
-    """The run's :class:`~verifier.registry.MeasureOptions`, once its options are checked."""
-    hierarchies = dict(hierarchies or {})
-    buckets = dict(buckets or {})
-    ls = (l,) if isinstance(l, int) else tuple(dict.fromkeys(l))
-    _check_options(qi, attributes, hierarchies, buckets, ls, source)
-    chosen = frozenset(kinds)
-    known = get_args(ModelKind)
-    unknown = sorted(str(kind) for kind in chosen if kind not in known)
-    if unknown:
-        raise PolicyError(f"kinds: unknown kind {unknown[0]!r}; expected some of {', '.join(known)}")
-    return MeasureOptions(hierarchies=hierarchies, buckets=buckets, l=ls, risk_threshold=risk_threshold,
-                          kinds=chosen, inputs=inputs_of(inputs), requested=dict(requested or {}))
+    return _measure(lambda step: (classes, tables), classes.qi, question.options, source=source, progress=False)
 
 
 def _measure(
@@ -413,35 +372,6 @@ def _weight(value: object, column: str) -> Fraction:
         raise DataError(f"the weights column {column!r}: expected a positive weight of at most 10^300 (the number of "
                         f"people a record stands for), found {Decimal(value) if weight <= 0 else f'{Decimal(value):.6g}'}")
     return weight
-
-
-def _check_options(
-    qi: Sequence[str],
-    attributes: Sequence[AttributeSpec],
-    hierarchies: Mapping[str, Hierarchy],
-    buckets: Mapping[str, Bucketing],
-    ls: tuple[int, ...],
-    source: str,
-) -> None:
-    both = sorted({c for spec in attributes for c in spec.columns} & set(qi))
-    if both:
-        raise PolicyError(f"{source}: expected sensitive columns that are not quasi-identifiers, found {both} in both")
-    single = {spec.name: spec for spec in attributes if isinstance(spec.name, str)}
-    for option, names in (("hierarchy", hierarchies), ("buckets", buckets)):
-        for name in names:
-            if name not in single:
-                raise PolicyError(
-                    f"{source}: {option} given for {name!r}, expected one of the sensitive attributes "
-                    f"{sorted(single)}"
-                )
-    for name in hierarchies:
-        if single[name].kind != "categorical":
-            raise PolicyError(
-                f"{source}: hierarchy given for {name!r}, expected a categorical attribute, found a "
-                f"{single[name].kind} one (ordered attributes use the ordered distance)"
-            )
-    if not ls or any(isinstance(v, bool) or not isinstance(v, int) or v < 1 for v in ls):
-        raise PolicyError(f"{source}: l of recursive (c,l)-diversity: expected integers ≥ 1, found {list(ls)}")
 
 
 def _run_all(runs: Sequence[tuple[Model, Subject]], step: _Steps,

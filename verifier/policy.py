@@ -28,6 +28,7 @@ from verifier._policy_reader import PATH_KEYS, Locate, Reader, describe
 from verifier._risk_policy import RiskInputs, check_risk_requirement, parse_risk_section
 from verifier.errors import HierarchyError, InputFileNotFoundError, PolicyError
 from verifier.literal import Domain
+from verifier.question import Question
 from verifier.randomized.mechanism_policy import MechanismPolicy, parse_mechanism_section
 from verifier.registry import Parameter, RequirementError, model, model_ids
 from verifier.tables.buckets import Bucketing, EqualFrequency, Groups, Ranges
@@ -209,6 +210,15 @@ class Policy:
         for item in self.requirements:
             found.setdefault(item.model, []).append({**item.parameters, "attribute": item.attribute})
         return {key: tuple(value) for key, value in found.items()}
+
+    @property
+    def question(self) -> Question:
+        """What an audit measures: the quasi-identifiers, every attribute and the options the policy
+        gives (:meth:`verifier.question.Question.of`; the ``[risk]`` inputs and the parameters its
+        requirements name)."""
+        return Question.of(self.qi, self.attributes, hierarchies=self.hierarchies, buckets=self.buckets, l=self.l,
+                           risk_threshold=self.risk_threshold, inputs=self.risk.inputs, requested=self.requested,
+                           source=self.source)
 
 
 _TOP = ("data", "sensitive", "joint", "measure", "require", "mechanism", "risk")

@@ -28,6 +28,7 @@ from reports.statement import Statement, canonical
 from verifier.audit import audit, audit_tables
 from verifier.measure import measure, measure_tables
 from verifier.policy import load_policy
+from verifier.question import Question
 from verifier.tables.counting import count_tables
 from verifier.tables.counts import AttributeSpec
 from verifier.tables.load import load_table
@@ -160,7 +161,7 @@ def test_round_trip_preserves_every_measurement(rows: list[tuple]) -> None:
              AttributeSpec(("extra",), missing="exclude"), AttributeSpec(("disease", "salary")))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        report = measure(frame, ["q1", "q2"], specs)
+        report = measure(frame, Question.of(["q1", "q2"], specs))
         classes, tables = count_tables(frame, ["q1", "q2"], specs)
     document = encode_counts(classes, tables)
     wire = json.loads(canonical(document))

@@ -21,6 +21,7 @@ from verifier.audit import audit
 from verifier.errors import ExcludedRowsWarning, PolicyError
 from verifier.measure import MeasureResult, measure
 from verifier.policy import parse_policy
+from verifier.question import Question
 from verifier.registry import MeasureOptions, models
 from verifier.tables.buckets import Ranges
 from verifier.tables.counts import AttributeSpec
@@ -33,10 +34,11 @@ DISEASE = AttributeSpec(("disease4",))
 JOINT = AttributeSpec(("salary", "disease4"))
 
 
-def _table4(**options: Any) -> MeasureResult:
+def _table4(progress: bool | None = None, **options: Any) -> MeasureResult:
     """Li et al. 2007, Table 4 with salary (numerical), disease (hierarchy) and their joint attribute."""
-    return measure(paper_frame(), QI, [SALARY, DISEASE, JOINT],
-                   hierarchies={"disease4": load_hierarchy(HIERARCHY_FILE)}, **options)
+    question = Question.of(QI, [SALARY, DISEASE, JOINT], hierarchies={"disease4": load_hierarchy(HIERARCHY_FILE)},
+                           **options)
+    return measure(paper_frame(), question, progress=progress)
 
 
 def test_table4_golden_values() -> None:
@@ -114,7 +116,8 @@ def test_row_order_and_index_labels_never_change_the_report(data: st.DataObject)
     shuffled = frame.iloc[list(order)].copy()
     shuffled.index = pd.Index(data.draw(st.lists(st.integers(), min_size=9, max_size=9)))
     first = _table4().to_json()
-    second = measure(shuffled, QI, [SALARY, DISEASE, JOINT], hierarchies={"disease4": load_hierarchy(HIERARCHY_FILE)}).to_json()
+    question = Question.of(QI, [SALARY, DISEASE, JOINT], hierarchies={"disease4": load_hierarchy(HIERARCHY_FILE)})
+    second = measure(shuffled, question).to_json()
     assert first["measurements"] == second["measurements"]
 
 
@@ -132,7 +135,8 @@ def test_excluded_rows_are_reported() -> None:
     frame = paper_frame().astype({"salary": "float64"})
     frame.loc[0, "salary"] = None
     with pytest.warns(ExcludedRowsWarning):
-        report = measure(frame, QI, [AttributeSpec(("salary",), kind="numerical", missing="exclude"), DISEASE])
+        report = measure(frame, Question.of(QI, [AttributeSpec(("salary",), kind="numerical", missing="exclude"),
+                                                 DISEASE]))
     assert report.excluded == {"salary": 1, "disease4": 0}
     assert report.rows == 9 and report.find("k_anonymity").level.exact == "3"
 
@@ -151,7 +155,7 @@ def test_excluded_rows_are_reported() -> None:
 )
 def test_bad_options(options: dict[str, Any], message: str) -> None:
     with pytest.raises(PolicyError) as caught:
-        measure(paper_frame(), options.pop("qi", QI), [SALARY, DISEASE], **options)
+        Question.of(options.pop("qi", QI), [SALARY, DISEASE], **options)
     assert message in str(caught.value)
 
 

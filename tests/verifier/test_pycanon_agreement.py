@@ -54,6 +54,7 @@ from verifier.privacy.likeness import (
     enhanced_beta_likeness,
 )
 from verifier.privacy.t_closeness import t_closeness
+from verifier.question import Question
 from verifier.tables.counting import count_tables
 from verifier.tables.counts import AttributeSpec, CountTable
 
@@ -208,7 +209,7 @@ def check_attribute(table: CountTable, answers: dict[str, Any], attribute: str) 
 
 
 def truth(frame: pd.DataFrame, l: int) -> MeasureResult:
-    return measure(frame, QI, list(SPECS.values()), l=l)
+    return measure(frame, Question.of(QI, list(SPECS.values()), l=l))
 
 
 CASES = [

@@ -32,6 +32,7 @@ from verifier.audit import reason_text
 from verifier.errors import PolicyError
 from verifier.measure import measure
 from verifier.policy import Policy, load_policy
+from verifier.question import Question
 from verifier.references import reference
 from verifier.registry import MapDefinition, Model, model, model_ids, models, models_table, registered, subset_sizes
 
@@ -104,13 +105,14 @@ def test_a_declared_fact_is_a_function_of_the_parameters() -> None:
 
 
 def test_measurements_take_their_direction_from_the_registry() -> None:
-    result = measure(TABLE4 / "release.csv", ("zip", "age"), load_policy(TABLE4 / "policy.toml").attributes)
+    question = Question.of(("zip", "age"), load_policy(TABLE4 / "policy.toml").attributes)
+    result = measure(TABLE4 / "release.csv", question)
     assert {m.model for m in result.measurements} <= {m.id for m in models()}
     assert all(m.comparison == model(m.model).comparison for m in result.measurements)
 
 
 def test_a_toy_model_is_measured_required_explained_drawn_and_listed(toy: Model, tmp_path: Path) -> None:
-    result = measure(TABLE4 / "release.csv", ("zip", "age"), ())
+    result = measure(TABLE4 / "release.csv", Question.of(("zip", "age"), ()))
     found = result.find("largest_class_share")
     assert found.level.value == sympy.Rational(1, 3) and found.witness is not None and found.witness.size == 3
 

@@ -23,6 +23,7 @@ from privcert.cli import app
 from verifier.errors import DataError, HierarchyError, IdentifierColumnWarning, PolicyError
 from verifier.measure import measure
 from verifier.policy import load_policy
+from verifier.question import Question
 from verifier.tables.counts import AttributeSpec
 from verifier.tables.hierarchy import load_hierarchy
 from verifier.tables.load import load_table
@@ -90,7 +91,7 @@ def test_numerical_text_that_is_not_a_finite_number_names_the_row(tmp_path: Path
         csv.writer(stream).writerows([["zip", "salary"], ["1", "3"], ["1", text]])
     frame = load_table(path)
     with pytest.raises(DataError, match=rf"column 'salary' is declared numerical but row 2 .* holds {text!r}"):
-        measure(frame, ["zip"], [AttributeSpec(("salary",), kind="numerical")])
+        measure(frame, Question.of(["zip"], [AttributeSpec(("salary",), kind="numerical")]))
 
 
 def test_exact_numbers() -> None:
@@ -154,7 +155,7 @@ def test_a_unique_identifier_column_is_flagged(tmp_path: Path) -> None:
     path.write_text("id,zip,disease\n1,a,x\n2,a,y\n3,b,x\n")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        measure(load_table(path), ["id", "zip"], [AttributeSpec(("disease",))])
+        measure(load_table(path), Question.of(["id", "zip"], [AttributeSpec(("disease",))]))
     assert any(issubclass(w.category, IdentifierColumnWarning) and "'id'" in str(w.message) for w in caught)
 
 
@@ -196,7 +197,7 @@ def test_files_measure_like_the_frame_they_were_written_from(tmp_path: Path, row
     frame = pd.DataFrame(rows, columns=["zip", "age", "disease"], dtype=object)
     frame["disease"] = frame["disease"].fillna("none")
     spec = [AttributeSpec(("disease",))]
-    expected = [m.to_json() for m in measure(frame, ["zip", "age"], spec).measurements]
+    expected = [m.to_json() for m in measure(frame, Question.of(["zip", "age"], spec)).measurements]
     csv_path, parquet_path = tmp_path / "r.csv", tmp_path / "r.parquet"
     with csv_path.open("w", newline="", encoding="utf-8") as stream:
         writer = csv.writer(stream, quoting=csv.QUOTE_MINIMAL)
@@ -204,5 +205,5 @@ def test_files_measure_like_the_frame_they_were_written_from(tmp_path: Path, row
         writer.writerows([["" if v is None else v for v in row] for row in frame.itertuples(index=False)])
     pq.write_table(pa.Table.from_pandas(frame.astype(object), preserve_index=False), parquet_path)
     for path in (csv_path, parquet_path):
-        found = [m.to_json() for m in measure(load_table(path), ["zip", "age"], spec).measurements]
+        found = [m.to_json() for m in measure(load_table(path), Question.of(["zip", "age"], spec)).measurements]
         assert found == expected, path.name

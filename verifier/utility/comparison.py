@@ -109,13 +109,15 @@ def compare(
         message names the release's file, row and column).
     """
     from verifier.measure import measure
+    from verifier.question import Question
     from verifier.utility import measure_utility
 
     candidates = []
     for name, release in releases:
         utility = measure_utility(original, release, qi, hierarchies=hierarchies, key=key, suppressed=suppressed,
                                   sources=(original_name, name), target=target, classifiers=classifiers)
-        levels = {m.model: m for m in measure(release, qi, (), source=name, progress=False).measurements}
+        question = Question.of(qi, (), source=name)
+        levels = {m.model: m for m in measure(release, question, source=name, progress=False).measurements}
         value = levels["k_anonymity"].level.value
         k = None if value is None else int(value)
         witness = levels["prosecutor_risk"].witness

@@ -19,6 +19,7 @@ from verifier.engines.duckdb_engine import DuckDBEngine
 from verifier.engines.spark_engine import SparkEngine
 from verifier.errors import DataError, PolicyError
 from verifier.measure import measure
+from verifier.question import Question
 from verifier.tables.counts import AttributeSpec
 from verifier.tables.encodings import text_encoding
 from verifier.tables.load import load_table
@@ -64,7 +65,7 @@ def _release(folder: Path, encoding: str, ending: str) -> Path:
 
 
 def _json(path: Path, engine: Any, encoding: str, specs: tuple[AttributeSpec, ...] = SPECS) -> str:
-    report = measure(path, ("zip",), specs, l=[2], engine=engine, encoding=encoding, progress=False)
+    report = measure(path, Question.of(("zip",), specs, l=[2]), engine=engine, encoding=encoding, progress=False)
     return json.dumps(report.to_json(), sort_keys=True, ensure_ascii=False)
 
 
@@ -127,7 +128,7 @@ def test_a_byte_not_in_the_encoding_is_named_by_line_on_a_transcoded_release(tmp
     path = tmp_path / "release.csv"
     path.write_bytes(b"zip,disease\r\n1,flu\r\n2,\x81\r\n")
     with pytest.raises(DataError, match=r"release.csv: line 3, column 3: byte 0x81 is not valid cp1252"):
-        measure(path, ("zip",), SPECS[:1], engine=DuckDBEngine(), encoding="cp1252", progress=False)
+        measure(path, Question.of(("zip",), SPECS[:1]), engine=DuckDBEngine(), encoding="cp1252", progress=False)
 
 
 @pytest.mark.parametrize(("name", "why"), [
@@ -156,14 +157,14 @@ def test_only_character_encodings_that_decode_one_to_one_are_read(name: str, why
     path.write_text("zip,disease\n\\x41,flu\nA,flu\n", encoding="ascii")
     for engine in ("pandas", DuckDBEngine()):
         with pytest.raises(PolicyError, match=rf"^encoding '{name}': {why}"):
-            measure(path, ("zip",), SPECS[:1], engine=engine, encoding=name, progress=False)
+            measure(path, Question.of(("zip",), SPECS[:1]), engine=engine, encoding=name, progress=False)
     with pytest.raises(DataError, match=rf"release.csv: encoding '{name}': {why}") as unread:
         load_table(path, encoding=name)
     assert said(unread.value) == str(unread.value).replace(": encoding", ": --encoding", 1)
     parquet = tmp_path / "release.parquet"
     load_table(path).to_parquet(parquet)
     with pytest.raises(PolicyError, match=rf"^encoding '{name}': {why}"):  # refused whatever the release's format
-        measure(parquet, ("zip",), SPECS[:1], encoding=name, progress=False)
+        measure(parquet, Question.of(("zip",), SPECS[:1]), encoding=name, progress=False)
 
 
 def test_the_families_accepted() -> None:

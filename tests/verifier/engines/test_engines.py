@@ -34,6 +34,7 @@ from verifier.engines.sql import CLASS, EngineReadError, aggregation
 from verifier.errors import DataError, ExcludedRowsWarning, PolicyError
 from verifier.measure import measure
 from verifier.policy import joint_spec, load_policy
+from verifier.question import Question
 from verifier.randomized.mechanism import load_mechanism
 from verifier.randomized.publisher import publisher_measurements
 from verifier.tables.counts import AttributeSpec, Classes
@@ -78,7 +79,8 @@ def _json(path: Path, engine: Any, tmp: Path) -> str:
     (tmp / "mechanism.csv").write_text(MECHANISM)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ExcludedRowsWarning)
-        report = measure(path, QI, SPECS, hierarchies={"disease": hierarchy}, l=[2, 3], engine=engine, progress=False)
+        report = measure(path, Question.of(QI, SPECS, hierarchies={"disease": hierarchy}, l=[2, 3]), engine=engine,
+                         progress=False)
     document = report.to_json()
     document["randomized"] = [m.to_json() for m in publisher_measurements(
         report.tables["disease"], load_mechanism(tmp / "mechanism.csv"), (1, 2))]
@@ -184,13 +186,13 @@ def test_duckdb_takes_its_plan_and_spill_folder_from_the_environment(tmp_path: P
     frame.to_parquet(path)
     qi = ["region", "age", "zip"]
     specs = [AttributeSpec(("disease",)), AttributeSpec(("salary",), kind="numerical")]
-    expected = measure(path, qi, specs, engine=DuckDBEngine(), progress=False).to_json()["measurements"]
+    expected = measure(path, Question.of(qi, specs), engine=DuckDBEngine(), progress=False).to_json()["measurements"]
     spill = tmp_path / "spill" / "duckdb"
     monkeypatch.setenv("PRIVCERT_DUCKDB_DENSE_CELLS", "0")
     monkeypatch.setenv("PRIVCERT_DUCKDB_TEMP_DIRECTORY", str(spill))
     engine = get_engine("duckdb")
     assert engine == DuckDBEngine(dense_cells=0, temp_directory=spill)
-    assert measure(path, qi, specs, engine=engine, progress=False).to_json()["measurements"] == expected
+    assert measure(path, Question.of(qi, specs), engine=engine, progress=False).to_json()["measurements"] == expected
     assert spill.is_dir() and not any(spill.iterdir()), "DuckDB's folder under it is removed afterwards"
     monkeypatch.setenv("PRIVCERT_DUCKDB_DENSE_CELLS", "2^26")
     result = CliRunner().invoke(app, ["measure", str(path), "--qi", "region", "--sensitive", "disease",
@@ -208,16 +210,16 @@ def test_pandas_streams_parquet_and_reads_it_whole_only_to_name_an_error(tmp_pat
     frame = _partitioned(tmp_path / "hive", rows=600)
     qi = ["region", "age", "zip"]
     specs = [AttributeSpec(("disease",)), AttributeSpec(("salary",), kind="numerical")]
-    expected = measure(frame, qi, specs, progress=False).to_json()["measurements"]
+    expected = measure(frame, Question.of(qi, specs), progress=False).to_json()["measurements"]
     frame.to_parquet(tmp_path / "release.parquet")
     with monkeypatch.context() as patched:
         patched.setattr(pandas_engine, "load_table", None)  # streamed: never loaded whole
         for path in (tmp_path / "release.parquet", tmp_path / "hive"):
-            assert measure(path, qi, specs, progress=False).to_json()["measurements"] == expected
+            assert measure(path, Question.of(qi, specs), progress=False).to_json()["measurements"] == expected
     frame.loc[[5, 9], "disease"] = None
     frame.to_parquet(tmp_path / "release.parquet")
     with pytest.raises(DataError, match=r"'disease' has 2 missing value\(s\), the first at row 6 \(index label 5\)"):
-        measure(tmp_path / "release.parquet", qi, specs[:1], progress=False)
+        measure(tmp_path / "release.parquet", Question.of(qi, specs[:1]), progress=False)
     loaded = load_table(tmp_path / "release.parquet")
     assert loaded["disease"].isna().sum() == 2
 
@@ -249,17 +251,17 @@ def test_errors_name_the_release_row_as_pandas_does(engine: str, spark: SparkEng
     path.write_text("zip,salary,disease\n1,10,flu\n2,x,\n3,y,flu\n")
     numerical = [AttributeSpec(("salary",), kind="numerical")]
     with pytest.raises(DataError, match=r"column 'salary' is declared numerical but row 2 .*holds 'x'"):
-        measure(path, ["zip"], numerical, engine=engine)
+        measure(path, Question.of(["zip"], numerical), engine=engine)
     with pytest.raises(DataError, match=r"'disease' has 1 missing value\(s\), the first at row 2"):
-        measure(path, ["zip"], [AttributeSpec(("disease",))], engine=engine)
+        measure(path, Question.of(["zip"], [AttributeSpec(("disease",))]), engine=engine)
     with pytest.raises(DataError, match=r"column\(s\) \['wage'\] not found"):
-        measure(path, ["zip"], [AttributeSpec(("wage",))], engine=engine)
+        measure(path, Question.of(["zip"], [AttributeSpec(("wage",))]), engine=engine)
     path.write_text("zip,disease\n1,flu\n2,flu,extra\n")
     with pytest.raises(DataError, match=r"release.csv: line 3: expected 2 fields as in the header, found 3"):
-        measure(path, ["zip"], [AttributeSpec(("disease",))], engine=engine)
+        measure(path, Question.of(["zip"], [AttributeSpec(("disease",))]), engine=engine)
     path.write_bytes(b"zip,disease\n1,flu\n2,fl\xffu\n")
     with pytest.raises(DataError, match=r"release.csv: line 3, column 5: byte 0xff is not valid utf-8"):
-        measure(path, ["zip"], [AttributeSpec(("disease",))], engine=engine)
+        measure(path, Question.of(["zip"], [AttributeSpec(("disease",))]), engine=engine)
 
 
 def test_each_attribute_is_one_group_by_with_quoted_names() -> None:
@@ -279,7 +281,7 @@ def test_engine_names_and_master_are_checked() -> None:
     with pytest.raises(PolicyError, match="--master local: applies to --engine spark only"):
         get_engine("duckdb", master="local")
     with pytest.raises(PolicyError, match="pass a path, not a frame"):
-        measure(pd.DataFrame({"q": [1]}), ["q"], [], engine="duckdb")
+        measure(pd.DataFrame({"q": [1]}), Question.of(["q"], []), engine="duckdb")
 
 
 def test_progress_shows_the_engine_phases_then_the_models() -> None:
@@ -307,7 +309,7 @@ def test_progress_shows_the_engine_phases_then_the_models() -> None:
 def test_a_file_that_is_not_parquet_is_a_data_error(engine: str, tmp_path: Path) -> None:
     (tmp_path / "release.parquet").write_text("zip,disease\n1,flu\n")
     with pytest.raises(DataError, match="release.parquet: cannot read the file as (Parquet|PARQUET)"):
-        measure(tmp_path / "release.parquet", ["zip"], [AttributeSpec(("disease",))], engine=engine)
+        measure(tmp_path / "release.parquet", Question.of(["zip"], [AttributeSpec(("disease",))]), engine=engine)
 
 
 def test_a_dataset_directory_has_a_digest_of_its_files(tmp_path: Path) -> None:
@@ -336,8 +338,8 @@ def test_pandas_reads_parquet_text_as_categories_with_the_values_as_written(tmp_
     assert [classes.describe(i)["zip"] for i in range(classes.count)] == ["2138", "02138", None, "02138 "]
     assert tables[0].values == ("colitis", "flu", "gastritis"), "sorted, not in the dictionary's order"
     assert tables[1].values == (Decimal("2.5"), 10, 9007199254740992, 9007199254740993)
-    plain = measure(frame, ["zip"], specs, progress=False).to_json()
-    assert measure(tmp_path / "release.parquet", ["zip"], specs, progress=False).to_json() == plain
+    plain = measure(frame, Question.of(["zip"], specs), progress=False).to_json()
+    assert measure(tmp_path / "release.parquet", Question.of(["zip"], specs), progress=False).to_json() == plain
 
 
 def test_pandas_reads_as_categories_only_columns_parquet_stores_as_small_dictionaries(tmp_path: Path) -> None:
@@ -427,14 +429,14 @@ def test_duckdb_streams_parquet_dictionary_text_as_hashes_and_gives_back_the_val
         return found, classes
 
     with mock.patch.object(duckdb_engine, "_hashed", spy):
-        found = measure(path, ["zip", "age"], specs, engine=DuckDBEngine(), progress=False).to_json()
-        by_id = measure(path, ["zip", "id"], specs, engine=DuckDBEngine(), progress=False).to_json()
+        found = measure(path, Question.of(["zip", "age"], specs), engine=DuckDBEngine(), progress=False).to_json()
+        by_id = measure(path, Question.of(["zip", "id"], specs), engine=DuckDBEngine(), progress=False).to_json()
     # every quasi-identifier a Parquet dictionary: the classes streamed as one hash, the text attribute as its own
     assert hashed[0] == (("zip", "age"), {CLASS, "disease"}, True)
     # id is not: each text column streamed as its hashes, id as it is
     assert hashed[1] == (("zip", "id"), {"zip", "disease"}, False) and len(hashed) == 2
-    assert found == measure(path, ["zip", "age"], specs, progress=False).to_json()
-    assert by_id == measure(path, ["zip", "id"], specs, progress=False).to_json()
+    assert found == measure(path, Question.of(["zip", "age"], specs), progress=False).to_json()
+    assert by_id == measure(path, Question.of(["zip", "id"], specs), progress=False).to_json()
     classes, _ = DuckDBEngine().count_tables(path, ["zip", "age"], specs, source="release")
     keys = classes.keys["zip"].tolist()
     assert {value for value in keys if isinstance(value, str)} == {value for value in zips if value is not None}

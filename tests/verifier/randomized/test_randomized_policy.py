@@ -140,12 +140,14 @@ def test_randomized_requirement_needs_a_mechanism(tmp_path: Path) -> None:
 def test_stochastic_emd_requirement(tmp_path: Path) -> None:
     """Equal-distance stochastic t-closeness of the example: decided at its exact level."""
     from verifier.measure import measure
+    from verifier.question import Question
     from verifier.randomized.mechanism import load_mechanism
     from verifier.randomized.stochastic_emd import stochastic_emd
     from verifier.tables.counts import AttributeSpec
     from verifier.tables.load import load_table
 
-    table = measure(load_table(EXAMPLE / "original.csv"), ("age", "zip"), (AttributeSpec(("disease",)),)).tables["disease"]
+    question = Question.of(("age", "zip"), (AttributeSpec(("disease",)),))
+    table = measure(load_table(EXAMPLE / "original.csv"), question).tables["disease"]
     level = stochastic_emd(table, load_mechanism(EXAMPLE / "mechanism.csv"), "equal").level.exact
     passing = require("stochastic_t_closeness", level) + 'distance = "equal"\n'
     exit_code, document, _ = audit(tmp_path, passing)

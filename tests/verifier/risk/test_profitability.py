@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from privcert.cli import app
 from verifier.measure import measure
+from verifier.question import Question
 from verifier.risk.profitability import ARX_COSTS, CostBenefit, adversary_payoff, no_attack_k, publisher_payoff
 from verifier.tables.counting import count_tables
 from verifier.tables.counts import Classes
@@ -123,9 +124,9 @@ def test_a_figure_below_0_or_inexact_is_refused() -> None:
 
 def test_the_models_measure_arxs_defaults_and_each_set_a_requirement_declares() -> None:
     frame = pd.DataFrame({"a": _RELEASE})
-    report = measure(frame, ["a"], [], kinds=["risk"], requested={
+    report = measure(frame, Question.of(["a"], [], kinds=["risk"], requested={
         "no_attack_prosecutor": ({"adversary_gain": Fraction(9), "adversary_cost": Fraction(3)},),
-        "profitability_journalist": ({"publisher_benefit": Fraction(100)},)})
+        "profitability_journalist": ({"publisher_benefit": Fraction(100)},)}))
     levels = {(m.model, tuple(sorted(m.parameters.items()))): m.level.value for m in report.measurements
               if "attack" in m.model or "profitability" in m.model}
     defaults = tuple(sorted(ARX_COSTS.parameters().items()))

@@ -84,8 +84,10 @@ def test_arx_test_risk_metrics_sample_risks() -> None:
 
 def measure_risk(classes: object) -> dict[str, str]:
     from verifier.measure import measure_tables
+    from verifier.question import Question
 
-    report = measure_tables(classes, [], kinds={"risk"})  # type: ignore[arg-type]
+    question = Question.of(classes.qi, (), kinds={"risk"})  # type: ignore[attr-defined]
+    report = measure_tables(classes, [], question)  # type: ignore[arg-type]
     return {m.model: m.level.exact for m in report.measurements}
 
 
