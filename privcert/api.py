@@ -94,7 +94,8 @@ def measure(
     ``parameters`` asks for models at parameters their declarations name, per model id
     (``{"recursive_cl_diversity": [{"l": 3}]}``; :func:`verifier.registry.requested_parameters`
     reads them from ``MODEL.NAME=VALUE`` texts); a model so named is measured even when it is
-    not by default."""
+    not by default. The keywords are checked as :meth:`verifier.question.Question.of` checks them
+    (``parameters`` is its ``requested``)."""
     from theory.answers.auditor_mode import audit_release
     from verifier.measure import measure as run
     from verifier.question import Question

@@ -255,7 +255,8 @@ class MapDefinition:
 
 @dataclass(frozen=True)
 class MeasureOptions:
-    """The options of one measurement run, as every measure function sees them.
+    """The options of one measurement run, as every measure function sees them (a run's are
+    built and checked with its quasi-identifiers and attributes by :meth:`verifier.question.Question.of`).
 
     Attributes
     ----------

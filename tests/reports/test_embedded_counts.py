@@ -26,6 +26,7 @@ from reports.embedded_counts import (
 from reports.signing import load_signer, sign
 from reports.statement import Statement, canonical
 from verifier.audit import audit, audit_tables
+from verifier.errors import PolicyError
 from verifier.measure import measure, measure_tables
 from verifier.policy import load_policy
 from verifier.question import Question
@@ -144,6 +145,18 @@ def test_auditing_the_decoded_tables_gives_the_same_audit(folder: Path) -> None:
     again = audit_tables(classes, tables, policy)
     assert [c.to_json() for c in again.checks] == [c.to_json() for c in result.checks]
     assert again.report.to_json() == result.report.to_json()
+
+
+def test_count_tables_of_another_question_are_refused() -> None:
+    policy = load_policy(EXAMPLE / "policy.toml")
+    release = load_table(EXAMPLE / "release.csv")
+    for qi, specs, found in ((["zip"], policy.attributes, "['zip'] and ['salary', 'disease']"),
+                             (["zip", "age"], policy.attributes[::-1], "['zip', 'age'] and ['disease', 'salary']")):
+        classes, tables = count_tables(release, qi, specs)
+        with pytest.raises(PolicyError) as caught:
+            measure_tables(classes, tables, policy.question, source="embedded count tables")
+        assert str(caught.value) == ("embedded count tables: expected count tables of the quasi-identifiers "
+                                     f"['zip', 'age'] and the attributes ['salary', 'disease'], found {found}")
 
 
 cells = st.one_of(st.none(), st.sampled_from(["a", "b", "<x>", "{{ 7*7 }}", "\u202eevil", "é"]))

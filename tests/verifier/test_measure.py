@@ -226,6 +226,19 @@ def test_audit_verdicts(tmp_path: Path, requirement: str, passed: bool) -> None:
     assert check.passed is passed and result.passed is passed
 
 
+def test_a_policy_gives_the_question_its_audit_measures(tmp_path: Path) -> None:
+    shutil.copy(HIERARCHY_FILE, tmp_path / "disease.csv")
+    text = POLICY + "\n[measure]\nl = [2, 3]\nrisk_threshold = 0.25\n" + _require(
+        "t_closeness", '"4/9"', attribute='"disease4"', distance='"hierarchical"')
+    policy = parse_policy(text, source="p.toml", base=tmp_path)
+    question = policy.question
+    assert (question.qi, question.attributes) == (("zip", "age"), (SALARY, DISEASE, JOINT))
+    assert question.options == MeasureOptions(
+        hierarchies={"disease4": load_hierarchy(HIERARCHY_FILE)}, l=(2, 3), risk_threshold=Fraction(1, 4),
+        requested={"t_closeness": ({"distance": "hierarchical", "attribute": "disease4"},)})
+    assert audit(paper_frame(), policy).report.to_json() == measure(paper_frame(), question).to_json()
+
+
 def test_decimal_thresholds_decide_exactly(tmp_path: Path) -> None:
     # One class of 10 rows, a value 3 times: α = 3/10. The binary float 0.3 is below 3/10,
     # so a float threshold would fail this release; the exact decimal passes it.
