@@ -37,6 +37,7 @@ __all__ = [
     "definition_ids",
     "subset_sized",
     "class_sized",
+    "class_size_levels",
     "minimal_class_size",
     "UnknownDefinitionError",
     "N",
@@ -155,6 +156,14 @@ def class_sized() -> frozenset[str]:
     et al. 2022, Def. 4; Domingo-Ferrer & Soria-Comas 2015, Def. 3): those whose declaration says they
     guarantee classes of their ``k`` records."""
     return frozenset(item.id for item in definitions() if item.class_sized)
+
+
+def class_size_levels() -> frozenset[str]:
+    """The ids of the definitions whose level is the release's smallest class itself: their level symbol is the
+    ``k`` the class-sized definitions (:func:`class_sized`) are relative to (k-anonymity; not multiplicative
+    t-closeness, whose level is t and k its parameter, nor distinct l-diversity, whose l only bounds the smallest
+    class)."""
+    return frozenset(item.id for item in definitions() if item.level == k)
 
 
 def minimal_class_size(definition_id: str) -> sympy.Expr:

@@ -111,12 +111,14 @@ def test_non_implication_family(m: int, emd: Fraction, present: sympy.Expr) -> N
 
 
 @settings(max_examples=40, deadline=None)
-@given(counts=st.lists(st.integers(1, 4), min_size=2, max_size=3))
+@given(counts=st.lists(st.integers(1, 4), min_size=1, max_size=3).filter(lambda c: len(c) > 1 or c[0] > 1))
 def test_deterministic_release_dp_level(counts: list[int]) -> None:
-    """The corrected e^ε of a deterministic release (Ekenstedt et al. 2022, Def. 5) against brute force."""
+    """The corrected e^ε of a deterministic release (Ekenstedt et al. 2022, Def. 5) against brute force, one value
+    of two records or more included (e^ε = 1 there)."""
     rows = [[1 if j == v else 0 for j in range(len(counts))] for v, n in enumerate(counts) for _ in range(n)]
     brute = k_eps_dp_ratio(rows, 1)
     assert (brute == INF) == (min(counts) == 1)
+    assert (brute == 1) == (len(counts) == 1)
     if brute != INF:
         formula = claim("privcert:deterministic_dp").corrected.rhs.subs({N: len(rows), n_min: min(counts)})
         assert sympy.Rational(brute.numerator, brute.denominator) == formula

@@ -19,6 +19,8 @@ from theory.answers.graph import Graph, build_graph
 from theory.definitions import beta, delta, ell
 from theory.papers.derived.checks import release_levels, two_value_release
 from theory.status_cache import cached_statuses
+from theory.tables import levels
+from theory.tables.probability_table import ProbabilityTable
 
 
 @pytest.fixture(scope="module")
@@ -177,14 +179,15 @@ def test_a_forcing_premise_bounds_no_partition_at_a_smallest_class_of_one(graph:
     assert graph.implies("ldp", conclusion, {"N": 4, "k": 2}).holds == "yes"
 
 
-@pytest.mark.parametrize("level, holds", [(None, "no"), (0, "no"), (sympy.Rational(1, 10), "unknown"),
-                                          (sympy.log(sympy.Rational(4, 3)), "no"), (sympy.Rational(1, 2), "no")])
-def test_a_deterministic_release_of_one_value_is_dp_from_n_over_n_minus_1(graph: Graph, level: object,
-                                                                       holds: str) -> None:
+@pytest.mark.parametrize("level", [None, 0, sympy.Rational(1, 10), sympy.log(sympy.Rational(4, 3)), sympy.Rational(1, 2)])
+def test_a_deterministic_release_of_one_value_is_dp_at_every_level(graph: Graph, level: object) -> None:
     """ε-DP of a release of values as Ekenstedt et al. 2022, Def. 5 reads it (privcert:deterministic_dp): one value
-    gives e^ε = N/(N-1) = 4/3 at N = 4, so the release witnesses "no" at ε >= ln(4/3) (and at the forcing level
-    ε = 0 of privcert:forcing_levels), not at ε = 1/10."""
-    assert graph.implies("dp", "distinct_l_diversity", {"N": 4, "k": 2}, level).holds == holds
+    gives e^ε = 1 (no removal moves a share; measured below), the forcing level ε = 0 of privcert:forcing_levels,
+    so the release witnesses "no" at every level, ε = 1/10 included (it was "unknown" while the claim read
+    e^ε = N/(N-1) for one value)."""
+    assert levels.dp_ratio(ProbabilityTable.from_rows([[1]] * 4)) == 1
+    assert levels.k_eps_dp_ratio(ProbabilityTable.from_rows([[1]] * 4), 2) == 1
+    assert graph.implies("dp", "distinct_l_diversity", {"N": 4, "k": 2}, level).holds == "no"
 
 
 @pytest.mark.parametrize("premise, conclusion, params, holds", [

@@ -28,7 +28,7 @@ import sympy
 
 from theory.claims.catalog import map_claims, sizes
 from theory.claims.claim import USABLE, Assumption, CheckResult, Claim
-from theory.definitions import N, class_sized, definition, k, k0, k1, k_dp, k_t, subset_sized
+from theory.definitions import N, class_size_levels, class_sized, definition, k, k0, k1, k_dp, k_t, subset_sized
 from theory.papers.derived.claims import CLAIMS as DERIVED_CLAIMS
 from theory.papers.derived.claims import (
     DETERMINISTIC_WITNESSES,
@@ -60,10 +60,10 @@ SIZED = subset_sized()
 """Definitions with a subset size k in [1, N-1] (Defs. 7-8)."""
 CLASS_BASED = class_sized()
 """Definitions whose size is the smallest equivalence class."""
-PARAMETER_LEVELS = frozenset({"k_anonymity"})
-"""Definitions whose level is a parameter of the premise (k-anonymity's k is the smallest
-class of the partition a class-based definition is taken over): reached only in one step
-from the query's premise, never through an intermediate size chosen by the search."""
+PARAMETER_LEVELS = class_size_levels()
+"""Definitions whose level is the release's smallest class (k-anonymity's k, a parameter of the premise: the
+smallest class of the partition a class-based definition is taken over; :func:`theory.definitions.class_size_levels`):
+reached only in one step from the query's premise, never through an intermediate size chosen by the search."""
 _EDGE_SIZES = (k, k0, k1, k_t, k_dp)
 SIZE_PARAMETERS = ("k", "k_premise", "k_conclusion", "k_t", "k_DP")
 """The size parameters of a query (:mod:`theory.tables.sizes`)."""
@@ -347,7 +347,7 @@ class Graph:
         if not found:
             fixed = self._corner(premise, conclusion, start, target, records, params, value)
             one_value = (None if fixed or not forcing_levels
-                         else self._one_value(premise, conclusion, records, params, value))
+                         else self._one_value(premise, conclusion, params, value))
             if one_value is None and not fixed and forcing_levels and value is None:
                 one_value = self._two_values(premise, conclusion, target, records, params)
             if one_value is not None:  # witnessed at every level of the premise
@@ -417,24 +417,20 @@ class Graph:
                       detail=f"{_SUBSETS_CLAIM}: a release of values a and b, b held {where} ({held} record(s)), is "
                       f"{premise} at a finite level and {conclusion} infinite")
 
-    def _one_value(self, premise: str, conclusion: str, records: sympy.Expr, params: Mapping[str, object],
+    def _one_value(self, premise: str, conclusion: str, params: Mapping[str, object],
                    value: sympy.Expr | None) -> Answer | None:
         """"No" witnessed by a release whose records hold one value (``privcert:forcing_levels``), when no path
         arrives: it is at the premise's forcing level (:data:`FORCING`), hence at every level of the premise, and
         at the weakest level of the diversity models (:data:`ONE_VALUE_WEAKEST`) in every partition, and of the
         partition's definitions (:data:`SINGLETONS_WEAKEST`) in classes of one record, where the query's smallest
         class is 1 (the witness is that release, in classes of the query's smallest class, or of one record
-        each; ``detail`` says which). ε-DP and (k,ε)-DP of a deterministic release are not 0 in the reading of
-        Ekenstedt et al. 2022, Def. 5 (``privcert:deterministic_dp``: e^ε = N/(N-1) with one value): on
-        deterministic releases the rule is used at a level of theirs only at the forcing level or from that one."""
+        each; ``detail`` says which). In the reading of Ekenstedt et al. 2022, Def. 5 the release of one value is
+        ε-DP and (k,ε)-DP at ε = 0 as well (``privcert:deterministic_dp``: e^ε = 1, no removal moves a share), so
+        the rule holds for deterministic releases at every level too."""
         if premise not in FORCING or _FORCING_CLAIM not in self.corners:
             return None
         singletons = conclusion in SINGLETONS_WEAKEST and params.get("k") == 1
         if conclusion not in ONE_VALUE_WEAKEST and not singletons:
-            return None
-        if (value is not None and value != FORCING[premise][0] and premise in GLOBAL_DP
-                and deterministic_reading(premise, conclusion)
-                and not (records.is_Integer and records > 1 and sympy.exp(value) >= records / (records - 1))):
             return None
         where = "in classes of one record " if singletons else "in any partition "
         level = "every level" if value is None else f"{value}"

@@ -284,11 +284,12 @@ def _deterministic_family(premise_key: str, target: str) -> CheckResult:
                   "; ".join(seen) + f", while {target} is infinite (c is held once)")
 
 
-def _deterministic_tables(size: int) -> Iterator[tuple[int, ...]]:
-    """Every multiset of values of ``size`` records over up to three values (as counts, two values or more)."""
+def _deterministic_tables(size: int, values: int = 2) -> Iterator[tuple[int, ...]]:
+    """Every multiset of values of ``size`` records over up to three values (as counts, ``values`` values or
+    more)."""
     for drawn in combinations_with_replacement(range(3), size):
         counts = tuple(drawn.count(v) for v in range(3) if drawn.count(v))
-        if len(counts) >= 2:
+        if len(counts) >= values:
             yield counts
 
 
@@ -318,7 +319,7 @@ def _deterministic_dp() -> CheckResult:
         return result("unknown", ["exact levels"], f"a, a, b, b: e^ε = {levels.dp_ratio(counterexample)}")
     cases = 0
     for size in range(2, 8):
-        for counts in _deterministic_tables(size):
+        for counts in _deterministic_tables(size, values=1):
             smallest = min(counts)
             expected = sympy.oo if smallest == 1 else corrected.subs({N: size, n_min: smallest})
             if sympy.sympify(levels.dp_ratio(_zero_one(counts))) != expected:
@@ -327,9 +328,11 @@ def _deterministic_dp() -> CheckResult:
             cases += 1
     return result("corrected", [
         "exact levels: values a, a, b, b are ε-DP (Ekenstedt et al. 2022, Def. 5) at e^ε = 3/2",
-        f"exact levels: the corrected e^ε on every deterministic release of 2..7 records over <= 3 values ({cases})"],
+        f"exact levels: the corrected e^ε on every deterministic release of 2..7 records over <= 3 values, one value "
+        f"included ({cases})"],
         "a deterministic release has a finite ε in the reading of Def. 5 unless a value is held once; "
-        "corrected to e^ε = max(N/(N-1), (N-1) n_min/(N (n_min - 1)))", counterexample)
+        "corrected to e^ε = max(N/(N-1), (N-1) n_min/(N (n_min - 1))) with two values or more, 1 with one value",
+        counterexample)
 
 
 def two_value_release(records: int, smallest: int, per_class: bool, singletons: bool = False) -> list[dict[str, int]]:

@@ -64,7 +64,8 @@ Proofs
   of a record drawn from the release, one record removed) is not: removing one record
   of a value held ``n`` times moves its share from ``n/N`` to ``(n-1)/(N-1)``, any other
   removal from ``n/N`` to ``n/(N-1)``, so ``e^ε = max(N/(N-1), (N-1) n_min/(N (n_min-1)))``
-  (infinite when a value is held once). The release of the records itself, as the
+  with two values or more (infinite when a value is held once), and ``e^ε = 1`` with one
+  value (every share stays 1). The release of the records itself, as the
   output of a mechanism, differs with certainty between neighbouring data sets: that
   mechanism is not ε-DP for any finite ε.
 * **Sizes** (``privcert:entropy_to_k``, ``privcert:alpha_to_k``). A class of entropy ``H``
@@ -311,10 +312,12 @@ CLAIMS: tuple[Claim, ...] = (
     Claim(
         "privcert:deterministic_dp", _src("a deterministic release is never ε-DP (Ekenstedt et al. 2022, Def. 5)"),
         "bound", None, "dp", equation(eps, sympy.oo), (),
-        corrected=equation(sympy.exp(eps), sympy.Max(N / (N - 1), (N - 1) * n_min / (N * (n_min - 1)))),
+        corrected=equation(sympy.exp(eps), sympy.Piecewise(
+            (sympy.Integer(1), sympy.Eq(n_min, N)), (sympy.Max(N / (N - 1), (N - 1) * n_min / (N * (n_min - 1))), True))),
         note="False in the reading of Def. 5 (a record drawn from the release, one record removed): values "
-        "a, a, b, b give e^ε = 3/2. Corrected: e^ε = max(N/(N-1), (N-1) n_min/(N (n_min - 1))), infinite when "
-        "a value is held once. The release of the records itself, as a mechanism's output, is never ε-DP.",
+        "a, a, b, b give e^ε = 3/2. Corrected: e^ε = max(N/(N-1), (N-1) n_min/(N (n_min - 1))) with two values or "
+        "more, infinite when a value is held once; e^ε = 1 when every record holds one value (n_min = N: no removal "
+        "moves a share). The release of the records itself, as a mechanism's output, is never ε-DP.",
         tight=True),
     Claim(
         "privcert:entropy_to_k", _src("entropy l-diversity ⇒ k-anonymity"), "implication",
