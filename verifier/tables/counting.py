@@ -177,11 +177,16 @@ def _cell_counts(keys: np.ndarray, weights: np.ndarray | None, cells: int) -> tu
         if weights is None:
             found, counts = sorted_runs(keys)
             return found, counts.astype(np.int64)
+        weights = np.asarray(weights, dtype=np.int64)
+        if not keys.size:
+            return keys, np.zeros(0, dtype=np.int64)
+        if bool(np.all(keys[1:] >= keys[:-1])):  # cells in order (an engine's, by class and value): no sort
+            found, repeats = runs(keys)
+            return (found, weights) if found.size == keys.size else \
+                (found, np.add.reduceat(weights, np.cumsum(repeats) - repeats))
         order = np.argsort(keys, kind="stable")  # cells arrive in runs (a class's): a stable sort merges them
         found, repeats = runs(keys[order])
-        if not found.size:
-            return found, np.zeros(0, dtype=np.int64)
-        return found, np.add.reduceat(np.asarray(weights, dtype=np.int64)[order], np.cumsum(repeats) - repeats)
+        return found, np.add.reduceat(weights[order], np.cumsum(repeats) - repeats)
     found_cells, found_counts = [], []
     for start in range(0, cells, _DENSE_CELLS):
         stop = min(start + _DENSE_CELLS, cells)
