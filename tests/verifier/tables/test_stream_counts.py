@@ -253,7 +253,7 @@ def test_cells_grouped_or_not_give_the_same_count_table(cells: list[tuple[int, i
                       value_index=np.array([v for _, v, _ in chosen]), count=np.array([n for _, _, n in chosen]))
         return _table_arrays(count_tables_from_cells(keys, sizes, [found], ["zip"], [spec])[1][0])
 
-    expected = {}
+    expected: dict[tuple[int, int], int] = {}
     for c, v, n in cells:
         zip_rank = sorted(f"z{(7 * number) % 11}" for number in classes).index(f"z{(7 * c) % 11}")
         code = sorted({float(value) for value in values}).index(float(values[v]))
