@@ -188,13 +188,17 @@ def _hashed(connection: DuckDBPyConnection, qi: Sequence[str], columns: Sequence
     hand over and to look up instead of one per quasi-identifier. That needs every
     quasi-identifier to be text, an integer or a boolean, whose groups are their values
     as written (DuckDB groups and hashes ``-0.0`` as ``0.0``, which the pandas engine keeps apart);
-    and every quasi-identifier must be one of ``few``; otherwise the table is ``None`` and
-    each text quasi-identifier is hashed on its own, and when two combinations share a
-    hash, the pass is made again so (:func:`_hash_pass`, one per :class:`_HashPlan`).
+    every quasi-identifier must be one of ``few``, and one at least text: integers and
+    booleans are handed over as they are, 8 bytes a row or less like a hash, and coded as
+    they stream with no table of combinations to find first (on 10^6 combinations of two
+    integer columns, the pass finding them and each batch's lookup of its hashes cost more
+    than the count they spared). Otherwise the table is ``None`` and each text
+    quasi-identifier is hashed on its own, and when two combinations share a hash, the
+    pass is made again so (:func:`_hash_pass`, one per :class:`_HashPlan`).
     """
     every = [column for column in dict.fromkeys([*qi, *columns]) if column in few]
     types = _column_types(connection, every)
-    if (qi and CLASS not in (*qi, *columns)
+    if (qi and CLASS not in (*qi, *columns) and any(types.get(column) == "VARCHAR" for column in qi)
             and all(column in few and types[column] in _AS_WRITTEN for column in qi)):
         found, classes = _hash_pass(connection, _HashPlan.of(qi, columns, types, combine=True))
         if classes is not None:

@@ -148,16 +148,16 @@ def count_attribute(frame: pd.DataFrame, ids: np.ndarray, classes: Classes, spec
     del codes
     cells, counts = _cell_counts(keys, weights, classes.count * m)
     del keys
-    class_index = cells // m
+    class_index, value_index = np.divmod(cells, m)
     return CountTable(
         spec=spec,
         classes=classes,
         values=values,
         class_index=class_index,
-        value_index=cells % m,
+        value_index=value_index,
         count=counts,
         sizes=sums(class_index, counts, classes.count),
-        totals=sums(cells % m, counts, m),
+        totals=sums(value_index, counts, m),
         excluded=excluded,
     )
 
@@ -177,11 +177,19 @@ def _cell_counts(keys: np.ndarray, weights: np.ndarray | None, cells: int) -> tu
         if weights is None:
             found, counts = sorted_runs(keys)
             return found, counts.astype(np.int64)
+        weights = np.asarray(weights, dtype=np.int64)
+        if not keys.size:
+            return keys, np.zeros(0, dtype=np.int64)
+        steps = np.diff(keys)
+        if bool(np.all(steps > 0)):  # distinct cells in order (an engine's, by class and value): counted as they are
+            return keys, weights
+        if bool(np.all(steps >= 0)):  # in order, some repeated (two spellings of one value): no sort
+            starts = np.flatnonzero(np.r_[True, steps != 0])
+            return keys[starts], np.add.reduceat(weights, starts)
+        del steps
         order = np.argsort(keys, kind="stable")  # cells arrive in runs (a class's): a stable sort merges them
         found, repeats = runs(keys[order])
-        if not found.size:
-            return found, np.zeros(0, dtype=np.int64)
-        return found, np.add.reduceat(np.asarray(weights, dtype=np.int64)[order], np.cumsum(repeats) - repeats)
+        return found, np.add.reduceat(weights[order], np.cumsum(repeats) - repeats)
     found_cells, found_counts = [], []
     for start in range(0, cells, _DENSE_CELLS):
         stop = min(start + _DENSE_CELLS, cells)

@@ -259,10 +259,37 @@ def count_tables_from_cells(
     if found.rows > 1 and found.count == found.rows:
         flag_identifiers(found.keys, qi, source)
     tables = tuple(_count_dense(cell, cell.rows[order], found, spec, source, locate) if isinstance(cell, DenseCells)
-                   else count_attribute(cell.values.to_pandas(integer_object_nulls=True), renumber[cell.class_index], found,
-                               spec, source, cell.count, locate, raw=cell.value_index)
+                   else _count_cells(cell, renumber, found, spec, source, locate)
                    for cell, spec in zip(cells, attributes, strict=True))
     return found, tables
+
+
+def _count_cells(cells: Cells, renumber: np.ndarray, classes: Classes, spec: AttributeSpec, source: str,
+                 locate: Locate) -> CountTable:
+    """One attribute's count table from its cells (``renumber``: each row of the keys' class number).
+
+    Cells that come grouped by class (a streamed count's, sorted by class and value) are
+    put in the order of the classes by moving each class's run of cells whole: one
+    ``argsort`` of the classes and a gather, where sorting the cells again took a stable
+    sort of every cell (0.8 s of CPU for 10^7 cells of 10^6 classes). Within a class the
+    cells keep their order, so when the values' codes follow it too, the cells reach
+    :func:`~verifier.tables.counting.count_attribute` in order and are not sorted there.
+    """
+    class_index, value_index, count = cells.class_index, cells.value_index, cells.count
+    grouped = class_index.size > 1 and bool(np.all(class_index[1:] >= class_index[:-1]))
+    if grouped:
+        starts = np.flatnonzero(np.r_[True, class_index[1:] != class_index[:-1]])
+        lengths = np.diff(np.r_[starts, class_index.size])
+        targets = renumber[class_index[starts]]
+        by_class = np.argsort(targets, kind="stable")
+        lengths, starts = lengths[by_class], starts[by_class]
+        moved = np.arange(class_index.size) - np.repeat(np.cumsum(lengths) - lengths - starts, lengths)
+        ids = np.repeat(targets[by_class], lengths)
+        value_index, count = value_index[moved], count[moved]
+    else:
+        ids = renumber[class_index]
+    return count_attribute(cells.values.to_pandas(integer_object_nulls=True), ids, classes, spec, source, count,
+                           locate, raw=value_index)
 
 
 def _count_dense(cells: DenseCells, rows: np.ndarray, classes: Classes, spec: AttributeSpec, source: str,

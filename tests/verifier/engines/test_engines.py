@@ -443,6 +443,31 @@ def test_duckdb_streams_parquet_dictionary_text_as_hashes_and_gives_back_the_val
     assert any(not isinstance(value, str) for value in keys)  # the missing zip: a class of its own
 
 
+def test_duckdb_streams_integer_quasi_identifiers_as_they_are_not_as_one_hash(tmp_path: Path) -> None:
+    generator = np.random.default_rng(12)
+    frame = pd.DataFrame({"a": generator.integers(0, 50, 60_000), "b": generator.integers(0, 40, 60_000),
+                          "disease": np.array(DISEASES, dtype=object)[generator.integers(0, len(DISEASES), 60_000)]})
+    path = tmp_path / "release.parquet"
+    frame.to_parquet(path)
+    assert {"a", "b", "disease"} <= dictionary_columns(path)
+    specs = [AttributeSpec(("disease",))]
+    hashed: list[tuple[set[str], bool]] = []
+    original = duckdb_engine._hashed
+
+    def spy(connection: Any, qi: Sequence[str], columns: Sequence[str],
+            few: set[str]) -> tuple[dict[str, Any], pa.Table | None]:
+        found, classes = original(connection, qi, columns, few)
+        hashed.append((set(found), classes is not None))
+        return found, classes
+
+    with mock.patch.object(duckdb_engine, "_hashed", spy):
+        found = measure(path, ["a", "b"], specs, engine=DuckDBEngine(), progress=False).to_json()
+    # no text among the quasi-identifiers: no table of their combinations, only the text attribute hashed
+    assert hashed == [({"disease"}, False)]
+    assert found["measurements"] == measure(path, ["a", "b"], specs, progress=False).to_json()["measurements"]
+    assert found["classes"] == 2000
+
+
 def test_duckdb_streams_each_quasi_identifier_when_two_combinations_share_a_hash(tmp_path: Path) -> None:
     generator = np.random.default_rng(5)
 

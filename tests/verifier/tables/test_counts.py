@@ -294,3 +294,21 @@ def test_classes_from_cells_rank_as_their_keys_sort(rows: list[tuple[Any, int]])
     fresh = Classes(qi=classes.qi, keys=classes.keys, sizes=classes.sizes)
     assert np.array_equal(classes.qi_rank, fresh.qi_rank)
     assert np.array_equal(fresh.qi_rank, np.arange(classes.count))
+
+
+@settings(max_examples=60, deadline=None)
+@given(cells=st.lists(st.tuples(st.integers(0, 10**6), st.integers(1, 5)), min_size=0, max_size=40),
+       in_order=st.booleans())
+def test_sparse_cells_are_counted_the_same_sorted_or_not(cells: list[tuple[int, int]], in_order: bool) -> None:
+    # far more possible cells than keys: counted by sorting, or, when the keys come in order, by their runs alone
+    from verifier.tables.counting import _cell_counts
+
+    chosen = sorted(cells) if in_order else cells
+    keys = np.array([key for key, _ in chosen], dtype=np.int64)
+    weights = np.array([weight for _, weight in chosen], dtype=np.int64)
+    expected = Counter[int]()
+    for key, weight in cells:
+        expected[key] += weight
+    found, counts = _cell_counts(keys, weights, 10**7)
+    assert found.tolist() == sorted(expected) and counts.tolist() == [expected[key] for key in sorted(expected)]
+    assert counts.dtype == np.int64

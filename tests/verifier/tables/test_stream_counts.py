@@ -212,3 +212,52 @@ def test_a_dictionary_shared_by_batches_is_looked_up_once_and_new_values_still_g
     assert again.tolist() == [1, 0, 2]
     other, _ = coded.local(pa.DictionaryArray.from_arrays(pa.array([0, 1]), pa.array(["d", "a"])))
     assert other.tolist() == [3, 0] and coded.values.to_pylist() == ["a", "b", "c", "d"]
+
+
+def _table_arrays(table: CountTable) -> list[list[int]]:
+    return [np.asarray(part).tolist() for part in (table.class_index, table.value_index, table.count, table.sizes,
+                                                   table.totals)]
+
+
+def test_cells_grouped_by_class_are_moved_to_the_classes_order_class_by_class() -> None:
+    # keys' rows b, a, c: in QI order a, b, c; each class's cells in value order, as a streamed count hands them over
+    keys = pa.table({"zip": ["b", "a", "c"]})
+    cells = Cells(values=pa.table({"salary": ["20", "10"]}), class_index=np.array([0, 0, 1, 2, 2]),
+                  value_index=np.array([0, 1, 0, 0, 1]), count=np.array([2, 1, 3, 1, 1]))
+    spec = AttributeSpec(("salary",), kind="numerical")
+    classes, (table,) = count_tables_from_cells(keys, np.array([3, 3, 2]), [cells], ["zip"], [spec])
+    assert classes.keys["zip"].tolist() == ["a", "b", "c"] and classes.sizes.tolist() == [3, 3, 2]
+    # salary 10 is code 0, 20 code 1: class b's cells (20: 2, 10: 1) come out in code order
+    assert _table_arrays(table) == [[0, 1, 1, 2, 2], [1, 0, 1, 0, 1], [3, 1, 2, 1, 1], [3, 3, 2], [2, 6]]
+
+
+@settings(max_examples=60, deadline=None)
+@given(cells=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 3), st.integers(1, 4)), min_size=1, max_size=30,
+                      unique_by=lambda cell: cell[:2]),
+       values=st.permutations(["1", "2", "2.0", "3"]), order=st.randoms(use_true_random=False))
+def test_cells_grouped_or_not_give_the_same_count_table(cells: list[tuple[int, int, int]], values: list[str],
+                                                        order: Any) -> None:
+    # the same cells grouped by class and value (moved class by class) and in any order (sorted): the same table,
+    # whether or not the values' codes follow their order ("2" and "2.0" share a code)
+    grouped = sorted(cells)
+    shuffled = list(cells)
+    order.shuffle(shuffled)
+    classes = sorted({cell[0] for cell in cells})
+    keys = pa.table({"zip": [f"z{(7 * number) % 11}" for number in classes]})  # QI order other than the classes'
+    place = {number: row for row, number in enumerate(classes)}
+    sizes = np.bincount([place[c] for c, _, _ in cells], weights=[n for _, _, n in cells]).astype(np.int64)
+    spec = AttributeSpec(("salary",), kind="numerical")
+
+    def table(chosen: list[tuple[int, int, int]]) -> list[list[int]]:
+        found = Cells(values=pa.table({"salary": values}), class_index=np.array([place[c] for c, _, _ in chosen]),
+                      value_index=np.array([v for _, v, _ in chosen]), count=np.array([n for _, _, n in chosen]))
+        return _table_arrays(count_tables_from_cells(keys, sizes, [found], ["zip"], [spec])[1][0])
+
+    expected: dict[tuple[int, int], int] = {}
+    for c, v, n in cells:
+        zip_rank = sorted(f"z{(7 * number) % 11}" for number in classes).index(f"z{(7 * c) % 11}")
+        code = sorted({float(value) for value in values}).index(float(values[v]))
+        expected[zip_rank, code] = expected.get((zip_rank, code), 0) + n
+    ordered = sorted(expected.items())
+    assert table(grouped) == table(shuffled)
+    assert table(grouped)[:3] == [[c for (c, _), _ in ordered], [v for (_, v), _ in ordered], [n for _, n in ordered]]
