@@ -463,10 +463,10 @@ def plan(
         raise DataError(f"{name}: column {attribute!r} has missing values; a randomized release needs a value per record")
     counts = {value: int(count) for value, count in column.value_counts(sort=False).items()}
     try:
-        spent = None if estimate_eps is None else parse_exact(str(estimate_eps), "--estimate-eps",
+        spent = None if estimate_eps is None else parse_exact(str(estimate_eps), Input("estimate_eps"),
                                                               Domain(lower=Fraction(0)))
     except LiteralError as error:
-        raise PolicyError(str(error)) from None
+        raise PolicyError(*error.args) from None
     return plan_release(counts, target_t, target_eps, size, attribute=attribute, audience=audience,
                         data_dependent=data_dependent, estimate_epsilon=spent)
 

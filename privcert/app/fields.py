@@ -20,7 +20,9 @@ FIELDS = {"data": "“The release”", "original": "“The original”", "t0": "
           "signing_key": "“Your private key”", "qi": "“Quasi-identifiers”",
           "record_key": "a key column (the Compare page pairs the tables row by row)",
           "mechanism": "a mechanism file uploaded with the policy's files", "hierarchy": "a hierarchy",
-          "encoding": "the encoding the certificate states", "target": "“Target to predict”"}
+          "encoding": "the encoding the certificate states", "target": "“Target to predict”",
+          "estimate_eps": "the estimate's ε",
+          "data_dependent": "“Let the mechanism be computed from the original's counts”"}
 """Each input a message may name, as the workbench's forms offer it (quoted: the field's label)."""
 
 

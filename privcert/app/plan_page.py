@@ -41,7 +41,8 @@ async def plan_page(request: Request) -> Response:
 @router.post("/plan", response_class=HTMLResponse)
 async def plan(request: Request) -> Response:
     """``privcert plan ORIGINAL --sensitive ATTR (--t T0 [--eps E0] [--k K] | --policy FILE) [--for WHO]
-    [--data-dependent] --mechanism-out FILE --figures DIR`` on the dropped (or bundled) original."""
+    [--data-dependent | --estimate-eps E] --mechanism-out FILE --figures DIR`` on the dropped (or bundled)
+    original."""
     form = await read_form(request)
     session = session_of(request)
     original = await save_upload(session, form.get("original"), "original", RELEASES, "original")
@@ -60,8 +61,9 @@ async def plan(request: Request) -> Response:
     policy = await save_upload(session, form.get("policy"), "plan_policy", (".toml",), "policy", default=".toml")
     if policy is not None:
         await checked_policy(session, policy)
-    targets = {name: str(form.get(name, "")).strip() or None for name in ("sensitive", "t0", "eps0", "k")}
-    for name, label in (("t0", "t0"), ("eps0", "ε0")):
+    targets = {name: str(form.get(name, "")).strip() or None for name in ("sensitive", "t0", "eps0", "k",
+                                                                          "estimate_eps")}
+    for name, label in (("t0", "t0"), ("eps0", "ε0"), ("estimate_eps", "the estimate's ε")):
         number_text(targets[name] or "", label)
     if targets["k"] is not None:
         whole_number(targets["k"], "k", minimum=1)

@@ -146,7 +146,7 @@ def plan(arguments: dict[str, Any], report: Callable[[str, int, int | None], Non
     result = run_plan(arguments["original"], arguments.get("sensitive"), t0=arguments.get("t0"),
                       eps0=arguments.get("eps0"), k=None if k is None else int(k), policy=arguments.get("policy"),
                       audience="publisher" if arguments.get("audience") == "publisher" else "auditor",
-                      data_dependent=bool(arguments.get("data_dependent")))
+                      data_dependent=bool(arguments.get("data_dependent")), estimate_eps=arguments.get("estimate_eps"))
     out = Path(arguments["mechanism"])
     out.write_text(mechanism_csv(result.mechanism()), encoding="utf-8")
     figures = []

@@ -487,6 +487,37 @@ def test_plan_for_a_publisher_with_the_data_writes_the_publishers_optimum(client
         bad.text)
 
 
+def test_plan_from_an_estimate_writes_the_estimates_mark_and_the_composed_epsilon(client: TestClient) -> None:
+    """The Plan page's estimate field is ``plan --estimate-eps``: the auditor's optimum on an ε-DP estimate of the
+    counts, its mark in the mechanism file, ε_M + ε_E stated; with the data-dependent box, the library's refusal in
+    the page's words."""
+    import html
+
+    token = csrf(client, "/plan")
+    assert 'name="estimate_eps"' in client.get("/plan").text
+    with (RANDOMIZED / "original.csv").open("rb") as original:
+        started = client.post("/plan", data={"csrf": token, "sensitive": "disease", "t0": "4", "eps0": "ln(5)",
+                                             "k": "50", "estimate_eps": "ln(4)"},
+                              files={"original": ("original.csv", original, "text/csv")})
+    text = html.unescape(finished(client, started.text))
+    assert "<strong>Chosen: optimal-estimate</strong>, for auditor" in text
+    assert "estimate: eps_E = ln(4)" in text and "the release with its mechanism: eps = " in text
+    link = re.search(r'href="/files/([^"]+/mechanism\.csv)"', text)
+    assert link is not None
+    written = client.get(f"/files/{link.group(1)}").text
+    assert written.startswith("# data: estimate\n# estimate_epsilon: ln(4)\nvalue,")
+    both = finished(client, client.post("/plan", data={"csrf": token, "example": "demo", "sensitive": "disease",
+                                                       "t0": "2", "estimate_eps": "ln(4)",
+                                                       "data_dependent": "on"}).text)
+    assert 'data-status="failed"' in both
+    assert ("the estimate's ε and “Let the mechanism be computed from the original's counts” exclude each other"
+            in html.unescape(both)) and "--estimate-eps" not in both
+    bad = client.post("/plan", data={"csrf": token, "example": "demo", "sensitive": "disease", "t0": "2",
+                                     "estimate_eps": "١"})
+    assert bad.status_code == 422 and "the estimate's ε: expected a number written with the digits 0-9" in html.unescape(
+        bad.text)
+
+
 def test_plan_reads_the_targets_from_a_policy_and_shows_the_clis_refusal(client: TestClient) -> None:
     import html
 

@@ -134,9 +134,9 @@ def test_the_plan_writes_the_estimates_optimum_and_offers_the_data_independent_o
 
 
 @pytest.mark.parametrize(("epsilon", "dependent", "message"), [
-    (0, False, "estimate_epsilon must be a finite number > 0"),
-    (sympy.oo, False, "estimate_epsilon must be a finite number > 0"),
-    (sympy.log(4), True, "an estimate's ε and data_dependent exclude each other"),
+    (0, False, "estimate eps must be a finite number > 0"),
+    (sympy.oo, False, "estimate eps must be a finite number > 0"),
+    (sympy.log(4), True, "estimate eps and data dependent exclude each other"),
 ])
 def test_a_bad_estimate_epsilon_is_refused(epsilon: sympy.Expr, dependent: bool, message: str) -> None:
     with pytest.raises(PolicyError, match=message):
@@ -179,4 +179,4 @@ def test_the_command_refuses_a_bad_estimate_epsilon() -> None:
     assert done.exit_code == 2 and "--estimate-eps" in done.output
     both = runner.invoke(app, ["plan", str(EXAMPLE / "original.csv"), "--sensitive", "disease", "--t", "4",
                                "--estimate-eps", "1", "--data-dependent"])
-    assert both.exit_code == 2 and "exclude each other" in both.output
+    assert both.exit_code == 2 and "--estimate-eps and --data-dependent exclude each other" in both.output

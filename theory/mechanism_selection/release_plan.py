@@ -50,6 +50,7 @@ from theory.mechanism_selection.planner import Choice, Plan, at_most, implied_t,
 from verifier.display import exact_text, readable
 from verifier.errors import PolicyError
 from verifier.escape import safe
+from verifier.named_inputs import Input, Said
 from verifier.policy import Requirement
 from verifier.randomized.data_mark import DataKind, DataMark
 from verifier.randomized.mechanism import Mechanism
@@ -588,12 +589,13 @@ def _estimate_epsilon(value: Exact | None, data_dependent: bool) -> sympy.Expr |
     if value is None:
         return None
     if data_dependent:
-        raise PolicyError("an estimate's ε and data_dependent exclude each other: the written mechanism is computed "
-                          "either from the counts or from their differentially private estimate")
+        raise PolicyError(Said(Input("estimate_eps"), " and ", Input("data_dependent"), " exclude each other: the "
+                               "written mechanism is computed either from the counts or from their differentially "
+                               "private estimate"))
     spent = exact(value, "estimate_epsilon")
     if not spent.is_finite or not bool(spent > 0):
-        raise PolicyError(f"estimate_epsilon must be a finite number > 0 (the ε the estimate spends), "
-                          f"found {exact_text(spent)}")
+        raise PolicyError(Said(Input("estimate_eps"), " must be a finite number > 0 (the ε the estimate spends), "
+                               f"found {exact_text(spent)}"))
     return spent
 
 
