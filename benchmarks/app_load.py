@@ -1,17 +1,25 @@
 """Load and speed of the workbench (``privcert serve``): sessions auditing at once, and one audit against the CLI.
 
 Starts ``privcert serve`` on a free loopback port, writes a synthetic release (``--rows``,
-Parquet), and has ``--sessions`` browser sessions (httpx clients, each with its own cookie)
-upload it and audit it at the same time, polling their jobs as the page does. Bounded: at
-most ``--timeout`` seconds and one poll per 0.25 s per session. Checks every session's
-levels against :func:`privcert.api.audit` run here, and reports the wall time, each
-session's time, the server's peak memory (its process and its jobs' processes, from
-``/proc``) and, with ``--cli``, ``privcert audit`` on the same file for comparison.
+Parquet or ``--format csv``), waits ``--warm-up`` seconds, and has ``--sessions`` browser
+sessions (httpx clients, each with its own cookie) upload it and audit it at the same time,
+polling their jobs as the page does. Bounded: at most ``--timeout`` seconds and one poll per
+0.25 s per session. Checks every session's levels against :func:`privcert.api.audit` run
+here, and reports for each of ``--rounds`` rounds the wall time, the CPU time (user +
+system) of the server's processes meanwhile (the server, its fork server and the jobs, from
+``/proc``; the server's own apart), each session's time (and when its upload and its audit's
+start were answered), and the server's peak memory. With ``--cli``, each round then runs
+``privcert audit --html`` (what the workbench's audit does) on the same file, and the
+workbench/CLI ratios of wall and CPU time are printed, with the best and median of the
+rounds. The first round after the start shows what the server's start-up costs the first
+user; ``--cold-cache`` gives the server and each CLI run an empty cache of the theory's claim
+statuses (the first run after an upgrade).
 
 Run from the repository root::
 
     .venv/bin/python benchmarks/app_load.py --rows 1e5 --sessions 5
-    .venv/bin/python benchmarks/app_load.py --rows 1e6 --sessions 1 --cli
+    .venv/bin/python benchmarks/app_load.py --rows 1e6 --sessions 1 --cli --rounds 3
+    .venv/bin/python benchmarks/app_load.py --rows 1e6 --sessions 1 --cli --rounds 3 --warm-up 0
 """
 
 from __future__ import annotations
@@ -136,12 +144,12 @@ def workbench(base: str, server: int, path: Path, sessions: int, timeout: float)
             "sessions": results}
 
 
-def cli(path: Path, policy: Path, html: Path) -> dict[str, float]:
+def cli(path: Path, policy: Path, html: Path, environment: dict[str, str] | None = None) -> dict[str, float]:
     """``privcert audit RELEASE --policy POLICY --html VIEW`` (what the workbench's audit does): wall and CPU time."""
     html.unlink(missing_ok=True)
     started = time.monotonic()
     process = subprocess.Popen([sys.executable, "-m", "privcert", "audit", str(path), "--policy", str(policy),
-                                "--quiet", "--html", str(html)], stdout=subprocess.DEVNULL)
+                                "--quiet", "--html", str(html)], stdout=subprocess.DEVNULL, env=environment)
     _, _, usage = os.wait4(process.pid, 0)
     process.returncode = 0
     return {"wall": time.monotonic() - started, "cpu": usage.ru_utime + usage.ru_stime}
@@ -161,6 +169,9 @@ def main() -> None:
     parser.add_argument("--cli", action="store_true", help="also time privcert audit on the same file, interleaved")
     parser.add_argument("--warm-up", type=float, default=5.0,
                         help="seconds between the server's first answer and the first upload")
+    parser.add_argument("--cold-cache", action="store_true",
+                        help="the server and each CLI run start with an empty cache of the claims' statuses (as the "
+                             "first run after an upgrade): each checks the theory's claims")
     parser.add_argument("--format", choices=("parquet", "csv"), default="parquet", help="the release's file format")
     parser.add_argument("--rounds", type=int, default=1, help="rounds (with --cli: each the workbench, then the CLI)")
     arguments = parser.parse_args()
@@ -177,8 +188,16 @@ def main() -> None:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             port = probe.getsockname()[1]
+        def environment(name: str) -> dict[str, str] | None:
+            """With ``--cold-cache``, an empty cache of the theory's claim statuses of its own."""
+            if not arguments.cold_cache:
+                return None
+            cache = Path(folder) / name
+            cache.mkdir()
+            return {**os.environ, "PRIVCERT_CACHE_DIR": str(cache)}
+
         server = subprocess.Popen([sys.executable, "-m", "privcert", "serve", "--port", str(port),
-                                   "--max-upload", "2000"], stdout=subprocess.DEVNULL)
+                                   "--max-upload", "2000"], stdout=subprocess.DEVNULL, env=environment("server"))
         rounds: list[tuple[dict[str, object], dict[str, float] | None]] = []
         try:
             for _ in range(300):
@@ -200,7 +219,8 @@ def main() -> None:
             watcher.start()
             for _ in range(arguments.rounds):
                 app = workbench(f"http://127.0.0.1:{port}", server.pid, path, arguments.sessions, arguments.timeout)
-                rounds.append((app, cli(path, policy, Path(folder) / "report.html") if arguments.cli else None))
+                rounds.append((app, cli(path, policy, Path(folder) / "report.html", environment(f"cli-{len(rounds)}"))
+                               if arguments.cli else None))
             stop.set()
             watcher.join()
         finally:
