@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response
 from starlette.staticfiles import StaticFiles
 
+from privcert.app import jobs
 from privcert.app.sessions import Sessions
 from privcert.app.web import BadRequest, Guard, Settings
 
@@ -52,6 +53,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             task.cancel()
             sessions.close()
+            jobs.stop_calls()
 
     app = FastAPI(title="privcert workbench", docs_url=None, redoc_url=None, openapi_url=None, lifespan=lifespan)
     app.state.sessions = sessions
@@ -84,9 +86,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def _warm() -> None:
-    """Draw the map (checking the theory's claims first when their statuses are not cached yet) and start the
-    jobs' fork server while nobody waits for them; a job started later reads the statuses cached."""
-    from privcert.app import explore_page, jobs
+    """While nobody waits for them: start the jobs' fork server (it imports their modules once, in its own
+    process), prepare what the first upload needs in the server (:func:`privcert.app.audit_page.warm`: its
+    readers imported, the templates compiled), then draw the map (checking the theory's claims first when their
+    statuses are not cached yet) in a process of the fork server at the lowest CPU priority, so that an upload or
+    audit started meanwhile finds the server's interpreter free and the cores its own; a job started later reads
+    the statuses cached."""
+    from privcert.app import audit_page, explore_page, jobs
 
-    explore_page.map_svg()
     jobs.warm()
+    audit_page.warm()
+    explore_page.warm_map()

@@ -39,7 +39,7 @@ from privcert.app.web import (
     shown_name,
 )
 
-__all__ = ["router", "EXAMPLES", "read_columns", "set_release", "MAX_COLUMNS"]
+__all__ = ["router", "EXAMPLES", "read_columns", "set_release", "warm", "MAX_COLUMNS"]
 
 router = APIRouter()
 
@@ -89,6 +89,18 @@ def read_columns(path: Path) -> tuple[list[str], int, dict[str, int], dict[str, 
     distinct = {str(c): int(frame[c].nunique(dropna=False)) for c in frame.columns}
     numeric = {str(c): bool(pd.api.types.is_numeric_dtype(frame[c])) for c in frame.columns}
     return names, len(frame), distinct, numeric
+
+
+def warm() -> None:
+    """Import the readers :func:`read_columns` uses and compile every template, so that the first upload after
+    the server starts does neither (the server's start-up calls it, while nobody waits)."""
+    import pandas  # noqa: F401 - imported for the first upload
+    import pyarrow.parquet  # noqa: F401 - imported for the first upload
+
+    from privcert.app.web import templates
+
+    for name in templates.env.list_templates():
+        templates.env.get_template(name)
 
 
 def _csv_width(path: Path) -> int:

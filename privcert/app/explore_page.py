@@ -23,6 +23,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from privcert.app import jobs
 from privcert.app.svg import page_svg
 from privcert.app.web import BadRequest, fragment, number_text, page, read_form, whole_number
 
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from privcert.api import ClaimSource, Implication, MapEdge
     from verifier.references import Reference
 
-__all__ = ["router", "map_svg", "neighbourhood", "MAP_CSP"]
+__all__ = ["router", "map_svg", "warm_map", "draw_map", "neighbourhood", "MAP_CSP"]
 
 router = APIRouter()
 MAP_CSP = "default-src 'none'; frame-ancestors 'self'"
@@ -44,17 +45,40 @@ def map_svg() -> Markup:
     """The whole map as ``privcert theory map`` draws it, without the key, as an ``<svg>`` element at the size where
     its smallest text is :data:`LABELS` pixels high, whatever the window's width (the page scrolls it; a group of
     definitions a click on one of which shows its neighbourhood), written again from its drawing elements only
-    (:func:`privcert.app.svg.page_svg`)."""
-    return _map_svg()
+    (:func:`privcert.app.svg.page_svg`). Drawn once per server, in a job process (:func:`privcert.app.jobs.call`):
+    the server's interpreter answers other pages meanwhile."""
+    return _drawn[0] if _drawn else _keep(jobs.call(draw_map))
 
 
-@functools.cache
-def _map_svg() -> Markup:
+def warm_map() -> None:
+    """Draw the map (:func:`map_svg`) at the server's start, at the lowest CPU priority
+    (:data:`privcert.app.jobs.LOWEST`): an audit started meanwhile has the cores; a page that needs the map before
+    it is drawn draws it at once."""
+    if _drawn:
+        return
+    try:
+        _keep(jobs.call(draw_map, nice=jobs.LOWEST))
+    except RuntimeError:
+        return  # the server stopped, or the drawing failed: the page draws it when asked, and shows the error
+
+
+_drawn: list[Markup] = []
+"""The map once drawn (the first drawing kept)."""
+
+
+def _keep(svg: str) -> Markup:
+    if not _drawn:
+        _drawn.append(Markup(svg))  # page_svg wrote it from the drawing's elements only
+    return _drawn[0]
+
+
+def draw_map() -> str:
+    """:func:`map_svg`'s ``<svg>`` element, drawn in the process that calls it."""
     from privcert.api import implication_map
 
     with tempfile.TemporaryDirectory(prefix="privcert-map-") as folder:
         text = implication_map().draw(Path(folder) / "map.svg", key=False).read_text(encoding="utf-8")
-    return page_svg(text, labels=LABELS, role="group", aria_labelledby="map-title")
+    return str(page_svg(text, labels=LABELS, role="group", aria_labelledby="map-title"))
 
 
 def _definitions() -> list[Any]:

@@ -6,20 +6,25 @@ cancelled at any point (its process is terminated), and the memory it used is re
 when it ends. At most :data:`WORKERS` jobs run at once; the others wait, shown as queued.
 The process reports its steps (:data:`verifier.measure.ProgressCallback`) and its result
 through a pipe; a thread of the server reads them into the :class:`Job` the pages poll.
+
+Work of the server's own that nobody waits for yet (drawing the Explore page's map at start-up)
+runs through :func:`call` in a process of the same fork server at the lowest CPU priority: it
+neither holds the server's interpreter lock while a page is answered nor takes a core from a job.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
-__all__ = ["Job", "start", "cancel", "cancel_all", "WORKERS", "PRELOAD"]
+__all__ = ["Job", "start", "cancel", "cancel_all", "call", "stop_calls", "WORKERS", "PRELOAD", "LOWEST"]
 
 WORKERS = 2
 """Jobs running at once (the others are queued); ``privcert serve --workers`` changes it."""
@@ -27,11 +32,17 @@ PRELOAD = ["pandas", "pyarrow", "sympy", "privcert.api", "verifier.audit", "veri
            "reports.views", "theory.answers.auditor_mode", "privcert.app.work"]
 """Modules the fork server imports once, so that every job starts with them loaded."""
 
+LOWEST = 19
+"""The niceness of :func:`call`'s background work (the lowest priority): it runs when the cores are not needed."""
+
 Status = Literal["queued", "running", "done", "failed", "cancelled"]
 
 _slots = threading.BoundedSemaphore(WORKERS)
 _context: Any = None
 _context_lock = threading.Lock()
+_Result = TypeVar("_Result")
+_calls: set[Any] = set()
+_calls_lock = threading.Lock()
 
 
 @dataclass
@@ -78,6 +89,65 @@ def warm() -> None:
 
     _get_context()
     forkserver.ensure_running()
+
+
+def call(function: Callable[[], _Result], *, nice: int = 0) -> _Result:
+    """``function()`` run in a new process of the fork server (:data:`PRELOAD` imported), its niceness raised by
+    ``nice`` (:data:`LOWEST` for work nobody waits for yet), and its result: the caller waits for it, but the
+    server's interpreter stays free to answer pages meanwhile. ``function`` is a module-level function (it is
+    sent to the process by name) and returns a picklable value.
+
+    Raises
+    ------
+    RuntimeError
+        ``function`` raised (the message says its error) or its process stopped without a result.
+    """
+    context = _get_context()
+    receiving, sending = context.Pipe(duplex=False)
+    process = context.Process(target=_call, args=(function, nice, sending), daemon=True)
+    with _calls_lock:
+        _calls.add(process)
+    process.start()
+    sending.close()
+    try:
+        tag, value = receiving.recv()
+    except (EOFError, OSError):
+        process.join()
+        tag, value = "error", f"its process stopped without a result (exit code {process.exitcode})"
+    finally:
+        receiving.close()
+        process.join()
+        with _calls_lock:
+            _calls.discard(process)
+    if tag == "error":
+        raise RuntimeError(f"{getattr(function, '__qualname__', function)}: {value}")
+    result: _Result = value
+    return result
+
+
+def stop_calls() -> None:
+    """End the processes of :func:`call` still running (the server is stopping: nobody waits for them)."""
+    with _calls_lock:
+        running = list(_calls)
+    for process in running:
+        if process.is_alive():
+            process.terminate()
+
+
+def _call(function: Callable[[], Any], nice: int, sending: Connection) -> None:
+    """The body of :func:`call`'s process."""
+    try:
+        if nice:
+            os.nice(nice)
+        try:
+            message: tuple[str, Any] = ("done", function())
+        except Exception as error:  # noqa: BLE001 - sent to the caller, which raises it
+            message = ("error", f"{type(error).__name__}: {error}")
+        sending.send(message)
+    except OSError:
+        pass  # the caller is gone (the server stopped): nobody waits for the result
+    finally:
+        sending.close()
 
 
 def start(state: dict[str, Any], kind: str, arguments: Mapping[str, Any],
