@@ -8,22 +8,27 @@ drawn class by class, the Gini rule. This module follows Smile's source at its t
 v1.3.1 (``smile.classification.RandomForest``, ``DecisionTree``; the byte code of
 ARX's ``smile-1.3.1-java7.jar`` has the same tests):
 
+* the forest sorts each attribute once with Smile's ``QuickSort`` (:func:`quicksort_order`,
+  the same order of tied values); each tree draws its bootstrap sample class by class,
+  ``nj`` draws of ``Math.randomInt(nj)`` among the class's ``nj`` training records, from
+  Smile's generator (:class:`SmileRandom`), which for an ``nj`` with a large power of 2 in
+  it reaches only a fixed fraction of the records, the same in every tree;
 * a tree grows best first: the node whose best split has the highest gain
-  ``impurity − (tc/n)·impurity_true − (fc/n)·impurity_false`` (not weighted by the node's
-  size) is split next, until 100 leaves;
-* a node tries ``mtry`` attributes drawn afresh; a threshold between two successive
-  values of the attribute is tried only where the two records met there in the
-  attribute's sort order (Smile's ``QuickSort`` order, computed once for the forest)
-  differ in value **and in class** (``y[i] == prevy`` skips it): a shortcut that is
-  exact when every value is distinct, and loses most thresholds when, as in a release,
-  thousands of records share each value; ``all_thresholds=True`` tries every threshold
-  instead (the only change);
-* sides of fewer than ``nodeSize`` records are not split off; a leaf predicts its
-  records' most frequent class; the forest predicts the class most trees vote for.
+  ``impurity − (tc/n)·impurity_true − (fc/n)·impurity_false`` is split next, until 100
+  leaves; a node tries ``mtry`` attributes (``Math.permutate``), and a threshold between two
+  successive values is tried only where the two records met there in the sort order differ
+  in value **and in class** (``y[i] == prevy`` skips it): a shortcut that is exact when
+  every value is distinct and skips most thresholds when thousands of records share each
+  value; sides of fewer than ``nodeSize`` records are not split off;
+* a leaf predicts its records' most frequent class; the forest predicts the class most
+  trees vote for.
 
-Smile's random generator (which ARX does not seed) is replaced by numpy's, and the order
-of tied values in Smile's ``QuickSort`` by a random one: both independent of the classes,
-so the re-implementation's accuracy is Smile's up to the cross-validation's noise.
+Two switches undo Smile's two quirks: ``sound_generator=True`` draws every ``nextInt(n)``
+uniformly on all ``n`` values, ``all_thresholds=True`` tries every threshold. Smile's
+generator is seeded by ``SecureRandom`` in each of its threads (ARX does not seed it); its
+24-bit doubles are drawn here from numpy's generator, so the re-implementation's accuracy
+is Smile's up to the draws (a single tree grown on all records, where nothing is drawn,
+is Smile's exactly).
 """
 
 from __future__ import annotations
@@ -45,31 +50,38 @@ class Split:
     false_class: int
 
 
-class SmileRandom:
-    """Smile 1.3.1's ``smile.math.Random`` (its ``UniversalGenerator``), the draws of ``RandomForest``.
+def smile_next_int(draws: np.ndarray, n: int) -> np.ndarray:
+    """Smile 1.3.1's ``nextInt(n)`` (``smile.math.random.UniversalGenerator``) of each of its doubles ``draws / 2^24``.
 
     Marsaglia's universal generator returns doubles with 24 bits, multiples of ``2^-24``;
-    ``nextInt()`` scales one to ``floor((2^31 − 1)(2u − 1))``, ``next(31)`` keeps its top 31
-    bits and ``nextInt(n)`` is ``next(31) mod n`` (``(n·next(31)) >> 31`` for a power of 2).
-    The 31 bits are then ``128t − 1`` or ``2^31 − 128s``: for an even ``n`` that is not a
-    power of 2 only about ``n / 2^(a−1)`` of the ``n`` values can come out (``2^a`` the largest
-    power of 2 dividing ``n``: 750 of 6000, 6 of 12). The 24 bits are drawn here from
-    numpy's generator (``sound=True``: ``nextInt(n)`` uniform on all ``n`` values instead).
+    ``nextInt()`` scales one to ``floor((2^31 − 1)(2u − 1))``, ``next(31)`` is that
+    ``>>> 1``, and ``nextInt(n)`` is ``next(31) mod n`` (``(n·next(31)) >> 31`` for a power of
+    2). The 31 bits are ``128t − 1`` or ``2^31 − 128s``, so for an even ``n`` that is not a
+    power of 2 only ``n / 2^(a−1)`` of the ``n`` values come out (``2^a`` the largest power
+    of 2 dividing ``n``): 750 of 6000, 6 of 12.
+    """
+    t = draws.astype(np.int64) - 2 ** 23
+    value = np.where(t > 0, 256 * t - 1, 256 * t + (t == -2 ** 23))  # floor((2^31 - 1)(2u - 1))
+    bits = (value % 2 ** 32) >> 1  # next(31): nextInt() >>> 1
+    found: np.ndarray = (n * bits) >> 31 if n & (n - 1) == 0 else bits % n
+    return found
+
+
+class SmileRandom:
+    """Smile's ``smile.math.Random``, the draws of ``RandomForest``: 24-bit doubles from numpy's generator.
+
+    ``sound=True``: ``nextInt(n)`` uniform on all ``n`` values instead of :func:`smile_next_int`.
     """
 
     def __init__(self, seed: int, *, sound: bool = False) -> None:
         self._rng, self._sound = np.random.default_rng(seed), sound
 
     def next_int(self, n: int, size: int) -> np.ndarray:
-        """``size`` draws of Smile's ``nextInt(n)``."""
+        """``size`` draws of ``nextInt(n)``."""
         if self._sound:
             drawn: np.ndarray = self._rng.integers(0, n, size)
             return drawn
-        t = self._rng.integers(0, 2 ** 24, size) - 2 ** 23
-        value = np.where(t > 0, 256 * t - 1, 256 * t + (t == -2 ** 23))  # floor((2^31 - 1)(2u - 1))
-        bits = (value % 2 ** 32) >> 1  # next(31): nextInt() >>> 1
-        found: np.ndarray = (n * bits) >> 31 if n & (n - 1) == 0 else bits % n
-        return found
+        return smile_next_int(self._rng.integers(0, 2 ** 24, size), n)
 
     def permutate(self, n: int) -> np.ndarray:
         """``Math.permutate`` of ``0..n−1``: each position ``i`` swapped with ``i + nextInt(n − i)``."""
@@ -156,12 +168,12 @@ class SmileTree:
         self.false_child: list[int] = []
         self.output: list[int] = []
         root = self._node(int(np.argmax(np.bincount(y, weights=samples, minlength=classes))))
-        queue: list[tuple[float, int, int, Split, np.ndarray]] = []
+        queue: list[tuple[float, int, Split, np.ndarray]] = []
         self._push(queue, root, samples)
         for _ in range(1, max_leaves):
             if not queue:
                 break
-            _, _, node, split, weights = heapq.heappop(queue)
+            _, node, split, weights = heapq.heappop(queue)
             goes_true = x[:, split.feature] <= split.value
             true_weights, false_weights = np.where(goes_true, weights, 0), np.where(goes_true, 0, weights)
             self.feature[node], self.value[node] = split.feature, split.value
@@ -178,10 +190,10 @@ class SmileTree:
         self.output.append(output)
         return len(self.output) - 1
 
-    def _push(self, queue: list[tuple[float, int, int, Split, np.ndarray]], node: int, weights: np.ndarray) -> None:
+    def _push(self, queue: list[tuple[float, int, Split, np.ndarray]], node: int, weights: np.ndarray) -> None:
         split = self._best_split(weights)
         if split is not None:
-            heapq.heappush(queue, (-split.gain, node, node, split, weights))
+            heapq.heappush(queue, (-split.gain, node, split, weights))
 
     def _best_split(self, weights: np.ndarray) -> Split | None:
         """``TrainNode.findBestSplit()``: the best of ``mtry`` attributes drawn afresh, or None (a leaf)."""
