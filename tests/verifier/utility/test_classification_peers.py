@@ -10,7 +10,11 @@ their encoding, so their accuracies agree within the cross-validation's noise, s
 two standard errors of an accuracy over n records, ``2·sqrt(p(1 − p)/n)`` (docs/utility.md).
 ARX's naive Bayes is the exception: it reads every feature value at two hashed positions
 (Mahout's two probes), which counts each value's evidence twice; scikit-learn's Bernoulli
-model given ARX's own vectors and folds gives ARX's accuracy.
+model given ARX's own vectors and folds gives ARX's accuracy. ARX's random forest is the other:
+Smile 1.3.1's, re-implemented in tests/_smile_forest.py, gives ARX's accuracy; its generator (whose
+``nextInt(n)`` reaches only part of the values for an even ``n``, so that a class's bootstrap is drawn
+among a fixed fraction of its records) is the cause on pyCANON's releases, its trees' class-boundary
+shortcut on tied values part of it on ARX's adult.
 """
 
 from __future__ import annotations
