@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Compile ARX's library (its src/main; the GUI lives in src/gui and is not built) with javac
 # against the jars its repository carries under lib/ant/, then ArxRisk.java,
-# ArxProfitability.java, ArxClassification.java and ArxHashing.java (this folder).
+# ArxProfitability.java, ArxClassification.java and ArxHashing.java (this folder), and
+# sound/Random.java (Smile's smile.math.Random drawing from a sound generator).
 #
 # usage: benchmarks/peers/build_arx.sh ARX_SOURCE [BUILD]
 #   ARX_SOURCE  a source tree of ARX (github.com/arx-deidentifier/arx)
 #   BUILD       where the classes go (default benchmarks/peers/build/arx); BUILD/classpath is
-#               the class path to run ArxRisk with
+#               the class path to run ArxRisk with; BUILD/sound-classpath puts sound/ before it
 #
 # Two jars that lib/ant/ lists may be absent from a copy of the repository (Git LFS-sized
 # files): pdfbox-app-2.0.1 (ARX's PDF certificates) is then taken from Debian's
@@ -36,8 +37,13 @@ find "$source/src/main" -name '*.java' | sort > "$build/sources"
 javac -nowarn -encoding UTF-8 -proc:none -d "$build/classes" -cp "$compile" @"$build/sources" \
   "$here/ArxRisk.java" "$here/ArxProfitability.java" "$here/ArxClassification.java" \
   "$here/ArxHashing.java" 2> "$build/javac.log" || { cat "$build/javac.log" >&2; exit 1; }
+# Smile's Random with a sound generator (sound/Random.java), on a class path of its own: build/arx/sound-classpath
+rm -rf "$build/sound"
+mkdir -p "$build/sound"
+javac -nowarn -d "$build/sound" -cp "$compile" "$here/sound/Random.java"
 # the resources src/main loads at run time (the risk package's HIPAA lists, labels)
 (cd "$source/src/main" && find . -type f ! -name '*.java' -exec cp --parents {} "$build/classes" \;)
 # the stubs stay on the run-time class path: Mahout's logistic regression loads Writable
 echo "$build/classes:$classpath${compile#"$classpath"}" > "$build/classpath"
+echo "$build/sound:$(cat "$build/classpath")" > "$build/sound-classpath"
 echo "ARX compiled: $(wc -l < "$build/sources") sources; class path in $build/classpath" >&2
