@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,8 +46,23 @@ def commands(scratch: Path) -> dict[str, list[str]]:
     }
 
 
-def run(arguments: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
-    """One whole process: (wall seconds, CPU seconds); a failing command stops the benchmark."""
+@dataclass(frozen=True)
+class Timing:
+    """One whole process: wall seconds (a Python timer) and the CPU seconds of that process alone, user and
+    system (``os.wait4`` of its id, as ``/usr/bin/time`` reads them)."""
+
+    wall: float
+    user: float
+    system: float
+
+    @property
+    def cpu(self) -> float:
+        """User + system seconds."""
+        return self.user + self.system
+
+
+def run(arguments: list[str], cwd: Path, env: dict[str, str]) -> Timing:
+    """One whole process; a failing command stops the benchmark."""
     start = time.perf_counter()
     process = subprocess.Popen([*PRIVCERT, *arguments], cwd=cwd, env=env,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -55,7 +71,7 @@ def run(arguments: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, fl
     if os.waitstatus_to_exitcode(status) != 0:
         error = process.stderr.read().decode() if process.stderr else ""
         raise RuntimeError(f"privcert {' '.join(arguments)} failed: {error}")
-    return wall, usage.ru_utime + usage.ru_stime
+    return Timing(wall, usage.ru_utime, usage.ru_stime)
 
 
 def main() -> None:
@@ -69,7 +85,7 @@ def main() -> None:
                        stdout=subprocess.DEVNULL)
         subprocess.run([*PRIVCERT, "theory", "claims"], cwd=scratch, env=env, check=True, stdout=subprocess.DEVNULL)
         timed = commands(scratch)
-        figures: dict[str, list[tuple[float, float]]] = {label: [] for label in timed}
+        figures: dict[str, list[Timing]] = {label: [] for label in timed}
         for _ in range(args.rounds):
             for label, arguments in timed.items():
                 (scratch / "keys").mkdir(exist_ok=True)
@@ -81,7 +97,7 @@ def main() -> None:
     print("| command | wall (s) | CPU (s) |")
     print("|---|---:|---:|")
     for label, runs in figures.items():
-        print(f"| `{label}` | {statistics.median(w for w, _ in runs):.2f} | {statistics.median(c for _, c in runs):.2f} |")
+        print(f"| `{label}` | {statistics.median(r.wall for r in runs):.2f} | {statistics.median(r.cpu for r in runs):.2f} |")
 
 
 if __name__ == "__main__":

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from markupsafe import Markup, escape
 
@@ -31,6 +32,9 @@ from verifier.audit import AuditResult
 from verifier.lookalike import shown
 from verifier.measure import MeasureResult
 from verifier.tables.counts import CountTable
+
+if TYPE_CHECKING:
+    from jinja2 import Template
 
 __all__ = ["FontFace", "View", "CELL_LIMIT", "BLOCK_LIMIT", "cell", "block", "breakable", "notebook_html", "render_html", "view"]
 
@@ -130,8 +134,9 @@ def view(
     })
 
 
-def render_html(page: View, *, fonts: Sequence[FontFace] = (), date: str | None = None) -> str:
-    """The page as HTML text (``fonts``: ``@font-face`` rules, for print; ``date``: PDF metadata dates)."""
+@cache
+def _template() -> Template:
+    """The page's template, compiled once per process (the HTML page and the PDF of a certificate share it)."""
     from importlib import resources
 
     from jinja2 import Environment, FunctionLoader, select_autoescape
@@ -141,8 +146,12 @@ def render_html(page: View, *, fonts: Sequence[FontFace] = (), date: str | None 
                               keep_trailing_newline=True,
                               loader=FunctionLoader(lambda name: (folder / name).read_text(encoding="utf-8")))
     environment.filters.update(cell=cell, block=block, breakable=breakable)
-    template = environment.get_template("certificate.html.j2")
-    page_text = template.render(**page.context, fonts=list(fonts), date=date)
+    return environment.get_template("certificate.html.j2")
+
+
+def render_html(page: View, *, fonts: Sequence[FontFace] = (), date: str | None = None) -> str:
+    """The page as HTML text (``fonts``: ``@font-face`` rules, for print; ``date``: PDF metadata dates)."""
+    page_text = _template().render(**page.context, fonts=list(fonts), date=date)
     for name in page.context.get("lookalike_names", ()):
         # wherever else the name appears (a sentence, the policy, a figure's text), it is written escaped too
         page_text = page_text.replace(str(escape(name)), shown(name)).replace(name, shown(name))

@@ -9,7 +9,9 @@ claim's check can run (:func:`dependencies`): every module of ``theory`` but the
 module level or inside a function, followed transitively (a string naming a module, as
 the catalog's claim modules and ``verifier``'s lazy exports are named, counts as an
 import). Editing a verifier module no check reaches (an engine, a utility model, the
-audit) keeps the cache. A cache whose key differs, or that cannot be read or parsed, is
+audit) keeps the cache. Beside the key the file records a SHA-256 of every module of
+``theory`` and ``verifier``: while that is unchanged the recorded key is current, and the
+modules are not parsed again to find the dependencies. A cache whose key differs, or that cannot be read or parsed, is
 ignored and rewritten; ``recheck=True`` always checks afresh. A status read from the
 cache was earned by the same code checking the same claims.
 
@@ -148,10 +150,33 @@ def _sources(root: Path | None = None) -> Iterator[tuple[str, Path]]:
         yield name, root / name
 
 
-@cache
 def source_hash() -> str:
     """SHA-256 over the relative paths and bytes of the modules a claim's check can run (:func:`dependencies`)."""
-    return _hash(_root())
+    return _keys()[1]
+
+
+@cache
+def _keys() -> tuple[str, str]:
+    """(:func:`_tree`, :func:`source_hash`) of this code. Finding the modules a check can run parses every module
+    (most of the CPU of reading the cache); the cache file records the tree's digest beside the key it was written
+    under, and the same tree has the same modules, imports and bytes: while the tree is unchanged, the recorded key
+    is the key."""
+    root = _root()
+    tree = _tree(root)
+    stored = _stored()
+    if stored is not None and stored.get("tree") == tree and isinstance(stored.get("key"), str):
+        return tree, stored["key"]
+    return tree, _hash(root)
+
+
+def _tree(root: Path) -> str:
+    """SHA-256 over the relative paths and bytes of every module of ``theory`` and ``verifier`` (all that
+    :func:`dependencies` reads), with the cache's format."""
+    digest = hashlib.sha256(f"format {_FORMAT}\n".encode())
+    for path in sorted(_modules(root).values()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
 
 
 def _hash(root: Path) -> str:
@@ -232,12 +257,18 @@ def _fresh_rows() -> list[dict[str, Any]]:
     return [claim_row(item, outcomes[item.id]) for item in all_claims()]
 
 
-def _read(key: str) -> list[dict[str, Any]] | None:
+def _stored() -> dict[str, Any] | None:
+    """The cache file's JSON object, or ``None`` (no file, unreadable, not JSON, not an object)."""
     try:
         stored = json.loads(cache_file().read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError):
         return None
-    if not isinstance(stored, dict) or stored.get("key") != key or not isinstance(stored.get("rows"), list):
+    return stored if isinstance(stored, dict) else None
+
+
+def _read(key: str) -> list[dict[str, Any]] | None:
+    stored = _stored()
+    if stored is None or stored.get("key") != key or not isinstance(stored.get("rows"), list):
         return None
     rows = stored["rows"]
     if not all(isinstance(row, dict) and {"id", "status", "checked_by", "detail"} <= set(row) for row in rows):
@@ -246,13 +277,16 @@ def _read(key: str) -> list[dict[str, Any]] | None:
 
 
 def _write(key: str, rows: list[dict[str, Any]]) -> None:
-    """Write atomically (temporary file, then rename); a cache that cannot be written is skipped."""
+    """Write atomically (temporary file, then rename); a cache that cannot be written is skipped. The tree's digest
+    is recorded only beside this code's own key (:func:`_keys`)."""
+    tree, current = _keys()
+    recorded = tree if key == current else None
     target = cache_file()
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=target.parent, delete=False,
                                          prefix=".theory_claims.", suffix=".tmp") as stream:
-            json.dump({"key": key, "rows": rows}, stream, ensure_ascii=False)
+            json.dump({"key": key, "tree": recorded, "rows": rows}, stream, ensure_ascii=False)
         os.replace(stream.name, target)
     except OSError:
         return
@@ -269,6 +303,8 @@ def claim_rows(*, recheck: bool = False) -> tuple[list[dict[str, Any]], bool]:
     key = source_hash()
     rows = None if recheck else _read(key)
     if rows is not None:
+        if (_stored() or {}).get("tree") != _keys()[0]:
+            _write(key, rows)  # a cache written before the tree was recorded, or by another tree with the same key
         return rows, True
     rows = _fresh_rows()
     _write(key, rows)

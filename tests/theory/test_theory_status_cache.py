@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,66 @@ def test_hash_covers_what_the_checks_can_run() -> None:
     assert "verifier/privacy/diversity.py" in names and "verifier/models/p_sensitive.py" not in names
     assert "theory/answers/explain.py" not in names  # reads statuses, never decides one
     assert "verifier/utility/loss.py" not in names and "verifier/engines/duckdb_engine.py" not in names
+
+
+@pytest.fixture()
+def unparsed(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """Counts the parses that find the dependencies; the keys are computed afresh in the test and after it."""
+    calls: list[int] = []
+    real = status_cache.dependencies
+
+    def counting(root: Path | None = None) -> tuple[str, ...]:
+        calls.append(1)
+        return real(root)
+
+    monkeypatch.setattr(status_cache, "dependencies", counting)
+    status_cache._keys.cache_clear()
+    yield calls
+    status_cache._keys.cache_clear()
+
+
+def test_a_recorded_tree_gives_the_key_without_parsing_the_modules(cache: Path, counted: list[int],
+                                                                   unparsed: list[int]) -> None:
+    status_cache.claim_rows()
+    stored = json.loads(cache.read_text())
+    root = Path(theory.__file__).resolve().parent.parent
+    assert stored["tree"] == status_cache._tree(root) and stored["key"] == status_cache._hash(root)
+    assert len(unparsed) == 2  # the first key, and the check above
+    status_cache._keys.cache_clear()
+    _, hit = status_cache.claim_rows()
+    assert hit and len(unparsed) == 2 and len(counted) == 1
+
+
+def test_another_tree_parses_the_modules_again_and_records_its_own(cache: Path, counted: list[int],
+                                                                  unparsed: list[int]) -> None:
+    status_cache.claim_rows()
+    stored = json.loads(cache.read_text())
+    tree = stored["tree"]
+    for recorded in ("0" * 64, None):  # another tree with the same key; a cache written before trees were recorded
+        cache.write_text(json.dumps({**stored, "tree": recorded}))
+        status_cache._keys.cache_clear()
+        parsed = len(unparsed)
+        _, hit = status_cache.claim_rows()
+        assert hit and len(unparsed) == parsed + 1 and len(counted) == 1
+        assert json.loads(cache.read_text())["tree"] == tree
+
+
+def test_a_recorded_tree_never_vouches_for_a_wrong_key(cache: Path, counted: list[int], unparsed: list[int]) -> None:
+    status_cache.claim_rows()
+    root = Path(theory.__file__).resolve().parent.parent
+    stored = json.loads(cache.read_text())
+    cache.write_text(json.dumps({**stored, "tree": "0" * 64, "key": "another version of the code"}))
+    status_cache._keys.cache_clear()
+    _, hit = status_cache.claim_rows()
+    assert not hit and len(counted) == 2
+    assert json.loads(cache.read_text())["key"] == status_cache._hash(root)
+
+
+def test_the_tree_covers_every_module_of_theory_and_verifier(sources: Path) -> None:
+    tree = status_cache._tree(sources)
+    with (sources / "verifier" / "utility" / "loss.py").open("a", encoding="utf-8") as stream:
+        stream.write("\n# edited\n")
+    assert status_cache._tree(sources) != tree
 
 
 @pytest.fixture()
