@@ -461,10 +461,11 @@ def test_duckdb_streams_integer_quasi_identifiers_as_they_are_not_as_one_hash(tm
         return found, classes
 
     with mock.patch.object(duckdb_engine, "_hashed", spy):
-        found = measure(path, ["a", "b"], specs, engine=DuckDBEngine(), progress=False).to_json()
+        found = measure(path, Question.of(["a", "b"], specs), engine=DuckDBEngine(), progress=False).to_json()
     # no text among the quasi-identifiers: no table of their combinations, only the text attribute hashed
     assert hashed == [({"disease"}, False)]
-    assert found["measurements"] == measure(path, ["a", "b"], specs, progress=False).to_json()["measurements"]
+    assert found["measurements"] == measure(path, Question.of(["a", "b"], specs),
+                                            progress=False).to_json()["measurements"]
     assert found["classes"] == 2000
 
 
