@@ -66,19 +66,21 @@ _drawn: list[Markup] = []
 """The map once drawn (the first drawing kept)."""
 
 
-def _keep(svg: str) -> Markup:
+def _keep(document: str) -> Markup:
+    """The map's SVG document, drawn in another process, written again here from its drawing elements only
+    (:func:`privcert.app.svg.page_svg`, about 12 ms): what comes back from that process is text like any other,
+    and only :func:`~privcert.app.svg.page_svg` makes markup of it."""
     if not _drawn:
-        _drawn.append(Markup(svg))  # page_svg wrote it from the drawing's elements only
+        _drawn.append(page_svg(document, labels=LABELS, role="group", aria_labelledby="map-title"))
     return _drawn[0]
 
 
 def draw_map() -> str:
-    """:func:`map_svg`'s ``<svg>`` element, drawn in the process that calls it."""
+    """The SVG document of :func:`map_svg`'s map (without its key), drawn in the process that calls it."""
     from privcert.api import implication_map
 
     with tempfile.TemporaryDirectory(prefix="privcert-map-") as folder:
-        text = implication_map().draw(Path(folder) / "map.svg", key=False).read_text(encoding="utf-8")
-    return str(page_svg(text, labels=LABELS, role="group", aria_labelledby="map-title"))
+        return implication_map().draw(Path(folder) / "map.svg", key=False).read_text(encoding="utf-8")
 
 
 def _definitions() -> list[Any]:

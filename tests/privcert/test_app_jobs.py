@@ -83,6 +83,26 @@ def test_the_map_is_drawn_in_a_process_of_the_fork_server(monkeypatch: pytest.Mo
     assert explore_page.map_svg() is drawn  # drawn once per server
 
 
+def _document(label: str, extra: str = "") -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 90 9"{extra}>'
+            f'<text font-size="9px">{label}</text></svg>')
+
+
+def test_what_the_drawing_process_returns_is_written_again_before_it_is_markup(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The map crosses a process boundary as text: the server writes it again from its drawing elements (no
+    script, no handler, text escaped) before a page shows it, whatever the other process returned."""
+    calls: list[tuple[Callable[[], Any], int]] = []
+    monkeypatch.setattr(explore_page, "_drawn", [])
+    hostile = _document("a &lt;b&gt;", ' onload="alert(1)"').replace("</svg>", "<script>alert(2)</script></svg>")
+    monkeypatch.setattr(jobs, "call", _recording(calls, hostile))
+    drawn = explore_page.map_svg()
+    assert isinstance(drawn, Markup)
+    assert "onload" not in drawn and "<script" not in drawn and "alert" not in drawn
+    assert "<text font-size=\"9px\">a &lt;b&gt;</text>" in drawn
+    assert 'width="120" height="12"' in drawn  # drawn at the size where its 9px text is 12 px high
+
+
 def _recording(calls: list[tuple[Callable[[], Any], int]], result: str) -> Callable[..., str]:
     def call(function: Callable[[], Any], *, nice: int = 0) -> str:
         calls.append((function, nice))
@@ -94,10 +114,10 @@ def _recording(calls: list[tuple[Callable[[], Any], int]], result: str) -> Calla
 def test_the_start_up_draws_the_map_at_the_lowest_priority_once(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[Callable[[], Any], int]] = []
     monkeypatch.setattr(explore_page, "_drawn", [])
-    monkeypatch.setattr(jobs, "call", _recording(calls, "<svg>drawn</svg>"))
+    monkeypatch.setattr(jobs, "call", _recording(calls, _document("drawn")))
     explore_page.warm_map()
     assert calls == [(explore_page.draw_map, jobs.LOWEST)]
-    assert explore_page.map_svg() == Markup("<svg>drawn</svg>")
+    assert "<text font-size=\"9px\">drawn</text>" in explore_page.map_svg()
     explore_page.warm_map()
     assert len(calls) == 1
 
@@ -106,8 +126,8 @@ def test_a_page_that_needs_the_map_before_the_start_up_drew_it_draws_it_at_once(
         monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[Callable[[], Any], int]] = []
     monkeypatch.setattr(explore_page, "_drawn", [])
-    monkeypatch.setattr(jobs, "call", _recording(calls, "<svg>now</svg>"))
-    assert explore_page.map_svg() == Markup("<svg>now</svg>")
+    monkeypatch.setattr(jobs, "call", _recording(calls, _document("now")))
+    assert "<text font-size=\"9px\">now</text>" in explore_page.map_svg()
     assert calls == [(explore_page.draw_map, 0)]
 
 
