@@ -66,8 +66,13 @@ def page_svg(text: str, labels: float | None = None, standalone: bool = False, *
     Raises
     ------
     ValueError
-        ``text`` is not an SVG document (or, with ``labels``, one without a ``viewBox`` or text).
+        ``text`` is not an SVG document (or, with ``labels``, one without a ``viewBox`` or text), or ``root``
+        names an attribute outside :data:`ATTRIBUTES`.
     """
+    named = {name.replace("_", "-"): value for name, value in root.items()}
+    foreign = sorted(set(named) - ATTRIBUTES)
+    if foreign:
+        raise ValueError(f"root attributes {foreign}: a figure's root takes only attributes of ATTRIBUTES")
     document = ElementTree.fromstring(text)
     if _local(document.tag) != "svg":
         raise ValueError(f"not an SVG document: its root element is {_local(document.tag)!r}")
@@ -77,11 +82,10 @@ def page_svg(text: str, labels: float | None = None, standalone: bool = False, *
             _, _, width, height = (float(number) for number in document.attrib["viewBox"].split())
         except (KeyError, ValueError):
             raise ValueError("an SVG document without a viewBox of four numbers cannot be scaled") from None
-        root = {**root, "width": f"{math.ceil(width * scale)}", "height": f"{math.ceil(height * scale)}"}
+        named = {**named, "width": f"{math.ceil(width * scale)}", "height": f"{math.ceil(height * scale)}"}
     out: list[str] = []
     scope = "f" + hashlib.sha256(text.encode("utf-8")).hexdigest()[:8] + "-"
-    _write(document, out, scope, {**(DEFAULTS if standalone else {}), **{name.replace("_", "-"): value
-                                                                           for name, value in root.items()}})
+    _write(document, out, scope, {**(DEFAULTS if standalone else {}), **named})
     return Markup("".join(out))
 
 

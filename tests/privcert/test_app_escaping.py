@@ -192,6 +192,14 @@ def test_a_figure_keeps_its_drawing_and_loses_everything_else() -> None:
         '</g></svg>')
 
 
+def test_a_figures_root_takes_only_the_attributes_a_figure_keeps() -> None:
+    """The root's attributes set by the caller pass the same list as the drawing's: an event handler is refused."""
+    text = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 9 9"><text font-size="9px">a</text></svg>'
+    assert 'role="group" aria-labelledby="t"' in page_svg(text, role="group", aria_labelledby="t")
+    with pytest.raises(ValueError, match=r"root attributes \['onload'\]"):
+        page_svg(text, onload="alert(1)")
+
+
 def test_two_figures_on_one_page_share_no_id_and_each_refers_to_its_own() -> None:
     """Before, the Plan page's two matplotlib figures both had ``figure_1``, ``axes_1``... (axe-core's
     duplicate-id)."""
