@@ -16,7 +16,7 @@ import pandas as pd
 
 from verifier.errors import DataError, IdentifierColumnWarning
 from verifier.tables.counts import AttributeSpec, Classes, CountTable
-from verifier.tables.distinct import runs, sorted_runs
+from verifier.tables.distinct import run_starts, sorted_runs
 from verifier.tables.values import Locate, check_columns, first_row, mixed_as_text, refuse_complex, value_codes
 
 __all__ = ["count_tables", "count_attribute", "combined_ids", "first_occurrences", "flag_identifiers", "refuse_empty",
@@ -178,18 +178,11 @@ def _cell_counts(keys: np.ndarray, weights: np.ndarray | None, cells: int) -> tu
             found, counts = sorted_runs(keys)
             return found, counts.astype(np.int64)
         weights = np.asarray(weights, dtype=np.int64)
-        if not keys.size:
-            return keys, np.zeros(0, dtype=np.int64)
-        steps = np.diff(keys)
-        if bool(np.all(steps > 0)):  # distinct cells in order (an engine's, by class and value): counted as they are
-            return keys, weights
-        if bool(np.all(steps >= 0)):  # in order, some repeated (two spellings of one value): no sort
-            starts = np.flatnonzero(np.r_[True, steps != 0])
-            return keys[starts], np.add.reduceat(weights, starts)
-        del steps
-        order = np.argsort(keys, kind="stable")  # cells arrive in runs (a class's): a stable sort merges them
-        found, repeats = runs(keys[order])
-        return found, np.add.reduceat(weights[order], np.cumsum(repeats) - repeats)
+        if not bool(np.all(keys[1:] >= keys[:-1])):  # cells in order (an engine's, by class and value) are not sorted
+            order = np.argsort(keys, kind="stable")  # cells arrive in runs (a class's): a stable sort merges them
+            keys, weights = keys[order], weights[order]
+        starts = run_starts(keys)
+        return keys[starts], np.add.reduceat(weights, starts) if starts.size else np.zeros(0, dtype=np.int64)
     found_cells, found_counts = [], []
     for start in range(0, cells, _DENSE_CELLS):
         stop = min(start + _DENSE_CELLS, cells)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["distinct", "runs", "sorted_runs", "small_codes", "key_groups"]
+__all__ = ["distinct", "runs", "run_starts", "sorted_runs", "small_codes", "key_groups"]
 
 
 def distinct(values: np.ndarray) -> np.ndarray:
@@ -23,7 +23,7 @@ def distinct(values: np.ndarray) -> np.ndarray:
     [1, 2, 3]
     """
     ordered = np.sort(values, axis=None, kind="stable")
-    return ordered[_run_starts(ordered)]
+    return ordered[run_starts(ordered)]
 
 
 def sorted_runs(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -56,7 +56,7 @@ def runs(ordered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> [part.tolist() for part in runs(np.array([1, 1, 2, 5, 5, 5]))]
     [[1, 2, 5], [2, 1, 3]]
     """
-    starts = _run_starts(ordered)
+    starts = run_starts(ordered)
     return ordered[starts], np.diff(np.r_[starts, ordered.size])
 
 
@@ -79,6 +79,10 @@ def key_groups(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order[starts], group
 
 
-def _run_starts(ordered: np.ndarray) -> np.ndarray:
-    """The positions in sorted ``ordered`` where a run of equal values starts."""
+def run_starts(ordered: np.ndarray) -> np.ndarray:
+    """The positions in sorted ``ordered`` where a run of equal values starts.
+
+    >>> run_starts(np.array([1, 1, 2, 5, 5, 5])).tolist()
+    [0, 2, 3]
+    """
     return np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if ordered.size else np.zeros(0, dtype=np.int64)

@@ -29,6 +29,7 @@ from verifier.tables.counting import (
     sums,
 )
 from verifier.tables.counts import BLOCK_CELLS, AttributeSpec, Classes, CountTable, qi_order
+from verifier.tables.distinct import runs
 from verifier.tables.load import refuse_nan
 from verifier.tables.values import Locate, first_row, value_codes
 
@@ -278,9 +279,9 @@ def _count_cells(cells: Cells, renumber: np.ndarray, classes: Classes, spec: Att
     class_index, value_index, count = cells.class_index, cells.value_index, cells.count
     grouped = class_index.size > 1 and bool(np.all(class_index[1:] >= class_index[:-1]))
     if grouped:
-        starts = np.flatnonzero(np.r_[True, class_index[1:] != class_index[:-1]])
-        lengths = np.diff(np.r_[starts, class_index.size])
-        targets = renumber[class_index[starts]]
+        firsts, lengths = runs(class_index)
+        starts = np.cumsum(lengths) - lengths
+        targets = renumber[firsts]
         by_class = np.argsort(targets, kind="stable")
         lengths, starts = lengths[by_class], starts[by_class]
         moved = np.arange(class_index.size) - np.repeat(np.cumsum(lengths) - lengths - starts, lengths)
