@@ -178,11 +178,17 @@ def _cell_counts(keys: np.ndarray, weights: np.ndarray | None, cells: int) -> tu
             found, counts = sorted_runs(keys)
             return found, counts.astype(np.int64)
         weights = np.asarray(weights, dtype=np.int64)
-        if not bool(np.all(keys[1:] >= keys[:-1])):  # cells in order (an engine's, by class and value) are not sorted
+        if not keys.size:
+            return keys, np.zeros(0, dtype=np.int64)
+        steps = np.diff(keys)
+        if bool(np.all(steps > 0)):  # distinct cells in order (an engine's, by class and value): counted as they are
+            return keys, weights
+        if not bool(np.all(steps >= 0)):  # cells in order, some repeated, are not sorted
             order = np.argsort(keys, kind="stable")  # cells arrive in runs (a class's): a stable sort merges them
             keys, weights = keys[order], weights[order]
+        del steps
         starts = run_starts(keys)
-        return keys[starts], np.add.reduceat(weights, starts) if starts.size else np.zeros(0, dtype=np.int64)
+        return keys[starts], np.add.reduceat(weights, starts)
     found_cells, found_counts = [], []
     for start in range(0, cells, _DENSE_CELLS):
         stop = min(start + _DENSE_CELLS, cells)
