@@ -53,18 +53,48 @@ def exact_ints(bound: int, array: np.ndarray) -> np.ndarray:
 def exact_argmax(numerators: np.ndarray, denominators: np.ndarray) -> tuple[Fraction, np.ndarray]:
     """The exact maximum of ``numerators[i] / denominators[i]`` and where it is attained.
 
-    Only the distinct (numerator, denominator) pairs become ``Fraction`` objects.
+    Only the distinct (numerator, denominator) pairs become ``Fraction`` objects. On int64
+    arrays with positive denominators whose cross products stay below :data:`INT64_SAFE`,
+    no pair does: the float64 maximum is a guess, checked (and raised while some entry
+    exceeds it) by cross-multiplying in int64, which is exact there.
 
     Returns
     -------
     (maximum, mask)
         ``mask[i]`` is true when entry ``i`` equals the maximum.
     """
+    found = _int64_argmax(np.asarray(numerators), np.asarray(denominators))
+    if found is not None:
+        return found
     numerators = np.asarray(numerators).astype(object)
     denominators = np.asarray(denominators).astype(object)
     best = max(Fraction(int(n), int(d)) for n, d in set(zip(numerators.tolist(), denominators.tolist())))
     mask = numerators * best.denominator == denominators * best.numerator
     return best, np.asarray(mask, dtype=bool)
+
+
+def _int64_argmax(numerators: np.ndarray, denominators: np.ndarray) -> tuple[Fraction, np.ndarray] | None:
+    """:func:`exact_argmax` by int64 cross products, or ``None`` where they could overflow
+    (or the arrays are not int64 with positive denominators)."""
+    if numerators.dtype != np.int64 or denominators.dtype != np.int64 or numerators.size == 0:
+        return None
+    if int(denominators.min()) <= 0:
+        return None
+    largest_numerator = max(abs(int(numerators.max())), abs(int(numerators.min())))
+    largest_denominator = int(denominators.max())
+    approx = numerators / denominators
+    chosen = int(np.argmax(approx))
+    while True:
+        best = Fraction(int(numerators[chosen]), int(denominators[chosen]))
+        if (largest_numerator * best.denominator >= INT64_SAFE
+                or largest_denominator * abs(best.numerator) >= INT64_SAFE):
+            return None
+        left = numerators * best.denominator
+        right = denominators * best.numerator
+        above = np.flatnonzero(left > right)
+        if above.size == 0:
+            return best, left == right
+        chosen = int(above[np.argmax(approx[above])])
 
 
 def first_by_qi(classes: Classes, indices: Sequence[int] | np.ndarray) -> int:
