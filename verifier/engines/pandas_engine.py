@@ -82,7 +82,7 @@ def _streamed(path: Path, qi: Sequence[str], attributes: Sequence[AttributeSpec]
             check_columns(dataset.schema.names, qi, attributes, source)
             text = [field.name for field in dataset.schema if field.name in few and (
                 pa.types.is_string(field.type) or pa.types.is_large_string(field.type))]
-            counter = StreamCounter(qi, attributes, source=source)
+            counter = StreamCounter(qi, attributes, source=source, rows=dataset.count_rows())
             batches = (parquet_dataset(path, text) if text else dataset).to_batches(
                 columns=list(counter.columns), batch_size=BATCH_ROWS, batch_readahead=2)
             counter.add_all(batches, lambda rows: phase("scan", rows, None, "rows"))

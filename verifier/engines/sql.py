@@ -220,7 +220,7 @@ class SqlEngine(ABC):
                         check_schema(path, schema)
                     check_columns(schema.names, qi, attributes, source)
                     partitions = len(parquet_files(path)) if path.is_dir() else 1
-                    counted = _stream(session, qi, attributes, str(path), phase, partitions)
+                    counted = _stream(session, qi, attributes, str(path), phase, partitions, kind == "parquet")
                     if counted is None:
                         floats = {field.name for field in schema if pa.types.is_floating(field.type)}
                         counted = _group(session, qi, attributes, floats, str(path), phase, partitions)
@@ -233,13 +233,15 @@ class SqlEngine(ABC):
 
 
 def _stream(session: Session, qi: Sequence[str], attributes: Sequence[AttributeSpec], source: str, phase: Phase,
-            partitions: int) -> tuple[pa.Table, np.ndarray, Sequence[Cells | DenseCells]] | None:
-    """The release counted densely as it streams (:mod:`verifier.tables.stream_counts`); ``None`` when it cannot be."""
+            partitions: int, counted: bool) -> tuple[pa.Table, np.ndarray, Sequence[Cells | DenseCells]] | None:
+    """The release counted densely as it streams (:mod:`verifier.tables.stream_counts`); ``None`` when it cannot be
+    (``counted``: the release's rows are counted first, as Parquet's metadata tells them without a scan)."""
     if session.stream is None or session.dense_cells <= 0:
         return None
+    rows = int(session.run(f"SELECT COUNT(*) FROM {RELATION}").column(0)[0].as_py()) if counted else None
     streamed = session.stream(qi, [column for spec in attributes for column in spec.columns])
     counter = StreamCounter(qi if streamed.classes is None else (CLASS,), attributes, source=source,
-                            limit=session.dense_cells)
+                            limit=session.dense_cells, rows=rows)
     unit = f"rows streamed from {partitions:,} partition(s)"
     try:
         with closing(streamed.batches) as batches:

@@ -329,6 +329,10 @@ class StreamCounter:
         Names the release in errors.
     limit
         The most cells the dense tables and dictionaries hold together (:data:`DENSE_CELLS`).
+    rows
+        The release's rows, when known before it is read (a Parquet file's metadata): the
+        count then stops as soon as it is certain to pass ``limit`` (:meth:`_doomed`),
+        not when it does, so little of the release is read in vain.
 
     Raises
     ------
@@ -337,12 +341,14 @@ class StreamCounter:
     """
 
     def __init__(self, qi: Sequence[str], attributes: Sequence[AttributeSpec], *, source: str,
-                 limit: int = DENSE_CELLS) -> None:
+                 limit: int = DENSE_CELLS, rows: int | None = None) -> None:
         self.qi = tuple(qi)
         self.attributes = tuple(attributes)
         self.source = source
         self.columns = tuple(dict.fromkeys([*self.qi, *(column for spec in self.attributes for column in spec.columns)]))
         budget = _Budget(limit)
+        self.budget = budget
+        self.expected = rows
         self.dictionaries = {column: _Dictionary(budget) for column in self.columns}
         self.classes = _Chain([self.dictionaries[column] for column in self.qi], budget)
         self.values = [_Chain([self.dictionaries[column] for column in spec.columns], budget)
@@ -394,6 +400,23 @@ class StreamCounter:
         self.rows += coded.rows
         for counts, tally in zip(self.counts, coded.tallies, strict=True):
             counts.add(tally)
+            if self._doomed(counts, tally):
+                raise DenseLimit(f"more than {self.budget.limit:,} dense cells: the release's {self.expected:,} rows "
+                                 f"would be kept as cell numbers")
+
+    def _doomed(self, counts: _Counts, tally: _Tally) -> bool:
+        """Whether an attribute's counts, ``tally`` the last added, are certain to pass the budget before the
+        release's :attr:`expected` rows are all counted.
+
+        So they are when they are still kept as cell numbers (one a row, every row to come
+        adding one, or a dense table), their ``classes × width`` cells already pass the
+        budget (the dense table could never be made: the classes and values only grow),
+        and the cell numbers kept plus the rows still to come pass it too.
+        """
+        if self.expected is None or counts.rows is None:
+            return False
+        limit = self.budget.limit
+        return tally.classes * tally.width > limit and counts.kept + (self.expected - self.rows) > limit
 
     def cells(self) -> tuple[pa.Table, np.ndarray, list[Cells | DenseCells]]:
         """The classes' keys, their sizes and each attribute's counts (values as found, only those counted).

@@ -11,6 +11,7 @@ import json
 import warnings
 from collections.abc import Sequence
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -27,19 +28,21 @@ from typer.testing import CliRunner
 from _processes import CEILING
 from privcert.cli import app
 from verifier.audit import audit
-from verifier.engines import duckdb_engine, get_engine
+from verifier.engines import duckdb_engine, get_engine, pandas_engine
 from verifier.engines.duckdb_engine import DuckDBEngine
 from verifier.engines.spark_engine import SparkEngine
 from verifier.engines.sql import CLASS, EngineReadError, aggregation
 from verifier.errors import DataError, ExcludedRowsWarning, PolicyError
-from verifier.measure import measure
+from verifier.measure import measure, measure_tables
 from verifier.policy import joint_spec, load_policy
 from verifier.question import Question
 from verifier.randomized.mechanism import load_mechanism
 from verifier.randomized.publisher import publisher_measurements
+from verifier.tables.counting import count_tables
 from verifier.tables.counts import AttributeSpec, Classes
 from verifier.tables.hierarchy import load_hierarchy
 from verifier.tables.load import dictionary_columns
+from verifier.tables.stream_counts import StreamCounter
 
 ROOT = Path(__file__).parents[3]
 TABLE4 = ROOT / "examples" / "table4"
@@ -563,3 +566,29 @@ def test_the_group_by_plan_counts_the_classes_alone_when_no_attribute_is_measure
         return sorted(("(missing)" if pd.isna(z) else z, a, int(n))
                       for z, a, n in zip(found.keys["zip"], found.keys["age"], found.sizes))
     assert sized(grouped) == sized(expected) == [("(missing)", "2*", 1), ("476**", "2*", 3), ("4790*", ">=40", 1)]
+
+
+@pytest.mark.parametrize("engine", ["pandas", "duckdb"])
+def test_a_parquet_release_certain_to_pass_the_dense_limit_is_read_no_further_than_its_first_rows(
+        tmp_path: Path, engine: str) -> None:
+    """400,000 rows of 1,000 classes and 100,000 salaries: the first 65,536 rows (counted alone) already make
+    1,000 × 65,536 cells, past a limit of 200,000, and keep 65,536 cell numbers, to which the 334,464 rows to come
+    would add one each. Knowing the rows from the file's metadata, the count stops there, before any progress,
+    and the release is counted the other way, to the same tables as counting it whole."""
+    rows = 400_000
+    frame = pd.DataFrame({"zip": (np.arange(rows) % 1000).astype(str), "salary": np.arange(rows) % 100_000})
+    path = tmp_path / "release.parquet"
+    frame.to_parquet(path)
+    specs = [AttributeSpec(("salary",), kind="numerical")]
+    scanned: list[int] = []
+
+    def phase(name: str, done: int, total: int | None, unit: str) -> None:
+        if name == "scan" and done > 0 and unit.startswith("rows"):
+            scanned.append(done)
+
+    chosen = DuckDBEngine(dense_cells=200_000) if engine == "duckdb" else get_engine("pandas")
+    with mock.patch.object(pandas_engine, "StreamCounter", partial(StreamCounter, limit=200_000)):
+        counted = chosen.count_tables(path, ["zip"], specs, source="release", phase=phase)
+    assert scanned == []
+    assert measure_tables(*counted).to_json()["measurements"] == \
+        measure_tables(*count_tables(frame, ["zip"], specs, source="release")).to_json()["measurements"]

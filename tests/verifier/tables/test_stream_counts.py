@@ -261,3 +261,30 @@ def test_cells_grouped_or_not_give_the_same_count_table(cells: list[tuple[int, i
     ordered = sorted(expected.items())
     assert table(grouped) == table(shuffled)
     assert table(grouped)[:3] == [[c for (c, _), _ in ordered], [v for (_, v), _ in ordered], [n for _, n in ordered]]
+
+
+@pytest.mark.parametrize(("rows", "stops"), [(60, False), (61, True)])
+def test_knowing_the_rows_the_count_stops_once_certain_to_pass_the_dense_limit(rows: int, stops: bool) -> None:
+    # 10 rows of 10 classes and 10 values: 100 cells, past the limit of 60; 10 kept cell numbers, the rest to come
+    # one each: 10 + (60 - 10) reaches the limit, 10 + (61 - 10) passes it
+    frame = pd.DataFrame({"zip": [str(i) for i in range(10)], "salary": np.arange(10)})
+    specs = [AttributeSpec(("salary",), kind="numerical")]
+    counter = StreamCounter(["zip"], specs, source="release", limit=60, rows=rows)
+    batch = pa.RecordBatch.from_pandas(frame, preserve_index=False)
+    if stops:
+        with pytest.raises(DenseLimit, match="the release's 61 rows would be kept as cell numbers"):
+            counter.add(batch)
+    else:
+        counter.add(batch)
+        assert _outcome(lambda: count_tables_from_cells(*counter.cells(), ["zip"], specs)) == \
+            _outcome(lambda: count_tables(frame, ["zip"], specs, source="data"))
+
+
+def test_knowing_the_rows_a_count_whose_dense_table_fits_goes_on() -> None:
+    # 40 rows of 4 classes and 10 values: 40 cells, within the limit; 10^6 rows to come change nothing
+    frame = pd.DataFrame({"zip": [str(i % 4) for i in range(40)], "salary": np.arange(40) % 10})
+    specs = [AttributeSpec(("salary",), kind="numerical")]
+    counter = StreamCounter(["zip"], specs, source="release", limit=200, rows=10**6)
+    counter.add(pa.RecordBatch.from_pandas(frame, preserve_index=False))
+    assert _outcome(lambda: count_tables_from_cells(*counter.cells(), ["zip"], specs)) == \
+        _outcome(lambda: count_tables(frame, ["zip"], specs, source="data"))
