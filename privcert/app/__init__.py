@@ -86,12 +86,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 def _warm() -> None:
-    """While nobody waits for them: start the jobs' fork server (it imports their modules and the readers of an
-    upload once, in its own process), compile the server's templates (:func:`privcert.app.audit_page.warm`), then
-    check the theory's claims when their statuses are not cached yet and draw the map, in processes of the fork
-    server, the drawing at the lowest CPU priority (:func:`privcert.app.explore_page.warm_map`), so that an upload
-    or audit started meanwhile finds the server's interpreter free and the cores its own, and waits for the one
-    check of the claims rather than making its own."""
+    """While nobody waits for them: start the jobs' fork server (it imports their modules once, in its own
+    process), prepare what the first upload needs in the server (:func:`privcert.app.audit_page.warm`: its
+    readers imported, the templates compiled), then check the theory's claims when their statuses are not cached
+    yet and draw the map, in processes of the fork server, the drawing at the lowest CPU priority
+    (:func:`privcert.app.explore_page.warm_map`), so that an upload or audit started meanwhile finds the server's
+    interpreter free and the cores its own, and a job that needs the statuses waits for that one check rather
+    than making its own."""
     from privcert.app import audit_page, explore_page, jobs
 
     jobs.warm()

@@ -3,7 +3,6 @@ the audit run off the event loop with its progress, the results, and the certifi
 
 from __future__ import annotations
 
-import functools
 import os
 import shutil
 import tomllib
@@ -40,7 +39,7 @@ from privcert.app.web import (
     shown_name,
 )
 
-__all__ = ["router", "EXAMPLES", "read_columns", "sample_columns", "set_release", "warm", "MAX_COLUMNS"]
+__all__ = ["router", "EXAMPLES", "read_columns", "set_release", "warm", "MAX_COLUMNS"]
 
 router = APIRouter()
 
@@ -57,16 +56,9 @@ EXAMPLES = {
 """The bundled releases (privcert/data): a description, the folder, the files their policy names."""
 
 
-Columns = tuple[list[str], int, dict[str, int], dict[str, bool]]
-"""What :func:`read_columns` returns."""
-
-
-def read_columns(path: Path) -> Columns:
+def read_columns(path: Path) -> tuple[list[str], int, dict[str, int], dict[str, bool]]:
     """The release's column names, the rows read (at most :data:`SAMPLE_ROWS`), each column's distinct values
-    among them and whether it is numeric, read by :func:`sample_columns` in a process of the jobs' fork server
-    (:func:`privcert.app.jobs.call`), which imported the readers at its start: the server's own interpreter never
-    imports pandas or pyarrow, and answers other pages meanwhile. Waits for that process: call it off the event
-    loop.
+    among them and whether it is numeric. Reads the file: call it off the event loop.
 
     Raises
     ------
@@ -74,15 +66,6 @@ def read_columns(path: Path) -> Columns:
         The file cannot be read as a table (the reader's message), or has more than :data:`MAX_COLUMNS` columns
         (its header is all that is read).
     """
-    found = jobs.call(functools.partial(sample_columns, path))
-    if isinstance(found, str):
-        raise BadRequest(found)
-    return found
-
-
-def sample_columns(path: Path) -> Columns | str:
-    """What :func:`read_columns` returns, read in the process that calls this, or the message of its
-    :class:`BadRequest` (text, which crosses the process boundary as it is)."""
     import pandas as pd
 
     try:
@@ -96,12 +79,12 @@ def sample_columns(path: Path) -> Columns | str:
         else:
             _check_width(_csv_width(path))
             frame = pd.read_csv(path, nrows=SAMPLE_ROWS)
-        if frame.columns.empty:
-            raise BadRequest("the release has no columns")
-    except BadRequest as refused:
-        return str(refused)
+    except BadRequest:
+        raise
     except Exception as error:  # noqa: BLE001 - any reader error is the user's file, shown in the page
-        return f"cannot read the release as a table: {type(error).__name__}: {error}"
+        raise BadRequest(f"cannot read the release as a table: {type(error).__name__}: {error}") from error
+    if frame.columns.empty:
+        raise BadRequest("the release has no columns")
     names = [str(c) for c in frame.columns]
     distinct = {str(c): int(frame[c].nunique(dropna=False)) for c in frame.columns}
     numeric = {str(c): bool(pd.api.types.is_numeric_dtype(frame[c])) for c in frame.columns}
@@ -109,10 +92,11 @@ def sample_columns(path: Path) -> Columns | str:
 
 
 def warm() -> None:
-    """Import the policy reader the first posted policy needs (:mod:`verifier.policy`, which imports pandas) and
-    compile every template, so that the first policy and page after the server starts do neither (the server's
-    start-up calls it, while nobody waits)."""
-    import verifier.policy  # noqa: F401 - imported for the first posted policy
+    """Import the readers :func:`read_columns` uses and compile every template, so that the first upload after
+    the server starts does neither (the server's start-up calls it, while nobody waits)."""
+    import pandas  # noqa: F401 - imported for the first upload
+    import pyarrow.parquet  # noqa: F401 - imported for the first upload
+
     from privcert.app.web import templates
 
     for name in templates.env.list_templates():

@@ -7,11 +7,11 @@ when it ends. At most :data:`WORKERS` jobs run at once; the others wait, shown a
 The process reports its steps (:data:`verifier.measure.ProgressCallback`) and its result
 through a pipe; a thread of the server reads them into the :class:`Job` the pages poll.
 
-Work of the server's own runs through :func:`call` in a process of the same fork server, so that it
-never holds the server's interpreter lock while a page is answered: reading an upload's columns
-(the readers are imported in the fork server only), checking the theory's claims at start-up, and
-drawing the Explore page's map, which nobody waits for yet, at the lowest CPU priority, so that it
-takes no core from a job.
+Work of the server's own at start-up runs through :func:`call` in processes of the same fork
+server, so that it never holds the server's interpreter lock while a page is answered: checking
+the theory's claims when their statuses are not cached (at normal priority: the first audit needs
+them), then drawing the Explore page's map, which nobody waits for yet, at the lowest CPU
+priority, so that it takes no core from a job.
 """
 
 from __future__ import annotations
@@ -30,11 +30,9 @@ __all__ = ["Job", "start", "cancel", "cancel_all", "call", "stop_calls", "WORKER
 
 WORKERS = 2
 """Jobs running at once (the others are queued); ``privcert serve --workers`` changes it."""
-PRELOAD = ["pandas", "pyarrow", "pyarrow.parquet", "sympy", "privcert.api", "verifier.audit", "verifier.measure",
-           "reports.certify", "reports.views", "theory.answers.auditor_mode", "privcert.app.work",
-           "privcert.app.audit_page"]
-"""Modules the fork server imports once, so that every job, and every :func:`call` (the columns of an upload read
-by :func:`privcert.app.audit_page.sample_columns`), starts with them loaded."""
+PRELOAD = ["pandas", "pyarrow", "sympy", "privcert.api", "verifier.audit", "verifier.measure", "reports.certify",
+           "reports.views", "theory.answers.auditor_mode", "privcert.app.work"]
+"""Modules the fork server imports once, so that every job starts with them loaded."""
 
 LOWEST = 19
 """The niceness of :func:`call`'s background work (the lowest priority): it runs when the cores are not needed."""
