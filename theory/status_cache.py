@@ -13,7 +13,9 @@ audit) keeps the cache. Beside the key the file records a SHA-256 of every modul
 ``theory`` and ``verifier``: while that is unchanged the recorded key is current, and the
 modules are not parsed again to find the dependencies. A cache whose key differs, or that cannot be read or parsed, is
 ignored and rewritten; ``recheck=True`` always checks afresh. A status read from the
-cache was earned by the same code checking the same claims.
+cache was earned by the same code checking the same claims. One process checks at a time (a lock
+file beside the cache): a process that finds no current cache while another checks waits for
+that check and reads its outcome, so processes started together check the claims once.
 
 A claim whose check did not decide (status ``unchecked``, :func:`theory.checks.unchecked`) is
 left out of every answer; :func:`cached_statuses` says so with an :class:`UncheckedClaimsWarning`
@@ -35,6 +37,7 @@ import json
 import os
 import tempfile
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -302,13 +305,36 @@ def claim_rows(*, recheck: bool = False) -> tuple[list[dict[str, Any]], bool]:
     """
     key = source_hash()
     rows = None if recheck else _read(key)
-    if rows is not None:
-        if (_stored() or {}).get("tree") != _keys()[0]:
-            _write(key, rows)  # a cache written before the tree was recorded, or by another tree with the same key
-        return rows, True
-    rows = _fresh_rows()
-    _write(key, rows)
-    return rows, False
+    if rows is None:
+        with _checking():
+            rows = None if recheck else _read(key)  # checked meanwhile by the process that held the lock
+            if rows is None:
+                rows = _fresh_rows()
+                _write(key, rows)
+                return rows, False
+    if (_stored() or {}).get("tree") != _keys()[0]:
+        _write(key, rows)  # a cache written before the tree was recorded, or by another tree with the same key
+    return rows, True
+
+
+@contextmanager
+def _checking() -> Iterator[None]:
+    """Held while the claims are checked: a process that finds no current cache meanwhile waits for the check
+    under way (an exclusive ``flock`` on ``theory_claims.lock`` beside the cache file), then reads what it wrote,
+    so that processes started at once (the workbench's map and its first audit, two commands) check once. Where
+    the lock file cannot be made, the cache cannot be written either, and each process checks alone."""
+    import fcntl
+
+    lock = cache_file().with_name("theory_claims.lock")
+    try:
+        lock.parent.mkdir(parents=True, exist_ok=True)
+        handle = lock.open("a")
+    except OSError:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # released when the file is closed, or when the process ends
+        yield
 
 
 def cached_statuses(*, recheck: bool = False) -> Mapping[str, CheckResult]:

@@ -88,10 +88,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 def _warm() -> None:
     """While nobody waits for them: start the jobs' fork server (it imports their modules once, in its own
     process), prepare what the first upload needs in the server (:func:`privcert.app.audit_page.warm`: its
-    readers imported, the templates compiled), then draw the map (checking the theory's claims first when their
-    statuses are not cached yet) in a process of the fork server at the lowest CPU priority, so that an upload or
-    audit started meanwhile finds the server's interpreter free and the cores its own; a job started later reads
-    the statuses cached."""
+    readers imported, the templates compiled), then check the theory's claims when their statuses are not cached
+    yet and draw the map, in processes of the fork server, the drawing at the lowest CPU priority
+    (:func:`privcert.app.explore_page.warm_map`), so that an upload or audit started meanwhile finds the server's
+    interpreter free and the cores its own, and a job that needs the statuses waits for that one check rather
+    than making its own."""
     from privcert.app import audit_page, explore_page, jobs
 
     jobs.warm()

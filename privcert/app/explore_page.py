@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from privcert.api import ClaimSource, Implication, MapEdge
     from verifier.references import Reference
 
-__all__ = ["router", "map_svg", "warm_map", "draw_map", "neighbourhood", "MAP_CSP"]
+__all__ = ["router", "map_svg", "warm_map", "check_claims", "draw_map", "neighbourhood", "MAP_CSP"]
 
 router = APIRouter()
 MAP_CSP = "default-src 'none'; frame-ancestors 'self'"
@@ -51,15 +51,28 @@ def map_svg() -> Markup:
 
 
 def warm_map() -> None:
-    """Draw the map (:func:`map_svg`) at the server's start, at the lowest CPU priority
+    """At the server's start: the theory's claims checked, when their statuses are not cached yet
+    (:func:`check_claims`), at normal priority, since the first audit's implied guarantees need them as much as the
+    map (a job that asks for them meanwhile waits for this check and reads its outcome,
+    :mod:`theory.status_cache`); then the map drawn (:func:`map_svg`) at the lowest CPU priority
     (:data:`privcert.app.jobs.LOWEST`): an audit started meanwhile has the cores; a page that needs the map before
     it is drawn draws it at once."""
     if _drawn:
         return
     try:
+        jobs.call(check_claims)
         _keep(jobs.call(draw_map, nice=jobs.LOWEST))
     except RuntimeError:
         return  # the server stopped, or the drawing failed: the page draws it when asked, and shows the error
+
+
+def check_claims() -> int:
+    """The number of the theory's claims, their statuses read from the cache when it is current, else checked and
+    cached (:func:`theory.status_cache.claim_rows`), in the process that calls this."""
+    from theory.status_cache import claim_rows
+
+    rows, _ = claim_rows()
+    return len(rows)
 
 
 _drawn: list[Markup] = []

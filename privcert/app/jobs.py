@@ -7,9 +7,11 @@ when it ends. At most :data:`WORKERS` jobs run at once; the others wait, shown a
 The process reports its steps (:data:`verifier.measure.ProgressCallback`) and its result
 through a pipe; a thread of the server reads them into the :class:`Job` the pages poll.
 
-Work of the server's own that nobody waits for yet (drawing the Explore page's map at start-up)
-runs through :func:`call` in a process of the same fork server at the lowest CPU priority: it
-neither holds the server's interpreter lock while a page is answered nor takes a core from a job.
+Work of the server's own at start-up runs through :func:`call` in processes of the same fork
+server, so that it never holds the server's interpreter lock while a page is answered: checking
+the theory's claims when their statuses are not cached (at normal priority: the first audit needs
+them), then drawing the Explore page's map, which nobody waits for yet, at the lowest CPU
+priority, so that it takes no core from a job.
 """
 
 from __future__ import annotations

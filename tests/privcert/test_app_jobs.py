@@ -111,15 +111,24 @@ def _recording(calls: list[tuple[Callable[[], Any], int]], result: str) -> Calla
     return call
 
 
-def test_the_start_up_draws_the_map_at_the_lowest_priority_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_start_up_checks_the_claims_then_draws_the_map_at_the_lowest_priority_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The claims are checked at normal priority (a first audit waits for that check, :mod:`theory.status_cache`),
+    the map drawn at the lowest."""
     calls: list[tuple[Callable[[], Any], int]] = []
     monkeypatch.setattr(explore_page, "_drawn", [])
     monkeypatch.setattr(jobs, "call", _recording(calls, _document("drawn")))
     explore_page.warm_map()
-    assert calls == [(explore_page.draw_map, jobs.LOWEST)]
+    assert calls == [(explore_page.check_claims, 0), (explore_page.draw_map, jobs.LOWEST)]
     assert "<text font-size=\"9px\">drawn</text>" in explore_page.map_svg()
     explore_page.warm_map()
-    assert len(calls) == 1
+    assert len(calls) == 2
+
+
+def test_the_claims_checked_at_start_up_are_the_cached_ones() -> None:
+    from theory.status_cache import claim_rows
+
+    assert jobs.call(explore_page.check_claims) == len(claim_rows()[0]) > 0
 
 
 def test_a_page_that_needs_the_map_before_the_start_up_drew_it_draws_it_at_once(

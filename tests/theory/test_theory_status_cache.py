@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 import theory
+from _processes import CEILING
 from privcert.cli import app
 from theory import status_cache
 from theory.claims.catalog import claim_ids
@@ -83,6 +88,58 @@ def test_recheck_checks_again(cache: Path, counted: list[int]) -> None:
     assert len(counted) == 2
     result = runner.invoke(app, ["theory", "claims"])
     assert result.exit_code == 0 and len(counted) == 2
+
+
+CHECKER = """
+import sys, time
+from pathlib import Path
+from theory import status_cache
+folder, name = Path(sys.argv[1]), sys.argv[2]
+status_cache.source_hash()  # the key known: what follows looks for the cache at once
+def check():
+    (folder / f"checking-{name}").touch()
+    while not (folder / "go").exists():
+        time.sleep(0.01)
+    return [{"id": "a:b", "status": "proven", "checked_by": [], "detail": f"checked by {name}"}]
+status_cache._fresh_rows = check
+rows, hit = status_cache.claim_rows()
+print(hit, rows[0]["detail"])
+"""
+"""A process whose check of the claims (replaced: it says it started, then waits for the file ``go``) answers
+whether its rows came from the cache, and who checked them."""
+
+
+def _waits_on_a_lock(pid: int) -> bool:
+    """Whether the process ``pid`` is blocked waiting for a file lock (a ``->`` line of ``/proc/locks``)."""
+    return any(line.split()[1] == "->" and str(pid) in line.split()[2:6]
+               for line in Path("/proc/locks").read_text().splitlines())
+
+
+def _until(condition: object, process: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + CEILING
+    while not condition():  # type: ignore[operator]
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.01)
+
+
+def test_processes_that_find_no_cache_at_once_check_the_claims_once(tmp_path: Path) -> None:
+    """The second process comes while the first checks: it waits for that check and reads its rows."""
+    root = Path(theory.__file__).resolve().parent.parent
+    environment = {**os.environ, status_cache.CACHE_ENV: str(tmp_path / "cache")}
+
+    def start(name: str) -> subprocess.Popen[str]:
+        return subprocess.Popen([sys.executable, "-c", CHECKER, str(tmp_path), name], cwd=root, env=environment,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    first = start("first")
+    _until(lambda: (tmp_path / "checking-first").exists(), first)
+    second = start("second")
+    _until(lambda: (tmp_path / "checking-second").exists() or _waits_on_a_lock(second.pid), second)
+    (tmp_path / "go").touch()
+    outputs = [process.communicate(timeout=CEILING) for process in (first, second)]
+    assert [process.returncode for process in (first, second)] == [0, 0], outputs
+    assert [out for out, _ in outputs] == ["False checked by first\n", "True checked by first\n"]
+    assert not (tmp_path / "checking-second").exists()
 
 
 def test_hash_covers_what_the_checks_can_run() -> None:
