@@ -323,8 +323,11 @@ def _checking() -> Iterator[None]:
     under way (an exclusive ``flock`` on ``theory_claims.lock`` beside the cache file), then reads what it wrote,
     so that processes started at once (the workbench's map and its first audit, two commands) check once. Where
     the lock file cannot be made, the cache cannot be written either, and each process checks alone."""
-    import fcntl
-
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): each process checks alone, as before the lock
+        yield
+        return
     lock = cache_file().with_name("theory_claims.lock")
     try:
         lock.parent.mkdir(parents=True, exist_ok=True)
