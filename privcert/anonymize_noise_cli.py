@@ -40,6 +40,7 @@ def noise_command(
     The bucket probabilities are transcendental: levels measured on this mechanism are
     reported as exact lower and upper bounds (privcert docs randomized).
     """
+    from verifier.randomized.data_mark import DataMark
     from verifier.randomized.noise import NOISES, NoiseSpec, parse_rational
 
     def build(column: pd.Series) -> tuple[IntervalMechanism, str, pd.Series]:
@@ -52,7 +53,7 @@ def noise_command(
         except MechanismError as error:
             raise DataError(f"{error} (additive noise needs a numerical column)") from None
         spec = NoiseSpec(noise, parse_rational(scale, "--scale", positive=True), edges,  # type: ignore[arg-type]
-                         tuple(sorted(set(exact.values()))))
+                         tuple(sorted(set(exact.values()))), DataMark("independent"))
         return spec.mechanism(), spec.to_toml(), texts.map(exact)
 
     write_release(data, sensitive, out, mechanism_out, seed, build, ".mechanism.toml")

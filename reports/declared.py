@@ -166,15 +166,17 @@ def _mechanism(given: Mapping[str, Any], randomized: Any) -> DeclaredInput:
     states nothing)."""
     from verifier.errors import MechanismError
     from verifier.randomized.data_mark import mark_sentence, read_mark
+    from verifier.randomized.noise import parse_noise_spec
 
     name = str(given.get("name"))
     text = str(given.get("text"))
-    rows = (list(csv.reader(io.StringIO(text))) if name.lower().endswith(".csv") else [[line] for line in text.splitlines()])
+    noise = name.lower().endswith(".toml")  # as verifier.randomized.modes.mechanism_from_text reads the file
+    rows = [[line] for line in text.splitlines()] if noise else list(csv.reader(io.StringIO(text)))
     levels = randomized.get("measurements") if isinstance(randomized, Mapping) else None
     epsilon = next((entry.get("exact") for entry in levels or () if isinstance(entry, Mapping)
                     and entry.get("model") == "ldp" and not entry.get("implied")), None)
     try:
-        mark, skip = read_mark(rows, name) if name.lower().endswith(".csv") else (None, 0)
+        mark, skip = (parse_noise_spec(text, source=name).data, 0) if noise else read_mark(rows, name)
         data = mark_sentence(mark, _exact(epsilon))
     except MechanismError as error:
         skip, data = 0, f"unreadable ({error})"

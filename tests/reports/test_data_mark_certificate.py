@@ -99,3 +99,58 @@ def test_an_unreadable_mark_is_shown_as_such() -> None:
     assert _summary("# made by hand\nvalue,a\na,1\n", None) == (
         "# made by hand / value,a / a,1; data mark: unreadable (m.csv, line 1: expected a data mark '# data: <kind>' "
         "or '# estimate_epsilon: <ε>', found '# made by hand')")
+
+
+NOISE = 'noise = "laplace"\nscale = "5"\nboundaries = ["30"]\nvalues = ["18", "40"]\n'
+
+
+def _noise_summary(text: str) -> str:
+    from reports.declared import declared
+
+    predicate = {"mechanism": {"name": "m.toml", "sha256": "0" * 64, "text": text},
+                 "randomized": {"mode": "publisher", "measurements": []}}
+    (item,) = [item for item in declared(predicate).items if item.what == "mechanism m.toml"]
+    return item.summary
+
+
+def test_a_noise_mechanism_carries_its_mark_as_toml_keys_and_the_views_read_it() -> None:
+    assert _noise_summary('data = "independent"\n' + NOISE).endswith(
+        "; data mark: data-independent: computed without the original's records")
+    assert _noise_summary('data = "estimate"\nestimate_epsilon = "ln(4)"\n' + NOISE).endswith(
+        "the release with its mechanism is (ε + ln(4))-differentially private for each of the original's records, "
+        "ε the mechanism's ε-LDP level (sequential composition)")
+
+
+def test_a_noise_mechanism_without_the_keys_states_nothing_even_with_comments_of_its_own() -> None:
+    assert _noise_summary("# ages, Laplace noise\n" + NOISE).endswith(
+        "; data mark: not stated (the mechanism file carries no data mark)")
+
+
+def test_a_noise_mechanisms_mark_is_checked_as_a_csvs_is() -> None:
+    assert _noise_summary('data = "made up"\n' + NOISE).endswith(
+        "data mark: unreadable (m.toml: data mark: expected one of ['independent', 'histogram', 'counts', "
+        "'estimate'], found 'made up')")
+    assert "expected strings" in _noise_summary("data = 1\n" + NOISE)
+    assert "estimate_epsilon but no '# data: <kind>' line" in _noise_summary('estimate_epsilon = "1"\n' + NOISE)
+
+
+def test_anonymize_noise_marks_its_mechanism_data_independent_and_verify_shows_it(tmp_path: Path) -> None:
+    from verifier.randomized.data_mark import DataMark
+    from verifier.randomized.noise import load_noise_spec
+
+    release, key, certificate = tmp_path / "noisy.csv", tmp_path / "k", tmp_path / "c.json"
+    made = runner.invoke(app, ["anonymize", "noise", str(RANDOMIZED / "ages.csv"), "--sensitive", "age", "--scale", "5",
+                               "--buckets", "30,45,60", "--out", str(release), "--seed", "7"])
+    assert made.exit_code == 0, made.output
+    mechanism = tmp_path / "noisy.mechanism.toml"
+    assert mechanism.read_text(encoding="utf-8").startswith('data = "independent"\nnoise = "laplace"\n')
+    assert load_noise_spec(mechanism).data == DataMark("independent")
+    assert mechanism.read_text(encoding="utf-8") == (RANDOMIZED / "laplace.mechanism.toml").read_text(encoding="utf-8")
+    assert runner.invoke(app, ["keygen", "--out", str(key)]).exit_code == 0
+    audit = runner.invoke(app, ["audit", "--policy", str(RANDOMIZED / "laplace.toml"), "--mechanism", str(mechanism),
+                                "--release", str(release), "--sign", str(key), "--certificate", str(certificate)])
+    assert audit.exit_code in (0, 1), audit.output
+    done = runner.invoke(app, ["verify", str(certificate), "--public-key", str(tmp_path / "k.pub"), "--allow-fail",
+                               "--original", str(RANDOMIZED / "ages.csv"), "--data", str(release)])
+    assert done.exit_code == 0, done.output
+    assert "data mark: data-independent: computed without the original's records)" in done.stdout

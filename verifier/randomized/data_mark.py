@@ -14,7 +14,9 @@ therefore begin with lines that say what its matrix depends on:
 
 ``data`` is one of :data:`DATA_KINDS`; ``estimate_epsilon`` (with ``data: estimate`` only, and required
 there) is the ε of the differentially private estimate of the original's histogram the matrix was
-computed from, in the exact grammar of :mod:`verifier.literal`. A file without these lines states
+computed from, in the exact grammar of :mod:`verifier.literal`. A noise mechanism's TOML file gives the same
+fields as its keys (``data = "independent"``, :func:`verifier.randomized.noise.parse_noise_spec`), read by
+:func:`mark_of` as the CSV's lines are. A file without them states
 nothing (every mechanism file written before the mark existed): the mark is ``None``, read "not stated".
 The mark is the publisher's declaration: nothing in the release can check it.
 
@@ -25,7 +27,7 @@ Ekenstedt et al. 2022, Sec. V.C (Figs. 4-5).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Literal, cast, get_args
@@ -36,7 +38,7 @@ from verifier.display import exact_text
 from verifier.errors import MechanismError
 from verifier.literal import Domain, LiteralError, parse_exact
 
-__all__ = ["DataKind", "DATA_KINDS", "DataMark", "NOT_STATED", "read_mark", "mark_sentence"]
+__all__ = ["DataKind", "DATA_KINDS", "DataMark", "NOT_STATED", "MARK_KEYS", "read_mark", "mark_of", "mark_sentence"]
 
 DataKind = Literal["independent", "histogram", "counts", "estimate"]
 """What a matrix is computed from besides the number of values, the number of records and the targets: nothing,
@@ -52,7 +54,8 @@ _SENTENCES: dict[DataKind, str] = {
 }
 NOT_STATED = "not stated (the mechanism file carries no data mark)"
 """How a mechanism without a mark reads (a file written by hand, or before the mark existed)."""
-_KEYS = ("data", "estimate_epsilon")
+MARK_KEYS = ("data", "estimate_epsilon")
+"""The data mark's fields, in the order a file gives them."""
 _EPSILON = Domain(lower=Fraction(0))
 
 
@@ -107,10 +110,15 @@ class DataMark:
                 f"each of the original's records loses at most {exact_text(composed)} through the release and its "
                 "mechanism together (sequential composition)")
 
+    def fields(self) -> dict[str, str]:
+        """The mark's fields as a file gives them (:data:`MARK_KEYS`: ``data``, and ``estimate_epsilon`` for an
+        estimate)."""
+        return {"data": self.kind} | ({} if self.estimate_epsilon is None else
+                                      {"estimate_epsilon": exact_text(self.estimate_epsilon)})
+
     def lines(self) -> tuple[str, ...]:
-        """The mark as the file's leading lines (without line ends)."""
-        return (f"# data: {self.kind}",) + (() if self.estimate_epsilon is None else
-                                            (f"# estimate_epsilon: {exact_text(self.estimate_epsilon)}",))
+        """The mark as a mechanism CSV's leading lines (without line ends)."""
+        return tuple(f"# {key}: {value}" for key, value in self.fields().items())
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "estimate_epsilon": None if self.estimate_epsilon is None
@@ -140,15 +148,29 @@ def read_mark(rows: Sequence[Sequence[str]], source: str) -> tuple[DataMark | No
             break
         key, colon, value = row[0][1:].partition(":")
         key = key.strip()
-        if len(row) != 1 or not colon or key not in _KEYS:
+        if len(row) != 1 or not colon or key not in MARK_KEYS:
             raise MechanismError(f"{source}, line {line}: expected a data mark '# data: <kind>' or "
                                  f"'# estimate_epsilon: <ε>', found {','.join(row)!r}")
         if key in found:
             raise MechanismError(f"{source}, line {line}: the data mark's {key} is given twice")
         found[key] = value.strip()
         taken = line
+    return mark_of(found, source), taken
+
+
+def mark_of(found: Mapping[str, str], source: str) -> DataMark | None:
+    """The data mark of its fields as a file gives them (``data``, ``estimate_epsilon``; ``None`` when there are
+    none): a mechanism CSV's leading ``#`` lines (:func:`read_mark`), a noise mechanism TOML's keys
+    (:func:`verifier.randomized.noise.parse_noise_spec`).
+
+    Raises
+    ------
+    MechanismError
+        An ``estimate_epsilon`` without ``data``, an unknown kind, or a mark :class:`DataMark` refuses; the
+        message names ``source``.
+    """
     if not found:
-        return None, 0
+        return None
     if "data" not in found:
         raise MechanismError(f"{source}: the data mark has estimate_epsilon but no '# data: <kind>' line")
     epsilon = None
@@ -160,6 +182,6 @@ def read_mark(rows: Sequence[Sequence[str]], source: str) -> tuple[DataMark | No
     if found["data"] not in DATA_KINDS:
         raise MechanismError(f"{source}: data mark: expected one of {list(DATA_KINDS)}, found {found['data']!r}")
     try:
-        return DataMark(cast(DataKind, found["data"]), epsilon), taken
+        return DataMark(cast(DataKind, found["data"]), epsilon)
     except MechanismError as error:
         raise MechanismError(f"{source}: {error}") from None

@@ -39,6 +39,7 @@ from mpmath.libmp import to_rational
 
 from verifier.errors import InputFileNotFoundError, MechanismError
 from verifier.literal import Domain, LiteralError, parse_exact
+from verifier.randomized.data_mark import MARK_KEYS, DataMark, mark_of
 from verifier.randomized.mechanism import IntervalMechanism
 
 __all__ = ["Noise", "NoiseSpec", "GRID_BITS", "WORKING_BITS", "noise_mechanism", "bucket_labels",
@@ -213,12 +214,16 @@ class NoiseSpec:
         The bucket boundaries, exact and strictly increasing.
     values
         The domain of true values (the matrix's rows), exact.
+    data
+        What the file says the matrix was computed from (:mod:`verifier.randomized.data_mark`; ``None``: not
+        stated, a file without the ``data`` key).
     """
 
     noise: Noise
     scale: Fraction
     boundaries: tuple[Fraction, ...]
     values: tuple[Fraction, ...]
+    data: DataMark | None = None
 
     def mechanism(self) -> IntervalMechanism:
         """The interval matrix of this mechanism (:func:`noise_mechanism`)."""
@@ -229,12 +234,15 @@ class NoiseSpec:
         def strings(items: Sequence[Fraction]) -> str:
             return "[" + ", ".join(f'"{_text(item)}"' for item in items) + "]"
 
-        return (f'noise = "{self.noise}"\nscale = "{_text(self.scale)}"\n'
+        mark = "" if self.data is None else "".join(
+            f'{key} = "{value}"\n' for key, value in self.data.fields().items())
+        return (f'{mark}noise = "{self.noise}"\nscale = "{_text(self.scale)}"\n'
                 f"boundaries = {strings(self.boundaries)}\nvalues = {strings(self.values)}\n")
 
 
 def load_noise_spec(path: str | Path) -> NoiseSpec:
-    """Read a noise mechanism TOML file: ``noise``, ``scale``, ``boundaries``, ``values``.
+    """Read a noise mechanism TOML file: ``noise``, ``scale``, ``boundaries``, ``values``, and the optional data
+    mark's ``data`` and ``estimate_epsilon`` (:func:`verifier.randomized.data_mark.mark_of`).
 
     Raises
     ------
@@ -264,10 +272,11 @@ def parse_noise_spec(text: str, *, source: str = "<noise mechanism>") -> NoiseSp
     except RecursionError:
         raise MechanismError(f"{path}: arrays or tables nested too deeply to read as a noise mechanism") from None
     keys = ("noise", "scale", "boundaries", "values")
-    unknown = sorted(set(document) - set(keys))
+    unknown = sorted(set(document) - set(keys) - set(MARK_KEYS))
     missing = [key for key in keys if key not in document]
     if unknown or missing:
-        raise MechanismError(f"{path}: expected the keys {', '.join(keys)}; "
+        raise MechanismError(f"{path}: expected the keys {', '.join(keys)} (and the data mark's "
+                             f"{', '.join(MARK_KEYS)}, optional); "
                              f"missing {missing or 'none'}, unknown {unknown or 'none'}")
     if document["noise"] not in NOISES:
         raise MechanismError(f"{path}: noise: expected one of {', '.join(NOISES)}, found {document['noise']!r}")
@@ -281,8 +290,12 @@ def parse_noise_spec(text: str, *, source: str = "<noise mechanism>") -> NoiseSp
     values = numbers("values")
     if len(set(values)) != len(values):
         raise MechanismError(f"{path}: values: expected distinct true values, found a repeated one")
+    mark = {key: document[key] for key in MARK_KEYS if key in document}
+    if any(not isinstance(value, str) for value in mark.values()):
+        raise MechanismError(f"{path}: the data mark's keys {', '.join(mark)}: expected strings "
+                             "(data = \"independent\", estimate_epsilon = \"ln(4)\")")
     spec = NoiseSpec(document["noise"], parse_rational(document["scale"], f"{path}: scale", positive=True),
-                     numbers("boundaries"), values)
+                     numbers("boundaries"), values, mark_of(mark, path))
     if any(b >= c for b, c in zip(spec.boundaries, spec.boundaries[1:])):
         raise MechanismError(f"{path}: boundaries: expected strictly increasing numbers")
     return spec
