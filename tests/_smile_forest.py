@@ -24,7 +24,16 @@ ARX's ``smile-1.3.1-java7.jar`` has the same tests):
   trees vote for.
 
 Two switches undo Smile's two quirks: ``sound_generator=True`` draws every ``nextInt(n)``
-uniformly on all ``n`` values, ``all_thresholds=True`` tries every threshold. Smile's
+uniformly on all ``n`` values, ``all_thresholds=True`` tries every threshold. Five more
+each take one step towards scikit-learn's forest (``RandomForestClassifier`` with
+``max_leaf_nodes``, its ``BestFirstTreeBuilder`` and ``BestSplitter``, version 1.9):
+``weighted_best_first=True`` ranks the nodes by the gain times the node's records,
+``draw_until_split=True`` does not count an attribute constant in the node among the
+``mtry`` drawn (scikit-learn draws further), ``distinct_leaf_size=True`` counts the
+``nodeSize`` records of a side as distinct records rather than bootstrap draws,
+``overall_bootstrap=True`` draws the bootstrap sample among all records rather than
+class by class, ``soft_votes=True`` averages the trees' leaf class shares rather than
+counting their votes. Smile's
 generator is seeded by ``SecureRandom`` in each of its threads (ARX does not seed it); its
 24-bit doubles are drawn here from numpy's generator, so the re-implementation's accuracy
 is Smile's up to the draws (a single tree grown on all records, where nothing is drawn,
@@ -41,13 +50,11 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Split:
-    """A node's best split: on ``feature`` at ``value`` (records ``<= value`` go true), its gain, the sides' classes."""
+    """A node's best split: on ``feature`` at ``value`` (records ``<= value`` go true), its gain."""
 
     feature: int
     value: float
     gain: float
-    true_class: int
-    false_class: int
 
 
 def smile_next_int(draws: np.ndarray, n: int) -> np.ndarray:
@@ -158,16 +165,19 @@ class SmileTree:
 
     def __init__(self, x: np.ndarray, y: np.ndarray, classes: int, order: list[np.ndarray], samples: np.ndarray,
                  rng: SmileRandom, *, max_leaves: int = 100, node_size: int = 5, mtry: int = 2,
-                 all_thresholds: bool = False) -> None:
+                 all_thresholds: bool = False, weighted_best_first: bool = False, draw_until_split: bool = False,
+                 distinct_leaf_size: bool = False) -> None:
         self._x, self._y, self._k, self._order, self._rng = x, y, classes, order, rng
         self._node_size, self._mtry, self._all = node_size, mtry, all_thresholds
+        self._weighted, self._until, self._distinct = weighted_best_first, draw_until_split, distinct_leaf_size
         # nodes: feature (-1 for a leaf), value, true child, false child, output
         self.feature: list[int] = []
         self.value: list[float] = []
         self.true_child: list[int] = []
         self.false_child: list[int] = []
         self.output: list[int] = []
-        root = self._node(int(np.argmax(np.bincount(y, weights=samples, minlength=classes))))
+        self.shares: list[np.ndarray] = []  # each node's class shares of its bootstrap records
+        root = self._node(samples)
         queue: list[tuple[float, int, Split, np.ndarray]] = []
         self._push(queue, root, samples)
         for _ in range(1, max_leaves):
@@ -177,23 +187,26 @@ class SmileTree:
             goes_true = x[:, split.feature] <= split.value
             true_weights, false_weights = np.where(goes_true, weights, 0), np.where(goes_true, 0, weights)
             self.feature[node], self.value[node] = split.feature, split.value
-            self.true_child[node], self.false_child[node] = self._node(split.true_class), self._node(split.false_class)
+            self.true_child[node], self.false_child[node] = self._node(true_weights), self._node(false_weights)
             for child, child_weights in ((self.true_child[node], true_weights), (self.false_child[node], false_weights)):
                 if child_weights.sum() > node_size:
                     self._push(queue, child, child_weights)
 
-    def _node(self, output: int) -> int:
+    def _node(self, weights: np.ndarray) -> int:
+        """A leaf of the records of bootstrap weights ``weights``: their most frequent class (the first of ties)."""
+        count = np.bincount(self._y, weights=weights, minlength=self._k)
         self.feature.append(-1)
         self.value.append(0.0)
         self.true_child.append(-1)
         self.false_child.append(-1)
-        self.output.append(output)
+        self.output.append(int(np.argmax(count)))
+        self.shares.append(count / count.sum())
         return len(self.output) - 1
 
     def _push(self, queue: list[tuple[float, int, Split, np.ndarray]], node: int, weights: np.ndarray) -> None:
         split = self._best_split(weights)
         if split is not None:
-            heapq.heappush(queue, (-split.gain, node, split, weights))
+            heapq.heappush(queue, (-split.gain * (weights.sum() if self._weighted else 1.0), node, split, weights))
 
     def _best_split(self, weights: np.ndarray) -> Split | None:
         """``TrainNode.findBestSplit()``: the best of ``mtry`` attributes drawn afresh, or None (a leaf)."""
@@ -201,12 +214,18 @@ class SmileTree:
         if np.unique(self._y[inside]).size == 1:
             return None
         n = int(weights.sum())
-        if n <= self._node_size:
+        if n <= self._node_size or (self._distinct and int(inside.sum()) < 2 * self._node_size):
             return None
         count = np.bincount(self._y, weights=weights, minlength=self._k)
         impurity = float(_gini(count[None, :], np.array([float(n)]))[0])
         best: Split | None = None
-        for feature in self._rng.permutate(self._x.shape[1])[:self._mtry]:
+        tried = 0
+        for feature in self._rng.permutate(self._x.shape[1]):
+            if tried == self._mtry:
+                break
+            if self._until and np.ptp(self._x[inside, feature]) == 0:
+                continue  # scikit-learn's splitter draws another attribute in place of a constant one
+            tried += 1
             found = self._best_threshold(int(feature), weights, inside, n, count, impurity)
             if found is not None and found.gain > (best.gain if best is not None else 0.0):
                 best = found
@@ -222,7 +241,11 @@ class SmileTree:
         if not self._all:
             tried &= labels[1:] != labels[:-1]
         tc = true_counts.sum(axis=1)
-        tried &= (tc >= self._node_size) & (n - tc >= self._node_size)
+        if self._distinct:
+            before = np.arange(1, labels.size)
+            tried &= (before >= self._node_size) & (labels.size - before >= self._node_size)
+        else:
+            tried &= (tc >= self._node_size) & (n - tc >= self._node_size)
         if not tried.any():
             return None
         at = np.flatnonzero(tried)
@@ -233,11 +256,20 @@ class SmileTree:
         if gains[best] <= 0:
             return None
         i = at[best] + 1
-        return Split(feature, (values[i] + values[i - 1]) / 2, float(gains[best]), int(np.argmax(true_counts[best])),
-                     int(np.argmax(false_counts[best])))
+        return Split(feature, (values[i] + values[i - 1]) / 2, float(gains[best]))
 
     def predict(self, x: np.ndarray) -> np.ndarray:
         """The class of each row of ``x``."""
+        found: np.ndarray = np.asarray(self.output)[self.leaves(x)]
+        return found
+
+    def predict_shares(self, x: np.ndarray) -> np.ndarray:
+        """The class shares of the leaf each row of ``x`` reaches (scikit-learn's ``predict_proba`` of a tree)."""
+        found: np.ndarray = np.asarray(self.shares)[self.leaves(x)]
+        return found
+
+    def leaves(self, x: np.ndarray) -> np.ndarray:
+        """The leaf each row of ``x`` reaches."""
         node = np.zeros(len(x), dtype=int)
         feature = np.asarray(self.feature)
         value, true_child, false_child = np.asarray(self.value), np.asarray(self.true_child), np.asarray(self.false_child)
@@ -246,25 +278,44 @@ class SmileTree:
             here = node[inner]
             goes_true = x[np.flatnonzero(inner), feature[here]] <= value[here]
             node[inner] = np.where(goes_true, true_child[here], false_child[here])
-        found: np.ndarray = np.asarray(self.output)[node]
-        return found
+        return node
+
+
+def bootstrap(y: np.ndarray, classes: int, rng: SmileRandom, *, overall: bool = False) -> np.ndarray:
+    """A tree's bootstrap weights: Smile's, ``nj`` draws of ``Math.randomInt(nj)`` among each class's ``nj`` records.
+
+    ``overall=True``: ``n`` draws among all ``n`` records (scikit-learn's), so a class's draws vary from tree to tree.
+    """
+    members = [np.arange(len(y))] if overall else [np.flatnonzero(y == label) for label in range(classes)]
+    samples = np.zeros(len(y))
+    for rows in members:
+        np.add.at(samples, rows[rng.next_int(rows.size, rows.size)], 1)
+    return samples
 
 
 def smile_forest_predict(x_train: np.ndarray, y_train: np.ndarray, x_test: np.ndarray, seed: int, *, trees: int = 500,
-                         all_thresholds: bool = False, sound_generator: bool = False) -> np.ndarray:
-    """Smile's ``RandomForest`` trained as ARX trains it (classes ``0..k−1``), its majority vote on ``x_test``."""
+                         all_thresholds: bool = False, sound_generator: bool = False,
+                         weighted_best_first: bool = False, draw_until_split: bool = False,
+                         distinct_leaf_size: bool = False, overall_bootstrap: bool = False,
+                         soft_votes: bool = False) -> np.ndarray:
+    """Smile's ``RandomForest`` trained as ARX trains it (classes ``0..k−1``), its majority vote on ``x_test``.
+
+    The switches are the module's (its docstring); ``soft_votes`` predicts the class of the highest mean share.
+    """
     rng = SmileRandom(seed, sound=sound_generator)
     classes = int(y_train.max()) + 1
     mtry = int(np.floor(np.sqrt(x_train.shape[1])))
     # Smile sorts each attribute once for the forest (the trees' bootstrap weights pick their records from it)
     order = [quicksort_order(x_train[:, j]) for j in range(x_train.shape[1])]
-    members = [np.flatnonzero(y_train == label) for label in range(classes)]
-    votes = np.zeros((len(x_test), classes), dtype=int)
+    votes = np.zeros((len(x_test), classes))
     for _ in range(trees):
-        samples = np.zeros(len(y_train))
-        for rows in members:  # Smile's bootstrap, class by class
-            np.add.at(samples, rows[rng.next_int(rows.size, rows.size)], 1)
-        tree = SmileTree(x_train, y_train, classes, order, samples, rng, mtry=mtry, all_thresholds=all_thresholds)
-        votes[np.arange(len(x_test)), tree.predict(x_test)] += 1
+        samples = bootstrap(y_train, classes, rng, overall=overall_bootstrap)
+        tree = SmileTree(x_train, y_train, classes, order, samples, rng, mtry=mtry, all_thresholds=all_thresholds,
+                         weighted_best_first=weighted_best_first, draw_until_split=draw_until_split,
+                         distinct_leaf_size=distinct_leaf_size)
+        if soft_votes:
+            votes += tree.predict_shares(x_test)
+        else:
+            votes[np.arange(len(x_test)), tree.predict(x_test)] += 1
     found: np.ndarray = np.argmax(votes, axis=1)
     return found

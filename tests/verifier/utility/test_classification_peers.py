@@ -14,7 +14,8 @@ model given ARX's own vectors and folds gives ARX's accuracy. ARX's random fores
 Smile 1.3.1's, re-implemented in tests/_smile_forest.py, gives ARX's accuracy; its generator (whose
 ``nextInt(n)`` reaches only part of the values for an even ``n``, so that a class's bootstrap is drawn
 among a fixed fraction of its records) is the cause on pyCANON's releases, its trees' class-boundary
-shortcut on tied values part of it on ARX's adult.
+shortcut on tied values part of it on ARX's adult, where the ranking of its nodes and its leaf at a node whose
+drawn attributes are constant make the rest, to scikit-learn's forest on the same codes.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from _smile_forest import quicksort_order, smile_forest_predict, smile_next_int
+from _smile_forest import SmileRandom, SmileTree, bootstrap, quicksort_order, smile_forest_predict, smile_next_int
 from verifier.utility.classification import CLASSIFIERS, Performance, arx_folds, classification
 
 FIXTURE: dict[str, Any] = json.loads(
@@ -142,6 +143,90 @@ def test_smiles_quicksort_order_sorts(values: list[int]) -> None:
     assert [values[i] for i in order] == sorted(values)
 
 
+class _InOrder(SmileRandom):
+    """Smile's draws, but ``Math.permutate`` leaves the attributes in order: the drawn attributes are the first."""
+
+    def __init__(self) -> None:
+        super().__init__(0)
+
+    def permutate(self, n: int) -> Any:
+        import numpy as np
+
+        return np.arange(n)
+
+
+def _tree(x: Any, y: Any, samples: Any = None, **settings: Any) -> SmileTree:
+    import numpy as np
+
+    weights = np.ones(len(y)) if samples is None else np.asarray(samples, dtype=float)
+    order = [quicksort_order(x[:, j]) for j in range(x.shape[1])]
+    return SmileTree(x, y, 2, order, weights, _InOrder(), **settings)
+
+
+def test_a_node_whose_drawn_attributes_are_constant_is_a_leaf_unless_drawing_continues_as_scikit_learns() -> None:
+    # attributes 0 and 1 are constant, 2 separates the classes; mtry = 2 draws 0 and 1 first: Smile makes a leaf,
+    # scikit-learn's splitter does not count a constant attribute among max_features and draws 2
+    import numpy as np
+
+    x = np.array([[1, 7, v] for v in range(8)], dtype=float)
+    y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
+    smile = _tree(x, y, mtry=2, node_size=1)
+    assert smile.feature == [-1]
+    drawn = _tree(x, y, mtry=2, node_size=1, draw_until_split=True)
+    assert (drawn.feature, drawn.value[0]) == ([2, -1, -1], 3.5)
+    assert drawn.predict(x).tolist() == y.tolist()
+
+
+def test_best_first_by_the_gain_splits_the_purer_node_and_by_the_gain_times_its_records_the_larger() -> None:
+    # the root splits at 3.5 into [1, 0, 1, 1] and [0, 0, 0, 0, 1, 0]; the first's best split (at 1.5) gains
+    # 3/8 - 2/4 * 1/2 = 1/8, the second's (at 7.5) 5/18 - 2/6 * 1/2 = 1/9: Smile splits the first next, a ranking
+    # by the gain times the node's records (4/8 against 6/9, scikit-learn's) the second
+    import numpy as np
+
+    x = np.arange(10, dtype=float)[:, None]
+    y = np.array([1, 0, 1, 1, 0, 0, 0, 0, 1, 0])
+    settings: dict[str, Any] = {"max_leaves": 3, "node_size": 1, "mtry": 1, "all_thresholds": True}
+    assert _tree(x, y, **settings).value[:3] == [3.5, 1.5, 0.0]
+    assert _tree(x, y, weighted_best_first=True, **settings).value[:3] == [3.5, 0.0, 7.5]
+
+
+def test_a_node_of_few_distinct_records_drawn_twice_each_is_split_by_its_draws_not_by_its_records() -> None:
+    # six records drawn twice each: 12 draws, sides of 6 and 6 draws; Smile counts nodeSize = 5 in draws and splits,
+    # scikit-learn's min_samples_leaf = 5 counts records (3 a side) and keeps a leaf
+    import numpy as np
+
+    x = np.arange(6, dtype=float)[:, None]
+    y = np.array([0, 0, 0, 1, 1, 1])
+    assert _tree(x, y, samples=[2] * 6, mtry=1).value[0] == 2.5
+    assert _tree(x, y, samples=[2] * 6, mtry=1, distinct_leaf_size=True).feature == [-1]
+
+
+def test_a_leaf_gives_its_class_shares_of_the_draws_for_soft_votes() -> None:
+    # record 0 drawn twice: the best split (gain 15/32 - 4/8 * 3/8 = 9/32, at 2.5) leaves on its left 3 draws of
+    # class 0 and 1 of class 1, which the tree votes 0 and gives the shares 3/4, 1/4
+    import numpy as np
+
+    x = np.arange(6, dtype=float)[:, None]
+    y = np.array([0, 1, 0, 1, 1, 1])
+    tree = _tree(x, y, samples=[2, 1, 1, 1, 1, 1], mtry=1, node_size=1, max_leaves=2)
+    assert tree.value[0] == 2.5
+    assert tree.predict(np.array([[0.0], [5.0]])).tolist() == [0, 1]
+    assert tree.predict_shares(np.array([[0.0], [5.0]])).tolist() == [[0.75, 0.25], [0.0, 1.0]]
+
+
+def test_smiles_bootstrap_draws_each_class_its_count_and_an_overall_one_does_not() -> None:
+    # 3 records of class 0, 1 of class 1: drawn class by class, every sample holds 3 draws of class 0 and 1 of
+    # class 1; drawn among all 4 records (scikit-learn's), these 20 samples hold from 0 to 3 draws of class 1
+    import numpy as np
+
+    y = np.array([0, 0, 1, 0])
+    rng = SmileRandom(0, sound=True)
+    assert {tuple(np.bincount(y, weights=bootstrap(y, 2, rng), minlength=2)) for _ in range(20)} == {(3.0, 1.0)}
+    overall = {float(bootstrap(y, 2, rng, overall=True)[2]) for _ in range(20)}
+    assert overall == {0.0, 1.0, 2.0, 3.0}
+    assert all(bootstrap(y, 2, rng, overall=True).sum() == 4 for _ in range(20))
+
+
 def _smile_accuracy(name: str, **switches: bool) -> float:
     """The accuracy of Smile's forest re-implemented (100 trees; ARX grows 500) on ARX's codes and ARX's folds."""
     import numpy as np
@@ -192,6 +277,43 @@ def test_on_arxs_adult_the_threshold_shortcut_costs_beyond_the_noise_and_a_gap_t
     every = _smile_accuracy("arx_adult", all_thresholds=True)
     assert every - theirs > noise(theirs, rows)
     assert ours - every > noise(ours, rows)
+
+
+def _scikit_learn_on_codes_accuracy(name: str) -> float:
+    """scikit-learn's forest (privcert's settings, 2 attributes a split) on ARX's codes and ARX's folds."""
+    import numpy as np
+    from sklearn.ensemble import RandomForestClassifier
+
+    from verifier.utility.classification import SEED, TREES
+
+    entry = FIXTURE["tables"][name]
+    frame = table(entry)
+    x = np.column_stack([pd.factorize(frame[column])[0] for column in entry["features"]]).astype(float)
+    target = frame[entry["target"]].to_numpy()
+    folds = arx_folds(len(target), 10)
+    right = 0
+    for held, test in enumerate(folds):
+        train = [r for other, fold in enumerate(folds) if other != held for r in fold]
+        forest = RandomForestClassifier(n_estimators=TREES, max_leaf_nodes=100, min_samples_leaf=5, max_features=2,
+                                        random_state=SEED).fit(x[train], target[train])
+        right += int(np.sum(forest.predict(x[test]) == target[test]))
+    return right / len(target)
+
+
+@pytest.mark.slow
+def test_on_arxs_adult_drawing_past_constant_attributes_brings_smiles_forest_to_scikit_learns_on_the_same_codes() -> None:
+    # slow: run with -m slow. Every threshold tried, a sound generator, best first by the gain times the node's
+    # records: 0.7809, beyond the noise below scikit-learn's forest on ARX's codes (0.7949); drawing further where a
+    # drawn attribute is constant in the node, as scikit-learn's splitter does, scores it within the noise
+    rows = len(table(FIXTURE["tables"]["arx_adult"]))
+    theirs = _scikit_learn_on_codes_accuracy("arx_adult")
+    assert theirs == pytest.approx(23976 / rows, abs=1e-12)
+    steps = {"all_thresholds": True, "sound_generator": True, "weighted_best_first": True}
+    before = _smile_accuracy("arx_adult", **steps)
+    after = _smile_accuracy("arx_adult", draw_until_split=True, **steps)
+    assert theirs - before > noise(theirs, rows)
+    assert after - before > noise(before, rows)
+    assert abs(after - theirs) <= noise(theirs, rows)
 
 
 def _arx_vectors(entry: dict[str, Any]) -> Any:
