@@ -227,16 +227,23 @@ def test_smiles_bootstrap_draws_each_class_its_count_and_an_overall_one_does_not
     assert all(bootstrap(y, 2, rng, overall=True).sum() == 4 for _ in range(20))
 
 
-def _smile_accuracy(name: str, **switches: bool) -> float:
-    """The accuracy of Smile's forest re-implemented (100 trees; ARX grows 500) on ARX's codes and ARX's folds."""
+def _arx_codes(name: str) -> tuple[Any, Any, list[list[int]]]:
+    """A table's features as ARX's dictionary codes (each column's values numbered in order of first occurrence),
+    its target and ARX's 10 folds."""
     import numpy as np
 
     entry = FIXTURE["tables"][name]
     frame = table(entry)
-    # ARX's dictionary codes: each column's values numbered in order of first occurrence
     x = np.column_stack([pd.factorize(frame[column])[0] for column in entry["features"]]).astype(float)
     target = frame[entry["target"]].to_numpy()
-    folds = arx_folds(len(target), 10)
+    return x, target, arx_folds(len(target), 10)
+
+
+def _smile_accuracy(name: str, **switches: bool) -> float:
+    """The accuracy of Smile's forest re-implemented (100 trees; ARX grows 500) on ARX's codes and ARX's folds."""
+    import numpy as np
+
+    x, target, folds = _arx_codes(name)
     right = 0
     for held, test in enumerate(folds):
         train = np.asarray([r for other, fold in enumerate(folds) if other != held for r in fold])
@@ -286,11 +293,7 @@ def _scikit_learn_on_codes_accuracy(name: str) -> float:
 
     from verifier.utility.classification import SEED, TREES
 
-    entry = FIXTURE["tables"][name]
-    frame = table(entry)
-    x = np.column_stack([pd.factorize(frame[column])[0] for column in entry["features"]]).astype(float)
-    target = frame[entry["target"]].to_numpy()
-    folds = arx_folds(len(target), 10)
+    x, target, folds = _arx_codes(name)
     right = 0
     for held, test in enumerate(folds):
         train = [r for other, fold in enumerate(folds) if other != held for r in fold]
