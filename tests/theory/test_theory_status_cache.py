@@ -7,7 +7,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 import theory
-from _processes import CEILING
+from _processes import CEILING, until
 from privcert.cli import app
 from theory import status_cache
 from theory.claims.catalog import claim_ids
@@ -115,13 +114,6 @@ def _waits_on_a_lock(pid: int) -> bool:
                for line in Path("/proc/locks").read_text().splitlines())
 
 
-def _until(condition: object, process: subprocess.Popen[str]) -> None:
-    deadline = time.monotonic() + CEILING
-    while not condition():  # type: ignore[operator]
-        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
-        time.sleep(0.01)
-
-
 def test_processes_that_find_no_cache_at_once_check_the_claims_once(tmp_path: Path) -> None:
     """The second process comes while the first checks: it waits for that check and reads its rows."""
     root = Path(theory.__file__).resolve().parent.parent
@@ -132,9 +124,10 @@ def test_processes_that_find_no_cache_at_once_check_the_claims_once(tmp_path: Pa
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
     first = start("first")
-    _until(lambda: (tmp_path / "checking-first").exists(), first)
+    until(lambda: (tmp_path / "checking-first").exists(), first, failure="the first process never began its check")
     second = start("second")
-    _until(lambda: (tmp_path / "checking-second").exists() or _waits_on_a_lock(second.pid), second)
+    until(lambda: (tmp_path / "checking-second").exists() or _waits_on_a_lock(second.pid), second,
+          failure="the second process neither checked nor waited on the lock")
     (tmp_path / "go").touch()
     outputs = [process.communicate(timeout=CEILING) for process in (first, second)]
     assert [process.returncode for process in (first, second)] == [0, 0], outputs
