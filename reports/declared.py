@@ -173,20 +173,39 @@ def _mechanism(given: Mapping[str, Any], randomized: Any) -> DeclaredInput:
     noise = name.lower().endswith(".toml")  # as verifier.randomized.modes.mechanism_from_text reads the file
     rows = [[line] for line in text.splitlines()] if noise else list(csv.reader(io.StringIO(text)))
     levels = randomized.get("measurements") if isinstance(randomized, Mapping) else None
-    epsilon = next((entry.get("exact") for entry in levels or () if isinstance(entry, Mapping)
-                    and entry.get("model") == "ldp" and not entry.get("implied")), None)
+    level = next((entry for entry in levels or () if isinstance(entry, Mapping)
+                  and entry.get("model") == "ldp" and not entry.get("implied")), {})
+    epsilon, shown = _epsilon(level)
     try:
         mark, skip = (parse_noise_spec(text, source=name).data, 0) if noise else read_mark(rows, name)
-        data = mark_sentence(mark, _exact(epsilon))
+        data = mark_sentence(mark, epsilon)
     except MechanismError as error:
         skip, data = 0, f"unreadable ({error})"
     rows = rows[skip:]
     summary = " / ".join(",".join(row) for row in rows)
     return DeclaredInput(f"mechanism {_clip(name, 240)}", _clip(summary) + (
-        f"; ε = {epsilon}, from the declared mechanism" if epsilon is not None else "")
+        f"; ε {shown}, from the declared mechanism" if shown is not None else "")
         + f"; data mark: {data}",
         rows=tuple(tuple(row) for row in rows[:NODE_LIMIT]), more=max(0, len(rows) - NODE_LIMIT),
         sha256=str(given.get("sha256")))
+
+
+def _epsilon(level: Mapping[str, Any]) -> tuple[Any, str | None]:
+    """A signed ε-LDP level: its exact value (``None`` when it is known only between exact bounds, as a noise
+    mechanism's, or not finite) and how it reads: ``= ln(5)``, or for bounds the signed decimal value,
+    ``≈ 10.4467272796 (not exact; ...)``, as the text report shows it."""
+    from verifier.display import interval_text
+
+    given, bounds = level.get("exact"), level.get("bounds")
+    if given is None:
+        return None, None
+    if isinstance(bounds, Mapping) and bounds.get("exact") is False:
+        try:
+            number = float(level.get("level"))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return None, "not exact (exact bounds in the measurements)"
+        return None, interval_text(number, number, "in the measurements")
+    return _exact(given), f"= {given}"
 
 
 def _exact(text: Any) -> Any:

@@ -179,13 +179,23 @@ def measurement_level(measurement: Measurement) -> str:
         if not (lower.is_finite and upper.is_finite):
             return f"between {measurement_level(replace(measurement, lower=None, level=lower))} and " \
                    f"{measurement_level(replace(measurement, lower=None))} (not exact)"
-        low, high = f"{lower.number:.12g}", f"{upper.number:.12g}"
-        if low == high:
-            return f"≈ {low} (not exact; exact bounds with --json)"
-        return f"between {low} and {high} (not exact; exact bounds with --json)"
+        low, high = lower.number, upper.number
+        assert low is not None and high is not None  # both finite
+        return interval_text(low, high)
     if not upper.is_finite:
         return "∞" if upper.value is not None else "undefined"
     return readable(upper.value)
+
+
+def interval_text(low: float, high: float, where: str = "with --json") -> str:
+    """A level known only between two exact bounds, by their decimals; ``where`` says where the exact ones are.
+
+    >>> interval_text(1.5, 1.5), interval_text(1.5, 2.0, "in the certificate")
+    ('≈ 1.5 (not exact; exact bounds with --json)', 'between 1.5 and 2 (not exact; exact bounds in the certificate)')
+    """
+    low_text, high_text = f"{low:.12g}", f"{high:.12g}"
+    shown = f"≈ {low_text}" if low_text == high_text else f"between {low_text} and {high_text}"
+    return f"{shown} (not exact; exact bounds {where})"
 
 
 def measurement_model(measurement: Measurement) -> str:
