@@ -3,9 +3,10 @@
 A compliance officer reads a model's name in words and what it guarantees in one line
 (both from the registry: :attr:`verifier.registry.Model.name` and the summary of its
 :class:`~verifier.registry.Definition`), a level as a decimal with its exact value beside
-it (the exact value decides; the decimal is for reading), and among the implied guarantees
-only those that add something to the measurements: a definition the certificate does not
-measure, or a level stronger than the one it measures.
+it (the exact value decides; the decimal is for reading), a level known only between two
+exact bounds as the decimals of both, marked not exact, with both exact bounds beside them,
+and among the implied guarantees only those that add something to the measurements: a
+definition the certificate does not measure, or a level stronger than the one it measures.
 
 Nothing here changes what is signed: the page reads the predicate as it is.
 """
@@ -18,7 +19,8 @@ from typing import Any
 
 import sympy
 
-__all__ = ["ModelWords", "Number", "Implied", "ImpliedGroup", "model_words", "number", "implied_that_add"]
+__all__ = ["ModelWords", "Number", "Interval", "Implied", "ImpliedGroup", "model_words", "number", "interval",
+           "implied_that_add"]
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,19 @@ class Number:
         if self.exact is None:
             return self.decimal
         return f"{self.exact} {self.decimal}" if self.decimal.startswith("≈") else f"{self.exact} = {self.decimal}"
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A level known only between two exact bounds, for a reader: ``decimal`` to read, both exact bounds beside it.
+
+    ``decimal`` reads ``between 1 and 4.9 (not exact)``, or ``≈ 10.45 (not exact)`` when both
+    bounds round to the same decimal; ``lower`` and ``upper`` are the exact bounds as signed.
+    """
+
+    decimal: str
+    lower: str
+    upper: str
 
 
 @dataclass(frozen=True)
@@ -119,6 +134,28 @@ Number(decimal='0.2', exact='1/5'), Number(decimal='≈ 1.099', exact='ln(3)'), 
     decimal = approximate(value)
     equal = bool(value.is_Rational) and sympy.Rational(decimal) == value
     return Number(decimal if equal else f"≈ {decimal}", str(exact))
+
+
+def interval(measurement: Mapping[str, Any]) -> Interval | None:
+    """A measurement's level as its two exact bounds when it is known only between them (its ``bounds`` say
+    ``"exact": false``; its ``exact`` is then the upper bound), each bound's decimal as :func:`number` writes it;
+    ``None`` for an exactly known level.
+
+    >>> interval({"exact": "49/10", "bounds": {"exact": False, "lower": "1", "upper": "49/10"}})
+    Interval(decimal='between 1 and 4.9 (not exact)', lower='1', upper='49/10')
+    >>> interval({"bounds": {"exact": False, "lower": "ln(19999/10000)", "upper": "ln(2)"}}).decimal
+    '≈ 0.6931 (not exact)'
+    >>> interval({"exact": "ln(2)"}) is None
+    True
+    """
+    from verifier.display import interval_text
+
+    bounds = measurement.get("bounds")
+    if not isinstance(bounds, Mapping) or bounds.get("exact") is not False:
+        return None
+    lower, upper = str(bounds.get("lower")), str(bounds.get("upper"))
+    low, high = (number(bound).decimal.removeprefix("≈ ") for bound in (lower, upper))
+    return Interval(interval_text(low, high, None), lower, upper)
 
 
 def _stronger_or_equal(model_id: str, implied: sympy.Expr, measured: sympy.Expr) -> bool:

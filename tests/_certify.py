@@ -15,6 +15,7 @@ from privcert.cli import app
 
 runner = CliRunner()
 TABLE4 = Path(__file__).resolve().parents[1] / "examples" / "table4"
+GOLDEN = Path(__file__).resolve().parent / "golden"
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,12 @@ class Certified:
     @property
     def predicate(self) -> dict[str, Any]:
         return json.loads(base64.b64decode(json.loads(self.certificate.read_text())["payload"]))["predicate"]
+
+
+def golden_predicate(version: str, name: str) -> dict[str, Any]:
+    """The predicate of the golden certificate ``tests/golden/<version>/<name>``, as signed."""
+    envelope = json.loads((GOLDEN / version / name / "cert.json").read_text(encoding="utf-8"))
+    return json.loads(base64.b64decode(envelope["payload"]))["predicate"]
 
 
 def certify(out: Path, release: Path, policy: Path, *extra: str) -> Certified:

@@ -187,15 +187,18 @@ def measurement_level(measurement: Measurement) -> str:
     return readable(upper.value)
 
 
-def interval_text(low: float, high: float, where: str = "with --json") -> str:
-    """A level known only between two exact bounds, by their decimals; ``where`` says where the exact ones are.
+def interval_text(low: float | str, high: float | str, where: str | None = "with --json") -> str:
+    """A level known only between two exact bounds, by their decimals: a float to 12 significant digits, text
+    (a page's rounded decimal) as written; ``≈`` one decimal when both read alike. ``where`` says where the
+    exact bounds are (``None``: beside it, as on a page).
 
-    >>> interval_text(1.5, 1.5), interval_text(1.5, 2.0, "in the certificate")
-    ('≈ 1.5 (not exact; exact bounds with --json)', 'between 1.5 and 2 (not exact; exact bounds in the certificate)')
+    >>> interval_text(1.5, 1.5), interval_text(1.5, 2.0, "in the certificate"), interval_text("1", "4.9", None)
+    ('≈ 1.5 (not exact; exact bounds with --json)', 'between 1.5 and 2 (not exact; exact bounds in the certificate)', \
+'between 1 and 4.9 (not exact)')
     """
-    low_text, high_text = f"{low:.12g}", f"{high:.12g}"
+    low_text, high_text = (value if isinstance(value, str) else f"{value:.12g}" for value in (low, high))
     shown = f"≈ {low_text}" if low_text == high_text else f"between {low_text} and {high_text}"
-    return f"{shown} (not exact; exact bounds {where})"
+    return f"{shown} (not exact{'' if where is None else f'; exact bounds {where}'})"
 
 
 def measurement_model(measurement: Measurement) -> str:

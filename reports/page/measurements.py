@@ -29,7 +29,7 @@ def _detail(measurement: Mapping[str, Any]) -> str:
 
 
 def row(measurement: Mapping[str, Any]) -> dict[str, Any]:
-    from reports.reading import model_words, number
+    from reports.reading import interval, model_words, number
 
     direction = measurement.get("direction") or {}
     return {
@@ -37,6 +37,7 @@ def row(measurement: Mapping[str, Any]) -> dict[str, Any]:
         "model": measurement.get("model"),
         "words": model_words(measurement.get("model")),
         "level": number(measurement.get("exact")),
+        "bounds": interval(measurement),
         "limit": number(measurement.get("threshold")),
         "detail": _detail(measurement),
         "attribute": _attribute(measurement.get("attribute")),

@@ -10,11 +10,12 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_hostile_input import ATTRIBUTE, SCRIPT, TEMPLATE, hostile  # noqa: F401 (a fixture)
 
-from _certify import Certified, certify_table4
+from _certify import Certified, certify_table4, golden_predicate
 from _chromium import DRIVER, chromium
 from verifier.escape import safe
 
@@ -166,6 +167,34 @@ def test_no_cell_overlaps_another_or_spills_out_at_any_width(browser, demo: dict
         subprocess.run(["pdftoppm", "-r", "70", "-f", "1", "-l", "1", "-singlefile", "-png", str(demo["hospital"].pdf),
                         str(folder / "certificate-pdf")], check=True)
         print(f"screenshot: {folder / 'certificate-pdf.png'}")
+
+
+def test_long_exact_levels_wrap_inside_their_cells_on_a_phone(browser: Any, tmp_path: Path) -> None:
+    """Levels hundreds of digits long (a noise mechanism's ε, known only between two such exact bounds; a fraction of
+    40-digit numbers), in the measurements, the publisher's statements, the randomized levels and the implied
+    guarantees' headings: each wraps inside its cell or heading at 390 px, and the page never scrolls sideways."""
+    from reports.html import render_html, view
+
+    lower, upper = f"ln({'9' * 120}/1{'0' * 118})", f"ln(1{'0' * 120}/1{'0' * 118})"
+    predicate = golden_predicate("v4", "randomized-auditor")
+    predicate["measurements"][1]["exact"] = f"{'7' * 40}/{'3' * 40}"
+    predicate["measurements"][2].update(exact=upper, bounds={"exact": False, "lower": lower, "upper": upper})
+    predicate["publisher_statements"] = {"measurements": [{**predicate["measurements"][2], "requirement": "require[4]"}]}
+    for level in predicate["randomized"]["measurements"]:
+        level["exact"] = upper
+    for entry in predicate["implied"]:
+        entry["from"]["level"] = upper
+    page = tmp_path / "long.html"
+    page.write_text(render_html(view(predicate)), encoding="utf-8")
+    browser.set_window_size(390, 900)
+    browser.get(page.as_uri())
+    found = browser.execute_script(_BOXES)
+    levels = [cell["text"] for table in found["cells"] for cell in table if cell["text"].startswith("≈")]
+    assert levels == [f"≈ 2.333 {'7' * 32}", *[f"≈ 4.605 (not exact) ln({'9' * 17}"] * 2]  # 40 characters of each
+    assert _overlaps(found) == []
+    # the randomized levels' table scrolls inside its own box, its exact levels wrapped (one line would be 2,000 px)
+    assert browser.execute_script("const box = document.querySelector('#randomized .scroll');"
+                                  "return box.scrollWidth < 2 * box.clientWidth")
 
 
 def test_the_overlap_check_catches_a_spilling_cell() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from _certify import TABLE4, Certified, certify, certify_table4, runner
+from _certify import TABLE4, Certified, certify, certify_table4, golden_predicate, runner
 from privcert.cli import app
 from reports.html import render_html, view
 from verifier.audit import audit
@@ -395,12 +395,48 @@ def test_a_level_with_a_root_reads_as_a_decimal_and_is_compared_exactly() -> Non
 def test_a_failure_sentence_names_the_quasi_identifiers_in_the_policys_order() -> None:
     """A signed predicate is canonical JSON, whose objects come back with sorted keys ({age, zip}); the
     page writes the witness class in the policy's order (zip, age), as the audit printed it."""
-    import base64
-    import json
-
-    envelope = json.loads((Path(__file__).parents[1] / "golden" / "v3" / "table4-fail" / "cert.json").read_text())
-    predicate = json.loads(base64.b64decode(envelope["payload"]))["predicate"]
+    predicate = golden_predicate("v3", "table4-fail")
     assert predicate["release"]["quasi_identifiers"] == ["zip", "age"]
     assert any(list((m.get("witness") or {}).get("qi") or {}) == ["age", "zip"] for m in predicate["measurements"])
     failures = view(predicate).context["failures"]
     assert failures and all("{zip: 476**, age: 2*}" in text for text in failures), failures
+
+
+def test_a_level_known_only_between_exact_bounds_reads_as_both_decimals_not_exact() -> None:
+    """In auditor mode (k,t)-closeness at k = 50 is implied from ε-LDP: known only between 1 and 49/10, its signed
+    ``exact`` the upper bound. Measured or stated, its cell gives both decimals, says it is not exact and shows both
+    exact bounds; it passes as signed (decided on the upper bound). An exactly known level reads as before."""
+    predicate = golden_predicate("v4", "randomized-auditor")
+    bounded = predicate["measurements"][2]
+    assert (bounded["exact"], bounded["bounds"], bounded["passed"]) == (
+        "49/10", {"exact": False, "lower": "1", "upper": "49/10"}, True)
+    predicate["publisher_statements"] = {"measurements": [{**bounded, "requirement": "require[4]"}]}
+    html = render_html(view(predicate))
+    cells = re.findall(r'<tr class="(measurement|statement)">.*?(<td data-label="Level".*?)\n', html, re.S)
+    between = ('<td data-label="Level" class="level"><span class="decimal">between 1 and 4.9 (not exact)</span> '
+               '<span class="exact">1 ≤ level ≤ 49/10</span></td>')
+    required = ('<td data-label="Required" class="threshold"><span class="decimal">≤&nbsp;5</span></td>\n'
+                '<td data-label="Result" class="result"><span class="ok">pass</span></td>')
+    assert cells == [
+        ("measurement", '<td data-label="Level" class="level"><span class="decimal">318</span></td>'),
+        ("measurement", '<td data-label="Level" class="level"><span class="decimal">≈ 1.609</span> '
+                        '<span class="exact">ln(5)</span></td>'),
+        ("measurement", between),
+        ("statement", between)]
+    assert html.count(required) == 2
+
+
+def test_bounds_that_round_alike_read_as_one_decimal_each_exact_bound_clipped_on_its_own() -> None:
+    """ε-LDP of a noise mechanism: bounds a few ulps apart read as one decimal, still not exact; a bound longer than
+    a cell shows is cut alone, so the other one stays whole beside it."""
+    from reports.page.measurements import row
+    from reports.reading import Interval
+
+    lower = f"ln({'9' * 300}/{'1' + '0' * 298})"
+    measurement = {"model": "ldp", "attribute": "age", "exact": "ln(100)",
+                   "bounds": {"exact": False, "lower": lower, "upper": "ln(100)"}}
+    assert row(measurement)["bounds"] == Interval("≈ 4.605 (not exact)", lower, "ln(100)")
+    assert row({**measurement, "bounds": None})["bounds"] is None
+    html = render_html(view({"measurements": [measurement]}))
+    assert (f'<span class="decimal">≈ 4.605 (not exact)</span> <span class="exact">ln({"9" * 237}… (604 characters; '
+            "the whole text is in the certificate&#39;s JSON) ≤ level ≤ ln(100)</span></td>") in html
