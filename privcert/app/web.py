@@ -116,12 +116,12 @@ def _environment() -> Environment:
     """The app's one Jinja environment: every template escaped, whatever its suffix (Starlette's default
     escapes only ``.html``, ``.htm`` and ``.xml``), every printed value through :func:`shown_text`."""
     from privcert.app.svg import page_svg
-    from reports.reading import number
+    from reports.reading import interval, number
 
     environment = Environment(loader=FileSystemLoader(Path(__file__).parent / "templates"), autoescape=True,
                               finalize=shown_text)
     environment.filters.update(link=lambda path: f"{Path(path).parent.name}/{Path(path).name}", figure=page_svg,
-                               decimal=lambda exact: number(exact).decimal)
+                               decimal=lambda exact: number(exact).decimal, interval=interval)
     return environment
 
 

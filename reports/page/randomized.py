@@ -23,8 +23,10 @@ def _how(level: Mapping[str, Any], publisher: bool) -> str:
 
 
 def _randomized(section: Mapping[str, Any]) -> dict[str, Any]:
+    from reports.reading import interval
+
     publisher = section.get("mode") == "publisher"
-    rows = [{"model": m.get("model"), "exact": m.get("exact"),
+    rows = [{"model": m.get("model"), "exact": m.get("exact"), "bounds": interval(m),
              "parameters": ", ".join(f"{k} = {v}" for k, v in (m.get("parameters") or {}).items()),
              "how": _how(m, publisher)}
             for m in section.get("measurements", []) if isinstance(m, Mapping)]

@@ -79,11 +79,12 @@ def _audit_result(text: Text) -> dict[str, Any]:
     measurement = {"requirement": text(), "model": text(), "distance": text(), "attribute": text(), "exact": text(),
                    "level": 0.5, "threshold": text(), "verdict": text(), "witness": {"qi": {text(): text()}, "size": 3},
                    "reason": text()}
+    bounded = {**measurement, "bounds": {"exact": False, "lower": text(), "upper": text()}}
     implied = [{"implied": True, "definition": text(), "readable": text(),
                 "from": {"model": text(), "attribute": text(), "level": text()},
                 "derivation": [{"claim": text(), "status": text()}]},
                {"implied": False, "definition": text(), "nothing": text()}]
-    result = {"passed": True, "audit": {"rows": 3, "classes": 2, "qi": [text()], "measurements": [measurement]},
+    result = {"passed": True, "audit": {"rows": 3, "classes": 2, "qi": [text()], "measurements": [measurement, bounded]},
               "implied": implied, "view": text()}
     return {**_page(text), **_key(text), "job": _job(text, "audit", result=result)}
 
@@ -221,3 +222,17 @@ def test_two_figures_on_one_page_share_no_id_and_each_refers_to_its_own() -> Non
     for made, own in zip(drawn, ids):
         referred = re.findall(r'href="#([^"]+)"', made) + re.findall(r"url\(#([^)]+)\)", made)
         assert referred and set(referred) <= set(own)
+
+
+def test_a_level_known_between_exact_bounds_reads_as_both_in_the_audit_result() -> None:
+    measured = {"requirement": "require[0]", "model": "ldp", "attribute": "age", "exact": "ln(49/10)", "level": 1.589,
+                "threshold": "3", "verdict": "pass", "witness": None, "reason": "ε ≤ 3"}
+    bounded = {**measured, "requirement": "require[1]", "bounds": {"exact": False, "lower": "ln(2)", "upper": "ln(49/10)"}}
+    result = {"passed": True, "audit": {"rows": 3, "classes": 2, "qi": ["zip"], "measurements": [measured, bounded]},
+              "implied": [], "view": ""}
+    page = templates.env.get_template("_audit_result.j2").render(
+        session=Object(csrf="token"), request=Object(url=Object(path="/audit")), key=None, key_offered=False,
+        job=Object(id="1", kind="audit", status="done", result=result, finished=True, warnings=[], error=None))
+    rows = re.findall(r'class="level">(.*?)</td>\s*<td data-label="Decimal">(.*?)</td>', page, re.S)
+    assert rows == [("<code>ln(49/10)</code>", "≈ 1.589"),
+                    ("<code>ln(2)</code> ≤ level ≤ <code>ln(49/10)</code>", "between 0.6931 and 1.589 (not exact)")]

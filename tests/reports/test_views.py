@@ -440,3 +440,18 @@ def test_bounds_that_round_alike_read_as_one_decimal_each_exact_bound_clipped_on
     html = render_html(view({"measurements": [measurement]}))
     assert (f'<span class="decimal">≈ 4.605 (not exact)</span> <span class="exact">ln({"9" * 237}… (604 characters; '
             "the whole text is in the certificate&#39;s JSON) ≤ level ≤ ln(100)</span></td>") in html
+
+
+def test_a_randomized_level_known_only_between_exact_bounds_reads_as_both_in_its_table() -> None:
+    """A noise mechanism's levels (publisher mode) are known only between exact bounds: the randomized table gives
+    both decimals, not exact, and both exact bounds, where an exact level shows alone as before."""
+    bounded = {"model": "ldp", "parameters": {}, "exact": "ln(49/10)",
+               "bounds": {"exact": False, "lower": "ln(2)", "upper": "ln(49/10)"}}
+    exact = {"model": "dp", "parameters": {}, "exact": "ln(5)"}
+    html = render_html(view({"measurements": [], "randomized": {"mode": "publisher", "mechanism": "noise.toml",
+                                                                 "measurements": [bounded, exact]}}))
+    assert re.findall(r'<tr class="randomized"><td>.*?</td><td></td>(<td class="level">.*?</td>)', html) == [
+        '<td class="level"><span class="decimal">between 0.6931 and 1.589 (not exact)</span> '
+        '<span class="exact">ln(2) ≤ level ≤ ln(49/10)</span></td>',
+        '<td class="level">ln(5)</td>']
+    assert '<th class="level">Level</th>' in html
