@@ -33,9 +33,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from verifier.cpus import usable_cpus
+from verifier.engines.engine import Phase
+from verifier.engines.numbered import AS_WRITTEN, column_types, grouping_id, number_classes, numbered_cells
 from verifier.engines.sql import (
     CLASS,
     RELATION,
+    Counted,
     EngineReadError,
     Session,
     SqlEngine,
@@ -45,6 +48,7 @@ from verifier.engines.sql import (
     quote,
 )
 from verifier.errors import PolicyError
+from verifier.tables.counts import AttributeSpec
 from verifier.tables.encodings import Encoding
 from verifier.tables.load import dictionary_columns, hive_columns, parquet_files
 from verifier.tables.stream_counts import BATCH_ROWS, DENSE_CELLS
@@ -76,9 +80,6 @@ def _dense_cells() -> int:
                           f"group-bys), found {chosen!r}")
     return int(chosen)
 
-_AS_WRITTEN = frozenset({"VARCHAR", "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
-                         "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"})
-"""DuckDB's types whose values group as written (one group a value): the quasi-identifiers streamed as one hash."""
 
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
@@ -160,11 +161,18 @@ class DuckDBEngine(SqlEngine):
             except duckdb.Error as error:
                 raise EngineReadError(_message(str(error))) from error
 
+        def group(qi: Sequence[str], attributes: Sequence[AttributeSpec], source: str, phase: Phase,
+                  unit: str) -> Counted | None:
+            try:
+                return numbered_cells(connection, qi, attributes, source=source, phase=phase, unit=unit)
+            except duckdb.Error as error:
+                raise EngineReadError(_message(str(error))) from error
+
         few = dictionary_columns(path) if kind == "parquet" else set()
 
         try:
             run(f"CREATE VIEW release AS SELECT * FROM {_reader(path, kind, header, encoding)}")
-            yield Session(run, stream, self.dense_cells, fetch)
+            yield Session(run, stream, self.dense_cells, fetch, group)
         finally:
             connection.close()
             shutil.rmtree(spill, ignore_errors=True)
@@ -185,80 +193,68 @@ def _hashed(connection: DuckDBPyConnection, qi: Sequence[str], columns: Sequence
     The quasi-identifiers, likewise, are streamed as one hash of each row's combination,
     the column :data:`~verifier.engines.sql.CLASS`, whose entry under that name is the
     combination's number, its row of the table of combinations returned: one column to
-    hand over and to look up instead of one per quasi-identifier. That needs every
+    hand over and to look up instead of one per quasi-identifier. The combinations are
+    numbered as the group-bys past the dense bound number them
+    (:func:`verifier.engines.numbered.number_classes`, kept for them in the same
+    connection). That needs every
     quasi-identifier to be text, an integer or a boolean, whose groups are their values
     as written (DuckDB groups and hashes ``-0.0`` as ``0.0``, which the pandas engine keeps apart);
     every quasi-identifier must be one of ``few``, and one at least text: integers and
     booleans are handed over as they are, 8 bytes a row or less like a hash, and coded as
     they stream with no table of combinations to find first (on 10^6 combinations of two
     integer columns, the pass finding them and each batch's lookup of its hashes cost more
-    than the count they spared). Otherwise the table is ``None`` and each text
-    quasi-identifier is hashed on its own, and when two combinations share a hash, the
-    pass is made again so (:func:`_hash_pass`, one per :class:`_HashPlan`).
+    than the count they spared). Otherwise, or when two combinations share a hash, the
+    table is ``None`` and each text quasi-identifier is hashed on its own
+    (:func:`_hash_pass`, one per :class:`_HashPlan`).
     """
     every = [column for column in dict.fromkeys([*qi, *columns]) if column in few]
-    types = _column_types(connection, every)
+    types = column_types(connection, every)
     if (qi and CLASS not in (*qi, *columns) and any(types.get(column) == "VARCHAR" for column in qi)
-            and all(column in few and types[column] in _AS_WRITTEN for column in qi)):
-        found, classes = _hash_pass(connection, _HashPlan.of(qi, columns, types, combine=True))
+            and all(column in few and types[column] in AS_WRITTEN for column in qi)):
+        classes = number_classes(connection, qi)
         if classes is not None:
-            return found, classes
+            found = _hash_pass(connection, _HashPlan.of(qi, columns, types, combine=True))
+            found[CLASS] = (pa.array(np.arange(classes.keys.num_rows)), classes.hashes)
+            return found, classes.keys
         # two combinations share a hash: each quasi-identifier on its own
-    return _hash_pass(connection, _HashPlan.of(qi, columns, types, combine=False))
+    return _hash_pass(connection, _HashPlan.of(qi, columns, types, combine=False)), None
 
 
 @dataclass(frozen=True)
 class _HashPlan:
-    """What one pass over the release hashes: each text column of ``singles`` on its own and, when
-    ``combine``, the combination of the quasi-identifiers ``qi``."""
+    """What one pass over the release hashes: each text column of ``singles`` on its own."""
 
-    qi: tuple[str, ...]
     singles: tuple[str, ...]
-    combine: bool
 
     @classmethod
     def of(cls, qi: Sequence[str], columns: Sequence[str], types: dict[str, str], *, combine: bool) -> _HashPlan:
-        """The text columns (DuckDB's ``VARCHAR``) among ``columns``, and the quasi-identifiers' unless combined."""
+        """The text columns (DuckDB's ``VARCHAR``) among ``columns``, and the quasi-identifiers' unless
+        ``combine`` (their combinations are numbered instead)."""
         wanted = dict.fromkeys([*columns, *(() if combine else qi)])
-        return cls(tuple(qi), tuple(column for column in wanted if types.get(column) == "VARCHAR"), combine)
+        return cls(tuple(column for column in wanted if types.get(column) == "VARCHAR"))
 
     @property
     def sets(self) -> tuple[tuple[str, ...], ...]:
-        """The grouping sets: one a single column, and the quasi-identifiers when combined."""
-        return tuple(dict.fromkeys([*((column,) for column in self.singles), *([self.qi] if self.combine else [])]))
+        """The grouping sets: one a single column."""
+        return tuple((column,) for column in self.singles)
 
 
-def _column_types(connection: DuckDBPyConnection, columns: Sequence[str]) -> dict[str, str]:
-    """DuckDB's type of each of ``columns`` of the release (a query of no rows)."""
-    if not columns:
-        return {}
-    found = connection.sql(f"SELECT {', '.join(map(quote, columns))} FROM {RELATION} LIMIT 0").types
-    return dict(zip(columns, map(str, found), strict=True))
-
-
-def _hash_pass(connection: DuckDBPyConnection,
-               plan: _HashPlan) -> tuple[dict[str, tuple[pa.Array, pa.Array]], pa.Table | None]:
+def _hash_pass(connection: DuckDBPyConnection, plan: _HashPlan) -> dict[str, tuple[pa.Array, pa.Array]]:
     """One pass over the release finds the distinct values of every set of ``plan`` (``GROUPING SETS``),
     each hashed once; a set two of whose values share a hash is left out (streamed as it is)."""
     sets = plan.sets
     if not sets:
-        return {}, None
+        return {}
     grouping = list(dict.fromkeys(column for chosen in sets for column in chosen))
     value = {column: f"value_{i}" for i, column in enumerate(grouping)}
     found_sets = connection.sql(_grouping_sets(sets, grouping, value)).to_arrow_table()
     found: dict[str, tuple[pa.Array, pa.Array]] = {}
-    classes = None
     for i, chosen in enumerate(sets):
-        mine = found_sets.filter(pc.equal(found_sets["grouping_set"], _grouping_id(grouping, chosen)))
+        mine = found_sets.filter(pc.equal(found_sets["grouping_set"], grouping_id(grouping, chosen)))
         hashes = mine[f"hash_{i}"]
-        if _collide(hashes):
-            continue
-        if plan.combine and chosen == plan.qi:
-            classes = mine.select([value[column] for column in plan.qi]).rename_columns(list(plan.qi))
-            found[CLASS] = (pa.array(np.arange(mine.num_rows)), hashes.combine_chunks())
-        if len(chosen) == 1 and chosen[0] in plan.singles:
+        if not _collide(hashes):
             found[chosen[0]] = (mine[value[chosen[0]]].combine_chunks(), hashes.combine_chunks())
-    return found, classes
+    return found
 
 
 def _grouping_sets(sets: Sequence[tuple[str, ...]], grouping: Sequence[str], value: dict[str, str]) -> str:
@@ -268,11 +264,6 @@ def _grouping_sets(sets: Sequence[tuple[str, ...]], grouping: Sequence[str], val
                f"GROUP BY GROUPING SETS ({', '.join('(' + ', '.join(map(quote, chosen)) + ')' for chosen in sets)})")
     hashes = ", ".join(f"hash({', '.join(value[column] for column in chosen)}) AS hash_{i}" for i, chosen in enumerate(sets))
     return f"SELECT *, {hashes} FROM ({grouped})"
-
-
-def _grouping_id(grouping: Sequence[str], chosen: tuple[str, ...]) -> int:
-    """``GROUPING(grouping...)`` on the rows of the set ``chosen``: a bit set for each column not in it, the first highest."""
-    return sum(1 << (len(grouping) - 1 - place) for place, column in enumerate(grouping) if column not in chosen)
 
 
 def _collide(hashes: pa.ChunkedArray) -> bool:
