@@ -34,7 +34,14 @@ import pyarrow.compute as pc
 
 from verifier.cpus import usable_cpus
 from verifier.engines.engine import Phase
-from verifier.engines.numbered import AS_WRITTEN, column_types, grouping_id, number_classes, numbered_cells
+from verifier.engines.numbered import (
+    AS_WRITTEN,
+    NumberedClasses,
+    column_types,
+    grouping_id,
+    number_classes,
+    numbered_cells,
+)
 from verifier.engines.sql import (
     CLASS,
     RELATION,
@@ -211,56 +218,79 @@ def _hashed(connection: DuckDBPyConnection, qi: Sequence[str], columns: Sequence
     types = column_types(connection, every)
     if (qi and CLASS not in (*qi, *columns) and any(types.get(column) == "VARCHAR" for column in qi)
             and all(column in few and types[column] in AS_WRITTEN for column in qi)):
-        classes = number_classes(connection, qi)
+        found, classes = _hash_pass(connection, _HashPlan.of(qi, columns, types, combine=True))
         if classes is not None:
-            found = _hash_pass(connection, _HashPlan.of(qi, columns, types, combine=True))
             found[CLASS] = (pa.array(np.arange(classes.keys.num_rows)), classes.hashes)
             return found, classes.keys
         # two combinations share a hash: each quasi-identifier on its own
-    return _hash_pass(connection, _HashPlan.of(qi, columns, types, combine=False)), None
+    return _hash_pass(connection, _HashPlan.of(qi, columns, types, combine=False))[0], None
 
 
 @dataclass(frozen=True)
 class _HashPlan:
-    """What one pass over the release hashes: each text column of ``singles`` on its own."""
+    """What one pass over the release hashes: each text column of ``singles`` on its own and, when
+    ``combine``, the combination of the quasi-identifiers ``qi``."""
 
+    qi: tuple[str, ...]
     singles: tuple[str, ...]
+    combine: bool
 
     @classmethod
     def of(cls, qi: Sequence[str], columns: Sequence[str], types: dict[str, str], *, combine: bool) -> _HashPlan:
-        """The text columns (DuckDB's ``VARCHAR``) among ``columns``, and the quasi-identifiers' unless
-        ``combine`` (their combinations are numbered instead)."""
+        """The text columns (DuckDB's ``VARCHAR``) among ``columns``, and the quasi-identifiers' unless combined."""
         wanted = dict.fromkeys([*columns, *(() if combine else qi)])
-        return cls(tuple(column for column in wanted if types.get(column) == "VARCHAR"))
+        return cls(tuple(qi), tuple(column for column in wanted if types.get(column) == "VARCHAR"), combine)
 
     @property
     def sets(self) -> tuple[tuple[str, ...], ...]:
-        """The grouping sets: one a single column."""
-        return tuple((column,) for column in self.singles)
+        """The grouping sets: one a single column, and the quasi-identifiers when combined."""
+        return tuple(dict.fromkeys([*((column,) for column in self.singles), *([self.qi] if self.combine else [])]))
 
 
-def _hash_pass(connection: DuckDBPyConnection, plan: _HashPlan) -> dict[str, tuple[pa.Array, pa.Array]]:
+_SETS = "privcert_sets"
+"""The temporary table of a pass that combines the quasi-identifiers: its grouping sets' rows."""
+
+
+def _hash_pass(connection: DuckDBPyConnection,
+               plan: _HashPlan) -> tuple[dict[str, tuple[pa.Array, pa.Array]], NumberedClasses | None]:
     """One pass over the release finds the distinct values of every set of ``plan`` (``GROUPING SETS``),
-    each hashed once; a set two of whose values share a hash is left out (streamed as it is)."""
+    each hashed once; a set two of whose values share a hash is left out (streamed as it is). When the plan
+    combines the quasi-identifiers, their combinations are numbered from the pass's rows, as the group-bys past
+    the dense bound take them (:func:`verifier.engines.numbered.number_classes`; ``None`` when two share a hash)."""
     sets = plan.sets
     if not sets:
-        return {}
+        return {}, None
     grouping = list(dict.fromkeys(column for chosen in sets for column in chosen))
     value = {column: f"value_{i}" for i, column in enumerate(grouping)}
-    found_sets = connection.sql(_grouping_sets(sets, grouping, value)).to_arrow_table()
+    statement = _grouping_sets(sets, grouping, value)
+    combined = grouping_id(grouping, plan.qi) if plan.combine else None
+    if combined is None:
+        found_sets = connection.sql(statement).to_arrow_table()
+    else:
+        connection.execute(f"CREATE OR REPLACE TEMP TABLE {_SETS} AS {statement}")
+        found_sets = connection.sql(f"SELECT * FROM {_SETS} WHERE grouping_set <> {combined}").to_arrow_table()
     found: dict[str, tuple[pa.Array, pa.Array]] = {}
     for i, chosen in enumerate(sets):
-        mine = found_sets.filter(pc.equal(found_sets["grouping_set"], grouping_id(grouping, chosen)))
-        hashes = mine[f"hash_{i}"]
-        if not _collide(hashes):
-            found[chosen[0]] = (mine[value[chosen[0]]].combine_chunks(), hashes.combine_chunks())
-    return found
+        if len(chosen) == 1 and chosen[0] in plan.singles:
+            mine = found_sets.filter(pc.equal(found_sets["grouping_set"], grouping_id(grouping, chosen)))
+            hashes = mine[f"hash_{i}"]
+            if not _collide(hashes):
+                found[chosen[0]] = (mine[value[chosen[0]]].combine_chunks(), hashes.combine_chunks())
+    if combined is None:
+        return found, None
+    rows = (f"(SELECT {', '.join(f'{value[column]} AS {quote(column)}' for column in plan.qi)}, size FROM {_SETS} "
+            f"WHERE grouping_set = {combined})")
+    classes = number_classes(connection, plan.qi, rows=rows, size="CAST(SUM(size) AS BIGINT)")
+    connection.execute(f"DROP TABLE {_SETS}")
+    return found, classes
 
 
 def _grouping_sets(sets: Sequence[tuple[str, ...]], grouping: Sequence[str], value: dict[str, str]) -> str:
-    """The query of one pass: the distinct values of each set, which set they belong to, and their hash ``hash_i``."""
+    """The query of one pass: the distinct values of each set, which set they belong to, their rows (``size``) and
+    their hash ``hash_i``."""
     grouped = (f"SELECT GROUPING({', '.join(map(quote, grouping))}) AS grouping_set, "
-               f"{', '.join(f'{quote(column)} AS {value[column]}' for column in grouping)} FROM {RELATION} "
+               f"{', '.join(f'{quote(column)} AS {value[column]}' for column in grouping)}, COUNT(*) AS size "
+               f"FROM {RELATION} "
                f"GROUP BY GROUPING SETS ({', '.join('(' + ', '.join(map(quote, chosen)) + ')' for chosen in sets)})")
     hashes = ", ".join(f"hash({', '.join(value[column] for column in chosen)}) AS hash_{i}" for i, chosen in enumerate(sets))
     return f"SELECT *, {hashes} FROM ({grouped})"

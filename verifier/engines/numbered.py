@@ -78,19 +78,22 @@ class NumberedClasses:
     hashes: pa.Array
 
 
-def number_classes(connection: DuckDBPyConnection, qi: Sequence[str]) -> NumberedClasses | None:
-    """Number the distinct combinations of ``qi`` in the release (the temporary table :data:`CLASSES`: step 1 of
-    the module), or ``None`` when two of them share a hash (the table is then dropped).
+def number_classes(connection: DuckDBPyConnection, qi: Sequence[str], *, rows: str = RELATION,
+                   size: str = "COUNT(*)") -> NumberedClasses | None:
+    """Number the distinct combinations of ``qi`` in ``rows`` (the temporary table :data:`CLASSES`: step 1 of the
+    module), or ``None`` when two of them share a hash (the table is then dropped).
 
-    The streamed count of the DuckDB engine numbers its classes so too, in the same connection, and the group-bys
-    that follow when it passes its dense bound take them as they are (:func:`numbered_cells`).
+    ``rows`` is the release, or a relation of its rows already grouped (with ``size``, the aggregate that sums
+    them). The streamed count of the DuckDB engine numbers its classes so, from the pass that finds its
+    dictionaries, in the same connection; the group-bys that follow when it passes its dense bound take them as
+    they are (:func:`numbered_cells`).
     """
     names = [f"q_{place}" for place in range(len(qi))]
     listed = ", ".join(names)
     chosen = ", ".join(f"{quote(column)} AS {name}" for column, name in zip(qi, names, strict=True))
     connection.execute(f"CREATE OR REPLACE TEMP TABLE {CLASSES} AS SELECT row_number() OVER () - 1 AS number, "
-                       f"hash({listed}) AS hash, {listed}, size FROM (SELECT {chosen}, COUNT(*) AS size "
-                       f"FROM {RELATION} GROUP BY ALL)")
+                       f"hash({listed}) AS hash, {listed}, size FROM (SELECT {chosen}, {size} AS size "
+                       f"FROM {rows} GROUP BY ALL)")
     if _collide(connection):
         connection.execute(f"DROP TABLE {CLASSES}")
         return None
