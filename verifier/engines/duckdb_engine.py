@@ -7,7 +7,8 @@ streamed to Python as Arrow record batches of :data:`verifier.tables.stream_coun
 as they come (:mod:`verifier.tables.stream_counts`; the plans are in :mod:`verifier.engines.sql`),
 so memory is a batch and the count tables, whatever the number of rows. A release whose
 dense tables would pass ``dense_cells`` (many distinct quasi-identifier combinations
-times many values) is counted by SQL group-bys instead, their results fetched in
+times many values) is counted by SQL group-bys instead, with the classes and values
+numbered by DuckDB (:mod:`verifier.engines.numbered`), their results fetched in
 batches too: their memory is bounded by ``memory_limit``, past which the hash
 aggregation spills to ``temp_directory``.
 
