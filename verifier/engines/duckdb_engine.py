@@ -7,7 +7,8 @@ streamed to Python as Arrow record batches of :data:`verifier.tables.stream_coun
 as they come (:mod:`verifier.tables.stream_counts`; the plans are in :mod:`verifier.engines.sql`),
 so memory is a batch and the count tables, whatever the number of rows. A release whose
 dense tables would pass ``dense_cells`` (many distinct quasi-identifier combinations
-times many values) is counted by SQL group-bys instead, their results fetched in
+times many values) is counted by SQL group-bys instead, with the classes and values
+numbered by DuckDB (:mod:`verifier.engines.numbered`), their results fetched in
 batches too: their memory is bounded by ``memory_limit``, past which the hash
 aggregation spills to ``temp_directory``.
 
@@ -33,9 +34,19 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from verifier.cpus import usable_cpus
+from verifier.engines.engine import Phase
+from verifier.engines.numbered import (
+    AS_WRITTEN,
+    NumberedClasses,
+    column_types,
+    grouping_id,
+    number_classes,
+    numbered_cells,
+)
 from verifier.engines.sql import (
     CLASS,
     RELATION,
+    Counted,
     EngineReadError,
     Session,
     SqlEngine,
@@ -45,6 +56,7 @@ from verifier.engines.sql import (
     quote,
 )
 from verifier.errors import PolicyError
+from verifier.tables.counts import AttributeSpec
 from verifier.tables.encodings import Encoding
 from verifier.tables.load import dictionary_columns, hive_columns, parquet_files
 from verifier.tables.stream_counts import BATCH_ROWS, DENSE_CELLS
@@ -76,9 +88,6 @@ def _dense_cells() -> int:
                           f"group-bys), found {chosen!r}")
     return int(chosen)
 
-_AS_WRITTEN = frozenset({"VARCHAR", "BOOLEAN", "TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT",
-                         "USMALLINT", "UINTEGER", "UBIGINT", "UHUGEINT"})
-"""DuckDB's types whose values group as written (one group a value): the quasi-identifiers streamed as one hash."""
 
 def _literal(text: str) -> str:
     return "'" + text.replace("'", "''") + "'"
@@ -160,11 +169,18 @@ class DuckDBEngine(SqlEngine):
             except duckdb.Error as error:
                 raise EngineReadError(_message(str(error))) from error
 
+        def group(qi: Sequence[str], attributes: Sequence[AttributeSpec], source: str, phase: Phase,
+                  unit: str) -> Counted | None:
+            try:
+                return numbered_cells(connection, qi, attributes, source=source, phase=phase, unit=unit)
+            except duckdb.Error as error:
+                raise EngineReadError(_message(str(error))) from error
+
         few = dictionary_columns(path) if kind == "parquet" else set()
 
         try:
             run(f"CREATE VIEW release AS SELECT * FROM {_reader(path, kind, header, encoding)}")
-            yield Session(run, stream, self.dense_cells, fetch)
+            yield Session(run, stream, self.dense_cells, fetch, group)
         finally:
             connection.close()
             shutil.rmtree(spill, ignore_errors=True)
@@ -185,26 +201,30 @@ def _hashed(connection: DuckDBPyConnection, qi: Sequence[str], columns: Sequence
     The quasi-identifiers, likewise, are streamed as one hash of each row's combination,
     the column :data:`~verifier.engines.sql.CLASS`, whose entry under that name is the
     combination's number, its row of the table of combinations returned: one column to
-    hand over and to look up instead of one per quasi-identifier. That needs every
+    hand over and to look up instead of one per quasi-identifier. The combinations are
+    numbered as the group-bys past the dense bound number them
+    (:func:`verifier.engines.numbered.number_classes`, kept for them in the same
+    connection). That needs every
     quasi-identifier to be text, an integer or a boolean, whose groups are their values
     as written (DuckDB groups and hashes ``-0.0`` as ``0.0``, which the pandas engine keeps apart);
     every quasi-identifier must be one of ``few``, and one at least text: integers and
     booleans are handed over as they are, 8 bytes a row or less like a hash, and coded as
     they stream with no table of combinations to find first (on 10^6 combinations of two
     integer columns, the pass finding them and each batch's lookup of its hashes cost more
-    than the count they spared). Otherwise the table is ``None`` and each text
-    quasi-identifier is hashed on its own, and when two combinations share a hash, the
-    pass is made again so (:func:`_hash_pass`, one per :class:`_HashPlan`).
+    than the count they spared). Otherwise, or when two combinations share a hash, the
+    table is ``None`` and each text quasi-identifier is hashed on its own
+    (:func:`_hash_pass`, one per :class:`_HashPlan`).
     """
     every = [column for column in dict.fromkeys([*qi, *columns]) if column in few]
-    types = _column_types(connection, every)
+    types = column_types(connection, every)
     if (qi and CLASS not in (*qi, *columns) and any(types.get(column) == "VARCHAR" for column in qi)
-            and all(column in few and types[column] in _AS_WRITTEN for column in qi)):
+            and all(column in few and types[column] in AS_WRITTEN for column in qi)):
         found, classes = _hash_pass(connection, _HashPlan.of(qi, columns, types, combine=True))
         if classes is not None:
-            return found, classes
+            found[CLASS] = (pa.array(np.arange(classes.keys.num_rows)), classes.hashes)
+            return found, classes.keys
         # two combinations share a hash: each quasi-identifier on its own
-    return _hash_pass(connection, _HashPlan.of(qi, columns, types, combine=False))
+    return _hash_pass(connection, _HashPlan.of(qi, columns, types, combine=False))[0], None
 
 
 @dataclass(frozen=True)
@@ -228,51 +248,53 @@ class _HashPlan:
         return tuple(dict.fromkeys([*((column,) for column in self.singles), *([self.qi] if self.combine else [])]))
 
 
-def _column_types(connection: DuckDBPyConnection, columns: Sequence[str]) -> dict[str, str]:
-    """DuckDB's type of each of ``columns`` of the release (a query of no rows)."""
-    if not columns:
-        return {}
-    found = connection.sql(f"SELECT {', '.join(map(quote, columns))} FROM {RELATION} LIMIT 0").types
-    return dict(zip(columns, map(str, found), strict=True))
+_SETS = "privcert_sets"
+"""The temporary table of a pass that combines the quasi-identifiers: its grouping sets' rows."""
 
 
 def _hash_pass(connection: DuckDBPyConnection,
-               plan: _HashPlan) -> tuple[dict[str, tuple[pa.Array, pa.Array]], pa.Table | None]:
+               plan: _HashPlan) -> tuple[dict[str, tuple[pa.Array, pa.Array]], NumberedClasses | None]:
     """One pass over the release finds the distinct values of every set of ``plan`` (``GROUPING SETS``),
-    each hashed once; a set two of whose values share a hash is left out (streamed as it is)."""
+    each hashed once; a set two of whose values share a hash is left out (streamed as it is). When the plan
+    combines the quasi-identifiers, their combinations are numbered from the pass's rows, as the group-bys past
+    the dense bound take them (:func:`verifier.engines.numbered.number_classes`; ``None`` when two share a hash)."""
     sets = plan.sets
     if not sets:
         return {}, None
     grouping = list(dict.fromkeys(column for chosen in sets for column in chosen))
     value = {column: f"value_{i}" for i, column in enumerate(grouping)}
-    found_sets = connection.sql(_grouping_sets(sets, grouping, value)).to_arrow_table()
+    statement = _grouping_sets(sets, grouping, value)
+    combined = grouping_id(grouping, plan.qi) if plan.combine else None
+    if combined is None:
+        found_sets = connection.sql(statement).to_arrow_table()
+    else:
+        connection.execute(f"CREATE OR REPLACE TEMP TABLE {_SETS} AS {statement}")
+        found_sets = connection.sql(f"SELECT * FROM {_SETS} WHERE grouping_set <> {combined}").to_arrow_table()
     found: dict[str, tuple[pa.Array, pa.Array]] = {}
-    classes = None
     for i, chosen in enumerate(sets):
-        mine = found_sets.filter(pc.equal(found_sets["grouping_set"], _grouping_id(grouping, chosen)))
-        hashes = mine[f"hash_{i}"]
-        if _collide(hashes):
-            continue
-        if plan.combine and chosen == plan.qi:
-            classes = mine.select([value[column] for column in plan.qi]).rename_columns(list(plan.qi))
-            found[CLASS] = (pa.array(np.arange(mine.num_rows)), hashes.combine_chunks())
         if len(chosen) == 1 and chosen[0] in plan.singles:
-            found[chosen[0]] = (mine[value[chosen[0]]].combine_chunks(), hashes.combine_chunks())
+            mine = found_sets.filter(pc.equal(found_sets["grouping_set"], grouping_id(grouping, chosen)))
+            hashes = mine[f"hash_{i}"]
+            if not _collide(hashes):
+                found[chosen[0]] = (mine[value[chosen[0]]].combine_chunks(), hashes.combine_chunks())
+    if combined is None:
+        return found, None
+    rows = (f"(SELECT {', '.join(f'{value[column]} AS {quote(column)}' for column in plan.qi)}, size FROM {_SETS} "
+            f"WHERE grouping_set = {combined})")
+    classes = number_classes(connection, plan.qi, rows=rows, size="CAST(SUM(size) AS BIGINT)")
+    connection.execute(f"DROP TABLE {_SETS}")
     return found, classes
 
 
 def _grouping_sets(sets: Sequence[tuple[str, ...]], grouping: Sequence[str], value: dict[str, str]) -> str:
-    """The query of one pass: the distinct values of each set, which set they belong to, and their hash ``hash_i``."""
+    """The query of one pass: the distinct values of each set, which set they belong to, their rows (``size``) and
+    their hash ``hash_i``."""
     grouped = (f"SELECT GROUPING({', '.join(map(quote, grouping))}) AS grouping_set, "
-               f"{', '.join(f'{quote(column)} AS {value[column]}' for column in grouping)} FROM {RELATION} "
+               f"{', '.join(f'{quote(column)} AS {value[column]}' for column in grouping)}, COUNT(*) AS size "
+               f"FROM {RELATION} "
                f"GROUP BY GROUPING SETS ({', '.join('(' + ', '.join(map(quote, chosen)) + ')' for chosen in sets)})")
     hashes = ", ".join(f"hash({', '.join(value[column] for column in chosen)}) AS hash_{i}" for i, chosen in enumerate(sets))
     return f"SELECT *, {hashes} FROM ({grouped})"
-
-
-def _grouping_id(grouping: Sequence[str], chosen: tuple[str, ...]) -> int:
-    """``GROUPING(grouping...)`` on the rows of the set ``chosen``: a bit set for each column not in it, the first highest."""
-    return sum(1 << (len(grouping) - 1 - place) for place, column in enumerate(grouping) if column not in chosen)
 
 
 def _collide(hashes: pa.ChunkedArray) -> bool:

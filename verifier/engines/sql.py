@@ -23,7 +23,9 @@ plans count it:
   row of the result). Missing values form groups of their own, so each result covers
   every row and holds every class; the classes are summed from the first. One statement per attribute, not one ``GROUPING SETS`` statement for all: the
   sets are then held one at a time, and on DuckDB the single scan was no faster
-  (benchmarks/RESULTS.md, "Engines").
+  (benchmarks/RESULTS.md, "Engines"). DuckDB, when every column groups as written,
+  numbers the classes and values itself and hands over three integers a group
+  (:mod:`verifier.engines.numbered`, the engine's ``group`` of :class:`Session`).
 
 Either way the counts reach :func:`verifier.tables.engine_counts.count_tables_from_cells`, so coding,
 exact parsing of numerical values (once per distinct value), missing values and errors
@@ -52,8 +54,8 @@ from verifier.tables.stream_counts import DenseLimit, StreamCounter
 from verifier.tables.transcode import readable_csv
 from verifier.tables.values import check_columns
 
-__all__ = ["CLASS", "COUNT", "RELATION", "quote", "aggregation", "projection", "EngineReadError", "Runner", "Streamed",
-           "Streamer", "Session", "SqlEngine", "first_lines"]
+__all__ = ["CLASS", "COUNT", "RELATION", "quote", "aggregation", "projection", "Counted", "EngineReadError", "Grouper",
+           "Runner", "Streamed", "Streamer", "Session", "SqlEngine", "first_lines"]
 
 RELATION = "release"
 """The view every engine registers the release under."""
@@ -132,6 +134,14 @@ class Streamed:
 Streamer = Callable[[Sequence[str], Sequence[str]], Streamed]
 """Streams the quasi-identifiers and the other columns given of the registered ``release`` view, row by row."""
 
+Counted = tuple[pa.Table, np.ndarray, Sequence[Cells | DenseCells]]
+"""The classes' keys (one row a class), their sizes and each attribute's cells, as
+:func:`verifier.tables.engine_counts.count_tables_from_cells` takes them."""
+
+Grouper = Callable[[Sequence[str], Sequence[AttributeSpec], str, Phase, str], Counted | None]
+"""An engine's own plan for the group-bys (quasi-identifiers, attributes, source, phase, unit of progress):
+the counts, or ``None`` when the release is not one it counts (the group-bys of :func:`aggregation` then do)."""
+
 
 @dataclass(frozen=True)
 class Session:
@@ -139,14 +149,16 @@ class Session:
 
     A release is streamed and counted densely when the engine gives ``stream`` and the
     dense tables fit in ``dense_cells`` cells (:mod:`verifier.tables.stream_counts`); otherwise
-    it is counted by the group-bys of :func:`aggregation`, fetched in batches when the
-    engine gives ``fetch``.
+    by the engine's own ``group`` when it gives one and it can (DuckDB:
+    :mod:`verifier.engines.numbered`), else by the group-bys of :func:`aggregation`,
+    fetched in batches when the engine gives ``fetch``.
     """
 
     run: Runner
     stream: Streamer | None = None
     dense_cells: int = 0
     fetch: Fetcher | None = None
+    group: Grouper | None = None
 
     def batches(self, statement: str) -> Iterator[pa.RecordBatch]:
         """The result of ``statement`` in record batches: fetched so when the engine can, else run whole and split."""
@@ -233,7 +245,7 @@ class SqlEngine(ABC):
 
 
 def _stream(session: Session, qi: Sequence[str], attributes: Sequence[AttributeSpec], source: str, phase: Phase,
-            partitions: int, counted: bool) -> tuple[pa.Table, np.ndarray, Sequence[Cells | DenseCells]] | None:
+            partitions: int, counted: bool) -> Counted | None:
     """The release counted densely as it streams (:mod:`verifier.tables.stream_counts`); ``None`` when it cannot be
     (``counted``: the release's rows are counted first, as Parquet's metadata tells them without a scan)."""
     if session.stream is None or session.dense_cells <= 0:
@@ -257,16 +269,20 @@ def _stream(session: Session, qi: Sequence[str], attributes: Sequence[AttributeS
 
 
 def _group(session: Session, qi: Sequence[str], attributes: Sequence[AttributeSpec], floats: Collection[str],
-           source: str, phase: Phase, partitions: int) -> tuple[pa.Table, np.ndarray, Sequence[Cells | DenseCells]]:
+           source: str, phase: Phase, partitions: int) -> Counted:
     """The release counted by one :func:`aggregation` per attribute (one over the quasi-identifiers alone
     when there is none; ``floats``: the release's floating-point columns), each result counted batch by batch."""
     sets = [spec.columns for spec in attributes] or [()]
-    counter = GroupCounter(qi, attributes, count=COUNT, source=source)
-    for done, columns in enumerate(sets):
-        phase("scan", done, len(sets), f"aggregations over {partitions:,} partition(s)")
-        for batch in session.batches(aggregation(qi, columns, floats)):
-            counter.add(done, batch)
-    keys, sizes, cells = counter.cells()
+    unit = f"aggregations over {partitions:,} partition(s)"
+    counted = None if session.group is None else session.group(qi, attributes, source, phase, unit)
+    if counted is None:
+        counter = GroupCounter(qi, attributes, count=COUNT, source=source)
+        for done, columns in enumerate(sets):
+            phase("scan", done, len(sets), unit)
+            for batch in session.batches(aggregation(qi, columns, floats)):
+                counter.add(done, batch)
+        counted = counter.cells()
+    keys, sizes, cells = counted
     rows = int(sizes.sum())
     phase("group", len(sets), len(sets), f"aggregations, {rows:,} rows in {partitions:,} partition(s)")
     return keys, sizes, cells

@@ -10,7 +10,7 @@ codes over the cells.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -33,7 +33,7 @@ from verifier.tables.distinct import runs
 from verifier.tables.load import refuse_nan
 from verifier.tables.values import Locate, first_row, value_codes
 
-__all__ = ["Cells", "DenseCells", "GroupCounter", "count_tables_from_cells"]
+__all__ = ["Cells", "DenseCells", "GroupCounter", "check_classes", "count_tables_from_cells", "joined", "narrow"]
 
 
 class GroupCounter:
@@ -86,7 +86,7 @@ class GroupCounter:
         """
         refuse_nan(self.source, batch, rows=False)
         self._class_places[number].append(self._classes.add([batch.column(column) for column in self.qi]))
-        self._weights[number].append(_narrow(batch.column(self.count).to_numpy().astype(np.int64, copy=False)))
+        self._weights[number].append(narrow(batch.column(self.count).to_numpy().astype(np.int64, copy=False)))
         if self.attributes:
             columns = self.attributes[number].columns
             self._value_places[number].append(self._values[number].add([batch.column(column) for column in columns]))
@@ -102,24 +102,36 @@ class GroupCounter:
             When the release has no rows, or when its group-bys disagree on the classes'
             sizes (the release changed between them).
         """
-        weights = [_joined(parts) for parts in self._weights]
+        weights = [joined(parts) for parts in self._weights]
         refuse_empty(int(weights[0].sum()), self.source)
         keys, class_ids = self._classes.distinct(self.qi)
-        class_index = [class_ids[_joined(parts)] for parts in self._class_places]
+        class_index = [class_ids[joined(parts)] for parts in self._class_places]
         sizes = sums(class_index[0], weights[0], keys.num_rows)
-        for index, count in zip(class_index[1:], weights[1:], strict=True):
-            if not np.array_equal(sums(index, count, keys.num_rows), sizes):
-                raise DataError(f"{self.source}: the group-bys of the release do not hold the same classes: the "
-                                "release changed while it was being read")
+        check_classes(sizes, zip(class_index[1:], weights[1:], strict=True), self.source)
         cells = []
         for number, spec in enumerate(self.attributes):
             values, value_ids = self._values[number].distinct(spec.columns)
             cells.append(Cells(values=values, class_index=class_index[number],
-                               value_index=value_ids[_joined(self._value_places[number])], count=weights[number]))
+                               value_index=value_ids[joined(self._value_places[number])], count=weights[number]))
         return keys, sizes, cells
 
 
-def _joined(parts: list[np.ndarray]) -> np.ndarray:
+def check_classes(sizes: np.ndarray, counted: Iterable[tuple[np.ndarray, np.ndarray]], source: str) -> None:
+    """Refuse group-bys whose cells (class index, count) do not sum to the classes' ``sizes``: the release changed
+    between the passes that read it.
+
+    Raises
+    ------
+    DataError
+        Naming the release ``source``.
+    """
+    for index, count in counted:
+        if not np.array_equal(sums(index, count, len(sizes)), sizes):
+            raise DataError(f"{source}: the group-bys of the release do not hold the same classes: the release "
+                            "changed while it was being read")
+
+
+def joined(parts: list[np.ndarray]) -> np.ndarray:
     """The arrays of ``parts`` end to end as one int64 array; ``parts`` is emptied as they are joined (half the memory)."""
     joined = np.empty(sum(map(len, parts)), dtype=np.int64)
     start = 0
@@ -145,7 +157,7 @@ class _DistinctRows:
         self._parts.append([column.take(first) for column in columns])
         places = ids + self._kept
         self._kept += len(first)
-        return _narrow(places)
+        return narrow(places)
 
     def distinct(self, names: Sequence[str]) -> tuple[pa.Table, np.ndarray]:
         """The distinct rows across every batch (columns ``names``), and each kept row's row among them."""
@@ -163,7 +175,7 @@ def _row_ids(columns: Sequence[pa.Array | pa.ChunkedArray]) -> np.ndarray:
                         len(columns[0]))
 
 
-def _narrow(values: np.ndarray) -> np.ndarray:
+def narrow(values: np.ndarray) -> np.ndarray:
     """Non-negative int64 ``values`` as int32 when they fit (half the memory while they wait to be counted)."""
     return values.astype(np.int32) if not len(values) or int(values.max()) < 1 << 31 else values
 

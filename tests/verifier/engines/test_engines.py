@@ -28,7 +28,7 @@ from typer.testing import CliRunner
 from _processes import CEILING
 from privcert.cli import app
 from verifier.audit import audit
-from verifier.engines import duckdb_engine, get_engine, pandas_engine
+from verifier.engines import duckdb_engine, get_engine, numbered, pandas_engine
 from verifier.engines.duckdb_engine import DuckDBEngine
 from verifier.engines.spark_engine import SparkEngine
 from verifier.engines.sql import CLASS, EngineReadError, aggregation
@@ -40,6 +40,7 @@ from verifier.randomized.mechanism import load_mechanism
 from verifier.randomized.publisher import publisher_measurements
 from verifier.tables.counting import count_tables
 from verifier.tables.counts import AttributeSpec, Classes
+from verifier.tables.engine_counts import GroupCounter
 from verifier.tables.hierarchy import load_hierarchy
 from verifier.tables.load import dictionary_columns
 from verifier.tables.stream_counts import StreamCounter
@@ -472,37 +473,124 @@ def test_duckdb_streams_integer_quasi_identifiers_as_they_are_not_as_one_hash(tm
     assert found["classes"] == 2000
 
 
-def test_duckdb_streams_each_quasi_identifier_when_two_combinations_share_a_hash(tmp_path: Path) -> None:
-    generator = np.random.default_rng(5)
+def _text_release(tmp_path: Path, rows: int = 60_000, seed: int = 5) -> Path:
+    """A Parquet release of two text quasi-identifiers (3 × 3 combinations, missing values among them), ``disease``
+    and ``ward``, every column a small dictionary."""
+    generator = np.random.default_rng(seed)
 
     def pick(values: Sequence[Any]) -> np.ndarray:
-        return np.array(values, dtype=object)[generator.integers(0, len(values), 60_000)]
+        return np.array(values, dtype=object)[generator.integers(0, len(values), rows)]
 
-    frame = pd.DataFrame({"zip": pick(["a", "b", None]), "sex": pick(["F", "M", None]), "disease": pick(DISEASES)})
+    frame = pd.DataFrame({"zip": pick(["a", "b", None]), "sex": pick(["F", "M", None]), "disease": pick(DISEASES),
+                          "ward": pick(["east", "west", None])})
     path = tmp_path / "release.parquet"
     frame.to_parquet(path)
     assert {"zip", "sex", "disease"} <= dictionary_columns(path)
+    return path
+
+
+def _same_counts(found: tuple[Classes, Any], expected: tuple[Classes, Any]) -> None:
+    """Two engines' classes and count tables measure the same, witnesses included (their classes may be numbered
+    apart: by first appearance on the pandas engine, in QI order from an engine's counts)."""
+    assert found[0].count == expected[0].count and sorted(found[0].sizes) == sorted(expected[0].sizes)
+    assert measure_tables(*found).to_json()["measurements"] == measure_tables(*expected).to_json()["measurements"]
+
+
+def test_duckdb_streams_each_quasi_identifier_when_two_combinations_share_a_hash(tmp_path: Path) -> None:
+    path = _text_release(tmp_path)
     specs = [AttributeSpec(("disease",))]
-    calls: list[tuple[bool, set[str], bool]] = []
+    singles: list[tuple[str, ...]] = []
     original = duckdb_engine._hash_pass
 
-    def spy(connection: Any, plan: Any) -> tuple[dict[str, Any], pa.Table | None]:
-        found, classes = original(connection, plan)
-        calls.append((plan.combine, set(found), classes is not None))
-        return found, classes
+    def spy(connection: Any, plan: Any) -> dict[str, Any]:
+        singles.append(plan.singles)
+        return original(connection, plan)
 
-    def colliding(hashes: pa.ChunkedArray) -> bool:
-        return len(hashes) == 9  # as if two of the 3 × 3 combinations of zip and sex hashed alike
-
-    with mock.patch.object(duckdb_engine, "_hash_pass", spy), mock.patch.object(duckdb_engine, "_collide", colliding):
+    # as if two of the 3 × 3 combinations of zip and sex hashed alike
+    with mock.patch.object(duckdb_engine, "_hash_pass", spy), mock.patch.object(numbered, "_collide", lambda _: True):
         streamed = DuckDBEngine().count_tables(path, ["zip", "sex"], specs, source="release")
-    # the combinations collide: the pass is made again without them, each quasi-identifier on its own, and that is
-    # the answer
-    assert calls == [(True, {"disease"}, False), (False, {"disease", "zip", "sex"}, False)]
-    grouped = DuckDBEngine(dense_cells=0).count_tables(path, ["zip", "sex"], specs, source="release")
-    assert streamed[0].keys.equals(grouped[0].keys) and np.array_equal(streamed[0].sizes, grouped[0].sizes)
+    # the pass that combined them finds them colliding: it is made again, each quasi-identifier hashed on its own,
+    # and that is the answer
+    assert singles == [("disease",), ("disease", "zip", "sex")]
+    expected = get_engine("pandas").count_tables(path, ["zip", "sex"], specs, source="release")
+    _same_counts(streamed, expected)
     assert streamed[0].keys.isna().any().any()
-    assert np.array_equal(streamed[1][0].count, grouped[1][0].count)
+
+
+@pytest.mark.parametrize("kind", ["csv", "parquet"])
+def test_past_the_dense_bound_duckdb_numbers_classes_and_values_and_hands_over_integers(kind: str,
+                                                                                        tmp_path: Path) -> None:
+    path = _text_release(tmp_path)
+    if kind == "csv":
+        pd.read_parquet(path).to_csv(path := tmp_path / "release.csv", index=False)
+    specs = [AttributeSpec(("disease",)), AttributeSpec(("ward", "disease"), missing="value")]
+    numbered_passes: list[tuple[str, ...]] = []
+    counted: list[bool] = []
+    original, cells = numbered.number_classes, numbered.numbered_cells
+
+    def spy(connection: Any, qi: Sequence[str], **kwargs: Any) -> Any:
+        numbered_passes.append(tuple(qi))
+        return original(connection, qi, **kwargs)
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        found = cells(*args, **kwargs)
+        counted.append(found is not None)
+        return found
+
+    def no_text_groups(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the groups were handed over as text")
+
+    with mock.patch.object(numbered, "number_classes", spy), mock.patch.object(duckdb_engine, "number_classes", spy), \
+            mock.patch.object(duckdb_engine, "numbered_cells", counting), \
+            mock.patch("verifier.engines.sql.GroupCounter", no_text_groups):
+        grouped = DuckDBEngine(dense_cells=0).count_tables(path, ["zip", "sex"], specs, source="release")
+        # a Parquet release streamed until its dense tables pass the bound: the classes its stream numbered are
+        # the group-bys' (one pass finds them); a CSV release streams its text as it is and numbers them after
+        past = DuckDBEngine(dense_cells=4).count_tables(path, ["zip", "sex"], specs, source="release")
+    assert counted == [True, True] and numbered_passes == [("zip", "sex")] * 2
+    expected = get_engine("pandas").count_tables(path, ["zip", "sex"], specs, source="release")
+    _same_counts(grouped, expected)
+    _same_counts(past, expected)
+
+
+@pytest.mark.parametrize("collide", [True, False])
+def test_duckdb_groups_as_text_when_two_combinations_share_a_hash_or_a_column_is_a_float(collide: bool,
+                                                                                          tmp_path: Path) -> None:
+    path = _text_release(tmp_path)
+    specs = [AttributeSpec(("disease",))]
+    if not collide:
+        pd.read_parquet(path).assign(score=1.5).to_parquet(path)
+        specs = [AttributeSpec(("disease",)), AttributeSpec(("score",), kind="numerical")]
+    added: list[int] = []
+    original = GroupCounter.add
+
+    def spy(self: GroupCounter, number: int, batch: Any) -> None:
+        added.append(number)
+        original(self, number, batch)
+
+    with mock.patch.object(numbered, "_collide", lambda _: collide), mock.patch.object(GroupCounter, "add", spy):
+        grouped = DuckDBEngine(dense_cells=0).count_tables(path, ["zip", "sex"], specs, source="release")
+    assert sorted(set(added)) == list(range(len(specs)))
+    _same_counts(grouped, get_engine("pandas").count_tables(path, ["zip", "sex"], specs, source="release"))
+
+
+@pytest.mark.parametrize("lost", ["class", "value"])
+def test_numbered_group_bys_refuse_a_release_that_changed_between_their_passes(lost: str, tmp_path: Path) -> None:
+    # a class or a value the group-by finds but the numbering did not: as if rows were added between the passes
+    path = _text_release(tmp_path)
+    original = numbered._numbered_values
+
+    def forget(connection: Any, number: int, spec: AttributeSpec) -> pa.Table:
+        values = original(connection, number, spec)
+        table = numbered.CLASSES if lost == "class" else f"privcert_values_{number}"
+        connection.execute(f"DELETE FROM {table} WHERE number = 0")
+        return values
+
+    expected = "the group-bys of the release do not hold the same classes" if lost == "class" else \
+        "column\\(s\\) 'disease' hold a value they did not hold when their distinct values were read"
+    with mock.patch.object(numbered, "_numbered_values", forget), pytest.raises(DataError, match=expected):
+        DuckDBEngine(dense_cells=0).count_tables(path, ["zip", "sex"], [AttributeSpec(("disease",))],
+                                                 source="release")
 
 
 @pytest.mark.parametrize("plan", ["streamed", "grouped", "spark"])
