@@ -116,17 +116,24 @@ def _scoped(name: str, value: str, scope: str) -> str:
     return re.sub(r"url\(\s*#", lambda found: found.group(0) + scope, value)
 
 
+_OUTSIDE = re.compile(r"url\(\s*(?!#[A-Za-z0-9_.:-]+\s*\))", re.IGNORECASE)
+"""A ``url(...)`` that is not a reference to an element of the figure (``url(#id)``): a value naming one is dropped."""
+
+
 def _attributes(element: ElementTree.Element, scope: str) -> dict[str, str]:
+    """The kept attributes of ``element`` (a ``style``'s properties among them), ids scoped: only links inside the
+    figure (``href="#id"``, ``url(#id)``), no value naming anything outside it."""
     found: dict[str, str] = {}
     for name, value in element.attrib.items():
         if name == "style":
             for declaration in value.split(";"):
                 prop, _, given = declaration.partition(":")
-                if prop.strip() in PRESENTATION and given.strip():
+                if prop.strip() in PRESENTATION and given.strip() and not _OUTSIDE.search(given):
                     found.setdefault(prop.strip(), _scoped(prop.strip(), given.strip(), scope))
             continue
         local = "href" if name == "{" + _XLINK + "}href" else name
-        if local in ATTRIBUTES and (local != "href" or re.fullmatch(r"#[A-Za-z0-9_.:-]+", value)):
+        if (local in ATTRIBUTES and (local != "href" or re.fullmatch(r"#[A-Za-z0-9_.:-]+", value))
+                and not _OUTSIDE.search(value)):
             found[local] = _scoped(local, value, scope)
     return found
 

@@ -236,3 +236,12 @@ def test_a_level_known_between_exact_bounds_reads_as_both_in_the_audit_result() 
     rows = re.findall(r'class="level">(.*?)</td>\s*<td data-label="Decimal">(.*?)</td>', page, re.S)
     assert rows == [("<code>ln(49/10)</code>", "≈ 1.589"),
                     ("<code>ln(2)</code> ≤ level ≤ <code>ln(49/10)</code>", "between 0.6931 and 1.589 (not exact)")]
+
+
+def test_a_figure_keeps_no_value_that_names_anything_outside_it() -> None:
+    text = ('<svg xmlns="http://www.w3.org/2000/svg"><clipPath id="c"><rect/></clipPath>'
+            '<path fill="url(https://example.org/x.svg#p)" clip-path="url(#c)" style="stroke: URL( //example.org/s); '
+            'fill-opacity: 0.5"/><rect stroke="url(#c) url(data:x)"/></svg>')
+    scope = "f" + hashlib.sha256(text.encode()).hexdigest()[:8] + "-"
+    assert page_svg(text) == (f'<svg xmlns="http://www.w3.org/2000/svg"><clipPath id="{scope}c"><rect></rect></clipPath>'
+                              f'<path clip-path="url(#{scope}c)" fill-opacity="0.5"></path><rect></rect></svg>')
